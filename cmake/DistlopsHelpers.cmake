@@ -1,0 +1,26 @@
+# Flags for distlops' own targets (library, tests, examples, benchmarks): warnings, optional
+# warnings-as-errors and sanitizers. Never applied to users' code.
+function(distlops_project_flags target)
+  set(cxx_warnings -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wimplicit-fallthrough)
+  if(DISTLOPS_WARNINGS_AS_ERRORS)
+    list(APPEND cxx_warnings -Werror)
+  endif()
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+    # GCC 12 reports std::vector's own deallocation at -O3 (GCC bug 108088): a false positive.
+    list(APPEND cxx_warnings -Wno-free-nonheap-object)
+  endif()
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:${cxx_warnings} -fcx-fortran-rules>)
+  if(DISTLOPS_WITH_CUDA)
+    set(cuda_flags -Xcompiler=-Wall,-Wextra)
+    if(DISTLOPS_WARNINGS_AS_ERRORS)
+      list(APPEND cuda_flags --Werror=all-warnings -Xcompiler=-Werror)
+    endif()
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${cuda_flags}>)
+  endif()
+  if(DISTLOPS_SANITIZE)
+    set(sanitize -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${sanitize}>)
+    target_link_options(${target} PUBLIC ${sanitize})
+  endif()
+endfunction()

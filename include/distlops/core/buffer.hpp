@@ -1,0 +1,90 @@
+#pragma once
+/// \file buffer.hpp
+/// `Buffer<T, Space>`: an owning, uninitialised, contiguous allocation of `size` elements in
+/// a memory space. Move-only; `clone()` makes a deep copy.
+
+#include <cstring>
+#include <span>
+#include <utility>
+
+#include "distlops/core/error.hpp"
+#include "distlops/core/memory_space.hpp"
+#include "distlops/core/types.hpp"
+
+namespace distlops {
+
+template <class T, MemorySpace Space = Host>
+class Buffer {
+ public:
+  using value_type = T;
+  using space = Space;
+
+  Buffer() = default;
+  explicit Buffer(Index size) : size_(size) {
+    if (size < 0) throw InvalidArgument("Buffer: negative size " + std::to_string(size));
+    data_ = static_cast<T*>(memory::allocate<Space>(static_cast<std::size_t>(size) * sizeof(T)));
+  }
+  Buffer(Buffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+  Buffer& operator=(Buffer&& other) noexcept {
+    if (this != &other) {
+      release();
+      data_ = std::exchange(other.data_, nullptr);
+      size_ = std::exchange(other.size_, 0);
+    }
+    return *this;
+  }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer() { release(); }
+
+  /// A new buffer with a copy of the content.
+  Buffer clone() const {
+    Buffer copy(size_);
+    memory::copy_bytes<Space, Space>(copy.data_, data_, bytes());
+    return copy;
+  }
+
+  T* data() noexcept { return data_; }
+  const T* data() const noexcept { return data_; }
+  Index size() const noexcept { return size_; }
+  std::size_t bytes() const noexcept { return static_cast<std::size_t>(size_) * sizeof(T); }
+  bool empty() const noexcept { return size_ == 0; }
+
+  /// Host buffers only: the elements as a span.
+  std::span<T> span() noexcept requires std::same_as<Space, Host> {
+    return {data_, static_cast<std::size_t>(size_)};
+  }
+  std::span<const T> span() const noexcept requires std::same_as<Space, Host> {
+    return {data_, static_cast<std::size_t>(size_)};
+  }
+
+ private:
+  void release() noexcept {
+    if (data_) memory::deallocate<Space>(data_);
+    data_ = nullptr;
+    size_ = 0;
+  }
+  T* data_ = nullptr;
+  Index size_ = 0;
+};
+
+/// Copies all of `source` into `destination` (same size) across spaces.
+template <class T, MemorySpace To, MemorySpace From>
+void copy(const Buffer<T, From>& source, Buffer<T, To>& destination) {
+  if (source.size() != destination.size()) {
+    throw ShapeMismatch("copy: source has " + std::to_string(source.size()) +
+                        " elements, destination " + std::to_string(destination.size()));
+  }
+  memory::copy_bytes<To, From>(destination.data(), source.data(), source.bytes());
+}
+
+/// A copy of `source` in space To.
+template <MemorySpace To, class T, MemorySpace From>
+Buffer<T, To> to_space(const Buffer<T, From>& source) {
+  Buffer<T, To> result(source.size());
+  memory::copy_bytes<To, From>(result.data(), source.data(), source.bytes());
+  return result;
+}
+
+}  // namespace distlops

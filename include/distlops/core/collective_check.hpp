@@ -1,0 +1,83 @@
+#pragma once
+/// \file collective_check.hpp
+/// Agreement on errors: a check that may fail on some ranks only (because it looks at
+/// rank-local input) must make every rank throw the same exception, so that no rank is left
+/// waiting in a collective that the others never enter.
+
+#include <cstdint>
+#include <exception>
+#include <span>
+#include <string_view>
+#include <utility>
+
+#include "distlops/core/communicator.hpp"
+
+namespace distlops {
+
+/// A 64-bit FNV-1a hash of values that must be equal on every rank.
+class Fingerprint {
+ public:
+  Fingerprint& add_bytes(const void* data, std::size_t bytes) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i < bytes; ++i) {
+      value_ ^= p[i];
+      value_ *= 1099511628211ULL;
+    }
+    return *this;
+  }
+  template <class T>
+  Fingerprint& add(const T& value) {
+    return add_bytes(&value, sizeof(T));
+  }
+  template <class T>
+  Fingerprint& add(std::span<const T> values) {
+    add(values.size());
+    return add_bytes(values.data(), values.size_bytes());
+  }
+  Fingerprint& add(std::string_view text) {
+    add(text.size());
+    return add_bytes(text.data(), text.size());
+  }
+  std::uint64_t value() const { return value_; }
+
+ private:
+  std::uint64_t value_ = 14695981039346656037ULL;
+};
+
+namespace detail {
+/// One allreduce: if any rank holds a failure, every rank throws the failure of the lowest
+/// failing rank (same type, same message). Otherwise, when `fingerprint` is given and its
+/// value differs between ranks, every rank throws InvalidArgument saying that `subject`
+/// differs between ranks.
+void agree_on_verdict(const Communicator& comm, const std::exception_ptr& local_failure,
+                      const Fingerprint* fingerprint, std::string_view subject);
+}  // namespace detail
+
+/// Runs `check` on every rank of `comm`; when it throws on any rank, every rank throws the
+/// exception of the lowest failing rank. Collective: costs one small allreduce.
+template <class Check>
+void collective_check(const Communicator& comm, Check&& check) {
+  std::exception_ptr failure;
+  try {
+    std::forward<Check>(check)();
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  detail::agree_on_verdict(comm, failure, nullptr, {});
+}
+
+/// As above, and also verifies that `fingerprint` (of inputs that must be identical on every
+/// rank, such as a global shape) agrees; `subject` names those inputs in the message.
+template <class Check>
+void collective_check(const Communicator& comm, const Fingerprint& fingerprint,
+                      std::string_view subject, Check&& check) {
+  std::exception_ptr failure;
+  try {
+    std::forward<Check>(check)();
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  detail::agree_on_verdict(comm, failure, &fingerprint, subject);
+}
+
+}  // namespace distlops

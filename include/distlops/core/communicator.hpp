@@ -1,0 +1,271 @@
+#pragma once
+/// \file communicator.hpp
+/// `Communicator`: a cheap-to-copy handle to an MPI communicator with typed collectives whose
+/// failures become exceptions. Transfers of any size work: messages above the chunk limit
+/// (2^31-1 bytes by default, see set_message_chunk_bytes) are split into several MPI calls.
+
+#include <mpi.h>
+
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+#include "distlops/core/types.hpp"
+
+namespace distlops {
+
+/// Reduction operations of allreduce.
+enum class ReduceOp { sum, prod, max, min, logical_and, logical_or };
+
+namespace detail {
+
+/// Throws CommunicationError naming `call` when `code` is not MPI_SUCCESS.
+void check_mpi(int code, const char* call);
+
+template <class T>
+inline MPI_Datatype mpi_datatype() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, float>)
+    return MPI_FLOAT;
+  else if constexpr (std::is_same_v<U, double>)
+    return MPI_DOUBLE;
+  else if constexpr (std::is_same_v<U, std::complex<float>>)
+    return MPI_C_FLOAT_COMPLEX;
+  else if constexpr (std::is_same_v<U, std::complex<double>>)
+    return MPI_C_DOUBLE_COMPLEX;
+  else if constexpr (std::is_same_v<U, char>)
+    return MPI_CHAR;
+  else if constexpr (std::is_same_v<U, signed char>)
+    return MPI_SIGNED_CHAR;
+  else if constexpr (std::is_same_v<U, unsigned char>)
+    return MPI_UNSIGNED_CHAR;
+  else if constexpr (std::is_same_v<U, std::byte>)
+    return MPI_BYTE;
+  else if constexpr (std::is_same_v<U, int>)
+    return MPI_INT;
+  else if constexpr (std::is_same_v<U, unsigned>)
+    return MPI_UNSIGNED;
+  else if constexpr (std::is_same_v<U, long>)
+    return MPI_LONG;
+  else if constexpr (std::is_same_v<U, unsigned long>)
+    return MPI_UNSIGNED_LONG;
+  else if constexpr (std::is_same_v<U, long long>)
+    return MPI_LONG_LONG;
+  else if constexpr (std::is_same_v<U, unsigned long long>)
+    return MPI_UNSIGNED_LONG_LONG;
+  else
+    static_assert(sizeof(U) == 0, "no MPI datatype for this type");
+}
+
+/// A type with an MPI datatype: the four scalars, characters, bytes and integers.
+template <class T>
+concept Transferable = std::is_arithmetic_v<T> || std::is_same_v<T, std::byte> ||
+    std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
+
+/// What every typed call forwards: pointer, count in elements, datatype and element size.
+struct TypedBuffer {
+  const void* data;
+  Index count;
+  MPI_Datatype type;
+  std::size_t element_size;
+};
+
+template <class T>
+TypedBuffer typed(const T* data, Index count) {
+  return {data, count, mpi_datatype<T>(), sizeof(T)};
+}
+
+}  // namespace detail
+
+/// Largest number of bytes sent by one MPI call. Larger transfers are split into chunks.
+/// Default: 2^31 - 1 (MPI counts and Open MPI's internal byte counts are 32-bit ints).
+/// Tests lower it to exercise the chunked paths on small data.
+void set_message_chunk_bytes(std::size_t bytes);
+std::size_t message_chunk_bytes();
+
+/// A set of non-blocking operations (several when a message is chunked). Destruction waits.
+class Request {
+ public:
+  Request() = default;
+  Request(Request&& other) noexcept;
+  Request& operator=(Request&& other) noexcept;
+  Request(const Request&) = delete;
+  Request& operator=(const Request&) = delete;
+  ~Request();
+
+  /// Blocks until every operation has completed.
+  void wait();
+  /// Moves the operations of `other` into this set.
+  void merge(Request&& other);
+  bool empty() const { return requests_.empty(); }
+  std::vector<MPI_Request>& native() { return requests_; }
+
+ private:
+  std::vector<MPI_Request> requests_;
+};
+
+/// Waits for all requests.
+void wait_all(std::span<Request> requests);
+
+/// Handle to an MPI communicator. Copies share the communicator; a communicator created by
+/// split() or duplicate() is freed when its last handle goes (unless MPI is already finalized).
+/// Every call that fails raises CommunicationError naming the MPI call.
+class Communicator {
+ public:
+  /// MPI_COMM_WORLD.
+  Communicator();
+  /// Borrows `comm` (never freed here). Installs MPI_ERRORS_RETURN on it so that errors
+  /// are reported as exceptions rather than aborting.
+  explicit Communicator(MPI_Comm comm);
+
+  static Communicator world();
+  static Communicator self();
+  /// Takes ownership of `comm`: it is freed with the last handle.
+  static Communicator adopt(MPI_Comm comm);
+
+  MPI_Comm native() const { return handle_->comm; }
+  int rank() const { return handle_->rank; }
+  int size() const { return handle_->size; }
+
+  /// Ranks with the same colour form a new communicator, ordered by `key`. Collective.
+  Communicator split(int colour, int key) const;
+  /// A new communicator with the same group. Collective.
+  Communicator duplicate() const;
+  /// True when both handles refer to communicators with the same ranks in the same order.
+  bool congruent(const Communicator& other) const;
+
+  void barrier() const;
+
+  // ---- reductions -------------------------------------------------------------------------
+  /// recv[i] = op over ranks of send[i]; send == recv reduces in place.
+  template <detail::Transferable T>
+  void allreduce(const T* send, T* recv, Index count, ReduceOp op) const {
+    allreduce_bytes(detail::typed(send, count), recv, op);
+  }
+  template <detail::Transferable T>
+  T allreduce(T value, ReduceOp op) const {
+    T result{};
+    allreduce(&value, &result, 1, op);
+    return result;
+  }
+
+  // ---- one to all, all to one -------------------------------------------------------------
+  template <detail::Transferable T>
+  void broadcast(T* data, Index count, int root) const {
+    broadcast_bytes(detail::typed(data, count), root);
+  }
+  template <detail::Transferable T>
+  T broadcast(T value, int root) const {
+    broadcast(&value, 1, root);
+    return value;
+  }
+  /// Rank `root` receives every rank's `count_of_rank[r]` elements at `displacements[r]`.
+  template <detail::Transferable T>
+  void gatherv(const T* send, Index count, T* recv, std::span<const Index> counts,
+               std::span<const Index> displacements, int root) const {
+    gatherv_bytes(detail::typed(send, count), recv, counts, displacements, root);
+  }
+  /// Rank `root` sends `counts[r]` elements at `displacements[r]` to rank r.
+  template <detail::Transferable T>
+  void scatterv(const T* send, std::span<const Index> counts, std::span<const Index> displacements,
+                T* recv, Index count, int root) const {
+    scatterv_bytes(send, counts, displacements, detail::typed(recv, count), root);
+  }
+
+  // ---- all to all -------------------------------------------------------------------------
+  /// Every rank contributes `count` elements; recv holds size() * count, in rank order.
+  template <detail::Transferable T>
+  void allgather(const T* send, Index count, T* recv) const {
+    allgather_bytes(detail::typed(send, count), recv);
+  }
+  template <detail::Transferable T>
+  std::vector<T> allgather(T value) const {
+    std::vector<T> result(static_cast<std::size_t>(size()));
+    allgather(&value, 1, result.data());
+    return result;
+  }
+  /// Rank r contributes counts[r] elements, placed at displacements[r] of recv.
+  template <detail::Transferable T>
+  void allgatherv(const T* send, Index count, T* recv, std::span<const Index> counts,
+                  std::span<const Index> displacements) const {
+    allgatherv_bytes(detail::typed(send, count), recv, counts, displacements);
+  }
+  /// Sends count_per_rank elements to every rank; receives as many from every rank.
+  template <detail::Transferable T>
+  void alltoall(const T* send, Index count_per_rank, T* recv) const {
+    alltoall_bytes(detail::typed(send, count_per_rank), recv);
+  }
+  template <detail::Transferable T>
+  void alltoallv(const T* send, std::span<const Index> send_counts,
+                 std::span<const Index> send_displacements, T* recv,
+                 std::span<const Index> recv_counts,
+                 std::span<const Index> recv_displacements) const {
+    alltoallv_bytes(detail::typed(send, 0), send_counts, send_displacements, recv, recv_counts,
+                    recv_displacements);
+  }
+
+  // ---- point to point ---------------------------------------------------------------------
+  template <detail::Transferable T>
+  void send(const T* data, Index count, int destination, int tag) const {
+    send_bytes(detail::typed(data, count), destination, tag);
+  }
+  template <detail::Transferable T>
+  void recv(T* data, Index count, int source, int tag) const {
+    recv_bytes(detail::typed(data, count), source, tag);
+  }
+  template <detail::Transferable T>
+  void sendrecv(const T* send_data, Index send_count, int destination, T* recv_data,
+                Index recv_count, int source, int tag) const {
+    Request receiving = irecv(recv_data, recv_count, source, tag);
+    Request sending = isend(send_data, send_count, destination, tag);
+    receiving.wait();
+    sending.wait();
+  }
+  template <detail::Transferable T>
+  [[nodiscard]] Request isend(const T* data, Index count, int destination, int tag) const {
+    return isend_bytes(detail::typed(data, count), destination, tag);
+  }
+  template <detail::Transferable T>
+  [[nodiscard]] Request irecv(T* data, Index count, int source, int tag) const {
+    return irecv_bytes(detail::typed(data, count), source, tag);
+  }
+
+ private:
+  struct Handle {
+    MPI_Comm comm = MPI_COMM_NULL;
+    bool owned = false;
+    int rank = 0;
+    int size = 1;
+    ~Handle();
+  };
+  explicit Communicator(std::shared_ptr<const Handle> handle) : handle_(std::move(handle)) {}
+  static std::shared_ptr<const Handle> make_handle(MPI_Comm comm, bool owned);
+
+  void allreduce_bytes(detail::TypedBuffer send, void* recv, ReduceOp op) const;
+  void broadcast_bytes(detail::TypedBuffer data, int root) const;
+  void gatherv_bytes(detail::TypedBuffer send, void* recv, std::span<const Index> counts,
+                     std::span<const Index> displacements, int root) const;
+  void scatterv_bytes(const void* send, std::span<const Index> counts,
+                      std::span<const Index> displacements, detail::TypedBuffer recv,
+                      int root) const;
+  void allgather_bytes(detail::TypedBuffer send, void* recv) const;
+  void allgatherv_bytes(detail::TypedBuffer send, void* recv, std::span<const Index> counts,
+                        std::span<const Index> displacements) const;
+  void alltoall_bytes(detail::TypedBuffer send, void* recv) const;
+  void alltoallv_bytes(detail::TypedBuffer send, std::span<const Index> send_counts,
+                       std::span<const Index> send_displacements, void* recv,
+                       std::span<const Index> recv_counts,
+                       std::span<const Index> recv_displacements) const;
+  void send_bytes(detail::TypedBuffer data, int destination, int tag) const;
+  void recv_bytes(detail::TypedBuffer data, int source, int tag) const;
+  Request isend_bytes(detail::TypedBuffer data, int destination, int tag) const;
+  Request irecv_bytes(detail::TypedBuffer data, int source, int tag) const;
+
+  std::shared_ptr<const Handle> handle_;
+};
+
+}  // namespace distlops

@@ -1,0 +1,220 @@
+#pragma once
+/// \file distributed_array.hpp
+/// `DistributedArray<T, Space>`: an N-d array spread over the ranks of a communicator as its
+/// Layout says (PyLops-MPI's DistributedArray). Each rank stores its local block, C order, in
+/// memory of `Space`. Copies are deep; moves are cheap; views (wrap, view) alias memory.
+///
+/// Operations between arrays require equal layouts and raise ShapeMismatch otherwise. Since
+/// every rank holds the same layouts, such errors are raised on every rank alike without
+/// communication. Reductions (dot, vdot, norm) return the same value on every rank.
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "distlops/core/buffer.hpp"
+#include "distlops/core/layout.hpp"
+#include "distlops/core/local_array.hpp"
+#include "distlops/core/memory_space.hpp"
+#include "distlops/core/types.hpp"
+
+namespace distlops {
+
+template <Scalar T, MemorySpace Space = Host>
+class DistributedArray {
+ public:
+  using value_type = T;
+  using real_type = real_type_t<T>;
+  using space_type = Space;
+
+  // ---- construction ---------------------------------------------------------------------------
+  /// An empty array without layout; only assignable.
+  DistributedArray() = default;
+  /// Uninitialised local storage for `layout`. No communication.
+  explicit DistributedArray(const Layout& layout);
+  /// Every element set to `value`. No communication.
+  DistributedArray(const Layout& layout, T value);
+
+  /// From the global array (C order, global_size() elements) held by every rank: each rank
+  /// copies its block. For BROADCAST, rank 0's values are broadcast so replicas agree.
+  /// Collective (the size of `global` is checked on every rank).
+  static DistributedArray from_global(const Layout& layout, std::span<const T> global);
+  /// From the global array held by rank `root` only (others may pass an empty span): the
+  /// blocks are scattered (SCATTER) or the array is broadcast (BROADCAST and
+  /// UNSAFE_BROADCAST). Collective.
+  static DistributedArray from_root(const Layout& layout, std::span<const T> global_on_root,
+                                    int root = 0);
+  /// Over existing local memory of Space, without copying: the array aliases `local`, which
+  /// must hold exactly layout.local_size() elements (checked collectively) and outlive it.
+  static DistributedArray wrap(const Layout& layout, std::span<T> local);
+
+  /// Deep copy.
+  DistributedArray(const DistributedArray& other);
+  DistributedArray(DistributedArray&& other) noexcept = default;
+  /// Deep copy. When this array already has other's layout the values are copied into the
+  /// existing storage (no allocation, and a view keeps aliasing its memory).
+  DistributedArray& operator=(const DistributedArray& other);
+  DistributedArray& operator=(DistributedArray&& other) noexcept = default;
+  ~DistributedArray() = default;
+
+  // ---- description ----------------------------------------------------------------------------
+  bool empty() const { return !layout_.valid(); }
+  const Layout& layout() const { return layout_; }
+  const Communicator& communicator() const { return layout_.communicator(); }
+  const Shape& global_shape() const { return layout_.global_shape(); }
+  Shape local_shape() const { return layout_.local_shape(); }
+  Partition partition() const { return layout_.partition(); }
+  int axis() const { return layout_.axis(); }
+  int ndim() const { return layout_.ndim(); }
+  const std::vector<int>& mask() const { return layout_.mask(); }
+  Index global_size() const { return layout_.global_size(); }
+  Index local_size() const { return local_size_; }
+
+  // ---- local data -----------------------------------------------------------------------------
+  /// This rank's block, C order, in memory of Space.
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  /// Host arrays: this rank's block as a span.
+  std::span<T> local() requires std::same_as<Space, Host> {
+    return {data_, static_cast<std::size_t>(local_size_)};
+  }
+  std::span<const T> local() const requires std::same_as<Space, Host> {
+    return {data_, static_cast<std::size_t>(local_size_)};
+  }
+
+  /// An array that aliases this one's storage with another layout of the same local size on
+  /// every rank (a reshape without copy, e.g. an N-d array seen as a flat vector whose split
+  /// matches). Collective check; ShapeMismatch when sizes differ on any rank.
+  DistributedArray view(const Layout& layout);
+
+  // ---- global data ----------------------------------------------------------------------------
+  /// The global array in C order on every rank (host memory). Collective. With `masked`, the
+  /// array of this rank's mask group only (the blocks of its ranks, in rank order).
+  std::vector<T> gather(bool masked = false) const;
+  /// Global shape of gather(true): the extents of this rank's mask group along the axis.
+  Shape masked_shape() const;
+  /// The global array on rank `root` (empty elsewhere). Collective.
+  std::vector<T> gather_to(int root) const;
+  /// Overwrites the array with the global array held by every rank (see from_global).
+  void assign_global(std::span<const T> global);
+
+  // ---- element-wise ---------------------------------------------------------------------------
+  DistributedArray& fill(T value);
+  DistributedArray& set_zero() { return fill(T(0)); }
+  /// this = other (equal layouts, no allocation).
+  DistributedArray& copy_from(const DistributedArray& other);
+  /// this += a * x
+  DistributedArray& axpy(T a, const DistributedArray& x);
+  /// this = a * x + b * this
+  DistributedArray& axpby(T a, const DistributedArray& x, T b);
+  /// this = a * x + b * y + c * this (this is not read when c == 0)
+  DistributedArray& axpbypcz(T a, const DistributedArray& x, T b, const DistributedArray& y, T c);
+  /// this *= a
+  DistributedArray& scale(T a);
+  DistributedArray& conj_in_place();
+
+  DistributedArray& operator+=(const DistributedArray& other);
+  DistributedArray& operator-=(const DistributedArray& other);
+  DistributedArray& operator*=(const DistributedArray& other);
+  DistributedArray& operator/=(const DistributedArray& other);
+  DistributedArray& operator+=(T value);
+  DistributedArray& operator-=(T value);
+  DistributedArray& operator*=(T value);
+  DistributedArray& operator/=(T value);
+
+  friend DistributedArray operator+(const DistributedArray& x, const DistributedArray& y) {
+    return x.binary_result(y, 0);
+  }
+  friend DistributedArray operator-(const DistributedArray& x, const DistributedArray& y) {
+    return x.binary_result(y, 1);
+  }
+  friend DistributedArray operator*(const DistributedArray& x, const DistributedArray& y) {
+    return x.binary_result(y, 2);
+  }
+  friend DistributedArray operator/(const DistributedArray& x, const DistributedArray& y) {
+    return x.binary_result(y, 3);
+  }
+  friend DistributedArray operator+(const DistributedArray& x, T s) {
+    return x.scalar_result(s, 0, false);
+  }
+  friend DistributedArray operator-(const DistributedArray& x, T s) {
+    return x.scalar_result(s, 1, false);
+  }
+  friend DistributedArray operator*(const DistributedArray& x, T s) {
+    return x.scalar_result(s, 2, false);
+  }
+  friend DistributedArray operator/(const DistributedArray& x, T s) {
+    return x.scalar_result(s, 3, false);
+  }
+  friend DistributedArray operator+(T s, const DistributedArray& x) {
+    return x.scalar_result(s, 0, true);
+  }
+  friend DistributedArray operator-(T s, const DistributedArray& x) {
+    return x.scalar_result(s, 1, true);
+  }
+  friend DistributedArray operator*(T s, const DistributedArray& x) {
+    return x.scalar_result(s, 2, true);
+  }
+  friend DistributedArray operator/(T s, const DistributedArray& x) {
+    return x.scalar_result(s, 3, true);
+  }
+  friend DistributedArray operator-(const DistributedArray& x) {
+    return x.scalar_result(T(-1), 2, false);
+  }
+
+  /// A deep copy (same as the copy constructor, spelled as in PyLops-MPI).
+  DistributedArray copy() const { return *this; }
+  /// The complex conjugate (a copy for real types).
+  DistributedArray conj() const;
+  /// Same layout (mask included), every element zero.
+  DistributedArray zeros_like() const { return DistributedArray(layout_, T(0)); }
+  /// Same layout (mask included), uninitialised.
+  DistributedArray empty_like() const { return DistributedArray(layout_); }
+
+  // ---- reductions (collective within the mask group; local for replicated layouts) -------------
+  /// sum_i x_i y_i (bilinear: no conjugation).
+  T dot(const DistributedArray& other) const;
+  /// sum_i conj(x_i) y_i.
+  T vdot(const DistributedArray& other) const;
+  /// Vector norm of the flattened array for ord in {0, 1, 2, any finite p != 0, inf, -inf}
+  /// (use std::numeric_limits<double>::infinity()), as numpy.linalg.norm.
+  real_type norm(double ord = 2) const;
+  /// Norm along `axis`: the global result (shape global_shape() without `axis`, C order) on
+  /// every rank.
+  std::vector<real_type> norm(double ord, int axis) const;
+
+  // ---- layout changes -------------------------------------------------------------------------
+  /// A copy of this array in another layout of the same global shape (collective).
+  DistributedArray redistribute(const Layout& target) const;
+  /// A copy distributed along `axis` with the default split (collective). For replicated
+  /// layouts, a SCATTER copy along `axis`.
+  DistributedArray redistribute(int axis) const;
+  /// The local block extended by `front` planes of the previous rank and `back` planes of the
+  /// next along the distribution axis (PyLops-MPI's add_ghost_cells; collective). A request
+  /// larger than the neighbour's block raises InvalidArgument on every rank.
+  LocalArray<T, Space> add_ghost_cells(Index front, Index back) const;
+
+  /// Debug check for replicated layouts: raises ReplicaMismatch on every rank when the
+  /// replicas differ bit-wise between ranks (collective; no-op for SCATTER).
+  void check_replicas() const;
+
+ private:
+  void require_same_layout(const DistributedArray& other, const char* operation) const;
+  DistributedArray binary_result(const DistributedArray& other, int op) const;
+  DistributedArray scalar_result(T s, int op, bool scalar_first) const;
+  real_type reduce_sum_in_group(real_type value) const;
+
+  Layout layout_;
+  std::shared_ptr<Buffer<T, Space>> storage_;  // null for arrays over user memory
+  T* data_ = nullptr;
+  Index local_size_ = 0;
+};
+
+#define DISTLOPS_DECLARE_ARRAY(T, S) extern template class DistributedArray<T, S>;
+DISTLOPS_DECLARE_ARRAY(float, Host)
+DISTLOPS_DECLARE_ARRAY(double, Host)
+DISTLOPS_DECLARE_ARRAY(std::complex<float>, Host)
+DISTLOPS_DECLARE_ARRAY(std::complex<double>, Host)
+#undef DISTLOPS_DECLARE_ARRAY
+
+}  // namespace distlops

@@ -1,0 +1,102 @@
+#pragma once
+/// \file ghost_cells.hpp
+/// `GhostExchange`: fetches, for every rank, the planes just before ("front") and just after
+/// ("back") its block along the distribution axis from the ranks that own them. Planned once
+/// (which ranks send which planes), executed with non-blocking point-to-point messages so that
+/// callers can compute on interior data while the ghost planes travel.
+
+#include <cstddef>
+#include <vector>
+
+#include "distlops/core/communicator.hpp"
+#include "distlops/core/layout.hpp"
+#include "distlops/core/memory_space.hpp"
+
+namespace distlops {
+
+/// Where ghost planes may come from.
+enum class GhostReach {
+  /// Only from the adjacent ranks (PyLops-MPI's add_ghost_cells): a request larger than the
+  /// neighbour's block is an error.
+  neighbours,
+  /// From any rank: a request may span several small or empty blocks.
+  any,
+};
+
+class GhostExchange {
+ public:
+  /// Collective over the layout's communicator: gathers every rank's requested widths (which
+  /// may differ between ranks) and validates them on every rank alike. The first rank gets no
+  /// front planes and the last no back planes; with GhostReach::any, widths are moreover
+  /// clipped at the ends of the global array. Requires a SCATTER layout.
+  GhostExchange(const Layout& layout, Index front, Index back,
+                GhostReach reach = GhostReach::neighbours);
+
+  const Layout& layout() const { return layout_; }
+  /// This rank's ghost widths after clipping.
+  Index front() const { return front_; }
+  Index back() const { return back_; }
+  /// Shape of this rank's front (back) ghost block: the local shape with the distribution
+  /// axis extent replaced by front() (back()).
+  Shape front_shape() const;
+  Shape back_shape() const;
+  /// Local shape extended by the ghost planes.
+  Shape ghosted_shape() const;
+
+  /// Split-phase exchange. begin() posts the receives into `front_ghosts` / `back_ghosts`
+  /// (C-order blocks of front_shape() / back_shape()) and the sends of this rank's planes
+  /// from `local`; end() completes them. `local` must stay unchanged and the ghost blocks
+  /// unread in between.
+  class Pending {
+   public:
+    Pending() = default;
+    Pending(Pending&&) noexcept = default;
+    Pending& operator=(Pending&&) noexcept = default;
+
+   private:
+    friend class GhostExchange;
+    std::vector<Request> requests;
+    void* front_ghosts = nullptr;
+    void* back_ghosts = nullptr;
+    std::size_t element_size = 0;
+  };
+
+  template <class T>
+  Pending begin(Host, const T* local, T* front_ghosts, T* back_ghosts) const {
+    return begin_bytes(sizeof(T), local, front_ghosts, back_ghosts);
+  }
+  void end(Pending& pending) const;
+
+  /// Blocking exchange.
+  template <class T>
+  void exchange(Host, const T* local, T* front_ghosts, T* back_ghosts) const {
+    Pending pending = begin(Host{}, local, front_ghosts, back_ghosts);
+    end(pending);
+  }
+
+ private:
+  struct Transfer {
+    int peer = 0;
+    Index first_plane = 0;  // in the local coordinates of the block the planes belong to
+    Index planes = 0;
+    bool front = true;           // the planes are (or go into) the receiver's front ghosts
+    bool staged = false;         // packed into / unpacked from a workspace (strided planes)
+    Index workspace_offset = 0;  // in elements, when staged
+  };
+  Pending begin_bytes(std::size_t element_size, const void* local, void* front_ghosts,
+                      void* back_ghosts) const;
+
+  Layout layout_;
+  Index front_ = 0;
+  Index back_ = 0;
+  Index plane_size_ = 0;           // elements of one plane across the distribution axis
+  bool contiguous_planes_ = true;  // planes are contiguous runs (nothing before the axis)
+  std::vector<Transfer> sends_;
+  std::vector<Transfer> receives_;
+  Index pack_elements_ = 0;  // workspace sizes in elements
+  Index unpack_elements_ = 0;
+  mutable std::vector<std::byte> pack_workspace_;
+  mutable std::vector<std::byte> unpack_workspace_;
+};
+
+}  // namespace distlops

@@ -1,0 +1,97 @@
+#pragma once
+/// \file kernels.hpp
+/// The per-space kernels on contiguous local data. Algorithms (DistributedArray, operators,
+/// solvers) call only these, so a memory space is added by implementing this interface. The
+/// first argument is the space tag: `kernels::axpy(Host{}, n, a, x, y)`.
+///
+/// Pointers refer to memory of the given space; counts are element counts. Output arrays may
+/// alias input arrays exactly (in-place updates) but must not partially overlap them.
+
+#include <span>
+
+#include "distlops/core/memory_space.hpp"
+#include "distlops/core/types.hpp"
+
+namespace distlops::kernels {
+
+/// The element-wise binary operations.
+enum class BinaryOp { add, subtract, multiply, divide };
+
+/// The reductions behind vector norms: sum of |x|^p (finite p != 0), count of non-zeros (ord 0),
+/// max |x| (ord inf) and min |x| (ord -inf).
+enum class NormKind { power_sum, count_nonzero, max_abs, min_abs };
+
+// ---- element-wise -------------------------------------------------------------------------
+/// y[i] = value
+template <Scalar T>
+void fill(Host, Index n, T value, T* y);
+/// y[i] = x[i]
+template <Scalar T>
+void copy(Host, Index n, const T* x, T* y);
+/// y[i] = a * y[i]
+template <Scalar T>
+void scale(Host, Index n, T a, T* y);
+/// y[i] += a * x[i]
+template <Scalar T>
+void axpy(Host, Index n, T a, const T* x, T* y);
+/// y[i] = a * x[i] + b * y[i]
+template <Scalar T>
+void axpby(Host, Index n, T a, const T* x, T b, T* y);
+/// z[i] = a * x[i] + b * y[i] + c * z[i]
+template <Scalar T>
+void axpbypcz(Host, Index n, T a, const T* x, T b, const T* y, T c, T* z);
+/// z[i] = x[i] op y[i]
+template <Scalar T>
+void binary(Host, BinaryOp op, Index n, const T* x, const T* y, T* z);
+/// z[i] = x[i] op s
+template <Scalar T>
+void binary_scalar(Host, BinaryOp op, Index n, const T* x, T s, T* z);
+/// z[i] = s op x[i]
+template <Scalar T>
+void scalar_binary(Host, BinaryOp op, Index n, T s, const T* x, T* z);
+/// y[i] = conj(x[i])
+template <Scalar T>
+void conj(Host, Index n, const T* x, T* y);
+
+// ---- reductions (local; the caller reduces over ranks) -------------------------------------
+/// sum_i x[i] * y[i]
+template <Scalar T>
+T dot(Host, Index n, const T* x, const T* y);
+/// sum_i conj(x[i]) * y[i]
+template <Scalar T>
+T vdot(Host, Index n, const T* x, const T* y);
+/// The reduction of `kind` over all of x: sum |x|^p for power_sum, the count for
+/// count_nonzero, max |x| (0 when n == 0) or min |x| (+inf when n == 0).
+template <Scalar T>
+real_type_t<T> norm_reduce(Host, NormKind kind, real_type_t<T> p, Index n, const T* x);
+/// The same reduction along the middle axis of x viewed as an (outer, length, inner) C-order
+/// block: out[o * inner + i] = reduce over l of x[(o * length + l) * inner + i].
+template <Scalar T>
+void norm_reduce_axis(Host, NormKind kind, real_type_t<T> p, Index outer, Index length, Index inner,
+                      const T* x, real_type_t<T>* out);
+/// How partial results of norm_reduce combine across ranks or blocks: sum, sum, max, min.
+template <class R>
+R norm_combine(NormKind kind, R a, R b) {
+  switch (kind) {
+    case NormKind::max_abs:
+      return a > b ? a : b;
+    case NormKind::min_abs:
+      return a < b ? a : b;
+    default:
+      return a + b;
+  }
+}
+
+// ---- N-d boxes ------------------------------------------------------------------------------
+/// A rectangular region of a C-order array: the array's shape and the region's corner.
+struct BoxView {
+  std::span<const Index> array_shape;
+  std::span<const Index> corner;
+};
+
+/// Copies the region of size `extent` at `source.corner` in the source array to the region at
+/// `destination.corner` in the destination array (element size `element_size` bytes).
+void copy_box(Host, std::size_t element_size, const void* source_data, BoxView source,
+              void* destination_data, BoxView destination, std::span<const Index> extent);
+
+}  // namespace distlops::kernels

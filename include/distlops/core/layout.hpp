@@ -1,0 +1,115 @@
+#pragma once
+/// \file layout.hpp
+/// `Layout`: how an N-d global array is spread over the ranks of a communicator: its global
+/// shape, partition, distribution axis, every rank's local shape and the optional mask.
+/// A Layout is computed once and shared (it is a cheap-to-copy handle to immutable data);
+/// every rank holds the same description, so checks on layouts reach the same verdict on
+/// every rank without communication.
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "distlops/core/communicator.hpp"
+#include "distlops/core/partition.hpp"
+#include "distlops/core/types.hpp"
+
+namespace distlops {
+
+/// Optional settings of a Layout.
+struct LayoutOptions {
+  Partition partition = Partition::SCATTER;
+  /// Distribution axis; negative values count from the end as in NumPy.
+  int axis = 0;
+  /// Every rank's local shape (one entry per rank). Empty: PyLops-MPI's default split, which
+  /// gives n / P + 1 items to ranks r < n % P and n / P to the others.
+  std::vector<Shape> local_shapes = {};
+  /// A colour per rank: ranks of the same colour form a sub-communicator that holds one
+  /// replica of the data, and reductions (dot, norm) run inside it. Empty: no mask.
+  std::vector<int> mask = {};
+};
+
+class Layout {
+ public:
+  /// An empty layout (no communicator); only assignable.
+  Layout() = default;
+  /// Collective over `comm`: validates the arguments and agrees on them (one small allreduce,
+  /// plus a communicator split when a mask is given). Bad or inconsistent input raises the
+  /// same exception on every rank.
+  Layout(const Communicator& comm, Shape global_shape, Partition partition = Partition::SCATTER,
+         int axis = 0);
+  Layout(const Communicator& comm, Shape global_shape, const LayoutOptions& options);
+
+  /// Collective: builds the layout from each rank's own local shape; the global extent along
+  /// `axis` is their sum (SCATTER) or the common shape (BROADCAST).
+  static Layout from_local_shape(const Communicator& comm, const Shape& local_shape,
+                                 Partition partition = Partition::SCATTER, int axis = 0,
+                                 std::vector<int> mask = {});
+
+  bool valid() const { return static_cast<bool>(data_); }
+
+  const Communicator& communicator() const { return get().comm; }
+  /// The communicator of this rank's mask group (the communicator itself without a mask).
+  const Communicator& sub_communicator() const { return get().sub_comm; }
+  int rank() const { return get().comm.rank(); }
+  int size() const { return get().comm.size(); }
+
+  const Shape& global_shape() const { return get().global_shape; }
+  int ndim() const { return static_cast<int>(get().global_shape.size()); }
+  Partition partition() const { return get().partition; }
+  bool replicated() const { return is_replicated(get().partition); }
+  int axis() const { return get().axis; }
+  const std::vector<int>& mask() const { return get().mask; }
+  bool masked() const { return !get().mask.empty(); }
+
+  /// Extent along the distribution axis of every rank's local block.
+  std::span<const Index> local_extents() const { return get().extents; }
+  Index local_extent(int rank) const { return get().extents[static_cast<std::size_t>(rank)]; }
+  /// Where rank's block starts along the distribution axis (0 for replicated layouts); the
+  /// span has size() + 1 entries, the last being the global extent.
+  std::span<const Index> offsets() const { return get().offsets; }
+  Index offset(int rank) const { return get().offsets[static_cast<std::size_t>(rank)]; }
+
+  Shape local_shape(int rank) const;
+  Shape local_shape() const { return local_shape(rank()); }
+  std::vector<Shape> local_shapes() const;
+  Index local_size(int rank) const;
+  Index local_size() const { return local_size(rank()); }
+  Index global_size() const { return get().global_size; }
+
+  /// Same global shape and communicator with PyLops-MPI's default split along `axis`, keeping
+  /// partition and mask. Collective.
+  Layout with_axis(int axis) const;
+  /// Same global shape, axis, communicator and mask with another partition. Collective.
+  Layout with_partition(Partition partition) const;
+
+  /// Same communicator group, global shape, partition, axis, local shapes and mask.
+  bool operator==(const Layout& other) const;
+  bool operator!=(const Layout& other) const { return !(*this == other); }
+
+  /// "shape (10, 4), SCATTER along axis 0, local extents [4, 3, 3]": for error messages.
+  std::string describe() const;
+
+ private:
+  struct Data {
+    Communicator comm;
+    Communicator sub_comm;
+    Shape global_shape;
+    Partition partition = Partition::SCATTER;
+    int axis = 0;
+    std::vector<Index> extents;
+    std::vector<Index> offsets;
+    std::vector<int> mask;
+    Index global_size = 0;
+    Index slab_size = 0;  // product of the extents of the axes other than the distribution axis
+  };
+  const Data& get() const;
+  std::shared_ptr<const Data> data_;
+};
+
+/// PyLops-MPI's default split of n items over `parts` ranks: n / parts + 1 to the first
+/// n % parts ranks, n / parts to the others.
+std::vector<Index> default_split(Index n, int parts);
+
+}  // namespace distlops

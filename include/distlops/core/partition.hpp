@@ -1,0 +1,36 @@
+#pragma once
+/// \file partition.hpp
+/// How a distributed array's data are spread over the ranks (PyLops-MPI's Partition).
+
+namespace distlops {
+
+enum class Partition {
+  /// Each rank owns a distinct block along the distribution axis.
+  SCATTER,
+  /// Every rank holds the whole array. Data entering from one rank (from_global,
+  /// assign_global) are broadcast once; afterwards replicas stay equal because every rank
+  /// performs the same deterministic operations (no broadcast per write, unlike PyLops-MPI).
+  BROADCAST,
+  /// Every rank holds the whole array and nothing is ever broadcast: the replicas are the
+  /// user's responsibility.
+  UNSAFE_BROADCAST,
+};
+
+constexpr const char* to_string(Partition partition) {
+  switch (partition) {
+    case Partition::SCATTER:
+      return "SCATTER";
+    case Partition::BROADCAST:
+      return "BROADCAST";
+    case Partition::UNSAFE_BROADCAST:
+      return "UNSAFE_BROADCAST";
+  }
+  return "unknown";
+}
+
+/// True for the partitions in which every rank holds the whole array.
+constexpr bool is_replicated(Partition partition) {
+  return partition != Partition::SCATTER;
+}
+
+}  // namespace distlops

@@ -1,0 +1,52 @@
+#pragma once
+/// \file redistribute.hpp
+/// `RedistributePlan`: moves an array between two layouts of the same global shape (another
+/// distribution axis, other local extents, SCATTER <-> BROADCAST). The plan is computed once
+/// (which boxes go to which rank) and executed many times, as FFT transposes need.
+
+#include <cstddef>
+#include <vector>
+
+#include "distlops/core/layout.hpp"
+#include "distlops/core/memory_space.hpp"
+
+namespace distlops {
+
+class RedistributePlan {
+ public:
+  /// Both layouts must have the same global shape over congruent communicators; otherwise
+  /// ShapeMismatch on every rank. Masks are ignored: data move over the whole communicator.
+  RedistributePlan(const Layout& source, const Layout& destination);
+
+  const Layout& source() const { return source_; }
+  const Layout& destination() const { return destination_; }
+
+  /// Collective. `source_local` is this rank's block in the source layout, `destination_local`
+  /// its block in the destination layout; they must not overlap.
+  template <class T>
+  void execute(Host, const T* source_local, T* destination_local) const {
+    execute_bytes(sizeof(T), source_local, destination_local);
+  }
+
+  /// Bytes this rank sends to other ranks per execution.
+  Index bytes_sent(std::size_t element_size) const;
+
+ private:
+  enum class Mode { local_copy, gather_contiguous, gather_boxes, exchange };
+  struct Box {
+    Shape corner;  // in the local coordinates of the block it belongs to
+    Shape extent;
+    Index count = 0;
+  };
+  void execute_bytes(std::size_t element_size, const void* source, void* destination) const;
+
+  Layout source_;
+  Layout destination_;
+  Mode mode_ = Mode::local_copy;
+  std::vector<Box> send_boxes_;  // per peer, in the source block
+  std::vector<Box> recv_boxes_;  // per peer, in the destination block
+  std::vector<Index> send_counts_, send_displacements_, recv_counts_, recv_displacements_;
+  mutable std::vector<std::byte> send_workspace_, recv_workspace_;
+};
+
+}  // namespace distlops

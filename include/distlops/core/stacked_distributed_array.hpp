@@ -1,0 +1,163 @@
+#pragma once
+/// \file stacked_distributed_array.hpp
+/// `StackedDistributedArray<T, Space>`: a sequence of DistributedArrays (or of nested stacked
+/// arrays) that behaves as one vector: the concatenation of its blocks, flattened
+/// (PyLops-MPI's StackedDistributedArray). It offers the algebra and reductions of
+/// DistributedArray so that solvers run on either unchanged. Copies are deep.
+
+#include <memory>
+#include <span>
+#include <variant>
+#include <vector>
+
+#include "distlops/core/distributed_array.hpp"
+
+namespace distlops {
+
+template <Scalar T, MemorySpace Space = Host>
+class StackedDistributedArray {
+ public:
+  using value_type = T;
+  using real_type = real_type_t<T>;
+  using space_type = Space;
+  using Array = DistributedArray<T, Space>;
+
+  StackedDistributedArray() = default;
+  /// A stack of plain arrays.
+  explicit StackedDistributedArray(std::vector<Array> arrays);
+  StackedDistributedArray(const StackedDistributedArray& other);
+  StackedDistributedArray(StackedDistributedArray&&) noexcept = default;
+  /// Deep copy; reuses the storage of blocks whose layouts already match.
+  StackedDistributedArray& operator=(const StackedDistributedArray& other);
+  StackedDistributedArray& operator=(StackedDistributedArray&&) noexcept = default;
+  ~StackedDistributedArray() = default;
+
+  /// Appends a block.
+  StackedDistributedArray& push_back(Array array);
+  StackedDistributedArray& push_back(StackedDistributedArray nested);
+
+  /// Number of blocks (nested stacks count as one block).
+  std::size_t narrays() const { return blocks_.size(); }
+  bool is_nested(std::size_t i) const;
+  /// Block i as a plain array (InvalidArgument when it is a nested stack).
+  Array& operator[](std::size_t i);
+  const Array& operator[](std::size_t i) const;
+  /// Block i as a nested stack (InvalidArgument when it is a plain array).
+  StackedDistributedArray& nested(std::size_t i);
+  const StackedDistributedArray& nested(std::size_t i) const;
+
+  /// Total number of elements of all blocks.
+  Index global_size() const;
+  /// The communicator of the first plain array (every block must share one for reductions).
+  const Communicator& communicator() const;
+
+  /// The concatenation of every block's gathered global array (flattened), on every rank.
+  std::vector<T> gather() const;
+
+  // ---- element-wise (blocks must match: same nesting and same layouts) -------------------------
+  StackedDistributedArray& fill(T value);
+  StackedDistributedArray& set_zero() { return fill(T(0)); }
+  StackedDistributedArray& copy_from(const StackedDistributedArray& other);
+  StackedDistributedArray& axpy(T a, const StackedDistributedArray& x);
+  StackedDistributedArray& axpby(T a, const StackedDistributedArray& x, T b);
+  StackedDistributedArray& axpbypcz(T a, const StackedDistributedArray& x, T b,
+                                    const StackedDistributedArray& y, T c);
+  StackedDistributedArray& scale(T a);
+  StackedDistributedArray& conj_in_place();
+
+  StackedDistributedArray& operator+=(const StackedDistributedArray& other);
+  StackedDistributedArray& operator-=(const StackedDistributedArray& other);
+  StackedDistributedArray& operator*=(const StackedDistributedArray& other);
+  StackedDistributedArray& operator/=(const StackedDistributedArray& other);
+  StackedDistributedArray& operator+=(T value);
+  StackedDistributedArray& operator-=(T value);
+  StackedDistributedArray& operator*=(T value);
+  StackedDistributedArray& operator/=(T value);
+
+  friend StackedDistributedArray operator+(StackedDistributedArray x,
+                                           const StackedDistributedArray& y) {
+    return x += y;
+  }
+  friend StackedDistributedArray operator-(StackedDistributedArray x,
+                                           const StackedDistributedArray& y) {
+    return x -= y;
+  }
+  friend StackedDistributedArray operator*(StackedDistributedArray x,
+                                           const StackedDistributedArray& y) {
+    return x *= y;
+  }
+  friend StackedDistributedArray operator/(StackedDistributedArray x,
+                                           const StackedDistributedArray& y) {
+    return x /= y;
+  }
+  friend StackedDistributedArray operator+(StackedDistributedArray x, T s) { return x += s; }
+  friend StackedDistributedArray operator-(StackedDistributedArray x, T s) { return x -= s; }
+  friend StackedDistributedArray operator*(StackedDistributedArray x, T s) { return x *= s; }
+  friend StackedDistributedArray operator/(StackedDistributedArray x, T s) { return x /= s; }
+  friend StackedDistributedArray operator+(T s, StackedDistributedArray x) { return x += s; }
+  friend StackedDistributedArray operator*(T s, StackedDistributedArray x) { return x *= s; }
+  friend StackedDistributedArray operator-(T s, StackedDistributedArray x) {
+    return x.scale(T(-1)) += s;
+  }
+  friend StackedDistributedArray operator-(StackedDistributedArray x) { return x.scale(T(-1)); }
+
+  StackedDistributedArray copy() const { return *this; }
+  StackedDistributedArray conj() const { return copy().conj_in_place(); }
+  StackedDistributedArray zeros_like() const;
+  StackedDistributedArray empty_like() const;
+
+  // ---- reductions: one allreduce for all blocks when they share a communicator and no mask ----
+  T dot(const StackedDistributedArray& other) const;
+  T vdot(const StackedDistributedArray& other) const;
+  /// Norm of the concatenated vector, ord as in DistributedArray::norm.
+  real_type norm(double ord = 2) const;
+
+  /// Calls f(array) for every plain array, depth first.
+  template <class F>
+  void for_each_array(F&& f) const;
+  template <class F>
+  void for_each_array(F&& f);
+
+ private:
+  using Block = std::variant<Array, std::unique_ptr<StackedDistributedArray>>;
+  void require_same_structure(const StackedDistributedArray& other, const char* operation) const;
+  template <class F>
+  void for_each_pair(const StackedDistributedArray& other, F&& f);
+  template <class Reduce>
+  T reduce_pairs(const StackedDistributedArray& other, const char* operation, Reduce local) const;
+
+  std::vector<Block> blocks_;
+};
+
+template <Scalar T, MemorySpace Space>
+template <class F>
+void StackedDistributedArray<T, Space>::for_each_array(F&& f) const {
+  for (const Block& block : blocks_) {
+    if (const Array* array = std::get_if<Array>(&block)) {
+      f(*array);
+    } else {
+      std::get<1>(block)->for_each_array(f);
+    }
+  }
+}
+
+template <Scalar T, MemorySpace Space>
+template <class F>
+void StackedDistributedArray<T, Space>::for_each_array(F&& f) {
+  for (Block& block : blocks_) {
+    if (Array* array = std::get_if<Array>(&block)) {
+      f(*array);
+    } else {
+      std::get<1>(block)->for_each_array(f);
+    }
+  }
+}
+
+#define DISTLOPS_DECLARE_STACKED(T) extern template class StackedDistributedArray<T, Host>;
+DISTLOPS_DECLARE_STACKED(float)
+DISTLOPS_DECLARE_STACKED(double)
+DISTLOPS_DECLARE_STACKED(std::complex<float>)
+DISTLOPS_DECLARE_STACKED(std::complex<double>)
+#undef DISTLOPS_DECLARE_STACKED
+
+}  // namespace distlops

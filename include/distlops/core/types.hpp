@@ -1,0 +1,90 @@
+#pragma once
+/// \file types.hpp
+/// Index and shape types, and the traits of the four supported scalar types.
+
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace distlops {
+
+/// Signed 64-bit index: element counts and offsets of arrays that may exceed 2^31.
+using Index = std::int64_t;
+
+/// The shape of an N-d array, row-major (C order) like NumPy.
+using Shape = std::vector<Index>;
+
+/// Number of elements of an array of the given shape (1 for a 0-d shape).
+inline Index element_count(const Shape& shape) {
+  Index count = 1;
+  for (Index extent : shape)
+    count *= extent;
+  return count;
+}
+
+/// "(4, 5, 6)": the NumPy spelling of a shape, for messages.
+std::string to_string(const Shape& shape);
+
+template <class T>
+struct is_complex : std::false_type {};
+template <class R>
+struct is_complex<std::complex<R>> : std::true_type {};
+template <class T>
+inline constexpr bool is_complex_v = is_complex<T>::value;
+
+/// The real type underlying a scalar type: float for std::complex<float>, etc.
+template <class T>
+struct real_type {
+  using type = T;
+};
+template <class R>
+struct real_type<std::complex<R>> {
+  using type = R;
+};
+template <class T>
+using real_type_t = typename real_type<T>::type;
+
+/// The four scalar types of the library: float, double, complex<float>, complex<double>.
+template <class T>
+concept Scalar = std::is_same_v<T, float> || std::is_same_v<T, double> ||
+    std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
+
+/// NumPy's name of a scalar type ("float64", "complex64", ...), for messages and .npy headers.
+template <Scalar T>
+constexpr const char* scalar_name() {
+  if constexpr (std::is_same_v<T, float>) return "float32";
+  if constexpr (std::is_same_v<T, double>) return "float64";
+  if constexpr (std::is_same_v<T, std::complex<float>>) return "complex64";
+  if constexpr (std::is_same_v<T, std::complex<double>>) return "complex128";
+}
+
+/// Complex conjugate that is the identity on real types (std::conj returns a complex).
+template <class T>
+constexpr T conjugate(const T& value) {
+  if constexpr (is_complex_v<T>) {
+    return std::conj(value);
+  } else {
+    return value;
+  }
+}
+
+/// |value|^2 without the square root (and without std::norm's promotion of reals).
+template <class T>
+constexpr real_type_t<T> abs_squared(const T& value) {
+  if constexpr (is_complex_v<T>) {
+    return value.real() * value.real() + value.imag() * value.imag();
+  } else {
+    return value * value;
+  }
+}
+
+/// Machine epsilon of the real type underlying T.
+template <class T>
+constexpr real_type_t<T> epsilon() {
+  return std::numeric_limits<real_type_t<T>>::epsilon();
+}
+
+}  // namespace distlops

@@ -1,0 +1,496 @@
+#include "distlops/core/communicator.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <cstring>
+#include <string>
+
+#include "distlops/core/error.hpp"
+
+namespace distlops {
+
+namespace {
+
+std::atomic<std::size_t> chunk_bytes_limit{static_cast<std::size_t>(INT_MAX)};
+
+// Point-to-point messages that implement a collective in pieces use a tag of their own so
+// that they never match a user's messages on the same communicator.
+constexpr int chunked_collective_tag = 32001;
+
+MPI_Op native_op(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::sum:
+      return MPI_SUM;
+    case ReduceOp::prod:
+      return MPI_PROD;
+    case ReduceOp::max:
+      return MPI_MAX;
+    case ReduceOp::min:
+      return MPI_MIN;
+    case ReduceOp::logical_and:
+      return MPI_LAND;
+    case ReduceOp::logical_or:
+      return MPI_LOR;
+  }
+  throw InvalidArgument("allreduce: unknown reduction operation");
+}
+
+// Elements of `element_size` bytes that one MPI call may carry.
+Index chunk_elements(std::size_t element_size) {
+  const std::size_t limit = std::min<std::size_t>(chunk_bytes_limit.load(), INT_MAX);
+  return static_cast<Index>(std::max<std::size_t>(1, limit / element_size));
+}
+
+const std::byte* byte_offset(const void* base, Index elements, std::size_t element_size) {
+  return static_cast<const std::byte*>(base) + static_cast<std::size_t>(elements) * element_size;
+}
+std::byte* byte_offset(void* base, Index elements, std::size_t element_size) {
+  return static_cast<std::byte*>(base) + static_cast<std::size_t>(elements) * element_size;
+}
+
+// True when every count and every end offset fits in one MPI call.
+bool fits_one_call(std::span<const Index> counts, std::span<const Index> displacements,
+                   Index chunk) {
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    if (counts[r] < 0 || displacements[r] < 0) {
+      throw InvalidArgument("MPI transfer: negative count or displacement");
+    }
+    if (displacements[r] + counts[r] > chunk) return false;
+  }
+  return true;
+}
+
+std::vector<int> to_int(std::span<const Index> values) {
+  return {values.begin(), values.end()};
+}
+
+void check_rank_count(std::span<const Index> values, int size, const char* call) {
+  if (static_cast<int>(values.size()) != size) {
+    throw InvalidArgument(std::string(call) + ": expected " + std::to_string(size) +
+                          " counts or displacements (one per rank), got " +
+                          std::to_string(values.size()));
+  }
+}
+
+}  // namespace
+
+void set_message_chunk_bytes(std::size_t bytes) {
+  if (bytes == 0) throw InvalidArgument("set_message_chunk_bytes: the limit must be positive");
+  chunk_bytes_limit.store(bytes);
+}
+
+std::size_t message_chunk_bytes() {
+  return chunk_bytes_limit.load();
+}
+
+namespace detail {
+void check_mpi(int code, const char* call) {
+  if (code == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) length = 0;
+  throw CommunicationError(std::string(call) + " failed: " + std::string(text, length));
+}
+}  // namespace detail
+
+using detail::check_mpi;
+
+// ---- Request ------------------------------------------------------------------------------
+
+Request::Request(Request&& other) noexcept : requests_(std::move(other.requests_)) {
+  other.requests_.clear();
+}
+
+Request& Request::operator=(Request&& other) noexcept {
+  if (this != &other) {
+    try {
+      wait();
+    } catch (...) {
+    }
+    requests_ = std::move(other.requests_);
+    other.requests_.clear();
+  }
+  return *this;
+}
+
+Request::~Request() {
+  try {
+    wait();
+  } catch (...) {
+    // A destructor must not throw; the error was already reported if wait() was called.
+  }
+}
+
+void Request::wait() {
+  if (requests_.empty()) return;
+  const int code =
+      MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  requests_.clear();
+  check_mpi(code, "MPI_Waitall");
+}
+
+void Request::merge(Request&& other) {
+  requests_.insert(requests_.end(), other.requests_.begin(), other.requests_.end());
+  other.requests_.clear();
+}
+
+void wait_all(std::span<Request> requests) {
+  std::vector<MPI_Request> all;
+  for (Request& request : requests) {
+    all.insert(all.end(), request.native().begin(), request.native().end());
+    request.native().clear();
+  }
+  if (all.empty()) return;
+  check_mpi(MPI_Waitall(static_cast<int>(all.size()), all.data(), MPI_STATUSES_IGNORE),
+            "MPI_Waitall");
+}
+
+// ---- Communicator -------------------------------------------------------------------------
+
+Communicator::Handle::~Handle() {
+  if (!owned || comm == MPI_COMM_NULL) return;
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Comm_free(&comm);
+}
+
+std::shared_ptr<const Communicator::Handle> Communicator::make_handle(MPI_Comm comm, bool owned) {
+  auto handle = std::make_shared<Handle>();
+  handle->comm = comm;
+  handle->owned = owned;
+  if (comm == MPI_COMM_NULL) throw InvalidArgument("Communicator: MPI_COMM_NULL is not usable");
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    throw CommunicationError(
+        "Communicator: MPI is not initialised (create a distlops::Environment first)");
+  }
+  check_mpi(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  check_mpi(MPI_Comm_rank(comm, &handle->rank), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(comm, &handle->size), "MPI_Comm_size");
+  return handle;
+}
+
+Communicator::Communicator() : Communicator(MPI_COMM_WORLD) {}
+
+Communicator::Communicator(MPI_Comm comm) : handle_(make_handle(comm, false)) {}
+
+Communicator Communicator::world() {
+  return Communicator(MPI_COMM_WORLD);
+}
+
+Communicator Communicator::self() {
+  return Communicator(MPI_COMM_SELF);
+}
+
+Communicator Communicator::adopt(MPI_Comm comm) {
+  return Communicator(make_handle(comm, true));
+}
+
+Communicator Communicator::split(int colour, int key) const {
+  if (colour < 0) throw InvalidArgument("Communicator::split: colour must be non-negative");
+  MPI_Comm result = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split(native(), colour, key, &result), "MPI_Comm_split");
+  return adopt(result);
+}
+
+Communicator Communicator::duplicate() const {
+  MPI_Comm result = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_dup(native(), &result), "MPI_Comm_dup");
+  return adopt(result);
+}
+
+bool Communicator::congruent(const Communicator& other) const {
+  if (handle_ == other.handle_ || native() == other.native()) return true;
+  int verdict = MPI_UNEQUAL;
+  check_mpi(MPI_Comm_compare(native(), other.native(), &verdict), "MPI_Comm_compare");
+  return verdict == MPI_IDENT || verdict == MPI_CONGRUENT;
+}
+
+void Communicator::barrier() const {
+  check_mpi(MPI_Barrier(native()), "MPI_Barrier");
+}
+
+void Communicator::allreduce_bytes(detail::TypedBuffer send, void* recv, ReduceOp op) const {
+  const Index chunk = chunk_elements(send.element_size);
+  const bool in_place = send.data == recv;
+  for (Index offset = 0; offset < send.count; offset += chunk) {
+    const int count = static_cast<int>(std::min(chunk, send.count - offset));
+    const void* source =
+        in_place ? MPI_IN_PLACE : byte_offset(send.data, offset, send.element_size);
+    check_mpi(MPI_Allreduce(source, byte_offset(recv, offset, send.element_size), count, send.type,
+                            native_op(op), native()),
+              "MPI_Allreduce");
+  }
+}
+
+void Communicator::broadcast_bytes(detail::TypedBuffer data, int root) const {
+  const Index chunk = chunk_elements(data.element_size);
+  void* base = const_cast<void*>(data.data);
+  for (Index offset = 0; offset < data.count; offset += chunk) {
+    const int count = static_cast<int>(std::min(chunk, data.count - offset));
+    check_mpi(
+        MPI_Bcast(byte_offset(base, offset, data.element_size), count, data.type, root, native()),
+        "MPI_Bcast");
+  }
+}
+
+void Communicator::send_bytes(detail::TypedBuffer data, int destination, int tag) const {
+  const Index chunk = chunk_elements(data.element_size);
+  for (Index offset = 0; offset < data.count; offset += chunk) {
+    const int count = static_cast<int>(std::min(chunk, data.count - offset));
+    check_mpi(MPI_Send(byte_offset(data.data, offset, data.element_size), count, data.type,
+                       destination, tag, native()),
+              "MPI_Send");
+  }
+  if (data.count == 0) {
+    check_mpi(MPI_Send(data.data, 0, data.type, destination, tag, native()), "MPI_Send");
+  }
+}
+
+void Communicator::recv_bytes(detail::TypedBuffer data, int source, int tag) const {
+  const Index chunk = chunk_elements(data.element_size);
+  void* base = const_cast<void*>(data.data);
+  for (Index offset = 0; offset < data.count; offset += chunk) {
+    const int count = static_cast<int>(std::min(chunk, data.count - offset));
+    check_mpi(MPI_Recv(byte_offset(base, offset, data.element_size), count, data.type, source, tag,
+                       native(), MPI_STATUS_IGNORE),
+              "MPI_Recv");
+  }
+  if (data.count == 0) {
+    check_mpi(MPI_Recv(base, 0, data.type, source, tag, native(), MPI_STATUS_IGNORE), "MPI_Recv");
+  }
+}
+
+Request Communicator::isend_bytes(detail::TypedBuffer data, int destination, int tag) const {
+  Request request;
+  const Index chunk = chunk_elements(data.element_size);
+  Index offset = 0;
+  do {
+    const int count = static_cast<int>(std::min(chunk, data.count - offset));
+    MPI_Request native_request = MPI_REQUEST_NULL;
+    check_mpi(MPI_Isend(byte_offset(data.data, offset, data.element_size), count, data.type,
+                        destination, tag, native(), &native_request),
+              "MPI_Isend");
+    request.native().push_back(native_request);
+    offset += chunk;
+  } while (offset < data.count);
+  return request;
+}
+
+Request Communicator::irecv_bytes(detail::TypedBuffer data, int source, int tag) const {
+  Request request;
+  const Index chunk = chunk_elements(data.element_size);
+  void* base = const_cast<void*>(data.data);
+  Index offset = 0;
+  do {
+    const int count = static_cast<int>(std::min(chunk, data.count - offset));
+    MPI_Request native_request = MPI_REQUEST_NULL;
+    check_mpi(MPI_Irecv(byte_offset(base, offset, data.element_size), count, data.type, source, tag,
+                        native(), &native_request),
+              "MPI_Irecv");
+    request.native().push_back(native_request);
+    offset += chunk;
+  } while (offset < data.count);
+  return request;
+}
+
+void Communicator::gatherv_bytes(detail::TypedBuffer send, void* recv,
+                                 std::span<const Index> counts,
+                                 std::span<const Index> displacements, int root) const {
+  const bool is_root = rank() == root;
+  if (is_root) {
+    check_rank_count(counts, size(), "gatherv");
+    check_rank_count(displacements, size(), "gatherv");
+  }
+  const Index chunk = chunk_elements(send.element_size);
+  // Only the root knows the counts; it tells the others which path to take.
+  int one_call = is_root ? static_cast<int>(fits_one_call(counts, displacements, chunk)) : 0;
+  check_mpi(MPI_Bcast(&one_call, 1, MPI_INT, root, native()), "MPI_Bcast");
+  if (one_call && send.count <= chunk) {
+    std::vector<int> native_counts, native_displacements;
+    if (is_root) {
+      native_counts = to_int(counts);
+      native_displacements = to_int(displacements);
+    }
+    check_mpi(
+        MPI_Gatherv(send.data, static_cast<int>(send.count), send.type, recv, native_counts.data(),
+                    native_displacements.data(), send.type, root, native()),
+        "MPI_Gatherv");
+    return;
+  }
+  if (!is_root) {
+    send_bytes(send, root, chunked_collective_tag);
+    return;
+  }
+  std::vector<Request> receives;
+  for (int r = 0; r < size(); ++r) {
+    std::byte* target = byte_offset(recv, displacements[r], send.element_size);
+    if (r == root) {
+      if (counts[r] > 0 && target != send.data) {
+        std::memmove(target, send.data, static_cast<std::size_t>(counts[r]) * send.element_size);
+      }
+      continue;
+    }
+    receives.push_back(
+        irecv_bytes({target, counts[r], send.type, send.element_size}, r, chunked_collective_tag));
+  }
+  wait_all(receives);
+}
+
+void Communicator::scatterv_bytes(const void* send, std::span<const Index> counts,
+                                  std::span<const Index> displacements, detail::TypedBuffer recv,
+                                  int root) const {
+  const bool is_root = rank() == root;
+  if (is_root) {
+    check_rank_count(counts, size(), "scatterv");
+    check_rank_count(displacements, size(), "scatterv");
+  }
+  const Index chunk = chunk_elements(recv.element_size);
+  int one_call = is_root ? static_cast<int>(fits_one_call(counts, displacements, chunk)) : 0;
+  check_mpi(MPI_Bcast(&one_call, 1, MPI_INT, root, native()), "MPI_Bcast");
+  void* target = const_cast<void*>(recv.data);
+  if (one_call) {
+    std::vector<int> native_counts, native_displacements;
+    if (is_root) {
+      native_counts = to_int(counts);
+      native_displacements = to_int(displacements);
+    }
+    check_mpi(MPI_Scatterv(send, native_counts.data(), native_displacements.data(), recv.type,
+                           target, static_cast<int>(recv.count), recv.type, root, native()),
+              "MPI_Scatterv");
+    return;
+  }
+  if (!is_root) {
+    recv_bytes(recv, root, chunked_collective_tag);
+    return;
+  }
+  std::vector<Request> sends;
+  for (int r = 0; r < size(); ++r) {
+    const std::byte* source = byte_offset(send, displacements[r], recv.element_size);
+    if (r == root) {
+      if (counts[r] > 0 && source != target) {
+        std::memmove(target, source, static_cast<std::size_t>(counts[r]) * recv.element_size);
+      }
+      continue;
+    }
+    sends.push_back(
+        isend_bytes({source, counts[r], recv.type, recv.element_size}, r, chunked_collective_tag));
+  }
+  wait_all(sends);
+}
+
+void Communicator::allgather_bytes(detail::TypedBuffer send, void* recv) const {
+  const Index chunk = chunk_elements(send.element_size);
+  if (send.count * size() <= chunk) {
+    const std::byte* own_slot = byte_offset(recv, send.count * rank(), send.element_size);
+    const void* source = send.data == own_slot ? MPI_IN_PLACE : send.data;
+    check_mpi(MPI_Allgather(source, static_cast<int>(send.count), send.type, recv,
+                            static_cast<int>(send.count), send.type, native()),
+              "MPI_Allgather");
+    return;
+  }
+  std::vector<Index> counts(static_cast<std::size_t>(size()), send.count);
+  std::vector<Index> displacements(counts.size());
+  for (std::size_t r = 0; r < counts.size(); ++r)
+    displacements[r] = send.count * Index(r);
+  allgatherv_bytes(send, recv, counts, displacements);
+}
+
+void Communicator::allgatherv_bytes(detail::TypedBuffer send, void* recv,
+                                    std::span<const Index> counts,
+                                    std::span<const Index> displacements) const {
+  check_rank_count(counts, size(), "allgatherv");
+  check_rank_count(displacements, size(), "allgatherv");
+  if (counts[rank()] != send.count) {
+    throw InvalidArgument("allgatherv: this rank sends " + std::to_string(send.count) +
+                          " elements but counts[" + std::to_string(rank()) + "] is " +
+                          std::to_string(counts[rank()]));
+  }
+  const Index chunk = chunk_elements(send.element_size);
+  std::byte* own_slot = byte_offset(recv, displacements[rank()], send.element_size);
+  if (fits_one_call(counts, displacements, chunk)) {
+    const std::vector<int> native_counts = to_int(counts);
+    const std::vector<int> native_displacements = to_int(displacements);
+    const void* source = send.data == own_slot ? MPI_IN_PLACE : send.data;
+    check_mpi(
+        MPI_Allgatherv(source, static_cast<int>(send.count), send.type, recv, native_counts.data(),
+                       native_displacements.data(), send.type, native()),
+        "MPI_Allgatherv");
+    return;
+  }
+  // Large transfers: every rank in turn broadcasts its block, in chunks, straight into place.
+  if (send.count > 0 && send.data != own_slot) {
+    std::memmove(own_slot, send.data, static_cast<std::size_t>(send.count) * send.element_size);
+  }
+  for (int r = 0; r < size(); ++r) {
+    broadcast_bytes({byte_offset(recv, displacements[r], send.element_size), counts[r], send.type,
+                     send.element_size},
+                    r);
+  }
+}
+
+void Communicator::alltoall_bytes(detail::TypedBuffer send, void* recv) const {
+  const Index chunk = chunk_elements(send.element_size);
+  if (send.count * size() <= chunk) {
+    check_mpi(MPI_Alltoall(send.data, static_cast<int>(send.count), send.type, recv,
+                           static_cast<int>(send.count), send.type, native()),
+              "MPI_Alltoall");
+    return;
+  }
+  std::vector<Index> counts(static_cast<std::size_t>(size()), send.count);
+  std::vector<Index> displacements(counts.size());
+  for (std::size_t r = 0; r < counts.size(); ++r)
+    displacements[r] = send.count * Index(r);
+  alltoallv_bytes(send, counts, displacements, recv, counts, displacements);
+}
+
+void Communicator::alltoallv_bytes(detail::TypedBuffer send, std::span<const Index> send_counts,
+                                   std::span<const Index> send_displacements, void* recv,
+                                   std::span<const Index> recv_counts,
+                                   std::span<const Index> recv_displacements) const {
+  check_rank_count(send_counts, size(), "alltoallv");
+  check_rank_count(send_displacements, size(), "alltoallv");
+  check_rank_count(recv_counts, size(), "alltoallv");
+  check_rank_count(recv_displacements, size(), "alltoallv");
+  if (send_counts[rank()] != recv_counts[rank()]) {
+    throw InvalidArgument("alltoallv: a rank's count to itself differs from its count from itself");
+  }
+  const Index chunk = chunk_elements(send.element_size);
+  // Every rank must take the same path; each decides on its own counts, so agree first.
+  int local_fits = static_cast<int>(fits_one_call(send_counts, send_displacements, chunk) &&
+                                    fits_one_call(recv_counts, recv_displacements, chunk));
+  int all_fit = 0;
+  check_mpi(MPI_Allreduce(&local_fits, &all_fit, 1, MPI_INT, MPI_MIN, native()), "MPI_Allreduce");
+  if (all_fit) {
+    const std::vector<int> sc = to_int(send_counts), sd = to_int(send_displacements);
+    const std::vector<int> rc = to_int(recv_counts), rd = to_int(recv_displacements);
+    check_mpi(MPI_Alltoallv(send.data, sc.data(), sd.data(), send.type, recv, rc.data(), rd.data(),
+                            send.type, native()),
+              "MPI_Alltoallv");
+    return;
+  }
+  std::vector<Request> requests;
+  for (int r = 0; r < size(); ++r) {
+    if (r == rank() || recv_counts[r] == 0) continue;
+    requests.push_back(irecv_bytes({byte_offset(recv, recv_displacements[r], send.element_size),
+                                    recv_counts[r], send.type, send.element_size},
+                                   r, chunked_collective_tag));
+  }
+  for (int r = 0; r < size(); ++r) {
+    if (r == rank() || send_counts[r] == 0) continue;
+    requests.push_back(
+        isend_bytes({byte_offset(send.data, send_displacements[r], send.element_size),
+                     send_counts[r], send.type, send.element_size},
+                    r, chunked_collective_tag));
+  }
+  if (send_counts[rank()] > 0) {
+    std::memmove(byte_offset(recv, recv_displacements[rank()], send.element_size),
+                 byte_offset(send.data, send_displacements[rank()], send.element_size),
+                 static_cast<std::size_t>(send_counts[rank()]) * send.element_size);
+  }
+  wait_all(requests);
+}
+
+}  // namespace distlops

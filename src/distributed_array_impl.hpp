@@ -1,0 +1,653 @@
+#pragma once
+// Definitions of DistributedArray's members, written once for every memory space. Included by
+// the translation units that instantiate the class for a space (host/distributed_array.cpp,
+// and the CUDA backend's). Only kernels::* and memory::* differ per space; communication of
+// device data goes through host staging here (the CUDA backend adds NCCL paths).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+
+#include "distlops/core/collective_check.hpp"
+#include "distlops/core/distributed_array.hpp"
+#include "distlops/core/error.hpp"
+#include "distlops/core/ghost_cells.hpp"
+#include "distlops/core/kernels.hpp"
+#include "distlops/core/redistribute.hpp"
+
+namespace distlops {
+
+namespace detail {
+
+// Runs `f` on a host pointer to the `n` elements at `data` (in Space): the data themselves on
+// the host, a staged copy otherwise.
+template <class T, class Space, class F>
+void with_host_input(const T* data, Index n, F&& f) {
+  if constexpr (std::same_as<Space, Host>) {
+    f(data);
+  } else {
+    std::vector<T> staged(static_cast<std::size_t>(n));
+    memory::copy_bytes<Host, Space>(staged.data(), data, staged.size() * sizeof(T));
+    f(static_cast<const T*>(staged.data()));
+  }
+}
+
+// Runs `f` on a host pointer whose `n` elements end up at `data` (in Space). With
+// `read_first`, the staged copy starts with the current content.
+template <class T, class Space, class F>
+void with_host_output(T* data, Index n, bool read_first, F&& f) {
+  if constexpr (std::same_as<Space, Host>) {
+    f(data);
+  } else {
+    std::vector<T> staged(static_cast<std::size_t>(n));
+    if (read_first) memory::copy_bytes<Host, Space>(staged.data(), data, staged.size() * sizeof(T));
+    f(staged.data());
+    memory::copy_bytes<Space, Host>(data, staged.data(), staged.size() * sizeof(T));
+  }
+}
+
+// Product of the extents before and after `axis`.
+inline Index extent_product(const Shape& shape, int first, int last) {
+  Index product = 1;
+  for (int k = first; k < last; ++k)
+    product *= shape[static_cast<std::size_t>(k)];
+  return product;
+}
+
+// The block of `local_shape` at `offset` along `axis` of an array of `global_shape`.
+inline void copy_block_out(std::size_t element_size, const void* global, const Shape& global_shape,
+                           void* local, const Shape& local_shape, int axis, Index offset) {
+  Shape corner(global_shape.size(), 0), zero(global_shape.size(), 0);
+  corner[static_cast<std::size_t>(axis)] = offset;
+  kernels::copy_box(Host{}, element_size, global, {global_shape, corner}, local,
+                    {local_shape, zero}, local_shape);
+}
+
+inline void copy_block_in(std::size_t element_size, const void* local, const Shape& local_shape,
+                          void* global, const Shape& global_shape, int axis, Index offset) {
+  Shape corner(global_shape.size(), 0), zero(global_shape.size(), 0);
+  corner[static_cast<std::size_t>(axis)] = offset;
+  kernels::copy_box(Host{}, element_size, local, {local_shape, zero}, global,
+                    {global_shape, corner}, local_shape);
+}
+
+}  // namespace detail
+
+// ---- construction ---------------------------------------------------------------------------
+
+template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space>::DistributedArray(const Layout& layout)
+    : layout_(layout), local_size_(layout.local_size()) {
+  storage_ = std::make_shared<Buffer<T, Space>>(local_size_);
+  data_ = storage_->data();
+}
+
+template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space>::DistributedArray(const Layout& layout, T value)
+    : DistributedArray(layout) {
+  fill(value);
+}
+
+template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space> DistributedArray<T, Space>::from_global(const Layout& layout,
+                                                                   std::span<const T> global) {
+  DistributedArray result(layout);
+  result.assign_global(global);
+  return result;
+}
+
+template <Scalar T, MemorySpace Space>
+void DistributedArray<T, Space>::assign_global(std::span<const T> global) {
+  const Layout& layout = layout_;
+  collective_check(layout.communicator(), [&] {
+    if (static_cast<Index>(global.size()) != layout.global_size()) {
+      throw ShapeMismatch("DistributedArray::from_global: the global array of rank " +
+                          std::to_string(layout.rank()) + " has " + std::to_string(global.size()) +
+                          " elements, the layout (" + layout.describe() + ") needs " +
+                          std::to_string(layout.global_size()));
+    }
+  });
+  detail::with_host_output<T, Space>(data_, local_size_, false, [&](T* local) {
+    if (layout.replicated()) {
+      std::copy(global.begin(), global.end(), local);
+    } else {
+      detail::copy_block_out(sizeof(T), global.data(), layout.global_shape(), local,
+                             layout.local_shape(), layout.axis(), layout.offset(layout.rank()));
+    }
+    if (layout.partition() == Partition::BROADCAST) {
+      layout.communicator().broadcast(local, local_size_, 0);
+    }
+  });
+}
+
+template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space> DistributedArray<T, Space>::from_root(const Layout& layout,
+                                                                 std::span<const T> global_on_root,
+                                                                 int root) {
+  const Communicator& comm = layout.communicator();
+  collective_check(comm, [&] {
+    if (root < 0 || root >= comm.size()) {
+      throw InvalidArgument("DistributedArray::from_root: root " + std::to_string(root) +
+                            " is not a rank of a communicator of size " +
+                            std::to_string(comm.size()));
+    }
+    if (comm.rank() == root && static_cast<Index>(global_on_root.size()) != layout.global_size()) {
+      throw ShapeMismatch("DistributedArray::from_root: the root's array has " +
+                          std::to_string(global_on_root.size()) + " elements, the layout (" +
+                          layout.describe() + ") needs " + std::to_string(layout.global_size()));
+    }
+  });
+  DistributedArray result(layout);
+  detail::with_host_output<T, Space>(result.data_, result.local_size_, false, [&](T* local) {
+    if (layout.replicated()) {
+      if (comm.rank() == root) std::copy(global_on_root.begin(), global_on_root.end(), local);
+      comm.broadcast(local, result.local_size_, root);
+      return;
+    }
+    const int size = comm.size();
+    std::vector<Index> counts(static_cast<std::size_t>(size)), displacements(counts.size());
+    Index position = 0;
+    for (int r = 0; r < size; ++r) {
+      counts[r] = layout.local_size(r);
+      displacements[r] = position;
+      position += counts[r];
+    }
+    const Shape& shape = layout.global_shape();
+    const bool contiguous_blocks = detail::extent_product(shape, 0, layout.axis()) == 1;
+    std::vector<T> packed;
+    const T* source = global_on_root.data();
+    if (comm.rank() == root && !contiguous_blocks) {
+      packed.resize(static_cast<std::size_t>(layout.global_size()));
+      for (int r = 0; r < size; ++r) {
+        detail::copy_block_out(sizeof(T), global_on_root.data(), shape,
+                               packed.data() + displacements[r], layout.local_shape(r),
+                               layout.axis(), layout.offset(r));
+      }
+      source = packed.data();
+    }
+    comm.scatterv(source, counts, displacements, local, result.local_size_, root);
+  });
+  return result;
+}
+
+template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space> DistributedArray<T, Space>::wrap(const Layout& layout,
+                                                            std::span<T> local) {
+  collective_check(layout.communicator(), [&] {
+    if (static_cast<Index>(local.size()) != layout.local_size()) {
+      throw ShapeMismatch("DistributedArray::wrap: rank " + std::to_string(layout.rank()) +
+                          " gives " + std::to_string(local.size()) +
+                          " elements, its block of the layout (" + layout.describe() + ") has " +
+                          std::to_string(layout.local_size()));
+    }
+  });
+  DistributedArray result;
+  result.layout_ = layout;
+  result.data_ = local.data();
+  result.local_size_ = layout.local_size();
+  return result;
+}
+
+template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space>::DistributedArray(const DistributedArray& other)
+    : layout_(other.layout_), local_size_(other.local_size_) {
+  if (other.empty()) return;
+  storage_ = std::make_shared<Buffer<T, Space>>(local_size_);
+  data_ = storage_->data();
+  kernels::copy(Space{}, local_size_, other.data_, data_);
+}
+
+template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space>& DistributedArray<T, Space>::operator=(const DistributedArray& other) {
+  if (this == &other) return *this;
+  if (!empty() && !other.empty() && layout_ == other.layout_) {
+    kernels::copy(Space{}, local_size_, other.data_, data_);
+    return *this;
+  }
+  *this = DistributedArray(other);
+  return *this;
+}
+
+template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space> DistributedArray<T, Space>::view(const Layout& layout) {
+  const Index size = layout.local_size();
+  collective_check(layout.communicator(), [&] {
+    if (empty()) throw InvalidArgument("DistributedArray::view: the array is empty");
+    if (!layout.communicator().congruent(communicator())) {
+      throw ShapeMismatch("DistributedArray::view: the new layout lives on another communicator");
+    }
+    if (size != local_size_) {
+      throw ShapeMismatch("DistributedArray::view: rank " + std::to_string(layout.rank()) +
+                          " holds " + std::to_string(local_size_) +
+                          " elements, its block of the new layout (" + layout.describe() +
+                          ") has " + std::to_string(size));
+    }
+  });
+  DistributedArray result;
+  result.layout_ = layout;
+  result.storage_ = storage_;
+  result.data_ = data_;
+  result.local_size_ = local_size_;
+  return result;
+}
+
+// ---- global data ----------------------------------------------------------------------------
+
+template <Scalar T, MemorySpace Space>
+Shape DistributedArray<T, Space>::masked_shape() const {
+  Shape shape = global_shape();
+  if (layout_.replicated() || !layout_.masked()) return shape;
+  const int me = layout_.rank();
+  Index extent = 0;
+  for (int r = 0; r < layout_.size(); ++r) {
+    if (mask()[r] == mask()[me]) extent += layout_.local_extent(r);
+  }
+  shape[static_cast<std::size_t>(axis())] = extent;
+  return shape;
+}
+
+template <Scalar T, MemorySpace Space>
+std::vector<T> DistributedArray<T, Space>::gather(bool masked) const {
+  std::vector<T> result;
+  if (empty()) return result;
+  detail::with_host_input<T, Space>(data_, local_size_, [&](const T* local) {
+    if (layout_.replicated()) {
+      result.assign(local, local + local_size_);
+      return;
+    }
+    // The ranks whose blocks are gathered, in rank order: all, or this rank's mask group (the
+    // sub-communicator orders its ranks by their rank in the whole communicator).
+    std::vector<int> members;
+    const bool group_only = masked && layout_.masked();
+    for (int r = 0; r < layout_.size(); ++r) {
+      if (!group_only || mask()[r] == mask()[layout_.rank()]) members.push_back(r);
+    }
+    const Communicator& comm = group_only ? layout_.sub_communicator() : communicator();
+    const Shape shape = group_only ? masked_shape() : global_shape();
+    std::vector<Index> counts(members.size()), displacements(members.size());
+    Index position = 0;
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      counts[i] = layout_.local_size(members[i]);
+      displacements[i] = position;
+      position += counts[i];
+    }
+    result.resize(static_cast<std::size_t>(position));
+    if (detail::extent_product(shape, 0, axis()) == 1) {
+      comm.allgatherv(local, local_size_, result.data(), counts, displacements);
+      return;
+    }
+    std::vector<T> packed(result.size());
+    comm.allgatherv(local, local_size_, packed.data(), counts, displacements);
+    Index offset = 0;
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      detail::copy_block_in(sizeof(T), packed.data() + displacements[i],
+                            layout_.local_shape(members[i]), result.data(), shape, axis(), offset);
+      offset += layout_.local_extent(members[i]);
+    }
+  });
+  return result;
+}
+
+template <Scalar T, MemorySpace Space>
+std::vector<T> DistributedArray<T, Space>::gather_to(int root) const {
+  const Communicator& comm = communicator();
+  collective_check(comm, [&] {
+    if (root < 0 || root >= comm.size()) {
+      throw InvalidArgument("DistributedArray::gather_to: root " + std::to_string(root) +
+                            " is not a rank of a communicator of size " +
+                            std::to_string(comm.size()));
+    }
+  });
+  std::vector<T> result;
+  detail::with_host_input<T, Space>(data_, local_size_, [&](const T* local) {
+    if (layout_.replicated()) {
+      if (comm.rank() == root) result.assign(local, local + local_size_);
+      return;
+    }
+    const int size = comm.size();
+    std::vector<Index> counts(static_cast<std::size_t>(size)), displacements(counts.size());
+    Index position = 0;
+    for (int r = 0; r < size; ++r) {
+      counts[r] = layout_.local_size(r);
+      displacements[r] = position;
+      position += counts[r];
+    }
+    const bool contiguous_blocks = detail::extent_product(global_shape(), 0, axis()) == 1;
+    std::vector<T> packed;
+    if (comm.rank() == root) {
+      result.resize(static_cast<std::size_t>(global_size()));
+      if (!contiguous_blocks) packed.resize(result.size());
+    }
+    T* target = contiguous_blocks ? result.data() : packed.data();
+    comm.gatherv(local, local_size_, target, counts, displacements, root);
+    if (comm.rank() == root && !contiguous_blocks) {
+      for (int r = 0; r < size; ++r) {
+        detail::copy_block_in(sizeof(T), packed.data() + displacements[r], layout_.local_shape(r),
+                              result.data(), global_shape(), axis(), layout_.offset(r));
+      }
+    }
+  });
+  return result;
+}
+
+// ---- element-wise ---------------------------------------------------------------------------
+
+template <Scalar T, MemorySpace Space>
+void DistributedArray<T, Space>::require_same_layout(const DistributedArray& other,
+                                                     const char* operation) const {
+  if (empty() || other.empty()) {
+    throw InvalidArgument(std::string("DistributedArray ") + operation + ": empty operand");
+  }
+  if (layout_ == other.layout_) return;
+  throw ShapeMismatch(std::string("DistributedArray ") + operation + ": layouts differ: " +
+                      layout_.describe() + " vs " + other.layout_.describe());
+}
+
+template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space>& DistributedArray<T, Space>::fill(T value) {
+  kernels::fill(Space{}, local_size_, value, data_);
+  return *this;
+}
+
+template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space>& DistributedArray<T, Space>::copy_from(const DistributedArray& other) {
+  require_same_layout(other, "copy_from");
+  kernels::copy(Space{}, local_size_, other.data_, data_);
+  return *this;
+}
+
+template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space>& DistributedArray<T, Space>::axpy(T a, const DistributedArray& x) {
+  require_same_layout(x, "axpy");
+  kernels::axpy(Space{}, local_size_, a, x.data_, data_);
+  return *this;
+}
+
+template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space>& DistributedArray<T, Space>::axpby(T a, const DistributedArray& x, T b) {
+  require_same_layout(x, "axpby");
+  kernels::axpby(Space{}, local_size_, a, x.data_, b, data_);
+  return *this;
+}
+
+template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space>& DistributedArray<T, Space>::axpbypcz(T a, const DistributedArray& x,
+                                                                 T b, const DistributedArray& y,
+                                                                 T c) {
+  require_same_layout(x, "axpbypcz");
+  require_same_layout(y, "axpbypcz");
+  kernels::axpbypcz(Space{}, local_size_, a, x.data_, b, y.data_, c, data_);
+  return *this;
+}
+
+template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space>& DistributedArray<T, Space>::scale(T a) {
+  kernels::scale(Space{}, local_size_, a, data_);
+  return *this;
+}
+
+template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space>& DistributedArray<T, Space>::conj_in_place() {
+  kernels::conj(Space{}, local_size_, data_, data_);
+  return *this;
+}
+
+template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space> DistributedArray<T, Space>::conj() const {
+  DistributedArray result(layout_);
+  kernels::conj(Space{}, local_size_, data_, result.data_);
+  return result;
+}
+
+namespace detail {
+inline kernels::BinaryOp binary_op(int op) {
+  constexpr kernels::BinaryOp ops[] = {kernels::BinaryOp::add, kernels::BinaryOp::subtract,
+                                       kernels::BinaryOp::multiply, kernels::BinaryOp::divide};
+  return ops[op];
+}
+inline const char* binary_name(int op) {
+  constexpr const char* names[] = {"+", "-", "*", "/"};
+  return names[op];
+}
+}  // namespace detail
+
+template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space> DistributedArray<T, Space>::binary_result(const DistributedArray& other,
+                                                                     int op) const {
+  require_same_layout(other, detail::binary_name(op));
+  DistributedArray result(layout_);
+  kernels::binary(Space{}, detail::binary_op(op), local_size_, data_, other.data_, result.data_);
+  return result;
+}
+
+template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space> DistributedArray<T, Space>::scalar_result(T s, int op,
+                                                                     bool scalar_first) const {
+  if (empty()) throw InvalidArgument("DistributedArray: arithmetic on an empty array");
+  DistributedArray result(layout_);
+  if (scalar_first) {
+    kernels::scalar_binary(Space{}, detail::binary_op(op), local_size_, s, data_, result.data_);
+  } else {
+    kernels::binary_scalar(Space{}, detail::binary_op(op), local_size_, data_, s, result.data_);
+  }
+  return result;
+}
+
+#define DISTLOPS_IN_PLACE_ARRAY_OP(symbol, op_index)                                               \
+  template <Scalar T, MemorySpace Space>                                                           \
+  DistributedArray<T, Space>& DistributedArray<T, Space>::operator symbol(                         \
+      const DistributedArray& other) {                                                             \
+    require_same_layout(other, #symbol);                                                           \
+    kernels::binary(Space{}, detail::binary_op(op_index), local_size_, data_, other.data_, data_); \
+    return *this;                                                                                  \
+  }                                                                                                \
+  template <Scalar T, MemorySpace Space>                                                           \
+  DistributedArray<T, Space>& DistributedArray<T, Space>::operator symbol(T value) {               \
+    kernels::binary_scalar(Space{}, detail::binary_op(op_index), local_size_, data_, value,        \
+                           data_);                                                                 \
+    return *this;                                                                                  \
+  }
+DISTLOPS_IN_PLACE_ARRAY_OP(+=, 0)
+DISTLOPS_IN_PLACE_ARRAY_OP(-=, 1)
+DISTLOPS_IN_PLACE_ARRAY_OP(*=, 2)
+DISTLOPS_IN_PLACE_ARRAY_OP(/=, 3)
+#undef DISTLOPS_IN_PLACE_ARRAY_OP
+
+// ---- reductions -----------------------------------------------------------------------------
+
+template <Scalar T, MemorySpace Space>
+T DistributedArray<T, Space>::dot(const DistributedArray& other) const {
+  require_same_layout(other, "dot");
+  const T local = kernels::dot(Space{}, local_size_, data_, other.data_);
+  if (layout_.replicated()) return local;
+  return layout_.sub_communicator().allreduce(local, ReduceOp::sum);
+}
+
+template <Scalar T, MemorySpace Space>
+T DistributedArray<T, Space>::vdot(const DistributedArray& other) const {
+  require_same_layout(other, "vdot");
+  const T local = kernels::vdot(Space{}, local_size_, data_, other.data_);
+  if (layout_.replicated()) return local;
+  return layout_.sub_communicator().allreduce(local, ReduceOp::sum);
+}
+
+namespace detail {
+
+struct NormPlan {
+  kernels::NormKind kind;
+  double p;
+  ReduceOp across_ranks;
+};
+
+inline NormPlan plan_norm(double ord) {
+  if (std::isnan(ord)) throw InvalidArgument("norm: ord is NaN");
+  if (ord == 0) return {kernels::NormKind::count_nonzero, 0, ReduceOp::sum};
+  if (ord == std::numeric_limits<double>::infinity()) {
+    return {kernels::NormKind::max_abs, 0, ReduceOp::max};
+  }
+  if (ord == -std::numeric_limits<double>::infinity()) {
+    return {kernels::NormKind::min_abs, 0, ReduceOp::min};
+  }
+  return {kernels::NormKind::power_sum, ord, ReduceOp::sum};
+}
+
+template <class R>
+R finish_norm(const NormPlan& plan, R reduced) {
+  if (plan.kind != kernels::NormKind::power_sum) return reduced;
+  if (plan.p == 1) return reduced;
+  if (plan.p == 2) return std::sqrt(reduced);
+  return std::pow(reduced, R(1) / static_cast<R>(plan.p));
+}
+
+}  // namespace detail
+
+template <Scalar T, MemorySpace Space>
+auto DistributedArray<T, Space>::norm(double ord) const -> real_type {
+  if (empty()) throw InvalidArgument("DistributedArray::norm: empty array");
+  const detail::NormPlan plan = detail::plan_norm(ord);
+  real_type value =
+      kernels::norm_reduce(Space{}, plan.kind, static_cast<real_type>(plan.p), local_size_, data_);
+  if (!layout_.replicated()) value = layout_.sub_communicator().allreduce(value, plan.across_ranks);
+  return detail::finish_norm(plan, value);
+}
+
+template <Scalar T, MemorySpace Space>
+auto DistributedArray<T, Space>::norm(double ord, int norm_axis) const -> std::vector<real_type> {
+  if (empty()) throw InvalidArgument("DistributedArray::norm: empty array");
+  const int nd = ndim();
+  if (norm_axis < -nd || norm_axis >= nd) {
+    throw InvalidArgument("DistributedArray::norm: axis " + std::to_string(norm_axis) +
+                          " is out of range for an array of " + std::to_string(nd) +
+                          " dimension(s)");
+  }
+  if (norm_axis < 0) norm_axis += nd;
+  const detail::NormPlan plan = detail::plan_norm(ord);
+  const Shape local = local_shape();
+  const Index outer = detail::extent_product(local, 0, norm_axis);
+  const Index length = local[static_cast<std::size_t>(norm_axis)];
+  const Index inner = detail::extent_product(local, norm_axis + 1, nd);
+
+  // Partial reduction of this rank's block, on the host.
+  std::vector<real_type> partial(static_cast<std::size_t>(outer * inner));
+  if constexpr (std::same_as<Space, Host>) {
+    kernels::norm_reduce_axis(Space{}, plan.kind, static_cast<real_type>(plan.p), outer, length,
+                              inner, data_, partial.data());
+  } else {
+    Buffer<real_type, Space> device_partial(outer * inner);
+    kernels::norm_reduce_axis(Space{}, plan.kind, static_cast<real_type>(plan.p), outer, length,
+                              inner, data_, device_partial.data());
+    memory::copy_bytes<Host, Space>(partial.data(), device_partial.data(), device_partial.bytes());
+  }
+
+  std::vector<real_type> result;
+  if (layout_.replicated()) {
+    result = std::move(partial);
+  } else if (norm_axis == axis()) {
+    // Every rank holds a partial result of the full output shape: reduce across the group.
+    result.resize(partial.size());
+    layout_.sub_communicator().allreduce(partial.data(), result.data(),
+                                         static_cast<Index>(partial.size()), plan.across_ranks);
+  } else {
+    // Each rank holds its block of the output, distributed along the (shifted) array axis.
+    Shape output_shape = global_shape();
+    output_shape.erase(output_shape.begin() + norm_axis);
+    const int output_axis = axis() > norm_axis ? axis() - 1 : axis();
+    std::vector<Index> counts(static_cast<std::size_t>(layout_.size())),
+        displacements(counts.size());
+    Index position = 0;
+    const Index output_slab =
+        element_count(output_shape) /
+        std::max<Index>(1, output_shape[static_cast<std::size_t>(output_axis)]);
+    for (int r = 0; r < layout_.size(); ++r) {
+      counts[r] = layout_.local_extent(r) * output_slab;
+      displacements[r] = position;
+      position += counts[r];
+    }
+    std::vector<real_type> packed(static_cast<std::size_t>(position));
+    communicator().allgatherv(partial.data(), static_cast<Index>(partial.size()), packed.data(),
+                              counts, displacements);
+    result.resize(packed.size());
+    for (int r = 0; r < layout_.size(); ++r) {
+      Shape block = output_shape;
+      block[static_cast<std::size_t>(output_axis)] = layout_.local_extent(r);
+      detail::copy_block_in(sizeof(real_type), packed.data() + displacements[r], block,
+                            result.data(), output_shape, output_axis, layout_.offset(r));
+    }
+  }
+  for (real_type& value : result)
+    value = detail::finish_norm(plan, value);
+  return result;
+}
+
+// ---- layout changes -------------------------------------------------------------------------
+
+template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space> DistributedArray<T, Space>::redistribute(const Layout& target) const {
+  if (empty()) throw InvalidArgument("DistributedArray::redistribute: empty array");
+  const RedistributePlan plan(layout_, target);
+  DistributedArray result(target);
+  detail::with_host_input<T, Space>(data_, local_size_, [&](const T* source) {
+    detail::with_host_output<T, Space>(result.data_, result.local_size_, false,
+                                       [&](T* output) { plan.execute(Host{}, source, output); });
+  });
+  return result;
+}
+
+template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space> DistributedArray<T, Space>::redistribute(int new_axis) const {
+  if (empty()) throw InvalidArgument("DistributedArray::redistribute: empty array");
+  return redistribute(layout_.with_axis(new_axis));
+}
+
+template <Scalar T, MemorySpace Space>
+LocalArray<T, Space> DistributedArray<T, Space>::add_ghost_cells(Index front, Index back) const {
+  if (empty()) throw InvalidArgument("DistributedArray::add_ghost_cells: empty array");
+  const GhostExchange exchange(layout_, front, back, GhostReach::neighbours);
+  const Shape ghosted_shape = exchange.ghosted_shape();
+  LocalArray<T, Space> result(ghosted_shape);
+  const Shape local = local_shape();
+  const std::size_t a = static_cast<std::size_t>(axis());
+  detail::with_host_input<T, Space>(data_, local_size_, [&](const T* source) {
+    detail::with_host_output<T, Space>(result.data(), result.size(), false, [&](T* ghosted) {
+      if (detail::extent_product(local, 0, axis()) == 1) {
+        // The ghosted block is [front planes][local block][back planes], each contiguous.
+        T* front_part = ghosted;
+        T* middle = ghosted + element_count(exchange.front_shape());
+        T* back_part = middle + local_size_;
+        std::copy(source, source + local_size_, middle);
+        exchange.exchange(Host{}, source, front_part, back_part);
+        return;
+      }
+      std::vector<T> front_planes(static_cast<std::size_t>(element_count(exchange.front_shape())));
+      std::vector<T> back_planes(static_cast<std::size_t>(element_count(exchange.back_shape())));
+      exchange.exchange(Host{}, source, front_planes.data(), back_planes.data());
+      detail::copy_block_in(sizeof(T), front_planes.data(), exchange.front_shape(), ghosted,
+                            ghosted_shape, axis(), 0);
+      detail::copy_block_in(sizeof(T), source, local, ghosted, ghosted_shape, axis(),
+                            exchange.front());
+      detail::copy_block_in(sizeof(T), back_planes.data(), exchange.back_shape(), ghosted,
+                            ghosted_shape, axis(), exchange.front() + local[a]);
+    });
+  });
+  return result;
+}
+
+template <Scalar T, MemorySpace Space>
+void DistributedArray<T, Space>::check_replicas() const {
+  if (empty() || !layout_.replicated()) return;
+  Fingerprint fingerprint;
+  detail::with_host_input<T, Space>(data_, local_size_, [&](const T* local) {
+    fingerprint.add_bytes(local, static_cast<std::size_t>(local_size_) * sizeof(T));
+  });
+  const std::uint64_t hash = fingerprint.value();
+  std::uint64_t local[2] = {hash, ~hash}, global[2] = {0, 0};
+  communicator().allreduce(local, global, 2, ReduceOp::max);
+  if (global[0] != ~global[1]) {
+    throw ReplicaMismatch("DistributedArray::check_replicas: the replicas of a " +
+                          std::string(to_string(partition())) + " array (" + layout_.describe() +
+                          ") differ between ranks");
+  }
+}
+
+}  // namespace distlops

@@ -1,0 +1,76 @@
+#include "distlops/core/environment.hpp"
+
+#include <mpi.h>
+
+#include "distlops/core/communicator.hpp"
+#include "distlops/core/error.hpp"
+
+namespace distlops {
+
+namespace {
+
+int native_level(ThreadLevel level) {
+  switch (level) {
+    case ThreadLevel::single:
+      return MPI_THREAD_SINGLE;
+    case ThreadLevel::funneled:
+      return MPI_THREAD_FUNNELED;
+    case ThreadLevel::serialized:
+      return MPI_THREAD_SERIALIZED;
+    case ThreadLevel::multiple:
+      return MPI_THREAD_MULTIPLE;
+  }
+  return MPI_THREAD_SINGLE;
+}
+
+ThreadLevel from_native(int level) {
+  if (level >= MPI_THREAD_MULTIPLE) return ThreadLevel::multiple;
+  if (level >= MPI_THREAD_SERIALIZED) return ThreadLevel::serialized;
+  if (level >= MPI_THREAD_FUNNELED) return ThreadLevel::funneled;
+  return ThreadLevel::single;
+}
+
+}  // namespace
+
+Environment::Environment(ThreadLevel requested) {
+  initialise(nullptr, nullptr, requested);
+}
+
+Environment::Environment(int& argc, char**& argv, ThreadLevel requested) {
+  initialise(&argc, &argv, requested);
+}
+
+void Environment::initialise(int* argc, char*** argv, ThreadLevel requested) {
+  if (finalized()) throw CommunicationError("Environment: MPI has already been finalised");
+  int provided = MPI_THREAD_SINGLE;
+  if (initialized()) {
+    detail::check_mpi(MPI_Query_thread(&provided), "MPI_Query_thread");
+  } else {
+    detail::check_mpi(MPI_Init_thread(argc, argv, native_level(requested), &provided),
+                      "MPI_Init_thread");
+    owns_mpi_ = true;
+  }
+  provided_ = from_native(provided);
+  detail::check_mpi(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN),
+                    "MPI_Comm_set_errhandler");
+  detail::check_mpi(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN),
+                    "MPI_Comm_set_errhandler");
+}
+
+Environment::~Environment() {
+  if (owns_mpi_ && !finalized()) MPI_Finalize();
+}
+
+bool Environment::initialized() {
+  int flag = 0;
+  MPI_Initialized(&flag);
+  return flag != 0;
+}
+
+bool Environment::finalized() {
+  int flag = 0;
+  MPI_Finalized(&flag);
+  return flag != 0;
+}
+
+}  // namespace distlops

@@ -1,0 +1,37 @@
+#include "distlops/core/error.hpp"
+
+#include "distlops/core/types.hpp"
+
+namespace distlops {
+
+void throw_error(ErrorKind kind, const std::string& message) {
+  switch (kind) {
+    case ErrorKind::invalid_argument:
+      throw InvalidArgument(message);
+    case ErrorKind::shape_mismatch:
+      throw ShapeMismatch(message);
+    case ErrorKind::communication:
+      throw CommunicationError(message);
+    case ErrorKind::device:
+      throw DeviceError(message);
+    case ErrorKind::io:
+      throw IoError(message);
+    case ErrorKind::replica_mismatch:
+      throw ReplicaMismatch(message);
+    case ErrorKind::generic:
+      break;
+  }
+  throw Error(message);
+}
+
+std::string to_string(const Shape& shape) {
+  std::string text = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i > 0) text += ", ";
+    text += std::to_string(shape[i]);
+  }
+  if (shape.size() == 1) text += ",";
+  return text + ")";
+}
+
+}  // namespace distlops

@@ -1,0 +1,42 @@
+// The Cuda space of a build without the CUDA backend: every use reports that clearly.
+#include "distlops/core/error.hpp"
+#include "distlops/core/memory_space.hpp"
+
+namespace distlops {
+
+namespace {
+[[noreturn]] void no_cuda(const char* what) {
+  throw DeviceError(std::string(what) +
+                    ": distlops was built without the CUDA backend (DISTLOPS_ENABLE_CUDA=OFF)");
+}
+}  // namespace
+
+bool cuda_built() {
+  return false;
+}
+int cuda_device_count() {
+  return 0;
+}
+
+namespace memory {
+template <>
+void* allocate<Cuda>(std::size_t bytes) {
+  if (bytes == 0) return nullptr;
+  no_cuda("allocate<Cuda>");
+}
+template <>
+void deallocate<Cuda>(void*) noexcept {}
+template <>
+void copy_bytes<Cuda, Host>(void*, const void*, std::size_t bytes) {
+  if (bytes > 0) no_cuda("copy to device");
+}
+template <>
+void copy_bytes<Host, Cuda>(void*, const void*, std::size_t bytes) {
+  if (bytes > 0) no_cuda("copy from device");
+}
+template <>
+void copy_bytes<Cuda, Cuda>(void*, const void*, std::size_t bytes) {
+  if (bytes > 0) no_cuda("copy on device");
+}
+}  // namespace memory
+}  // namespace distlops

@@ -1,0 +1,202 @@
+#include "distlops/core/redistribute.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "distlops/core/error.hpp"
+#include "distlops/core/kernels.hpp"
+
+namespace distlops {
+
+namespace {
+
+// The half-open range [lo, hi) that `rank` covers along each axis of the global array.
+void block_bounds(const Layout& layout, int rank, Shape& lo, Shape& hi) {
+  const Shape& shape = layout.global_shape();
+  lo.assign(shape.size(), 0);
+  hi = shape;
+  if (layout.replicated()) return;
+  const auto a = static_cast<std::size_t>(layout.axis());
+  lo[a] = layout.offset(rank);
+  hi[a] = layout.offset(rank) + layout.local_extent(rank);
+}
+
+}  // namespace
+
+RedistributePlan::RedistributePlan(const Layout& source, const Layout& destination)
+    : source_(source), destination_(destination) {
+  if (!source.valid() || !destination.valid()) {
+    throw InvalidArgument("redistribute: empty layout");
+  }
+  if (source.global_shape() != destination.global_shape()) {
+    throw ShapeMismatch("redistribute: the global shapes differ: " + source.describe() + " vs " +
+                        destination.describe());
+  }
+  if (!source.communicator().congruent(destination.communicator())) {
+    throw ShapeMismatch("redistribute: the layouts live on different communicators");
+  }
+  const int size = source.size();
+  const int me = source.rank();
+  if (source.replicated()) {
+    mode_ = Mode::local_copy;
+    return;
+  }
+  const Shape& shape = source.global_shape();
+  if (destination.replicated()) {
+    Index before_axis = 1;
+    for (int k = 0; k < source.axis(); ++k)
+      before_axis *= shape[k];
+    mode_ = before_axis == 1 ? Mode::gather_contiguous : Mode::gather_boxes;
+    recv_counts_.resize(size);
+    recv_displacements_.resize(size);
+    Index position = 0;
+    for (int r = 0; r < size; ++r) {
+      recv_counts_[r] = source.local_size(r);
+      recv_displacements_[r] = position;
+      position += recv_counts_[r];
+    }
+    return;
+  }
+  mode_ = Mode::exchange;
+  Shape my_source_lo, my_source_hi, my_destination_lo, my_destination_hi;
+  block_bounds(source, me, my_source_lo, my_source_hi);
+  block_bounds(destination, me, my_destination_lo, my_destination_hi);
+  // Intersection of block `a` (lo_a, hi_a) with block `b`, corner relative to `relative_to`.
+  auto intersect = [&](const Shape& lo_a, const Shape& hi_a, const Shape& lo_b, const Shape& hi_b,
+                       const Shape& relative_to) {
+    Box box;
+    box.corner.resize(shape.size());
+    box.extent.resize(shape.size());
+    box.count = 1;
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+      const Index lo = std::max(lo_a[k], lo_b[k]);
+      const Index hi = std::min(hi_a[k], hi_b[k]);
+      box.extent[k] = std::max<Index>(0, hi - lo);
+      box.corner[k] = lo - relative_to[k];
+      box.count *= box.extent[k];
+    }
+    return box;
+  };
+  send_boxes_.resize(size);
+  recv_boxes_.resize(size);
+  send_counts_.resize(size);
+  send_displacements_.resize(size);
+  recv_counts_.resize(size);
+  recv_displacements_.resize(size);
+  Index send_position = 0, recv_position = 0;
+  for (int r = 0; r < size; ++r) {
+    Shape lo, hi;
+    block_bounds(destination, r, lo, hi);
+    send_boxes_[r] = intersect(my_source_lo, my_source_hi, lo, hi, my_source_lo);
+    block_bounds(source, r, lo, hi);
+    recv_boxes_[r] = intersect(lo, hi, my_destination_lo, my_destination_hi, my_destination_lo);
+    // This rank's own part is copied directly, never through the workspaces.
+    send_counts_[r] = r == me ? 0 : send_boxes_[r].count;
+    recv_counts_[r] = r == me ? 0 : recv_boxes_[r].count;
+    send_displacements_[r] = send_position;
+    recv_displacements_[r] = recv_position;
+    send_position += send_counts_[r];
+    recv_position += recv_counts_[r];
+  }
+}
+
+Index RedistributePlan::bytes_sent(std::size_t element_size) const {
+  const int me = source_.rank();
+  Index elements = 0;
+  switch (mode_) {
+    case Mode::local_copy:
+      return 0;
+    case Mode::gather_contiguous:
+    case Mode::gather_boxes:
+      elements = source_.local_size() * (source_.size() - 1);
+      break;
+    case Mode::exchange:
+      for (int r = 0; r < source_.size(); ++r) {
+        if (r != me) elements += send_counts_[r];
+      }
+      break;
+  }
+  return elements * static_cast<Index>(element_size);
+}
+
+void RedistributePlan::execute_bytes(std::size_t element_size, const void* source,
+                                     void* destination) const {
+  const Communicator& comm = source_.communicator();
+  const Shape& shape = source_.global_shape();
+  const int me = source_.rank();
+  const auto es = static_cast<Index>(element_size);
+  auto scaled = [&](const std::vector<Index>& values) {
+    std::vector<Index> bytes(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i)
+      bytes[i] = values[i] * es;
+    return bytes;
+  };
+  switch (mode_) {
+    case Mode::local_copy: {
+      // Every rank holds the whole array: copy out this rank's destination block.
+      const Shape block = destination_.local_shape();
+      Shape corner(shape.size(), 0), zero(shape.size(), 0);
+      if (!destination_.replicated()) corner[destination_.axis()] = destination_.offset(me);
+      kernels::copy_box(Host{}, element_size, source, {shape, corner}, destination, {block, zero},
+                        block);
+      return;
+    }
+    case Mode::gather_contiguous: {
+      comm.allgatherv(static_cast<const std::byte*>(source), source_.local_size() * es,
+                      static_cast<std::byte*>(destination), scaled(recv_counts_),
+                      scaled(recv_displacements_));
+      return;
+    }
+    case Mode::gather_boxes: {
+      recv_workspace_.resize(static_cast<std::size_t>(source_.global_size() * es));
+      comm.allgatherv(static_cast<const std::byte*>(source), source_.local_size() * es,
+                      recv_workspace_.data(), scaled(recv_counts_), scaled(recv_displacements_));
+      Shape zero(shape.size(), 0);
+      for (int r = 0; r < source_.size(); ++r) {
+        const Shape block = source_.local_shape(r);
+        Shape corner(shape.size(), 0);
+        corner[source_.axis()] = source_.offset(r);
+        kernels::copy_box(Host{}, element_size,
+                          recv_workspace_.data() + recv_displacements_[r] * es, {block, zero},
+                          destination, {shape, corner}, block);
+      }
+      return;
+    }
+    case Mode::exchange: {
+      const Shape source_block = source_.local_shape();
+      const Shape destination_block = destination_.local_shape();
+      const Shape zero(shape.size(), 0);
+      Index send_total = 0, recv_total = 0;
+      for (int r = 0; r < source_.size(); ++r) {
+        send_total += send_counts_[r];
+        recv_total += recv_counts_[r];
+      }
+      send_workspace_.resize(static_cast<std::size_t>(send_total * es));
+      recv_workspace_.resize(static_cast<std::size_t>(recv_total * es));
+      for (int r = 0; r < source_.size(); ++r) {
+        const Box& box = send_boxes_[r];
+        if (r == me || box.count == 0) continue;
+        kernels::copy_box(Host{}, element_size, source, {source_block, box.corner},
+                          send_workspace_.data() + send_displacements_[r] * es, {box.extent, zero},
+                          box.extent);
+      }
+      comm.alltoallv(send_workspace_.data(), scaled(send_counts_), scaled(send_displacements_),
+                     recv_workspace_.data(), scaled(recv_counts_), scaled(recv_displacements_));
+      if (send_boxes_[me].count > 0) {
+        kernels::copy_box(Host{}, element_size, source, {source_block, send_boxes_[me].corner},
+                          destination, {destination_block, recv_boxes_[me].corner},
+                          send_boxes_[me].extent);
+      }
+      for (int r = 0; r < source_.size(); ++r) {
+        const Box& box = recv_boxes_[r];
+        if (r == me || box.count == 0) continue;
+        kernels::copy_box(Host{}, element_size,
+                          recv_workspace_.data() + recv_displacements_[r] * es, {box.extent, zero},
+                          destination, {destination_block, box.corner}, box.extent);
+      }
+      return;
+    }
+  }
+}
+
+}  // namespace distlops

@@ -1,0 +1,453 @@
+// DistributedArray against references computed on the global array: construction and gathers,
+// element-wise algebra, fused updates, reductions and norms (with Eigen), norms along axes,
+// redistribution, ghost cells, masks and replicas. Every case runs on uneven splits, ranks
+// owning nothing, 1-d to 3-d arrays split along the first or a later axis, all scalar types.
+#include <Eigen/Core>
+
+#include <limits>
+
+#include "test_support.hpp"
+
+using namespace distlops;
+using namespace distlops::testing;
+
+namespace {
+
+constexpr double infinity = std::numeric_limits<double>::infinity();
+
+template <class T>
+using Vector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+
+template <class T>
+Eigen::Map<const Vector<T>> as_eigen(const std::vector<T>& values) {
+  return {values.data(), static_cast<Eigen::Index>(values.size())};
+}
+
+template <class T>
+DistributedArray<T> make_array(const Layout& layout, const std::vector<T>& global) {
+  return DistributedArray<T>::from_global(layout, global);
+}
+
+// Reference norm of a vector (Eigen for 1, 2 and inf, plain loops for the others).
+template <class T>
+double reference_norm(const std::vector<T>& values, double ord) {
+  const auto v = as_eigen(values);
+  if (ord == 2) return static_cast<double>(v.norm());
+  if (ord == 1) return static_cast<double>(v.template lpNorm<1>());
+  if (ord == infinity)
+    return values.empty() ? 0.0 : static_cast<double>(v.template lpNorm<Eigen::Infinity>());
+  if (ord == -infinity) {
+    double smallest = infinity;
+    for (const T& x : values)
+      smallest = std::min(smallest, static_cast<double>(std::abs(x)));
+    return smallest;
+  }
+  if (ord == 0) {
+    double count = 0;
+    for (const T& x : values)
+      count += x != T(0) ? 1 : 0;
+    return count;
+  }
+  double sum = 0;
+  for (const T& x : values)
+    sum += std::pow(static_cast<double>(std::abs(x)), ord);
+  return std::pow(sum, 1.0 / ord);
+}
+
+const std::vector<Partition> all_partitions = {Partition::SCATTER, Partition::BROADCAST,
+                                               Partition::UNSAFE_BROADCAST};
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("arrays built from global data gather back to it", "[array]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  for (const ShapeCase& c : shape_cases()) {
+    for (Partition partition : all_partitions) {
+      INFO(describe(c) << " " << to_string(partition));
+      const Layout layout(comm, c.shape, partition, c.axis);
+      const std::vector<T> global = random_values<T>(element_count(c.shape), 17);
+
+      const auto x = DistributedArray<T>::from_global(layout, global);
+      CHECK(x.global_shape() == c.shape);
+      CHECK(x.local_size() == layout.local_size());
+      CHECK(x.gather() == global);
+      // The local block is the slice of the global array at this rank's offset.
+      if (partition == Partition::SCATTER) {
+        const int axis = layout.axis();
+        const auto expected = slice_along(global, c.shape, axis, layout.offset(comm.rank()),
+                                          layout.local_extent(comm.rank()));
+        CHECK(std::vector<T>(x.local().begin(), x.local().end()) == expected);
+      }
+      const int root = comm.size() - 1;
+      const auto y = DistributedArray<T>::from_root(
+          layout, comm.rank() == root ? std::span<const T>(global) : std::span<const T>(), root);
+      CHECK(y.gather() == global);
+      const std::vector<T> on_root = y.gather_to(0);
+      if (comm.rank() == 0) {
+        CHECK(on_root == global);
+      } else {
+        CHECK(on_root.empty());
+      }
+      const DistributedArray<T> filled(layout, T(3));
+      CHECK(filled.gather() == std::vector<T>(global.size(), T(3)));
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("BROADCAST data entering from one rank are broadcast once", "[array]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const Layout layout(comm, {6}, Partition::BROADCAST);
+  // Every rank passes different values; rank 0's win everywhere.
+  const std::vector<T> mine = random_values<T>(6, 100 + comm.rank());
+  const std::vector<T> rank0 = random_values<T>(6, 100);
+  const auto x = DistributedArray<T>::from_global(layout, mine);
+  CHECK(std::vector<T>(x.local().begin(), x.local().end()) == rank0);
+  x.check_replicas();
+  // UNSAFE_BROADCAST keeps every rank's own values.
+  const Layout unsafe(comm, {6}, Partition::UNSAFE_BROADCAST);
+  const auto u = DistributedArray<T>::from_global(unsafe, mine);
+  CHECK(std::vector<T>(u.local().begin(), u.local().end()) == mine);
+  if (comm.size() > 1) {
+    CHECK_THROWS_AS(u.check_replicas(), ReplicaMismatch);
+  }
+}
+
+TEMPLATE_TEST_CASE("element-wise algebra matches the global reference", "[array]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  for (const ShapeCase& c : shape_cases()) {
+    for (Partition partition : all_partitions) {
+      INFO(describe(c) << " " << to_string(partition));
+      const Layout layout(comm, c.shape, partition, c.axis);
+      const Index n = element_count(c.shape);
+      const std::vector<T> gx = random_values<T>(n, 1), gy = random_values<T>(n, 2),
+                           gz = random_values<T>(n, 3);
+      std::vector<T> gy_nonzero = gy;
+      for (T& v : gy_nonzero)
+        v += T(real_type_t<T>(3));
+      const auto x = make_array(layout, gx), y = make_array(layout, gy), z = make_array(layout, gz);
+      const auto w = make_array(layout, gy_nonzero);
+      const T a = random_scalar<T>(4), b = random_scalar<T>(5), s = random_scalar<T>(6);
+
+      auto reference = [&](auto f) {
+        std::vector<T> out(static_cast<std::size_t>(n));
+        for (Index i = 0; i < n; ++i)
+          out[i] = f(i);
+        return out;
+      };
+      CHECK(all_close((x + y).gather(), reference([&](Index i) { return gx[i] + gy[i]; })));
+      CHECK(all_close((x - y).gather(), reference([&](Index i) { return gx[i] - gy[i]; })));
+      CHECK(all_close((x * y).gather(), reference([&](Index i) { return gx[i] * gy[i]; })));
+      CHECK(all_close((x / w).gather(), reference([&](Index i) { return gx[i] / gy_nonzero[i]; })));
+      CHECK(all_close((x + s).gather(), reference([&](Index i) { return gx[i] + s; })));
+      CHECK(all_close((s - x).gather(), reference([&](Index i) { return s - gx[i]; })));
+      CHECK(all_close((x * s).gather(), reference([&](Index i) { return gx[i] * s; })));
+      CHECK(all_close((s * x).gather(), reference([&](Index i) { return s * gx[i]; })));
+      CHECK(all_close((x / s).gather(), reference([&](Index i) { return gx[i] / s; })));
+      CHECK(all_close((s / w).gather(), reference([&](Index i) { return s / gy_nonzero[i]; })));
+      CHECK(all_close((-x).gather(), reference([&](Index i) { return -gx[i]; })));
+      CHECK(all_close(x.conj().gather(), reference([&](Index i) { return conjugate(gx[i]); })));
+
+      auto t = x.copy();
+      t += y;
+      t -= z;
+      t *= w;
+      t /= s;
+      t += s;
+      t -= b;
+      t *= a;
+      CHECK(all_close(t.gather(), reference([&](Index i) {
+                        return (((gx[i] + gy[i] - gz[i]) * gy_nonzero[i]) / s + s - b) * a;
+                      })));
+      t.copy_from(x).axpy(a, y);
+      CHECK(all_close(t.gather(), reference([&](Index i) { return gx[i] + a * gy[i]; })));
+      t.copy_from(x).axpby(a, y, b);
+      CHECK(all_close(t.gather(), reference([&](Index i) { return a * gy[i] + b * gx[i]; })));
+      t.copy_from(z).axpbypcz(a, x, b, y, s);
+      CHECK(all_close(t.gather(),
+                      reference([&](Index i) { return a * gx[i] + b * gy[i] + s * gz[i]; })));
+      t.fill(T(std::numeric_limits<real_type_t<T>>::quiet_NaN()));
+      t.axpbypcz(a, x, b, y, T(0));  // c = 0 must not read the (NaN) destination
+      CHECK(all_close(t.gather(), reference([&](Index i) { return a * gx[i] + b * gy[i]; })));
+      t.copy_from(x).scale(a).conj_in_place();
+      CHECK(all_close(t.gather(), reference([&](Index i) { return conjugate(a * gx[i]); })));
+      CHECK(x.zeros_like().gather() == std::vector<T>(static_cast<std::size_t>(n), T(0)));
+      CHECK(x.empty_like().layout() == layout);
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("dot, vdot and norms equal Eigen's on the global vector", "[array][reductions]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using R = real_type_t<T>;
+  const Communicator comm = world();
+  for (const ShapeCase& c : shape_cases()) {
+    for (Partition partition : all_partitions) {
+      INFO(describe(c) << " " << to_string(partition));
+      const Layout layout(comm, c.shape, partition, c.axis);
+      const Index n = element_count(c.shape);
+      std::vector<T> gx = random_values<T>(n, 7);
+      const std::vector<T> gy = random_values<T>(n, 8);
+      if (n > 2) gx[1] = T(0);  // something for the 0-"norm" to count
+      const auto x = make_array(layout, gx), y = make_array(layout, gy);
+      // Bilinear dot (no conjugate) and vdot (conjugate of the first argument).
+      const T expected_dot = (as_eigen(gx).transpose() * as_eigen(gy))(0, 0);
+      const T expected_vdot = as_eigen(gx).dot(as_eigen(gy));
+      CHECK(close(x.dot(y), expected_dot));
+      CHECK(close(x.vdot(y), expected_vdot));
+      if (n == 0) continue;
+      for (double ord : {2.0, 1.0, 0.0, 3.0, 0.5, -1.5, infinity, -infinity}) {
+        INFO("ord " << ord);
+        const double expected = reference_norm(gx, ord);
+        const double actual = static_cast<double>(x.norm(ord));
+        if (std::isinf(expected)) {
+          CHECK(actual == expected);
+        } else {
+          CHECK(close(actual, expected, 10 * tolerance<T>()));
+        }
+      }
+      CHECK(std::is_same_v<decltype(x.norm()), R>);
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("norms along an axis equal the reference per line", "[array][reductions]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  for (const ShapeCase& c : shape_cases()) {
+    if (c.shape.size() < 2 || element_count(c.shape) == 0) continue;
+    for (Partition partition : all_partitions) {
+      const Layout layout(comm, c.shape, partition, c.axis);
+      const std::vector<T> gx = random_values<T>(element_count(c.shape), 9);
+      const auto x = make_array(layout, gx);
+      const int ndim = static_cast<int>(c.shape.size());
+      for (int norm_axis = 0; norm_axis < ndim; ++norm_axis) {
+        for (double ord : {2.0, 1.0, 3.0, infinity, -infinity, 0.0}) {
+          INFO(describe(c) << " " << to_string(partition) << " norm axis " << norm_axis << " ord "
+                           << ord);
+          // Reference: collect each line along norm_axis of the global array.
+          Shape output_shape = c.shape;
+          output_shape.erase(output_shape.begin() + norm_axis);
+          const Shape strides = strides_of(c.shape);
+          const Shape output_strides = strides_of(output_shape);
+          std::vector<double> expected(static_cast<std::size_t>(element_count(output_shape)));
+          for (Index o = 0; o < static_cast<Index>(expected.size()); ++o) {
+            Index base = 0, remainder = o;
+            for (int k = 0, ko = 0; k < ndim; ++k) {
+              if (k == norm_axis) continue;
+              base += (remainder / output_strides[ko]) * strides[k];
+              remainder %= output_strides[ko];
+              ++ko;
+            }
+            std::vector<T> line;
+            for (Index l = 0; l < c.shape[norm_axis]; ++l)
+              line.push_back(gx[base + l * strides[norm_axis]]);
+            expected[o] = reference_norm(line, ord);
+          }
+          const auto actual = x.norm(ord, norm_axis);
+          REQUIRE(actual.size() == expected.size());
+          for (std::size_t i = 0; i < expected.size(); ++i) {
+            CHECK(close(static_cast<double>(actual[i]), expected[i], 10 * tolerance<T>()));
+          }
+        }
+      }
+      CHECK_THROWS_AS(x.norm(2, ndim), InvalidArgument);
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("redistribution moves data between axes and partitions", "[array][redistribute]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const int size = comm.size();
+  for (const ShapeCase& c : shape_cases()) {
+    const int ndim = static_cast<int>(c.shape.size());
+    const std::vector<T> global = random_values<T>(element_count(c.shape), 12);
+    const Layout source(comm, c.shape, Partition::SCATTER, c.axis);
+    const auto x = make_array(source, global);
+    std::vector<Layout> targets;
+    for (int axis = 0; axis < ndim; ++axis)
+      targets.emplace_back(comm, c.shape, Partition::SCATTER, axis);
+    targets.emplace_back(comm, c.shape, Partition::BROADCAST, c.axis);
+    targets.emplace_back(comm, c.shape, Partition::UNSAFE_BROADCAST, 0);
+    // Uneven custom extents along the source axis: everything on the last rank.
+    std::vector<Shape> skewed(size, c.shape);
+    const int axis = source.axis();
+    for (int r = 0; r < size; ++r)
+      skewed[r][axis] = r == size - 1 ? c.shape[axis] : 0;
+    targets.emplace_back(comm, c.shape, LayoutOptions{.axis = axis, .local_shapes = skewed});
+    for (const Layout& target : targets) {
+      INFO(describe(c) << " to " << target.describe());
+      const auto moved = x.redistribute(target);
+      CHECK(moved.layout() == target);
+      CHECK(moved.gather() == global);
+      if (!target.replicated()) {
+        const auto expected =
+            slice_along(global, c.shape, target.axis(), target.offset(comm.rank()),
+                        target.local_extent(comm.rank()));
+        CHECK(std::vector<T>(moved.local().begin(), moved.local().end()) == expected);
+      }
+      // and back
+      const auto back = moved.redistribute(source);
+      CHECK(back.gather() == global);
+      CHECK(std::vector<T>(back.local().begin(), back.local().end()) ==
+            std::vector<T>(x.local().begin(), x.local().end()));
+    }
+    if (ndim > 1) {
+      const auto other = x.redistribute((source.axis() + 1) % ndim);
+      CHECK(other.axis() == (source.axis() + 1) % ndim);
+      CHECK(other.gather() == global);
+    }
+  }
+  SECTION("chunked transfers") {
+    const ChunkLimit limit(3 * sizeof(T));
+    const Shape shape{5, 7, 3};
+    const std::vector<T> global = random_values<T>(element_count(shape), 13);
+    const auto x = make_array(Layout(comm, shape, Partition::SCATTER, 0), global);
+    CHECK(x.redistribute(2).gather() == global);
+    CHECK(x.redistribute(Layout(comm, shape, Partition::BROADCAST, 1)).gather() == global);
+  }
+}
+
+TEMPLATE_TEST_CASE("ghost cells hold the neighbours' planes", "[array][ghost]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const int size = comm.size();
+  const int rank = comm.rank();
+  for (const auto& [shape, axis] : std::vector<std::pair<Shape, int>>{
+           {{4 * 4}, 0}, {{9, 3}, 0}, {{3, 12}, 1}, {{2, 9, 2}, 1}, {{2, 2, 10}, 2}}) {
+    const Index n = shape[axis];
+    const Layout layout(comm, shape, Partition::SCATTER, axis);
+    const std::vector<T> global = random_values<T>(element_count(shape), 14);
+    const auto x = make_array(layout, global);
+    for (const auto& [front, back] :
+         std::vector<std::pair<Index, Index>>{{1, 1}, {2, 0}, {0, 2}, {0, 0}}) {
+      // Widths the neighbours can provide.
+      bool possible = true;
+      for (int r = 1; r < size; ++r)
+        possible = possible && layout.local_extent(r - 1) >= front;
+      for (int r = 0; r + 1 < size; ++r)
+        possible = possible && layout.local_extent(r + 1) >= back;
+      if (!possible) continue;
+      INFO("shape " << to_string(shape) << " axis " << axis << " front " << front << " back "
+                    << back);
+      const LocalArray<T> ghosted = x.add_ghost_cells(front, back);
+      const Index lo = layout.offset(rank), extent = layout.local_extent(rank);
+      const Index first = rank == 0 ? lo : lo - front;
+      const Index last = rank == size - 1 ? lo + extent : std::min(n, lo + extent + back);
+      const auto expected = slice_along(global, shape, axis, first, last - first);
+      CHECK(ghosted.shape[axis] == last - first);
+      CHECK(std::vector<T>(ghosted.span().begin(), ghosted.span().end()) == expected);
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("ghost planes may come from several ranks when asked", "[array][ghost]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const int size = comm.size();
+  const int rank = comm.rank();
+  // Rank r owns r % 2 planes: single planes and empty blocks alternate.
+  for (int axis : {0, 1}) {
+    std::vector<Shape> shapes;
+    Index n = 0;
+    for (int r = 0; r < size; ++r) {
+      shapes.push_back(axis == 0 ? Shape{r % 2, 3} : Shape{3, r % 2});
+      n += r % 2;
+    }
+    const Shape shape = axis == 0 ? Shape{n, 3} : Shape{3, n};
+    const Layout layout(comm, shape, LayoutOptions{.axis = axis, .local_shapes = shapes});
+    const std::vector<T> global = random_values<T>(element_count(shape), 15);
+    const auto x = make_array(layout, global);
+    const GhostExchange exchange(layout, 2, 2, GhostReach::any);
+    std::vector<T> front(static_cast<std::size_t>(element_count(exchange.front_shape())));
+    std::vector<T> back(static_cast<std::size_t>(element_count(exchange.back_shape())));
+    exchange.exchange(Host{}, x.data(), front.data(), back.data());
+    const Index lo = layout.offset(rank), hi = lo + layout.local_extent(rank);
+    const Index f = std::min<Index>(2, lo), b = std::min<Index>(2, n - hi);
+    CHECK(exchange.front() == f);
+    CHECK(exchange.back() == b);
+    CHECK(front == slice_along(global, shape, axis, lo - f, f));
+    CHECK(back == slice_along(global, shape, axis, hi, b));
+  }
+}
+
+TEMPLATE_TEST_CASE("masked arrays reduce inside their group", "[array][mask]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const int size = comm.size();
+  // Two groups when possible: ranks [0, size/2) and [size/2, size); one group at 1 rank.
+  const int groups = size >= 2 ? 2 : 1;
+  std::vector<int> mask(size);
+  for (int r = 0; r < size; ++r)
+    mask[r] = r * groups / size;
+  const Index n = 11;
+  const Layout layout(comm, {n, 2}, LayoutOptions{.mask = mask});
+  const std::vector<T> gx = random_values<T>(2 * n, 20), gy = random_values<T>(2 * n, 21);
+  const auto x = make_array(layout, gx), y = make_array(layout, gy);
+  // Reference: the part of the global array that this rank's group holds.
+  const int colour = mask[comm.rank()];
+  Index lo = -1, hi = 0;
+  for (int r = 0; r < size; ++r) {
+    if (mask[r] != colour) continue;
+    if (lo < 0) lo = layout.offset(r);
+    hi = layout.offset(r) + layout.local_extent(r);
+  }
+  const std::vector<T> part_x(gx.begin() + 2 * lo, gx.begin() + 2 * hi);
+  const std::vector<T> part_y(gy.begin() + 2 * lo, gy.begin() + 2 * hi);
+  CHECK(close(x.vdot(y), T(as_eigen(part_x).dot(as_eigen(part_y)))));
+  CHECK(close(static_cast<double>(x.norm()), reference_norm(part_x, 2), tolerance<T>()));
+  CHECK(x.masked_shape() == Shape{hi - lo, 2});
+  CHECK(x.gather(true) == part_x);
+  CHECK(x.gather() == gx);
+  CHECK(x.zeros_like().layout().mask() == mask);
+}
+
+TEMPLATE_TEST_CASE("copies are deep, views alias, assignment reuses storage", "[array]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const Layout layout(comm, {6, 4});
+  const std::vector<T> global = random_values<T>(24, 30);
+  auto x = make_array(layout, global);
+  DistributedArray<T> copy = x;
+  copy *= T(2);
+  CHECK(x.gather() == global);
+
+  // The 2-d array seen as a flat vector with the same split: no copy.
+  const Layout flat = Layout::from_local_shape(comm, {x.local_size()});
+  auto view = x.view(flat);
+  CHECK(view.data() == x.data());
+  view.fill(T(1));
+  CHECK(x.gather() == std::vector<T>(24, T(1)));
+
+  // Wrapping user memory.
+  std::vector<T> memory(static_cast<std::size_t>(layout.local_size()), T(5));
+  auto wrapped = DistributedArray<T>::wrap(layout, memory);
+  wrapped += T(1);
+  CHECK(memory == std::vector<T>(memory.size(), T(6)));
+
+  // Assignment between equal layouts copies into the existing storage.
+  const std::uint64_t before = memory::allocation_count();
+  wrapped = copy;
+  CHECK(memory::allocation_count() == before);
+  CHECK(wrapped.data() == memory.data());
+  CHECK(wrapped.gather() == copy.gather());
+  DistributedArray<T> empty;
+  CHECK(empty.empty());
+  empty = x;
+  CHECK(empty.gather() == x.gather());
+  DistributedArray<T> moved = std::move(copy);
+  CHECK(moved.gather().size() == 24);
+}

@@ -1,0 +1,171 @@
+// Bad input raises the same clear exception on every rank and never leaves a rank waiting:
+// each case is fed at every rank count, including input that is bad on one rank only. A hang
+// would exceed the test's timeout and fail it.
+#include <limits>
+
+#include "test_support.hpp"
+
+using namespace distlops;
+using namespace distlops::testing;
+
+namespace {
+
+// Every rank must still be in step after an error: a collective that all ranks reach.
+void expect_in_step(const Communicator& comm) {
+  CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
+}
+
+template <class Exception, class F>
+void expect_everywhere(const Communicator& comm, F&& f, const std::string& expected_text) {
+  try {
+    f();
+    FAIL("no exception");
+  } catch (const Exception& error) {
+    INFO("message: " << error.what());
+    CHECK(std::string(error.what()).find(expected_text) != std::string::npos);
+  }
+  expect_in_step(comm);
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("operations on arrays of different layouts", "[errors]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const DistributedArray<T> x(Layout(comm, {8, 3}), T(1));
+  const std::vector<Layout> others = {
+      Layout(comm, {8, 4}), Layout(comm, {8, 3}, Partition::BROADCAST),
+      Layout(comm, {8, 3}, Partition::SCATTER, 1),
+      Layout(comm, {8, 3}, LayoutOptions{.mask = std::vector<int>(comm.size(), 0)})};
+  for (const Layout& layout : others) {
+    DistributedArray<T> y(layout, T(2));
+    INFO(layout.describe());
+    expect_everywhere<ShapeMismatch>(
+        comm, [&] { (void)(x + y); }, "layouts differ");
+    expect_everywhere<ShapeMismatch>(
+        comm, [&] { y.axpy(T(1), x); }, "axpy");
+    expect_everywhere<ShapeMismatch>(
+        comm, [&] { (void)x.dot(y); }, "dot");
+    expect_everywhere<ShapeMismatch>(
+        comm, [&] { y.copy_from(x); }, "copy_from");
+  }
+  DistributedArray<T> empty;
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { (void)x.vdot(empty); }, "empty");
+}
+
+TEMPLATE_TEST_CASE("global and local data of the wrong size", "[errors]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const int last = comm.size() - 1;
+  const Layout layout(comm, {7, 2});
+  // Wrong global size on the last rank only.
+  std::vector<T> global(comm.rank() == last ? 13 : 14, T(1));
+  expect_everywhere<ShapeMismatch>(
+      comm, [&] { (void)DistributedArray<T>::from_global(layout, global); }, "needs 14");
+  // The root's array is wrong; other ranks pass nothing.
+  expect_everywhere<ShapeMismatch>(
+      comm,
+      [&] {
+        (void)DistributedArray<T>::from_root(
+            layout, comm.rank() == last ? std::span<const T>(global) : std::span<const T>(), last);
+      },
+      "root");
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { (void)DistributedArray<T>::from_root(layout, global, comm.size()); }, "root");
+  // Local memory of the wrong size on the last rank only.
+  std::vector<T> local(
+      static_cast<std::size_t>(layout.local_size() + (comm.rank() == last ? 1 : 0)));
+  expect_everywhere<ShapeMismatch>(
+      comm, [&] { (void)DistributedArray<T>::wrap(layout, local); }, "rank");
+  // A view whose local size differs on some rank.
+  DistributedArray<T> x(layout, T(0));
+  const Layout flat(comm, {14});
+  bool same_everywhere = true;
+  for (int r = 0; r < comm.size(); ++r)
+    same_everywhere &= layout.local_size(r) == flat.local_size(r);
+  if (!same_everywhere) {
+    expect_everywhere<ShapeMismatch>(
+        comm, [&] { (void)x.view(flat); }, "view");
+  }
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { (void)x.gather_to(-1); }, "root");
+  expect_everywhere<ShapeMismatch>(
+      comm,
+      [&] {
+        (void)x.redistribute(Layout(comm, {2, 7}));
+      },
+      "global shapes");
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { (void)x.norm(2, 5); }, "axis 5");
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { (void)x.norm(std::numeric_limits<double>::quiet_NaN()); }, "NaN");
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { (void)x.redistribute(4); }, "axis 4");
+}
+
+TEMPLATE_TEST_CASE("ghost requests larger than the neighbour's block", "[errors][ghost]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const int size = comm.size();
+  if (size == 1) return;  // a single rank has no neighbours
+  // Every rank owns 2 planes; the last rank alone asks for 3 planes in front.
+  const Layout layout(comm, {Index(2 * size), 4});
+  const DistributedArray<T> x(layout, T(1));
+  const bool last = comm.rank() == size - 1;
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { (void)x.add_ghost_cells(last ? 3 : 1, 0); }, "owns 2");
+  // The first rank alone asks for 3 planes behind.
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { (void)x.add_ghost_cells(0, comm.rank() == 0 ? 3 : 1); }, "owns 2");
+  // A negative width on one rank.
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { (void)x.add_ghost_cells(last ? -1 : 1, 1); }, "negative");
+  // Ghost cells of a replicated array.
+  const DistributedArray<T> y(Layout(comm, {4}, Partition::BROADCAST), T(1));
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { (void)y.add_ghost_cells(1, 1); }, "SCATTER");
+  // The same widths work when planes may come from further ranks.
+  const GhostExchange far(layout, last ? 3 : 1, 0, GhostReach::any);
+  CHECK(far.front() == std::min<Index>(last ? 3 : 1, layout.offset(comm.rank())));
+  expect_in_step(comm);
+}
+
+TEST_CASE("an exception on one rank reaches every rank with its type and message", "[errors]") {
+  const Communicator comm = world();
+  const int last = comm.size() - 1;
+  try {
+    collective_check(comm, [&] {
+      if (comm.rank() == last) throw IoError("disk full on rank " + std::to_string(last));
+    });
+    FAIL("no exception");
+  } catch (const IoError& error) {
+    CHECK(std::string(error.what()) == "disk full on rank " + std::to_string(last));
+  }
+  // The lowest failing rank wins when several fail.
+  try {
+    collective_check(comm, [&] {
+      if (comm.rank() >= last / 2) throw ShapeMismatch("from rank " + std::to_string(comm.rank()));
+    });
+    FAIL("no exception");
+  } catch (const ShapeMismatch& error) {
+    CHECK(std::string(error.what()) == "from rank " + std::to_string(last / 2));
+  }
+  // A standard exception becomes a distlops::Error everywhere.
+  try {
+    collective_check(comm, [&] {
+      if (comm.rank() == 0) throw std::runtime_error("plain");
+    });
+    FAIL("no exception");
+  } catch (const Error& error) {
+    CHECK(std::string(error.what()) == "plain");
+  }
+  // Values that must agree but do not.
+  Fingerprint fingerprint;
+  fingerprint.add(comm.rank() == last ? 1 : 0);
+  if (comm.size() > 1) {
+    CHECK_THROWS_AS(collective_check(comm, fingerprint, "the setting", [] {}), InvalidArgument);
+  }
+  expect_in_step(comm);
+}

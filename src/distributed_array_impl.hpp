@@ -211,25 +211,32 @@ DistributedArray<T, Space>& DistributedArray<T, Space>::operator=(const Distribu
 
 template <Scalar T, MemorySpace Space>
 DistributedArray<T, Space> DistributedArray<T, Space>::view(const Layout& layout) {
-  const Index size = layout.local_size();
-  collective_check(layout.communicator(), [&] {
-    if (empty()) throw InvalidArgument("DistributedArray::view: the array is empty");
-    if (!layout.communicator().congruent(communicator())) {
-      throw ShapeMismatch("DistributedArray::view: the new layout lives on another communicator");
-    }
-    if (size != local_size_) {
-      throw ShapeMismatch("DistributedArray::view: rank " + std::to_string(layout.rank()) +
-                          " holds " + std::to_string(local_size_) +
+  // Every rank knows every rank's local size in both layouts: the verdict is the same on all
+  // ranks without communication.
+  if (empty()) throw InvalidArgument("DistributedArray::view: the array is empty");
+  if (!layout.valid()) throw InvalidArgument("DistributedArray::view: empty layout");
+  if (!layout.communicator().congruent(communicator())) {
+    throw ShapeMismatch("DistributedArray::view: the new layout lives on another communicator");
+  }
+  for (int r = 0; r < layout.size(); ++r) {
+    if (layout.local_size(r) != layout_.local_size(r)) {
+      throw ShapeMismatch("DistributedArray::view: rank " + std::to_string(r) + " holds " +
+                          std::to_string(layout_.local_size(r)) +
                           " elements, its block of the new layout (" + layout.describe() +
-                          ") has " + std::to_string(size));
+                          ") has " + std::to_string(layout.local_size(r)));
     }
-  });
+  }
   DistributedArray result;
   result.layout_ = layout;
   result.storage_ = storage_;
   result.data_ = data_;
   result.local_size_ = local_size_;
   return result;
+}
+
+template <Scalar T, MemorySpace Space>
+const DistributedArray<T, Space> DistributedArray<T, Space>::view(const Layout& layout) const {
+  return const_cast<DistributedArray*>(this)->view(layout);
 }
 
 // ---- global data ----------------------------------------------------------------------------

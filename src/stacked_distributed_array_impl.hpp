@@ -12,6 +12,44 @@ StackedDistributedArray<T, Space>::StackedDistributedArray(std::vector<Array> ar
 }
 
 template <Scalar T, MemorySpace Space>
+StackedDistributedArray<T, Space>::StackedDistributedArray(const StackedLayout& layout) {
+  for (std::size_t i = 0; i < layout.size(); ++i) {
+    if (layout.is_nested(i)) {
+      push_back(StackedDistributedArray(layout.nested(i)));
+    } else {
+      push_back(Array(layout[i]));
+    }
+  }
+}
+
+template <Scalar T, MemorySpace Space>
+StackedLayout StackedDistributedArray<T, Space>::layout() const {
+  StackedLayout result;
+  for (const Block& block : blocks_) {
+    if (const Array* array = std::get_if<Array>(&block)) {
+      result.push_back(array->layout());
+    } else {
+      result.push_back(std::get<1>(block)->layout());
+    }
+  }
+  return result;
+}
+
+template <Scalar T, MemorySpace Space>
+bool StackedDistributedArray<T, Space>::has_layout(const StackedLayout& layout) const {
+  if (layout.size() != blocks_.size()) return false;
+  for (std::size_t i = 0; i < blocks_.size(); ++i) {
+    if (layout.is_nested(i) != (blocks_[i].index() == 1)) return false;
+    if (const Array* array = std::get_if<Array>(&blocks_[i])) {
+      if (array->layout() != layout[i]) return false;
+    } else if (!std::get<1>(blocks_[i])->has_layout(layout.nested(i))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+template <Scalar T, MemorySpace Space>
 StackedDistributedArray<T, Space>::StackedDistributedArray(const StackedDistributedArray& other) {
   blocks_.reserve(other.blocks_.size());
   for (const Block& block : other.blocks_) {

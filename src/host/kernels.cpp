@@ -86,6 +86,12 @@ void axpy(Host, Index n, T a, const T* x, T* y) {
 
 template <Scalar T>
 void axpby(Host, Index n, T a, const T* x, T b, T* y) {
+  if (b == T(0)) {
+    // y may be uninitialised (or hold NaN): do not read it.
+    for (Index i = 0; i < n; ++i)
+      y[i] = a * x[i];
+    return;
+  }
   for (Index i = 0; i < n; ++i)
     y[i] = a * x[i] + b * y[i];
 }

@@ -345,7 +345,7 @@ TEMPLATE_TEST_CASE("ghost cells hold the neighbours' planes", "[array][ghost]",
       const Index first = rank == 0 ? lo : lo - front;
       const Index last = rank == size - 1 ? lo + extent : std::min(n, lo + extent + back);
       const auto expected = slice_along(global, shape, axis, first, last - first);
-      CHECK(ghosted.shape[axis] == last - first);
+      CHECK(ghosted.shape()[axis] == last - first);
       CHECK(std::vector<T>(ghosted.span().begin(), ghosted.span().end()) == expected);
     }
   }

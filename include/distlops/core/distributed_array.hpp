@@ -84,8 +84,10 @@ class DistributedArray {
 
   /// An array that aliases this one's storage with another layout of the same local size on
   /// every rank (a reshape without copy, e.g. an N-d array seen as a flat vector whose split
-  /// matches). Collective check; ShapeMismatch when sizes differ on any rank.
+  /// matches). ShapeMismatch on every rank when a local size differs. No communication.
   DistributedArray view(const Layout& layout);
+  /// Read-only view (the result must not be modified).
+  const DistributedArray view(const Layout& layout) const;
 
   // ---- global data ----------------------------------------------------------------------------
   /// The global array in C order on every rank (host memory). Collective. With `masked`, the
@@ -105,7 +107,7 @@ class DistributedArray {
   DistributedArray& copy_from(const DistributedArray& other);
   /// this += a * x
   DistributedArray& axpy(T a, const DistributedArray& x);
-  /// this = a * x + b * this
+  /// this = a * x + b * this (this is not read when b == 0)
   DistributedArray& axpby(T a, const DistributedArray& x, T b);
   /// this = a * x + b * y + c * this (this is not read when c == 0)
   DistributedArray& axpbypcz(T a, const DistributedArray& x, T b, const DistributedArray& y, T c);

@@ -34,10 +34,10 @@ void scale(Host, Index n, T a, T* y);
 /// y[i] += a * x[i]
 template <Scalar T>
 void axpy(Host, Index n, T a, const T* x, T* y);
-/// y[i] = a * x[i] + b * y[i]
+/// y[i] = a * x[i] + b * y[i] (y is not read when b == 0)
 template <Scalar T>
 void axpby(Host, Index n, T a, const T* x, T b, T* y);
-/// z[i] = a * x[i] + b * y[i] + c * z[i]
+/// z[i] = a * x[i] + b * y[i] + c * z[i] (z is not read when c == 0)
 template <Scalar T>
 void axpbypcz(Host, Index n, T a, const T* x, T b, const T* y, T c, T* z);
 /// z[i] = x[i] op y[i]

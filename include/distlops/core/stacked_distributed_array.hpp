@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "distlops/core/distributed_array.hpp"
+#include "distlops/core/stacked_layout.hpp"
 
 namespace distlops {
 
@@ -25,6 +26,8 @@ class StackedDistributedArray {
   StackedDistributedArray() = default;
   /// A stack of plain arrays.
   explicit StackedDistributedArray(std::vector<Array> arrays);
+  /// Uninitialised blocks with the given layouts (nested like `layout`).
+  explicit StackedDistributedArray(const StackedLayout& layout);
   StackedDistributedArray(const StackedDistributedArray& other);
   StackedDistributedArray(StackedDistributedArray&&) noexcept = default;
   /// Deep copy; reuses the storage of blocks whose layouts already match.
@@ -48,6 +51,10 @@ class StackedDistributedArray {
 
   /// Total number of elements of all blocks.
   Index global_size() const;
+  /// The layouts of the blocks.
+  StackedLayout layout() const;
+  /// True when the blocks have exactly the layouts (and nesting) of `layout`.
+  bool has_layout(const StackedLayout& layout) const;
   /// The communicator of the first plain array (every block must share one for reductions).
   const Communicator& communicator() const;
 

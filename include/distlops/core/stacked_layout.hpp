@@ -1,0 +1,42 @@
+#pragma once
+/// \file stacked_layout.hpp
+/// `StackedLayout`: the layouts of the blocks of a StackedDistributedArray, nested like it.
+/// It describes the domain or range of operators on stacked arrays.
+
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "distlops/core/layout.hpp"
+
+namespace distlops {
+
+class StackedLayout {
+ public:
+  StackedLayout() = default;
+  explicit StackedLayout(std::vector<Layout> layouts);
+
+  StackedLayout& push_back(Layout layout);
+  StackedLayout& push_back(StackedLayout nested);
+
+  /// Number of blocks (a nested stack counts as one).
+  std::size_t size() const { return blocks_.size(); }
+  bool is_nested(std::size_t i) const;
+  /// Block i as a plain layout (InvalidArgument when it is nested).
+  const Layout& operator[](std::size_t i) const;
+  /// Block i as a nested stack (InvalidArgument when it is a plain layout).
+  const StackedLayout& nested(std::size_t i) const;
+
+  /// Total number of elements.
+  Index global_size() const;
+  bool operator==(const StackedLayout& other) const;
+  bool operator!=(const StackedLayout& other) const { return !(*this == other); }
+  /// "[shape (4,), SCATTER ..., [shape (2, 3), ...]]".
+  std::string describe() const;
+
+ private:
+  std::vector<std::variant<Layout, std::shared_ptr<const StackedLayout>>> blocks_;
+};
+
+}  // namespace distlops

@@ -1,0 +1,252 @@
+#pragma once
+/// \file linear_operator.hpp
+/// Linear operators. An operator object derives from `LinearOperatorBase<Domain, Range>` and
+/// implements y = A x (`forward`) and x = A^H y (`adjoint`); users hold it through
+/// `BasicLinearOperator<Domain, Range>`, a cheap-to-copy handle to the immutable object, and
+/// compose handles like matrices: `2.0 * A.adjoint() * B + C`.
+///
+/// Domain and Range are vector types: DistributedArray (LinearOperator), StackedDistributedArray
+/// (StackedLinearOperator) or LocalArray (LocalOperator, acting on one rank's data).
+///
+/// Operators keep their temporaries in workspaces allocated on first use: applying an operator
+/// a second time allocates nothing. Workspaces make operator objects unsafe to apply from
+/// several threads at once.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "distlops/core/error.hpp"
+#include "distlops/operators/vector_traits.hpp"
+
+namespace distlops {
+
+/// Base class of every operator object: A maps vectors of the domain layout to vectors of
+/// the range layout.
+template <class Domain, class Range = Domain>
+class LinearOperatorBase {
+ public:
+  using domain_type = Domain;
+  using range_type = Range;
+  using value_type = typename Domain::value_type;
+  using space_type = typename Domain::space_type;
+  using domain_layout_type = vector_layout_t<Domain>;
+  using range_layout_type = vector_layout_t<Range>;
+  static_assert(std::is_same_v<value_type, typename Range::value_type>,
+                "domain and range must hold the same scalar type");
+  static_assert(std::is_same_v<space_type, typename Range::space_type>,
+                "domain and range must live in the same memory space");
+
+  LinearOperatorBase(domain_layout_type domain, range_layout_type range, std::string name)
+      : domain_(std::move(domain)), range_(std::move(range)), name_(std::move(name)) {}
+  virtual ~LinearOperatorBase() = default;
+  LinearOperatorBase(const LinearOperatorBase&) = delete;
+  LinearOperatorBase& operator=(const LinearOperatorBase&) = delete;
+
+  const domain_layout_type& domain() const { return domain_; }
+  const range_layout_type& range() const { return range_; }
+  const std::string& name() const { return name_; }
+
+  /// y = A x. x has the domain layout and y the range layout; y may hold garbage on entry;
+  /// x and y never alias.
+  virtual void forward(const Domain& x, Range& y) const = 0;
+  /// x = A^H y.
+  virtual void adjoint(const Range& y, Domain& x) const = 0;
+  /// y = alpha A x + beta y (y is not read when beta == 0). The default goes through a
+  /// workspace; operators that can accumulate directly override it.
+  virtual void forward_add(value_type alpha, const Domain& x, value_type beta, Range& y) const {
+    if (beta == value_type(0)) {
+      forward(x, y);
+      if (alpha != value_type(1)) y.scale(alpha);
+      return;
+    }
+    Range& scratch = range_workspace();
+    forward(x, scratch);
+    y.axpby(alpha, scratch, beta);
+  }
+  /// x = alpha A^H y + beta x (x is not read when beta == 0).
+  virtual void adjoint_add(value_type alpha, const Range& y, value_type beta, Domain& x) const {
+    if (beta == value_type(0)) {
+      adjoint(y, x);
+      if (alpha != value_type(1)) x.scale(alpha);
+      return;
+    }
+    Domain& scratch = domain_workspace();
+    adjoint(y, scratch);
+    x.axpby(alpha, scratch, beta);
+  }
+
+ protected:
+  /// A range (domain) vector owned by the operator, allocated on first use.
+  Range& range_workspace() const {
+    if (!range_workspace_) range_workspace_.emplace(range_);
+    return *range_workspace_;
+  }
+  Domain& domain_workspace() const {
+    if (!domain_workspace_) domain_workspace_.emplace(domain_);
+    return *domain_workspace_;
+  }
+
+ private:
+  domain_layout_type domain_;
+  range_layout_type range_;
+  std::string name_;
+  mutable std::optional<Range> range_workspace_;
+  mutable std::optional<Domain> domain_workspace_;
+};
+
+template <class Domain, class Range>
+class BasicLinearOperator;
+
+namespace detail {
+template <class D, class R>
+BasicLinearOperator<R, D> make_adjoint(const BasicLinearOperator<D, R>& op);
+template <class D, class R>
+BasicLinearOperator<R, D> make_transpose(const BasicLinearOperator<D, R>& op);
+template <class D, class R>
+BasicLinearOperator<D, R> make_conjugate(const BasicLinearOperator<D, R>& op);
+template <class D, class M, class R>
+BasicLinearOperator<D, R> make_product(const BasicLinearOperator<M, R>& a,
+                                       const BasicLinearOperator<D, M>& b);
+template <class D, class R>
+BasicLinearOperator<D, R> make_sum(const BasicLinearOperator<D, R>& a,
+                                   const BasicLinearOperator<D, R>& b, typename D::value_type sign);
+template <class D, class R>
+BasicLinearOperator<D, R> make_scaled(typename D::value_type scale,
+                                      const BasicLinearOperator<D, R>& op);
+}  // namespace detail
+
+/// Handle to an operator object; copies share the object.
+template <class Domain, class Range = Domain>
+class BasicLinearOperator {
+ public:
+  using domain_type = Domain;
+  using range_type = Range;
+  using value_type = typename Domain::value_type;
+  using real_type = real_type_t<value_type>;
+  using space_type = typename Domain::space_type;
+  using domain_layout_type = vector_layout_t<Domain>;
+  using range_layout_type = vector_layout_t<Range>;
+  using Implementation = LinearOperatorBase<Domain, Range>;
+
+  /// An empty handle; only assignable.
+  BasicLinearOperator() = default;
+  explicit BasicLinearOperator(std::shared_ptr<const Implementation> implementation)
+      : implementation_(std::move(implementation)) {
+    if (!implementation_) throw InvalidArgument("LinearOperator: null operator object");
+  }
+  /// Builds the operator object of type Op from `args`.
+  template <class Op, class... Args>
+  static BasicLinearOperator make(Args&&... args) {
+    return BasicLinearOperator(std::make_shared<const Op>(std::forward<Args>(args)...));
+  }
+
+  bool empty() const { return !implementation_; }
+  const Implementation& implementation() const { return get(); }
+  const std::shared_ptr<const Implementation>& shared_implementation() const {
+    return implementation_;
+  }
+  const domain_layout_type& domain() const { return get().domain(); }
+  const range_layout_type& range() const { return get().range(); }
+  /// Global number of rows (range size) and columns (domain size).
+  Index rows() const { return vector_traits<Range>::size(range()); }
+  Index cols() const { return vector_traits<Domain>::size(domain()); }
+  const std::string& name() const { return get().name(); }
+
+  /// y = A x in a new vector of the range layout. x may also be a vector of another layout
+  /// whose data fit the domain without copy (e.g. a flat vector with the same split).
+  Range apply(const Domain& x) const {
+    Range y(range());
+    apply(x, y);
+    return y;
+  }
+  /// y = A x into caller-owned y (range layout or a view-compatible one): no allocation
+  /// beyond the operator's workspaces on the first call.
+  void apply(const Domain& x, Range& y) const {
+    LayoutAdapter<Domain> input(x, domain(), name() + ".apply", "x");
+    LayoutAdapter<Range> output(y, range(), name() + ".apply", "y");
+    get().forward(input.get_const(), output.get());
+  }
+  /// y = alpha A x + beta y (y is not read when beta == 0).
+  void apply_add(value_type alpha, const Domain& x, value_type beta, Range& y) const {
+    LayoutAdapter<Domain> input(x, domain(), name() + ".apply_add", "x");
+    LayoutAdapter<Range> output(y, range(), name() + ".apply_add", "y");
+    get().forward_add(alpha, input.get_const(), beta, output.get());
+  }
+  /// x = A^H y in a new vector of the domain layout.
+  Domain apply_adjoint(const Range& y) const {
+    Domain x(domain());
+    apply_adjoint(y, x);
+    return x;
+  }
+  void apply_adjoint(const Range& y, Domain& x) const {
+    LayoutAdapter<Range> input(y, range(), name() + ".apply_adjoint", "y");
+    LayoutAdapter<Domain> output(x, domain(), name() + ".apply_adjoint", "x");
+    get().adjoint(input.get_const(), output.get());
+  }
+  /// x = alpha A^H y + beta x (x is not read when beta == 0).
+  void apply_adjoint_add(value_type alpha, const Range& y, value_type beta, Domain& x) const {
+    LayoutAdapter<Range> input(y, range(), name() + ".apply_adjoint_add", "y");
+    LayoutAdapter<Domain> output(x, domain(), name() + ".apply_adjoint_add", "x");
+    get().adjoint_add(alpha, input.get_const(), beta, output.get());
+  }
+  /// A x, as a shorthand for apply.
+  Range operator*(const Domain& x) const { return apply(x); }
+
+  /// The adjoint A^H (its adjoint is A again).
+  BasicLinearOperator<Range, Domain> adjoint() const { return detail::make_adjoint(*this); }
+  BasicLinearOperator<Range, Domain> H() const { return adjoint(); }
+  /// The transpose A^T = conj(A^H).
+  BasicLinearOperator<Range, Domain> transpose() const { return detail::make_transpose(*this); }
+  /// The element-wise complex conjugate conj(A) (A itself for real types).
+  BasicLinearOperator conj() const { return detail::make_conjugate(*this); }
+
+  // ---- algebra ---------------------------------------------------------------------------------
+  /// Composition: (A * B) x = A (B x). B's range must be A's domain.
+  template <class D2>
+  friend BasicLinearOperator<D2, Range> operator*(const BasicLinearOperator& a,
+                                                  const BasicLinearOperator<D2, Domain>& b) {
+    return detail::make_product(a, b);
+  }
+  friend BasicLinearOperator operator+(const BasicLinearOperator& a, const BasicLinearOperator& b) {
+    return detail::make_sum(a, b, value_type(1));
+  }
+  friend BasicLinearOperator operator-(const BasicLinearOperator& a, const BasicLinearOperator& b) {
+    return detail::make_sum(a, b, value_type(-1));
+  }
+  friend BasicLinearOperator operator*(value_type s, const BasicLinearOperator& a) {
+    return detail::make_scaled(s, a);
+  }
+  friend BasicLinearOperator operator*(const BasicLinearOperator& a, value_type s) {
+    return detail::make_scaled(s, a);
+  }
+  friend BasicLinearOperator operator/(const BasicLinearOperator& a, value_type s) {
+    return detail::make_scaled(value_type(1) / s, a);
+  }
+  friend BasicLinearOperator operator-(const BasicLinearOperator& a) {
+    return detail::make_scaled(value_type(-1), a);
+  }
+
+ private:
+  const Implementation& get() const {
+    if (!implementation_) throw InvalidArgument("LinearOperator: use of an empty operator");
+    return *implementation_;
+  }
+  std::shared_ptr<const Implementation> implementation_;
+};
+
+/// Operators between distributed arrays.
+template <Scalar T, MemorySpace Space = Host>
+using LinearOperator = BasicLinearOperator<DistributedArray<T, Space>, DistributedArray<T, Space>>;
+/// Operators between stacked arrays.
+template <Scalar T, MemorySpace Space = Host>
+using StackedLinearOperator =
+    BasicLinearOperator<StackedDistributedArray<T, Space>, StackedDistributedArray<T, Space>>;
+/// Operators on one rank's data.
+template <Scalar T, MemorySpace Space = Host>
+using LocalOperator = BasicLinearOperator<LocalArray<T, Space>, LocalArray<T, Space>>;
+
+}  // namespace distlops
+
+#include "distlops/operators/algebra.hpp"

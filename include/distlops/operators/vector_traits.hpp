@@ -1,0 +1,109 @@
+#pragma once
+/// \file vector_traits.hpp
+/// What operators need to know about the vectors they map: DistributedArray (described by a
+/// Layout), StackedDistributedArray (StackedLayout) and LocalArray (its Shape). Operators and
+/// solvers are written once against this interface.
+
+#include <optional>
+#include <string>
+
+#include "distlops/core/distributed_array.hpp"
+#include "distlops/core/local_array.hpp"
+#include "distlops/core/stacked_distributed_array.hpp"
+
+namespace distlops {
+
+template <class V>
+struct vector_traits;
+
+template <Scalar T, MemorySpace Space>
+struct vector_traits<DistributedArray<T, Space>> {
+  using vector_type = DistributedArray<T, Space>;
+  using layout_type = Layout;
+  static Index size(const Layout& layout) { return layout.global_size(); }
+  static std::string describe(const Layout& layout) { return layout.describe(); }
+  static bool has_layout(const vector_type& v, const Layout& layout) {
+    return !v.empty() && v.layout() == layout;
+  }
+  /// Whether `v` can be seen with `layout` without copying: same partition and global size,
+  /// same local size on every rank (an N-d array and a flat vector whose split matches).
+  static bool can_view(const vector_type& v, const Layout& layout) {
+    if (v.empty() || !layout.valid()) return false;
+    const Layout& own = v.layout();
+    if (own.partition() != layout.partition() || own.global_size() != layout.global_size() ||
+        own.size() != layout.size() || own.mask() != layout.mask()) {
+      return false;
+    }
+    for (int r = 0; r < own.size(); ++r) {
+      if (own.local_size(r) != layout.local_size(r)) return false;
+    }
+    return own.communicator().congruent(layout.communicator());
+  }
+};
+
+template <Scalar T, MemorySpace Space>
+struct vector_traits<StackedDistributedArray<T, Space>> {
+  using vector_type = StackedDistributedArray<T, Space>;
+  using layout_type = StackedLayout;
+  static Index size(const StackedLayout& layout) { return layout.global_size(); }
+  static std::string describe(const StackedLayout& layout) { return layout.describe(); }
+  static bool has_layout(const vector_type& v, const StackedLayout& layout) {
+    return v.has_layout(layout);
+  }
+  static bool can_view(const vector_type&, const StackedLayout&) { return false; }
+};
+
+template <Scalar T, MemorySpace Space>
+struct vector_traits<LocalArray<T, Space>> {
+  using vector_type = LocalArray<T, Space>;
+  using layout_type = Shape;
+  static Index size(const Shape& shape) { return element_count(shape); }
+  static std::string describe(const Shape& shape) { return "shape " + to_string(shape); }
+  static bool has_layout(const vector_type& v, const Shape& shape) { return v.shape() == shape; }
+  static bool can_view(const vector_type& v, const Shape& shape) {
+    return v.size() == element_count(shape);
+  }
+};
+
+template <class V>
+using vector_layout_t = typename vector_traits<V>::layout_type;
+
+/// A vector seen with a required layout: the vector itself when its layout is the required
+/// one, otherwise a view without copy (ShapeMismatch when neither is possible). Inputs are
+/// adapted through get_const(); outputs, constructed from a non-const vector, through get().
+template <class V>
+class LayoutAdapter {
+ public:
+  LayoutAdapter(const V& vector, const vector_layout_t<V>& layout, const std::string& operation,
+                const char* role)
+      : vector_(const_cast<V*>(&vector)) {
+    using traits = vector_traits<V>;
+    if (traits::has_layout(vector, layout)) return;
+    if (traits::can_view(vector, layout)) {
+      if constexpr (std::is_same_v<vector_layout_t<V>, Layout> ||
+                    std::is_same_v<vector_layout_t<V>, Shape>) {
+        view_.emplace(vector_->view(layout));
+        return;
+      }
+    }
+    throw ShapeMismatch(operation + ": " + role + " is expected with " + traits::describe(layout) +
+                        ", got " + describe_vector(vector));
+  }
+  V& get() { return view_ ? *view_ : *vector_; }
+  const V& get_const() const { return view_ ? *view_ : *vector_; }
+
+ private:
+  static std::string describe_vector(const V& vector) {
+    if constexpr (std::is_same_v<vector_layout_t<V>, Layout>) {
+      return vector.empty() ? std::string("an empty array") : vector.layout().describe();
+    } else if constexpr (std::is_same_v<vector_layout_t<V>, Shape>) {
+      return "shape " + to_string(vector.shape());
+    } else {
+      return vector.layout().describe();
+    }
+  }
+  V* vector_;
+  std::optional<V> view_;
+};
+
+}  // namespace distlops

@@ -1,0 +1,236 @@
+// The operator algebra (adjoint, transpose, conj, product, sum, difference, scaling, power,
+// identity) against the same algebra on dense matrices; flat and N-d inputs; layout errors;
+// no allocation on a second apply; the dot test itself.
+#include "dense_reference.hpp"
+#include "test_support.hpp"
+
+using namespace distlops;
+using namespace distlops::testing;
+
+namespace {
+
+template <class T>
+using Op = LinearOperator<T>;
+
+template <class T>
+Op<T> dense(const DenseMatrix<T>& m, const Layout& domain, const Layout& range,
+            std::string name = "Dense") {
+  return Op<T>::template make<DenseOperator<DistributedArray<T>>>(m, domain, range,
+                                                                  std::move(name));
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("operator algebra equals matrix algebra", "[operators][algebra]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  // Uneven splits and ranks without rows: 2 and 5 items over up to 4 ranks, N-d layouts.
+  const Layout l5(comm, {5});
+  const Layout l2x3(comm, {2, 3}, Partition::SCATTER, 1);
+  const Layout l7(comm, {7}, Partition::BROADCAST);
+  const DenseMatrix<T> ma = random_matrix<T>(6, 5, 1);  // l5 -> l2x3
+  const DenseMatrix<T> mb = random_matrix<T>(5, 7, 2);  // l7 -> l5
+  const DenseMatrix<T> mc = random_matrix<T>(6, 5, 3);  // l5 -> l2x3
+  const DenseMatrix<T> ms = random_matrix<T>(5, 5, 4);  // l5 -> l5
+  const auto a = dense(ma, l5, l2x3, "A");
+  const auto b = dense(mb, l7, l5, "B");
+  const auto c = dense(mc, l5, l2x3, "C");
+  const auto s = dense(ms, l5, l5, "S");
+  const T alpha = random_scalar<T>(5);
+  const double rtol = 10 * tolerance<T>();
+
+  CHECK(a.rows() == 6);
+  CHECK(a.cols() == 5);
+  CHECK(matrices_close(assemble(a), ma, rtol));
+  CHECK(matrices_close(assemble(a.adjoint()), DenseMatrix<T>(ma.adjoint()), rtol));
+  CHECK(matrices_close(assemble(a.H().H()), ma, rtol));
+  CHECK(matrices_close(assemble(a.transpose()), DenseMatrix<T>(ma.transpose()), rtol));
+  CHECK(matrices_close(assemble(a.conj()), DenseMatrix<T>(ma.conjugate()), rtol));
+  CHECK(matrices_close(assemble(a * b), DenseMatrix<T>(ma * mb), rtol));
+  CHECK(matrices_close(assemble(a + c), DenseMatrix<T>(ma + mc), rtol));
+  CHECK(matrices_close(assemble(a - c), DenseMatrix<T>(ma - mc), rtol));
+  CHECK(matrices_close(assemble(alpha * a), DenseMatrix<T>(alpha * ma), rtol));
+  CHECK(matrices_close(assemble(a * alpha), DenseMatrix<T>(alpha * ma), rtol));
+  CHECK(matrices_close(assemble(a / alpha), DenseMatrix<T>(ma / alpha), rtol));
+  CHECK(matrices_close(assemble(-a), DenseMatrix<T>(-ma), rtol));
+  CHECK(matrices_close(assemble(pow(s, 0)), DenseMatrix<T>(DenseMatrix<T>::Identity(5, 5)), rtol));
+  CHECK(matrices_close(assemble(pow(s, 3)), DenseMatrix<T>(ms * ms * ms), rtol));
+  CHECK(matrices_close(assemble(pow(s, 4).adjoint()), DenseMatrix<T>((ms * ms * ms * ms).adjoint()),
+                       rtol));
+  CHECK(matrices_close(assemble(identity<DistributedArray<T>>(l5)),
+                       DenseMatrix<T>(DenseMatrix<T>::Identity(5, 5)), rtol));
+  // A longer expression: 2 A^H (C S) + ... mixing every kind of node, and its adjoint.
+  const auto expression = T(2) * (a.adjoint() * (c * s)) - s.transpose() + alpha * s.conj() * s;
+  const DenseMatrix<T> expected = T(2) * (ma.adjoint() * (mc * ms)) -
+                                  DenseMatrix<T>(ms.transpose()) +
+                                  alpha * DenseMatrix<T>(ms.conjugate()) * ms;
+  CHECK(matrices_close(assemble(expression), expected, rtol));
+  CHECK(matrices_close(assemble_adjoint(expression), DenseMatrix<T>(expected.adjoint()), rtol));
+  CHECK(
+      matrices_close(assemble(expression.transpose()), DenseMatrix<T>(expected.transpose()), rtol));
+  CHECK(dottest(expression, 3).passed);
+  CHECK(dottest(a * b, 4).passed);
+  CHECK(expression.name().find("A.H") != std::string::npos);
+
+  // apply_add: y = alpha A x + beta y, and with beta = 0 the old y is never read.
+  DistributedArray<T> x(l5), y(l2x3), reference(l2x3);
+  fill_random(x, 11);
+  fill_random(y, 12);
+  const T beta = random_scalar<T>(13);
+  a.apply(x, reference);
+  reference.axpby(beta, y, alpha);  // alpha A x + beta y
+  auto sum = a + c;
+  auto y_sum = y;
+  sum.apply_add(alpha, x, beta, y_sum);
+  DistributedArray<T> expected_sum = a.apply(x) + c.apply(x);
+  expected_sum.axpby(beta, y, alpha);
+  CHECK(all_close(y_sum.gather(), expected_sum.gather(), rtol));
+  a.apply_add(alpha, x, beta, y);
+  CHECK(all_close(y.gather(), reference.gather(), rtol));
+  y.fill(T(std::numeric_limits<real_type_t<T>>::quiet_NaN()));
+  a.apply_add(alpha, x, T(0), y);
+  CHECK(all_close(y.gather(), (alpha * a.apply(x)).gather(), rtol));
+  CHECK(all_close((a * x).gather(), a.apply(x).gather(), rtol));
+}
+
+TEMPLATE_TEST_CASE("operators accept flat vectors whose split matches", "[operators]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  // An N-d domain split along axis 0 and the flat vector with the same local sizes.
+  const Layout grid(comm, {5, 3});
+  std::vector<Shape> flat_shapes;
+  for (int r = 0; r < comm.size(); ++r)
+    flat_shapes.push_back({grid.local_size(r)});
+  const Layout flat(comm, {15}, LayoutOptions{.local_shapes = flat_shapes});
+  const DenseMatrix<T> m = random_matrix<T>(15, 15, 21);
+  const auto op = dense(m, grid, grid);
+  DistributedArray<T> x_grid(grid), x_flat(flat);
+  fill_random(x_grid, 22);
+  x_flat.assign_global(x_grid.gather());
+  const auto y_grid = op.apply(x_grid);
+  CHECK(y_grid.layout() == grid);
+  DistributedArray<T> y_flat(flat);
+  op.apply(x_flat, y_flat);  // both flat: views, no copies
+  CHECK(y_flat.gather() == y_grid.gather());
+  DistributedArray<T> x_back(flat);
+  op.apply_adjoint(y_flat, x_back);
+  CHECK(all_close(x_back.gather(), op.apply_adjoint(y_grid).gather(), tolerance<T>()));
+  // A flat vector with another split is not a view of the domain.
+  const Layout other_split(comm, {15});
+  bool same_split = true;
+  for (int r = 0; r < comm.size(); ++r)
+    same_split &= other_split.local_size(r) == grid.local_size(r);
+  if (!same_split) {
+    const DistributedArray<T> x_other(other_split, T(1));
+    CHECK_THROWS_AS(op.apply(x_other), ShapeMismatch);
+  }
+}
+
+TEMPLATE_TEST_CASE("local and stacked operators share the algebra", "[operators][algebra]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const double rtol = 10 * tolerance<T>();
+  // Local operators (one rank's data).
+  const DenseMatrix<T> m1 = random_matrix<T>(4, 3, 31), m2 = random_matrix<T>(3, 3, 32);
+  const auto l1 =
+      LocalOperator<T>::template make<DenseOperator<LocalArray<T>>>(m1, Shape{3}, Shape{4});
+  const auto l2 =
+      LocalOperator<T>::template make<DenseOperator<LocalArray<T>>>(m2, Shape{3}, Shape{3});
+  CHECK(matrices_close(assemble(l1 * pow(l2, 2) + l1), DenseMatrix<T>(m1 * m2 * m2 + m1), rtol));
+  CHECK(matrices_close(assemble((l1 * l2).adjoint()), DenseMatrix<T>((m1 * m2).adjoint()), rtol));
+  CHECK(dottest(l1 * l2, 5).passed);
+  // A local operator accepts any shape of the right size (a view).
+  const LocalArray<T> x3x1(Shape{3, 1}, T(1));
+  CHECK(l1.apply(x3x1).shape() == Shape{4});
+
+  // Stacked operators.
+  const Communicator comm = world();
+  StackedLayout stacked;
+  stacked.push_back(Layout(comm, {3}))
+      .push_back(StackedLayout({Layout(comm, {2, 2}, Partition::SCATTER, 1)}));
+  const DenseMatrix<T> ms = random_matrix<T>(7, 7, 33);
+  const auto s = StackedLinearOperator<T>::template make<DenseOperator<StackedDistributedArray<T>>>(
+      ms, stacked, stacked);
+  CHECK(matrices_close(assemble(s.adjoint() * s - T(3) * s),
+                       DenseMatrix<T>(ms.adjoint() * ms - T(3) * ms), rtol));
+  CHECK(dottest(s * s.transpose(), 6).passed);
+}
+
+TEMPLATE_TEST_CASE("operators that do not fit raise ShapeMismatch everywhere",
+                   "[operators][errors]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const Layout l4(comm, {4}), l5(comm, {5}), l5b(comm, {5}, Partition::BROADCAST);
+  const auto a = dense(random_matrix<T>(5, 4, 1), l4, l5, "A");
+  const auto b = dense(random_matrix<T>(5, 5, 2), l5, l5, "B");
+  const auto c = dense(random_matrix<T>(5, 5, 3), l5b, l5b, "C");
+  CHECK_THROWS_AS(a * a, ShapeMismatch);
+  CHECK_THROWS_AS(a + b, ShapeMismatch);
+  CHECK_THROWS_AS(b - c, ShapeMismatch);
+  CHECK_THROWS_AS(b * c, ShapeMismatch);
+  CHECK_THROWS_AS(pow(a, 2), ShapeMismatch);
+  CHECK_THROWS_AS(pow(b, -1), InvalidArgument);
+  try {
+    (void)(a * a);
+    FAIL("no exception");
+  } catch (const ShapeMismatch& error) {
+    CHECK(std::string(error.what()).find("A * A") != std::string::npos);
+  }
+  const DistributedArray<T> x5(l5, T(1)), x5b(l5b, T(1));
+  CHECK_THROWS_AS(a.apply(x5), ShapeMismatch);
+  CHECK_THROWS_AS(b.apply(x5b), ShapeMismatch);
+  DistributedArray<T> y4(l4);
+  CHECK_THROWS_AS(b.apply(x5, y4), ShapeMismatch);
+  CHECK_THROWS_AS(LinearOperator<T>().apply(x5), InvalidArgument);
+  CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
+}
+
+TEMPLATE_TEST_CASE("a second apply of a composite operator allocates nothing",
+                   "[operators][allocation]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const Layout l6(comm, {6}), l4(comm, {4, 2}, Partition::SCATTER, 1);
+  const auto a = dense(random_matrix<T>(8, 6, 1), l6, l4);
+  const auto b = dense(random_matrix<T>(6, 6, 2), l6, l6);
+  const auto op = T(2) * (a * pow(b, 3)).conj() + a.transpose().adjoint() * b - a * b.adjoint();
+  DistributedArray<T> x(l6), y(l4), z(l6);
+  fill_random(x, 3);
+  op.apply(x, y);
+  op.apply_adjoint(y, z);
+  op.apply_add(T(2), x, T(3), y);
+  op.apply_adjoint_add(T(2), y, T(3), z);
+  const std::uint64_t before = memory::allocation_count();
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    op.apply(x, y);
+    op.apply_adjoint(y, z);
+    op.apply_add(T(2), x, T(3), y);
+    op.apply_adjoint_add(T(2), y, T(3), z);
+  }
+  CHECK(memory::allocation_count() == before);
+}
+
+TEMPLATE_TEST_CASE("the dot test detects a wrong adjoint", "[operators][dottest]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const Layout l5(comm, {5});
+  // An operator whose adjoint is the adjoint of another matrix.
+  class Wrong final : public LinearOperatorBase<DistributedArray<T>> {
+   public:
+    explicit Wrong(const Layout& layout)
+        : LinearOperatorBase<DistributedArray<T>>(layout, layout, "Wrong") {}
+    void forward(const DistributedArray<T>& x, DistributedArray<T>& y) const override {
+      y.copy_from(x).scale(T(2));
+    }
+    void adjoint(const DistributedArray<T>& y, DistributedArray<T>& x) const override {
+      x.copy_from(y).scale(T(3));
+    }
+  };
+  const auto wrong = LinearOperator<T>::template make<Wrong>(l5);
+  CHECK_THROWS_AS(dottest(wrong, 1), Error);
+  const auto result = dottest(wrong, 1, dottest_tolerance<T>(), 0.0, false);
+  CHECK_FALSE(result.passed);
+  CHECK(close(result.adjoint_side / result.forward_side, T(1.5), 1e-4));
+}

@@ -1,0 +1,127 @@
+#pragma once
+// Reference operators for tests: a dense global matrix applied to the gathered input, for
+// distributed, stacked and local vectors. They are slow and obviously correct, so composite
+// and distributed operators can be compared against products of dense matrices.
+#include <Eigen/Dense>
+
+#include "distlops/distlops.hpp"
+#include "distlops/operators/linear_operator.hpp"
+
+namespace distlops::testing {
+
+template <class T>
+using DenseMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+template <class T>
+using DenseVector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+
+/// The gathered global vector of any vector type, as an Eigen vector.
+template <Scalar T>
+DenseVector<T> global_vector(const DistributedArray<T>& x) {
+  const std::vector<T> values = x.gather();
+  return Eigen::Map<const DenseVector<T>>(values.data(), Eigen::Index(values.size()));
+}
+template <Scalar T>
+DenseVector<T> global_vector(const StackedDistributedArray<T>& x) {
+  const std::vector<T> values = x.gather();
+  return Eigen::Map<const DenseVector<T>>(values.data(), Eigen::Index(values.size()));
+}
+template <Scalar T>
+DenseVector<T> global_vector(const LocalArray<T>& x) {
+  return Eigen::Map<const DenseVector<T>>(x.data(), Eigen::Index(x.size()));
+}
+
+/// Writes this rank's part of a global vector into y.
+template <Scalar T>
+void scatter_vector(const DenseVector<T>& global, DistributedArray<T>& y) {
+  y.assign_global(std::span<const T>(global.data(), std::size_t(global.size())));
+}
+template <Scalar T>
+void scatter_vector(const DenseVector<T>& global, StackedDistributedArray<T>& y) {
+  Index offset = 0;
+  y.for_each_array([&](DistributedArray<T>& leaf) {
+    leaf.assign_global(std::span<const T>(global.data() + offset, std::size_t(leaf.global_size())));
+    offset += leaf.global_size();
+  });
+}
+template <Scalar T>
+void scatter_vector(const DenseVector<T>& global, LocalArray<T>& y) {
+  Eigen::Map<DenseVector<T>>(y.data(), Eigen::Index(y.size())) = global;
+}
+
+/// y = M x with M a dense global matrix: the reference operator.
+template <class Domain, class Range = Domain>
+class DenseOperator final : public LinearOperatorBase<Domain, Range> {
+ public:
+  using T = typename Domain::value_type;
+  DenseOperator(DenseMatrix<T> matrix, vector_layout_t<Domain> domain, vector_layout_t<Range> range,
+                std::string name = "Dense")
+      : LinearOperatorBase<Domain, Range>(std::move(domain), std::move(range), std::move(name)),
+        matrix_(std::move(matrix)) {}
+  void forward(const Domain& x, Range& y) const override {
+    scatter_vector<T>(matrix_ * global_vector(x), y);
+  }
+  void adjoint(const Range& y, Domain& x) const override {
+    scatter_vector<T>(matrix_.adjoint() * global_vector(y), x);
+  }
+
+ private:
+  DenseMatrix<T> matrix_;
+};
+
+/// A random dense matrix (the same on every rank).
+template <class T>
+DenseMatrix<T> random_matrix(Index rows, Index cols, std::uint64_t key) {
+  DenseMatrix<T> matrix(rows, cols);
+  for (Index i = 0; i < rows; ++i) {
+    for (Index j = 0; j < cols; ++j)
+      matrix(i, j) = random_value<T>(key, std::uint64_t(i * cols + j));
+  }
+  return matrix;
+}
+
+/// The dense matrix of an operator, assembled column by column by applying it to unit vectors
+/// (and, for the adjoint, row by row): the serial reference of small operators.
+template <class Domain, class Range>
+DenseMatrix<typename Domain::value_type> assemble(const BasicLinearOperator<Domain, Range>& op) {
+  using T = typename Domain::value_type;
+  DenseMatrix<T> matrix(op.rows(), op.cols());
+  Domain unit(op.domain());
+  Range column(op.range());
+  for (Index j = 0; j < op.cols(); ++j) {
+    DenseVector<T> e = DenseVector<T>::Zero(op.cols());
+    e(j) = T(1);
+    scatter_vector<T>(e, unit);
+    op.apply(unit, column);
+    matrix.col(j) = global_vector(column);
+  }
+  return matrix;
+}
+
+/// The dense matrix of the adjoint, assembled from apply_adjoint.
+template <class Domain, class Range>
+DenseMatrix<typename Domain::value_type> assemble_adjoint(
+    const BasicLinearOperator<Domain, Range>& op) {
+  using T = typename Domain::value_type;
+  DenseMatrix<T> matrix(op.cols(), op.rows());
+  Range unit(op.range());
+  Domain column(op.domain());
+  for (Index j = 0; j < op.rows(); ++j) {
+    DenseVector<T> e = DenseVector<T>::Zero(op.rows());
+    e(j) = T(1);
+    scatter_vector<T>(e, unit);
+    op.apply_adjoint(unit, column);
+    matrix.col(j) = global_vector(column);
+  }
+  return matrix;
+}
+
+/// max |a - b| <= rtol * max(1, max |b|)
+template <class T>
+bool matrices_close(const DenseMatrix<T>& a, const DenseMatrix<T>& b, double rtol) {
+  if (a.rows() != b.rows() || a.cols() != b.cols()) return false;
+  if (a.size() == 0) return true;
+  const double scale = std::max(1.0, double(b.cwiseAbs().maxCoeff()));
+  return double((a - b).cwiseAbs().maxCoeff()) <= rtol * scale;
+}
+
+}  // namespace distlops::testing

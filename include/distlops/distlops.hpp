@@ -22,4 +22,8 @@
 #include "distlops/core/types.hpp"
 #include "distlops/operators/dottest.hpp"
 #include "distlops/operators/linear_operator.hpp"
+#include "distlops/operators/stack/block_diag.hpp"
+#include "distlops/operators/stack/replicated.hpp"
+#include "distlops/operators/stack/stacked.hpp"
+#include "distlops/operators/stack/vstack.hpp"
 #include "distlops/operators/vector_traits.hpp"

@@ -76,6 +76,13 @@ class LocalArray {
     return {data_, static_cast<std::size_t>(size_)};
   }
 
+  /// Points this array (which must not own storage) at other memory of the same shape: lets
+  /// operators reuse one view object per block instead of creating views on every apply.
+  void rebind(T* data) {
+    if (storage_) throw InvalidArgument("LocalArray::rebind: the array owns its storage");
+    data_ = data;
+  }
+
   /// The same memory seen with another shape of the same size.
   LocalArray view(Shape shape) const {
     if (element_count(shape) != size_) {

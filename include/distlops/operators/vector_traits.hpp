@@ -25,12 +25,16 @@ struct vector_traits<DistributedArray<T, Space>> {
   static bool has_layout(const vector_type& v, const Layout& layout) {
     return !v.empty() && v.layout() == layout;
   }
-  /// Whether `v` can be seen with `layout` without copying: same partition and global size,
-  /// same local size on every rank (an N-d array and a flat vector whose split matches).
+  /// Whether `v` can be seen with `layout` without copying: same partition (or both
+  /// replicated) and global size, same local size on every rank (an N-d array and a flat
+  /// vector whose split matches).
   static bool can_view(const vector_type& v, const Layout& layout) {
     if (v.empty() || !layout.valid()) return false;
     const Layout& own = v.layout();
-    if (own.partition() != layout.partition() || own.global_size() != layout.global_size() ||
+    // BROADCAST and UNSAFE_BROADCAST store data alike: either may be seen as the other.
+    const bool partitions_fit =
+        own.partition() == layout.partition() || (own.replicated() && layout.replicated());
+    if (!partitions_fit || own.global_size() != layout.global_size() ||
         own.size() != layout.size() || own.mask() != layout.mask()) {
       return false;
     }

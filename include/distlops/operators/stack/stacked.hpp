@@ -1,0 +1,188 @@
+#pragma once
+/// \file stacked.hpp
+/// Stacks of distributed operators acting on StackedDistributedArray (PyLops-MPI's
+/// MPIStackedBlockDiag and MPIStackedVStack, plus the horizontal stack for completeness):
+///
+///   StackedBlockDiag([A_1, ..., A_n]) : [x_1; ...; x_n] -> [A_1 x_1; ...; A_n x_n]
+///   StackedVStack([A_1, ..., A_n])    : x -> [A_1 x; ...; A_n x]   (all A_i share a domain)
+///   StackedHStack([A_1, ..., A_n])    : [x_1; ...; x_n] -> sum_i A_i x_i (all share a range)
+///
+/// The blocks keep their own layouts and communication; the stacks add none and allocate no
+/// temporaries (sums accumulate in the output).
+
+#include <initializer_list>
+#include <vector>
+
+#include "distlops/operators/stack/local_blocks.hpp"
+
+namespace distlops {
+
+template <Scalar T, MemorySpace Space = Host>
+class StackedBlockDiagOperator final
+    : public LinearOperatorBase<StackedDistributedArray<T, Space>> {
+ public:
+  using Stacked = StackedDistributedArray<T, Space>;
+  explicit StackedBlockDiagOperator(std::vector<LinearOperator<T, Space>> ops)
+      : LinearOperatorBase<Stacked>(layouts(ops, true), layouts(ops, false),
+                                    "StackedBlockDiag(" + detail::joined_names(ops) + ")"),
+        ops_(std::move(ops)) {}
+  void forward(const Stacked& x, Stacked& y) const override {
+    for (std::size_t i = 0; i < ops_.size(); ++i)
+      ops_[i].implementation().forward(x[i], y[i]);
+  }
+  void adjoint(const Stacked& y, Stacked& x) const override {
+    for (std::size_t i = 0; i < ops_.size(); ++i)
+      ops_[i].implementation().adjoint(y[i], x[i]);
+  }
+  void forward_add(T alpha, const Stacked& x, T beta, Stacked& y) const override {
+    for (std::size_t i = 0; i < ops_.size(); ++i) {
+      ops_[i].implementation().forward_add(alpha, x[i], beta, y[i]);
+    }
+  }
+  void adjoint_add(T alpha, const Stacked& y, T beta, Stacked& x) const override {
+    for (std::size_t i = 0; i < ops_.size(); ++i) {
+      ops_[i].implementation().adjoint_add(alpha, y[i], beta, x[i]);
+    }
+  }
+
+ private:
+  static StackedLayout layouts(const std::vector<LinearOperator<T, Space>>& ops, bool domain) {
+    if (ops.empty()) throw InvalidArgument("StackedBlockDiag: no operators");
+    StackedLayout result;
+    for (const auto& op : ops)
+      result.push_back(domain ? op.domain() : op.range());
+    return result;
+  }
+  std::vector<LinearOperator<T, Space>> ops_;
+};
+
+template <Scalar T, MemorySpace Space = Host>
+class StackedVStackOperator final
+    : public LinearOperatorBase<DistributedArray<T, Space>, StackedDistributedArray<T, Space>> {
+ public:
+  using Array = DistributedArray<T, Space>;
+  using Stacked = StackedDistributedArray<T, Space>;
+  explicit StackedVStackOperator(std::vector<LinearOperator<T, Space>> ops)
+      : LinearOperatorBase<Array, Stacked>(common_domain(ops), ranges(ops),
+                                           "StackedVStack(" + detail::joined_names(ops) + ")"),
+        ops_(std::move(ops)) {}
+  void forward(const Array& x, Stacked& y) const override {
+    for (std::size_t i = 0; i < ops_.size(); ++i)
+      ops_[i].implementation().forward(x, y[i]);
+  }
+  void forward_add(T alpha, const Array& x, T beta, Stacked& y) const override {
+    for (std::size_t i = 0; i < ops_.size(); ++i) {
+      ops_[i].implementation().forward_add(alpha, x, beta, y[i]);
+    }
+  }
+  void adjoint(const Stacked& y, Array& x) const override { adjoint_add(T(1), y, T(0), x); }
+  void adjoint_add(T alpha, const Stacked& y, T beta, Array& x) const override {
+    for (std::size_t i = 0; i < ops_.size(); ++i) {
+      ops_[i].implementation().adjoint_add(alpha, y[i], i == 0 ? beta : T(1), x);
+    }
+  }
+
+ private:
+  static Layout common_domain(const std::vector<LinearOperator<T, Space>>& ops) {
+    if (ops.empty()) throw InvalidArgument("StackedVStack: no operators");
+    for (std::size_t i = 1; i < ops.size(); ++i) {
+      if (ops[i].domain() != ops[0].domain()) {
+        throw ShapeMismatch("StackedVStack: operator " + std::to_string(i) + " (" + ops[i].name() +
+                            ") has domain " + ops[i].domain().describe() + ", operator 0 (" +
+                            ops[0].name() + ") " + ops[0].domain().describe());
+      }
+    }
+    return ops[0].domain();
+  }
+  static StackedLayout ranges(const std::vector<LinearOperator<T, Space>>& ops) {
+    StackedLayout result;
+    for (const auto& op : ops)
+      result.push_back(op.range());
+    return result;
+  }
+  std::vector<LinearOperator<T, Space>> ops_;
+};
+
+template <Scalar T, MemorySpace Space = Host>
+class StackedHStackOperator final
+    : public LinearOperatorBase<StackedDistributedArray<T, Space>, DistributedArray<T, Space>> {
+ public:
+  using Array = DistributedArray<T, Space>;
+  using Stacked = StackedDistributedArray<T, Space>;
+  explicit StackedHStackOperator(std::vector<LinearOperator<T, Space>> ops)
+      : LinearOperatorBase<Stacked, Array>(domains(ops), common_range(ops),
+                                           "StackedHStack(" + detail::joined_names(ops) + ")"),
+        ops_(std::move(ops)) {}
+  void forward(const Stacked& x, Array& y) const override { forward_add(T(1), x, T(0), y); }
+  void forward_add(T alpha, const Stacked& x, T beta, Array& y) const override {
+    for (std::size_t i = 0; i < ops_.size(); ++i) {
+      ops_[i].implementation().forward_add(alpha, x[i], i == 0 ? beta : T(1), y);
+    }
+  }
+  void adjoint(const Array& y, Stacked& x) const override {
+    for (std::size_t i = 0; i < ops_.size(); ++i)
+      ops_[i].implementation().adjoint(y, x[i]);
+  }
+  void adjoint_add(T alpha, const Array& y, T beta, Stacked& x) const override {
+    for (std::size_t i = 0; i < ops_.size(); ++i) {
+      ops_[i].implementation().adjoint_add(alpha, y, beta, x[i]);
+    }
+  }
+
+ private:
+  static Layout common_range(const std::vector<LinearOperator<T, Space>>& ops) {
+    if (ops.empty()) throw InvalidArgument("StackedHStack: no operators");
+    for (std::size_t i = 1; i < ops.size(); ++i) {
+      if (ops[i].range() != ops[0].range()) {
+        throw ShapeMismatch("StackedHStack: operator " + std::to_string(i) + " (" + ops[i].name() +
+                            ") has range " + ops[i].range().describe() + ", operator 0 (" +
+                            ops[0].name() + ") " + ops[0].range().describe());
+      }
+    }
+    return ops[0].range();
+  }
+  static StackedLayout domains(const std::vector<LinearOperator<T, Space>>& ops) {
+    StackedLayout result;
+    for (const auto& op : ops)
+      result.push_back(op.domain());
+    return result;
+  }
+  std::vector<LinearOperator<T, Space>> ops_;
+};
+
+template <Scalar T, MemorySpace Space>
+StackedLinearOperator<T, Space> StackedBlockDiag(std::vector<LinearOperator<T, Space>> ops) {
+  return StackedLinearOperator<T, Space>::template make<StackedBlockDiagOperator<T, Space>>(
+      std::move(ops));
+}
+template <Scalar T, MemorySpace Space>
+StackedLinearOperator<T, Space> StackedBlockDiag(
+    std::initializer_list<LinearOperator<T, Space>> ops) {
+  return StackedBlockDiag(std::vector<LinearOperator<T, Space>>(ops));
+}
+
+template <Scalar T, MemorySpace Space>
+BasicLinearOperator<DistributedArray<T, Space>, StackedDistributedArray<T, Space>> StackedVStack(
+    std::vector<LinearOperator<T, Space>> ops) {
+  return BasicLinearOperator<DistributedArray<T, Space>, StackedDistributedArray<T, Space>>::
+      template make<StackedVStackOperator<T, Space>>(std::move(ops));
+}
+template <Scalar T, MemorySpace Space>
+BasicLinearOperator<DistributedArray<T, Space>, StackedDistributedArray<T, Space>> StackedVStack(
+    std::initializer_list<LinearOperator<T, Space>> ops) {
+  return StackedVStack(std::vector<LinearOperator<T, Space>>(ops));
+}
+
+template <Scalar T, MemorySpace Space>
+BasicLinearOperator<StackedDistributedArray<T, Space>, DistributedArray<T, Space>> StackedHStack(
+    std::vector<LinearOperator<T, Space>> ops) {
+  return BasicLinearOperator<StackedDistributedArray<T, Space>, DistributedArray<T, Space>>::
+      template make<StackedHStackOperator<T, Space>>(std::move(ops));
+}
+template <Scalar T, MemorySpace Space>
+BasicLinearOperator<StackedDistributedArray<T, Space>, DistributedArray<T, Space>> StackedHStack(
+    std::initializer_list<LinearOperator<T, Space>> ops) {
+  return StackedHStack(std::vector<LinearOperator<T, Space>>(ops));
+}
+
+}  // namespace distlops

@@ -1,0 +1,147 @@
+#pragma once
+/// \file vstack.hpp
+/// VStack and HStack of local operators (PyLops-MPI's MPIVStack and MPIHStack).
+///
+/// VStack: every rank holds blocks A_i with the same domain; the model is replicated
+/// (BROADCAST) and the data are SCATTER, each rank's part being the concatenation of its
+/// blocks' outputs. The adjoint sums A_i^H y_i locally, then over ranks (one allreduce).
+///
+/// HStack is its adjoint structure: SCATTER model split into the blocks' domains, replicated
+/// data; the forward sums over blocks and ranks (one allreduce).
+
+#include <initializer_list>
+#include <vector>
+
+#include "distlops/operators/stack/local_blocks.hpp"
+
+namespace distlops {
+
+template <Scalar T, MemorySpace Space = Host>
+class VStackOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
+ public:
+  using Array = DistributedArray<T, Space>;
+  using Blocks = detail::LocalBlocks<T, Space>;
+  /// Collective over `comm`. Every block of every rank must have the same domain shape.
+  VStackOperator(std::vector<LocalOperator<T, Space>> ops, const Communicator& comm)
+      : VStackOperator(ops, comm, Blocks::shapes_of(ops, Blocks::Side::domain),
+                       Blocks(ops, Blocks::Side::range)) {}
+
+  void forward(const Array& x, Array& y) const override {
+    for (std::size_t i = 0; i < ops_.size(); ++i) {
+      ops_[i].implementation().forward(model_.at(0, x.data()), out_.at(i, y.data()));
+    }
+  }
+  void forward_add(T alpha, const Array& x, T beta, Array& y) const override {
+    for (std::size_t i = 0; i < ops_.size(); ++i) {
+      ops_[i].implementation().forward_add(alpha, model_.at(0, x.data()), beta,
+                                           out_.at(i, y.data()));
+    }
+  }
+  void adjoint(const Array& y, Array& x) const override {
+    LocalArray<T, Space>& model = model_.at(0, x.data());
+    if (ops_.empty()) model.fill(T(0));
+    for (std::size_t i = 0; i < ops_.size(); ++i) {
+      ops_[i].implementation().adjoint_add(T(1), out_.at(i, y.data()), i == 0 ? T(0) : T(1), model);
+    }
+    allreduce_sum(x);
+  }
+
+ private:
+  VStackOperator(const std::vector<LocalOperator<T, Space>>& ops, const Communicator& comm,
+                 const std::vector<Shape>& local_domains, Blocks out)
+      : LinearOperatorBase<Array>(
+            Layout(comm, detail::agree_on_shape(comm, local_domains, "VStack: block domains"),
+                   Partition::BROADCAST),
+            Layout::from_local_shape(comm, {out.total()}),
+            "VStack(" + detail::joined_names(ops) + ")"),
+        ops_(ops),
+        model_(std::vector<Shape>{this->domain().global_shape()}),
+        out_(std::move(out)) {}
+  void allreduce_sum(Array& x) const {
+    x.communicator().allreduce(x.data(), x.data(), x.local_size(), ReduceOp::sum);
+  }
+
+  std::vector<LocalOperator<T, Space>> ops_;
+  Blocks model_;  // the whole replicated model, seen with the blocks' domain shape
+  Blocks out_;
+};
+
+template <Scalar T, MemorySpace Space = Host>
+class HStackOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
+ public:
+  using Array = DistributedArray<T, Space>;
+  using Blocks = detail::LocalBlocks<T, Space>;
+  /// Collective over `comm`. Every block of every rank must have the same range shape.
+  HStackOperator(std::vector<LocalOperator<T, Space>> ops, const Communicator& comm)
+      : HStackOperator(ops, comm, Blocks::shapes_of(ops, Blocks::Side::range),
+                       Blocks(ops, Blocks::Side::domain)) {}
+
+  void forward(const Array& x, Array& y) const override {
+    LocalArray<T, Space>& data = data_.at(0, y.data());
+    if (ops_.empty()) data.fill(T(0));
+    for (std::size_t i = 0; i < ops_.size(); ++i) {
+      ops_[i].implementation().forward_add(T(1), in_.at(i, x.data()), i == 0 ? T(0) : T(1), data);
+    }
+    y.communicator().allreduce(y.data(), y.data(), y.local_size(), ReduceOp::sum);
+  }
+  void adjoint(const Array& y, Array& x) const override {
+    for (std::size_t i = 0; i < ops_.size(); ++i) {
+      ops_[i].implementation().adjoint(data_.at(0, y.data()), in_.at(i, x.data()));
+    }
+  }
+  void adjoint_add(T alpha, const Array& y, T beta, Array& x) const override {
+    for (std::size_t i = 0; i < ops_.size(); ++i) {
+      ops_[i].implementation().adjoint_add(alpha, data_.at(0, y.data()), beta, in_.at(i, x.data()));
+    }
+  }
+
+ private:
+  HStackOperator(const std::vector<LocalOperator<T, Space>>& ops, const Communicator& comm,
+                 const std::vector<Shape>& local_ranges, Blocks in)
+      : LinearOperatorBase<Array>(
+            Layout::from_local_shape(comm, {in.total()}),
+            Layout(comm, detail::agree_on_shape(comm, local_ranges, "HStack: block ranges"),
+                   Partition::BROADCAST),
+            "HStack(" + detail::joined_names(ops) + ")"),
+        ops_(ops),
+        in_(std::move(in)),
+        data_(std::vector<Shape>{this->range().global_shape()}) {}
+
+  std::vector<LocalOperator<T, Space>> ops_;
+  Blocks in_;
+  Blocks data_;  // the whole replicated data, seen with the blocks' range shape
+};
+
+/// Vertical stack of this rank's local operators (collective over `comm`).
+template <Scalar T, MemorySpace Space>
+LinearOperator<T, Space> VStack(std::vector<LocalOperator<T, Space>> ops,
+                                const Communicator& comm = Communicator::world()) {
+  return LinearOperator<T, Space>::template make<VStackOperator<T, Space>>(std::move(ops), comm);
+}
+template <Scalar T, MemorySpace Space>
+LinearOperator<T, Space> VStack(std::initializer_list<LocalOperator<T, Space>> ops,
+                                const Communicator& comm = Communicator::world()) {
+  return VStack(std::vector<LocalOperator<T, Space>>(ops), comm);
+}
+/// Horizontal stack of this rank's local operators (collective over `comm`).
+template <Scalar T, MemorySpace Space>
+LinearOperator<T, Space> HStack(std::vector<LocalOperator<T, Space>> ops,
+                                const Communicator& comm = Communicator::world()) {
+  return LinearOperator<T, Space>::template make<HStackOperator<T, Space>>(std::move(ops), comm);
+}
+template <Scalar T, MemorySpace Space>
+LinearOperator<T, Space> HStack(std::initializer_list<LocalOperator<T, Space>> ops,
+                                const Communicator& comm = Communicator::world()) {
+  return HStack(std::vector<LocalOperator<T, Space>>(ops), comm);
+}
+
+extern template class VStackOperator<float, Host>;
+extern template class VStackOperator<double, Host>;
+extern template class VStackOperator<std::complex<float>, Host>;
+extern template class VStackOperator<std::complex<double>, Host>;
+extern template class HStackOperator<float, Host>;
+extern template class HStackOperator<double, Host>;
+extern template class HStackOperator<std::complex<float>, Host>;
+extern template class HStackOperator<std::complex<double>, Host>;
+
+}  // namespace distlops

@@ -1,0 +1,245 @@
+// BlockDiag, VStack, HStack, their stacked forms and Replicated, against the dense block
+// matrices assembled from every rank's blocks (each rank can rebuild every other rank's
+// blocks: they are deterministic functions of the rank and the block index). Uneven numbers
+// of blocks per rank, ranks without blocks, masks, N-d blocks, errors on every rank.
+#include "dense_reference.hpp"
+#include "test_support.hpp"
+
+using namespace distlops;
+using namespace distlops::testing;
+
+namespace {
+
+template <class T>
+LocalOperator<T> local_dense(const DenseMatrix<T>& m, Shape domain, Shape range) {
+  return LocalOperator<T>::template make<DenseOperator<LocalArray<T>>>(m, std::move(domain),
+                                                                       std::move(range));
+}
+
+// Rank r holds (r + 1) % 3 blocks (so rank 2 holds none); block i of rank r is a
+// rows(r, i) x cols(r, i) matrix.
+int blocks_of(int rank) {
+  return (rank + 1) % 3;
+}
+Index rows_of(int rank, int i) {
+  return 1 + (rank + 2 * i) % 3;
+}
+Index cols_of(int rank, int i) {
+  return 2 + (2 * rank + i) % 2;
+}
+
+template <class T>
+DenseMatrix<T> block(int rank, int i, Index rows, Index cols) {
+  return random_matrix<T>(rows, cols, std::uint64_t(100 * rank + i));
+}
+
+template <class T>
+DenseMatrix<T> block_diagonal(const std::vector<DenseMatrix<T>>& blocks) {
+  Index rows = 0, cols = 0;
+  for (const auto& b : blocks) {
+    rows += b.rows();
+    cols += b.cols();
+  }
+  DenseMatrix<T> result = DenseMatrix<T>::Zero(rows, cols);
+  Index r = 0, c = 0;
+  for (const auto& b : blocks) {
+    result.block(r, c, b.rows(), b.cols()) = b;
+    r += b.rows();
+    c += b.cols();
+  }
+  return result;
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("BlockDiag equals the block-diagonal matrix of every rank's blocks",
+                   "[operators][blockdiag]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  std::vector<DenseMatrix<T>> all_blocks;
+  std::vector<LocalOperator<T>> mine;
+  for (int r = 0; r < comm.size(); ++r) {
+    for (int i = 0; i < blocks_of(r); ++i) {
+      const auto m = block<T>(r, i, rows_of(r, i), cols_of(r, i));
+      all_blocks.push_back(m);
+      if (r == comm.rank()) mine.push_back(local_dense<T>(m, {m.cols()}, {m.rows()}));
+    }
+  }
+  const double rtol = 10 * tolerance<T>();
+  const auto op = BlockDiag(mine, comm);
+  const DenseMatrix<T> expected = block_diagonal(all_blocks);
+  CHECK(op.rows() == expected.rows());
+  CHECK(op.cols() == expected.cols());
+  CHECK(matrices_close(assemble(op), expected, rtol));
+  CHECK(matrices_close(assemble_adjoint(op), DenseMatrix<T>(expected.adjoint()), rtol));
+  CHECK(dottest(op, 1).passed);
+  CHECK(op.domain().local_extent(comm.rank()) == [&] {
+    Index n = 0;
+    for (const auto& b : mine)
+      n += b.cols();
+    return n;
+  }());
+
+  // With a mask: one group per pair of ranks; the data reductions run inside the groups.
+  std::vector<int> mask(comm.size());
+  for (int r = 0; r < comm.size(); ++r)
+    mask[r] = r / 2;
+  const auto masked = BlockDiag(mine, comm, mask);
+  CHECK(masked.range().mask() == mask);
+  CHECK(matrices_close(assemble(masked), expected, rtol));
+}
+
+TEMPLATE_TEST_CASE("VStack and HStack equal stacked matrices", "[operators][vstack][hstack]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const double rtol = 10 * tolerance<T>();
+  // Every block maps a (2, 2) model (N-d) to rows_of(r, i) values.
+  std::vector<DenseMatrix<T>> all_blocks;
+  std::vector<LocalOperator<T>> mine, mine_adjoint;
+  Index total_rows = 0;
+  for (int r = 0; r < comm.size(); ++r) {
+    for (int i = 0; i < blocks_of(r); ++i) {
+      const auto m = block<T>(r, i, rows_of(r, i), 4);
+      all_blocks.push_back(m);
+      total_rows += m.rows();
+      if (r == comm.rank()) {
+        mine.push_back(local_dense<T>(m, {2, 2}, {m.rows()}));
+        mine_adjoint.push_back(local_dense<T>(DenseMatrix<T>(m.adjoint()), {m.rows()}, {2, 2}));
+      }
+    }
+  }
+  DenseMatrix<T> stacked(total_rows, 4);
+  Index row = 0;
+  for (const auto& m : all_blocks) {
+    stacked.block(row, 0, m.rows(), 4) = m;
+    row += m.rows();
+  }
+  const auto v = VStack(mine, comm);
+  CHECK(v.domain().partition() == Partition::BROADCAST);
+  CHECK(v.domain().global_shape() == Shape{2, 2});
+  CHECK(matrices_close(assemble(v), stacked, rtol));
+  CHECK(matrices_close(assemble_adjoint(v), DenseMatrix<T>(stacked.adjoint()), rtol));
+  CHECK(dottest(v, 2).passed);
+  // The adjoint output is replicated: every rank holds the same sum.
+  DistributedArray<T> y(v.range());
+  fill_random(y, 3);
+  const auto x = v.apply_adjoint(y);
+  x.check_replicas();
+  // An UNSAFE_BROADCAST model is accepted as well.
+  DistributedArray<T> x_unsafe(Layout(comm, {2, 2}, Partition::UNSAFE_BROADCAST));
+  fill_random(x_unsafe, 4);
+  CHECK(all_close(v.apply(x_unsafe).gather(), v.apply(x_unsafe.redistribute(v.domain())).gather(),
+                  rtol));
+
+  const auto h = HStack(mine_adjoint, comm);
+  CHECK(h.range().partition() == Partition::BROADCAST);
+  CHECK(matrices_close(assemble(h), DenseMatrix<T>(stacked.adjoint()), rtol));
+  CHECK(matrices_close(assemble_adjoint(h), stacked, rtol));
+  CHECK(dottest(h, 5).passed);
+  CHECK(dottest(h * v, 6).passed);
+}
+
+TEMPLATE_TEST_CASE("stacked operators act block by block", "[operators][stacked]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const double rtol = 10 * tolerance<T>();
+  const Layout l5(comm, {5}), l3x2(comm, {3, 2}, Partition::SCATTER, 1),
+      l4(comm, {4}, Partition::BROADCAST);
+  const DenseMatrix<T> ma = random_matrix<T>(6, 5, 1), mb = random_matrix<T>(4, 5, 2),
+                       mc = random_matrix<T>(4, 6, 3);
+  auto dense_op = [](const DenseMatrix<T>& m, const Layout& d, const Layout& r) {
+    return LinearOperator<T>::template make<DenseOperator<DistributedArray<T>>>(m, d, r);
+  };
+  const auto a = dense_op(ma, l5, l3x2), b = dense_op(mb, l5, l4), c = dense_op(mc, l3x2, l4);
+
+  const auto diag = StackedBlockDiag({a, b, c});
+  CHECK(matrices_close(assemble(diag), block_diagonal<T>({ma, mb, mc}), rtol));
+  CHECK(dottest(diag, 7).passed);
+
+  const auto vstack = StackedVStack({a, b});
+  DenseMatrix<T> vertical(10, 5);
+  vertical << ma, mb;
+  CHECK(matrices_close(assemble(vstack), vertical, rtol));
+  CHECK(matrices_close(assemble_adjoint(vstack), DenseMatrix<T>(vertical.adjoint()), rtol));
+  CHECK(dottest(vstack, 8).passed);
+
+  const auto hstack = StackedHStack({b, c});
+  DenseMatrix<T> horizontal(4, 11);
+  horizontal << mb, mc;
+  CHECK(matrices_close(assemble(hstack), horizontal, rtol));
+  CHECK(dottest(hstack, 9).passed);
+  // Normal operators of stacked forms compose like any other.
+  CHECK(matrices_close(assemble(vstack.adjoint() * vstack),
+                       DenseMatrix<T>(vertical.adjoint() * vertical), rtol));
+
+  CHECK_THROWS_AS(StackedVStack({a, c}), ShapeMismatch);
+  CHECK_THROWS_AS(StackedHStack({a, b}), ShapeMismatch);
+}
+
+TEMPLATE_TEST_CASE("Replicated applies a local operator on every rank", "[operators][replicated]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const DenseMatrix<T> m = random_matrix<T>(3, 6, 4);
+  const auto op = Replicated(local_dense<T>(m, {2, 3}, {3}), comm);
+  CHECK(op.domain().partition() == Partition::BROADCAST);
+  CHECK(matrices_close(assemble(op), m, 10 * tolerance<T>()));
+  CHECK(dottest(op, 10).passed);
+  const auto unsafe = Replicated(local_dense<T>(m, {6}, {3}), comm, Partition::UNSAFE_BROADCAST);
+  CHECK(unsafe.range().partition() == Partition::UNSAFE_BROADCAST);
+  CHECK_THROWS_AS(Replicated(local_dense<T>(m, {6}, {3}), comm, Partition::SCATTER),
+                  InvalidArgument);
+}
+
+TEMPLATE_TEST_CASE("stacks of mismatched blocks fail on every rank", "[operators][errors]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const int last = comm.size() - 1;
+  // The last rank alone has blocks with another domain.
+  const Index cols = comm.rank() == last && comm.size() > 1 ? 3 : 2;
+  std::vector<LocalOperator<T>> ops{local_dense<T>(random_matrix<T>(2, cols, 1), {cols}, {2})};
+  if (comm.size() > 1) {
+    CHECK_THROWS_AS(VStack(ops, comm), ShapeMismatch);
+    CHECK_THROWS_AS(HStack(std::vector<LocalOperator<T>>{ops[0].adjoint()}, comm), ShapeMismatch);
+  }
+  // Two blocks of different domains on one rank.
+  std::vector<LocalOperator<T>> mixed{local_dense<T>(random_matrix<T>(2, 2, 1), {2}, {2})};
+  if (comm.rank() == 0) mixed.push_back(local_dense<T>(random_matrix<T>(2, 3, 2), {3}, {2}));
+  try {
+    (void)VStack(mixed, comm);
+    FAIL("no exception");
+  } catch (const ShapeMismatch& error) {
+    CHECK(std::string(error.what()).find("rank 0") != std::string::npos);
+  }
+  // No blocks anywhere.
+  CHECK_THROWS_AS(VStack(std::vector<LocalOperator<T>>{}, comm), InvalidArgument);
+  // Inputs of the wrong layout.
+  const auto op = BlockDiag(
+      std::vector<LocalOperator<T>>{local_dense<T>(random_matrix<T>(2, 2, 1), {2}, {2})}, comm);
+  const DistributedArray<T> wrong(Layout(comm, {Index(2 * comm.size()) + 1}), T(1));
+  CHECK_THROWS_AS(op.apply(wrong), ShapeMismatch);
+  CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
+}
+
+TEMPLATE_TEST_CASE("stacking operators allocate nothing after the first apply",
+                   "[operators][allocation]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const auto m = random_matrix<T>(3, 3, 1);
+  std::vector<LocalOperator<T>> ops{local_dense<T>(m, {3}, {3}), local_dense<T>(m, {3}, {3})};
+  const auto bd = BlockDiag(ops, comm);
+  const auto v = VStack(ops, comm);
+  const auto h = HStack(ops, comm);
+  const auto normal = v.adjoint() * v + h * bd * h.adjoint();
+  DistributedArray<T> x(normal.domain()), y(normal.range());
+  fill_random(x, 1);
+  normal.apply(x, y);
+  normal.apply_adjoint(y, x);
+  const std::uint64_t before = memory::allocation_count();
+  normal.apply(x, y);
+  normal.apply_adjoint(y, x);
+  CHECK(memory::allocation_count() == before);
+}

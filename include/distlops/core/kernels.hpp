@@ -82,6 +82,14 @@ R norm_combine(NormKind kind, R a, R b) {
   }
 }
 
+// ---- stencils -------------------------------------------------------------------------------
+/// y[i] = sum_k coefficients[k] * sources[k][i] + beta * y[i] for i < n (y is not read when
+/// beta == 0). The building block of the stencil operators: each source is a shifted view of
+/// the input. `count` may be 0 (then y = beta * y).
+template <Scalar T>
+void combine(Host, Index n, int count, const T* coefficients, const T* const* sources, T beta,
+             T* y);
+
 // ---- N-d boxes ------------------------------------------------------------------------------
 /// A rectangular region of a C-order array: the array's shape and the region's corner.
 struct BoxView {

@@ -100,7 +100,8 @@ fi
 # ---- main pass ------------------------------------------------------------------------------
 # shellcheck disable=SC2046
 if phase "configure" cmake -S . -B "$build_dir" $(generator_args "$build_dir") \
-  -DCMAKE_BUILD_TYPE=Release -DDISTLOPS_ENABLE_CUDA=AUTO "${extra_cmake_args[@]}"; then
+  -DCMAKE_BUILD_TYPE=Release -DDISTLOPS_ENABLE_CUDA=AUTO -DDISTLOPS_ENABLE_TESTS=ON \
+  -DDISTLOPS_ENABLE_EXAMPLES=ON "${extra_cmake_args[@]}"; then
   if phase "build" cmake --build "$build_dir" -j "$build_jobs"; then
     phase "ctest" ctest --test-dir "$build_dir" --output-on-failure --no-tests=error \
       -j "$ctest_jobs"

@@ -24,7 +24,8 @@
 #                             '.' runs them all)
 #   DISTLOPS_SETUP            0 skips scripts/setup.sh (default: 1)
 #   DISTLOPS_CMAKE_ARGS       extra arguments for both configure steps, split on spaces
-#                             (e.g. "-DDISTLOPS_TEST_RANKS=1;2;3")
+#                             (e.g. "-DDISTLOPS_TEST_RANKS=1;2;3"); cache variables set this
+#                             way stay in the build directories' caches for later runs
 set -uo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Builds and runs the demo program on 2 ranks: the README's demo command.
+#
+#   bash scripts/demo.sh
+#
+# Installs missing dependencies (scripts/setup.sh), configures a Release build in build/ (the
+# directory scripts/test.sh uses), builds only the demo program and runs it with mpiexec.
+#
+# Environment knobs:
+#   DISTLOPS_BUILD_DIR    build directory (default: build)
+#   DISTLOPS_DEMO_RANKS   number of MPI ranks (default: 2)
+#   DISTLOPS_SETUP        0 skips scripts/setup.sh (default: 1)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+# The program the demo runs: a target of examples/CMakeLists.txt, and its arguments.
+demo_target="distributed_arrays"
+demo_args=()
+
+build_dir="${DISTLOPS_BUILD_DIR:-build}"
+ranks="${DISTLOPS_DEMO_RANKS:-2}"
+
+if [ "${DISTLOPS_SETUP:-1}" != "0" ]; then
+  bash scripts/setup.sh
+fi
+
+generator=()
+if [ ! -f "$build_dir/CMakeCache.txt" ] && command -v ninja >/dev/null 2>&1; then
+  generator=(-G Ninja)
+fi
+cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DDISTLOPS_ENABLE_CUDA=AUTO -DDISTLOPS_ENABLE_EXAMPLES=ON >/dev/null
+cmake --build "$build_dir" -j "$(nproc)" --target "$demo_target"
+
+# Open MPI flags: more ranks than cores are fine, no binding to cores, no single-copy shared
+# memory (it needs ptrace rights that containers often lack); root needs explicit permission.
+mpiexec_flags=(--oversubscribe --bind-to none --mca btl_vader_single_copy_mechanism none)
+if [ "$(id -u)" -eq 0 ]; then
+  mpiexec_flags+=(--allow-run-as-root)
+fi
+# Oversubscribed ranks yield the core while they wait instead of spinning.
+export OMPI_MCA_mpi_yield_when_idle=1
+
+echo "demo: mpiexec -n ${ranks} ${build_dir}/examples/${demo_target} ${demo_args[*]}"
+echo
+exec mpiexec -n "$ranks" "${mpiexec_flags[@]}" "$build_dir/examples/$demo_target" "${demo_args[@]}"

@@ -20,6 +20,7 @@
 #include "distlops/core/stacked_distributed_array.hpp"
 #include "distlops/core/stacked_layout.hpp"
 #include "distlops/core/types.hpp"
+#include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/dottest.hpp"
 #include "distlops/operators/linear_operator.hpp"
 #include "distlops/operators/stack/block_diag.hpp"

@@ -1,0 +1,334 @@
+// Distributed derivatives against serial references that follow PyLops' formulas line by line
+// (written here independently of the library's band rules), for every kind, order, edge flag
+// and sampling, on 1-d, 2-d and 3-d arrays split along the first or a later axis, including
+// splits where ranks own a single plane (the stencil reaches two neighbours away) or none;
+// the adjoint against the transposed reference matrix; dot tests; values computed by PyLops.
+#include "dense_reference.hpp"
+#include "test_support.hpp"
+
+using namespace distlops;
+using namespace distlops::testing;
+
+namespace {
+
+enum class Derivative { first, second };
+
+// PyLops' formulas on one line v (length n), returning w.
+template <class T>
+std::vector<T> reference_line(const std::vector<T>& v, Derivative which, DerivativeKind kind,
+                              int order, bool edge, double sampling) {
+  const Index n = static_cast<Index>(v.size());
+  std::vector<T> w(v.size(), T(0));
+  using R = real_type_t<T>;
+  auto r = [](double value) { return T(static_cast<R>(value)); };
+  if (which == Derivative::first) {
+    if (kind == DerivativeKind::forward) {
+      for (Index i = 0; i + 1 < n; ++i)
+        w[i] = v[i + 1] - v[i];
+    } else if (kind == DerivativeKind::backward) {
+      for (Index i = 1; i < n; ++i)
+        w[i] = v[i] - v[i - 1];
+    } else if (order == 3) {
+      for (Index i = 1; i + 1 < n; ++i)
+        w[i] = r(0.5) * (v[i + 1] - v[i - 1]);
+      if (edge) {
+        w[0] = v[1] - v[0];
+        w[n - 1] = v[n - 1] - v[n - 2];
+      }
+    } else {
+      for (Index i = 2; i + 2 < n; ++i) {
+        w[i] = v[i - 2] / r(12.0) - r(2.0) * v[i - 1] / r(3.0) + r(2.0) * v[i + 1] / r(3.0) -
+               v[i + 2] / r(12.0);
+      }
+      if (edge) {
+        w[0] = v[1] - v[0];
+        w[1] = r(0.5) * (v[2] - v[0]);
+        w[n - 2] = r(0.5) * (v[n - 1] - v[n - 3]);
+        w[n - 1] = v[n - 1] - v[n - 2];
+      }
+    }
+    for (T& value : w)
+      value /= r(sampling);
+    return w;
+  }
+  if (kind == DerivativeKind::forward) {
+    for (Index i = 0; i + 2 < n; ++i)
+      w[i] = v[i + 2] - r(2.0) * v[i + 1] + v[i];
+  } else if (kind == DerivativeKind::backward) {
+    for (Index i = 2; i < n; ++i)
+      w[i] = v[i] - r(2.0) * v[i - 1] + v[i - 2];
+  } else {
+    for (Index i = 1; i + 1 < n; ++i)
+      w[i] = v[i + 1] - r(2.0) * v[i] + v[i - 1];
+    if (edge) {
+      w[0] = v[0] - r(2.0) * v[1] + v[2];
+      w[n - 1] = v[n - 3] - r(2.0) * v[n - 2] + v[n - 1];
+    }
+  }
+  for (T& value : w)
+    value /= r(sampling * sampling);
+  return w;
+}
+
+// The reference applied along `axis` of a global C-order array.
+template <class T>
+std::vector<T> reference_apply(const std::vector<T>& x, const Shape& shape, int axis,
+                               Derivative which, DerivativeKind kind, int order, bool edge,
+                               double sampling) {
+  const Shape strides = strides_of(shape);
+  const Index n = shape[axis];
+  std::vector<T> y(x.size(), T(0));
+  for (Index flat = 0; flat < Index(x.size()); ++flat) {
+    if ((flat / strides[axis]) % n != 0) continue;  // one start per line
+    std::vector<T> line(static_cast<std::size_t>(n));
+    for (Index i = 0; i < n; ++i)
+      line[i] = x[flat + i * strides[axis]];
+    const auto result = reference_line(line, which, kind, order, edge, sampling);
+    for (Index i = 0; i < n; ++i)
+      y[flat + i * strides[axis]] = result[i];
+  }
+  return y;
+}
+
+// Layouts of a shape: default split along each axis, and splits with single-plane and empty
+// blocks along axis 0.
+std::vector<Layout> layouts_of(const Communicator& comm, const Shape& shape) {
+  std::vector<Layout> layouts;
+  for (int axis = 0; axis < int(shape.size()); ++axis)
+    layouts.emplace_back(comm, shape, Partition::SCATTER, axis);
+  if (comm.size() > 1) {
+    // Rank r owns 1 plane for odd r, none for even r > 0, rank 0 the rest.
+    std::vector<Shape> local(comm.size(), shape);
+    Index rest = shape[0];
+    for (int r = 1; r < comm.size(); ++r) {
+      local[r][0] = r % 2 == 1 && rest > 1 ? 1 : 0;
+      rest -= local[r][0];
+    }
+    local[0][0] = rest;
+    layouts.emplace_back(comm, shape, LayoutOptions{.local_shapes = local});
+  }
+  layouts.emplace_back(comm, shape, Partition::BROADCAST);
+  return layouts;
+}
+
+struct Case {
+  Derivative which;
+  DerivativeKind kind;
+  int order;
+  bool edge;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> result;
+  for (bool edge : {false, true}) {
+    result.push_back({Derivative::first, DerivativeKind::forward, 3, edge});
+    result.push_back({Derivative::first, DerivativeKind::backward, 3, edge});
+    result.push_back({Derivative::first, DerivativeKind::centered, 3, edge});
+    result.push_back({Derivative::first, DerivativeKind::centered, 5, edge});
+    result.push_back({Derivative::second, DerivativeKind::forward, 3, edge});
+    result.push_back({Derivative::second, DerivativeKind::backward, 3, edge});
+    result.push_back({Derivative::second, DerivativeKind::centered, 3, edge});
+  }
+  return result;
+}
+
+template <class T>
+LinearOperator<T> make(const Layout& layout, const Case& c, int axis, double sampling) {
+  const DerivativeOptions options{
+      .axis = axis, .sampling = sampling, .kind = c.kind, .edge = c.edge, .order = c.order};
+  return c.which == Derivative::first ? FirstDerivative<T>(layout, options)
+                                      : SecondDerivative<T>(layout, options);
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("derivatives equal PyLops' formulas on every split", "[derivatives]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  for (const Shape& shape : std::vector<Shape>{{11}, {7, 5}, {6, 3, 5}}) {
+    const std::vector<T> global = random_values<T>(element_count(shape), 3);
+    for (const Layout& layout : layouts_of(comm, shape)) {
+      const auto x = DistributedArray<T>::from_global(layout, global);
+      for (int axis = 0; axis < int(shape.size()); ++axis) {
+        for (const Case& c : cases()) {
+          if (c.order == 5 && shape[axis] < 5) continue;  // too short for the stencil
+          const double sampling = c.edge ? 0.5 : 1.0;
+          INFO("shape " << to_string(shape) << " layout " << layout.describe() << " axis " << axis
+                        << (c.which == Derivative::first ? " first " : " second ")
+                        << to_string(c.kind) << " order " << c.order << " edge " << c.edge);
+          const auto op = make<T>(layout, c, axis, sampling);
+          const auto expected =
+              reference_apply(global, shape, axis, c.which, c.kind, c.order, c.edge, sampling);
+          CHECK(all_close(op.apply(x).gather(), expected, 10 * tolerance<T>()));
+          // forward_add accumulates: y = 2 D x - 3 y
+          DistributedArray<T> y(layout);
+          fill_random(y, 4);
+          const std::vector<T> y0 = y.gather();
+          op.apply_add(T(2), x, T(-3), y);
+          std::vector<T> expected_add(expected.size());
+          for (std::size_t i = 0; i < expected.size(); ++i)
+            expected_add[i] = T(2) * expected[i] - T(3) * y0[i];
+          CHECK(all_close(y.gather(), expected_add, 10 * tolerance<T>()));
+          CHECK(dottest(op, 5).passed);
+        }
+      }
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("derivative adjoints are the transposed reference matrices", "[derivatives]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const Shape shape{6, 4};
+  for (const Layout& layout : layouts_of(comm, shape)) {
+    for (int axis = 0; axis < 2; ++axis) {
+      for (const Case& c : cases()) {
+        if (c.order == 5 && shape[axis] < 5) continue;
+        INFO("layout " << layout.describe() << " axis " << axis << " kind " << to_string(c.kind)
+                       << " order " << c.order << " edge " << c.edge);
+        const auto op = make<T>(layout, c, axis, 2.0);
+        // Reference matrix: the reference applied to unit vectors.
+        DenseMatrix<T> expected(24, 24);
+        for (Index j = 0; j < 24; ++j) {
+          std::vector<T> unit(24, T(0));
+          unit[j] = T(1);
+          const auto column =
+              reference_apply(unit, shape, axis, c.which, c.kind, c.order, c.edge, 2.0);
+          for (Index i = 0; i < 24; ++i)
+            expected(i, j) = column[i];
+        }
+        CHECK(matrices_close(assemble(op), expected, 10 * tolerance<T>()));
+        CHECK(matrices_close(assemble_adjoint(op), DenseMatrix<T>(expected.adjoint()),
+                             10 * tolerance<T>()));
+      }
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("Laplacian and Gradient", "[derivatives][laplacian][gradient]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const double rtol = 10 * tolerance<T>();
+  for (const Shape& shape : std::vector<Shape>{{7, 5}, {5, 4, 6}}) {
+    const std::vector<T> global = random_values<T>(element_count(shape), 8);
+    const int ndim = static_cast<int>(shape.size());
+    for (const Layout& layout : layouts_of(comm, shape)) {
+      const auto x = DistributedArray<T>::from_global(layout, global);
+      for (bool edge : {false, true}) {
+        for (DerivativeKind kind :
+             {DerivativeKind::centered, DerivativeKind::forward, DerivativeKind::backward}) {
+          INFO("shape " << to_string(shape) << " layout " << layout.describe() << " edge " << edge
+                        << " kind " << to_string(kind));
+          LaplacianOptions options;
+          options.axes.clear();
+          options.weights.clear();
+          options.sampling.clear();
+          for (int axis = 0; axis < ndim; ++axis) {
+            options.axes.push_back(axis);
+            options.weights.push_back(1.0 + axis);
+            options.sampling.push_back(1.0 / (1 + axis));
+          }
+          options.edge = edge;
+          options.kind = kind;
+          const auto laplacian = Laplacian<T>(layout, options);
+          std::vector<T> expected(global.size(), T(0));
+          for (int axis = 0; axis < ndim; ++axis) {
+            const auto part = reference_apply(global, shape, axis, Derivative::second, kind, 3,
+                                              edge, options.sampling[axis]);
+            for (std::size_t i = 0; i < expected.size(); ++i) {
+              expected[i] += T(real_type_t<T>(options.weights[axis])) * part[i];
+            }
+          }
+          CHECK(all_close(laplacian.apply(x).gather(), expected, rtol));
+          CHECK(dottest(laplacian, 9).passed);
+
+          const auto gradient =
+              Gradient<T>(layout, {.sampling = {0.5}, .edge = edge, .kind = kind});
+          const auto g = gradient.apply(x);
+          REQUIRE(g.narrays() == std::size_t(ndim));
+          for (int axis = 0; axis < ndim; ++axis) {
+            CHECK(all_close(
+                g[axis].gather(),
+                reference_apply(global, shape, axis, Derivative::first, kind, 3, edge, 0.5), rtol));
+          }
+          CHECK(dottest(gradient, 10).passed);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("derivatives match numbers computed by PyLops", "[derivatives][pylops]") {
+  const Communicator comm = world();
+  // import numpy as np, pylops
+  // x = np.arange(7.0)**2 + np.sin(np.arange(7.0))
+  // pylops.FirstDerivative(7, kind='centered', order=5, edge=True, sampling=0.5): D @ x, D.H @ x
+  // pylops.SecondDerivative(7, kind='centered', edge=True, sampling=2.0): S @ x, S.H @ x
+  const std::vector<double> x{0.,         1.84147098,  4.90929743, 9.14112001,
+                              15.2431975, 24.04107573, 35.7205845};
+  const std::vector<double> d5{3.68294197,  4.90929743, 7.19233245, 10.07859931,
+                               14.73139311, 20.477387,  23.35901755};
+  const std::vector<double> d5h{-1.02325475,  -5.0222099,   -7.80615611, -13.77853344,
+                                -12.67113195, -52.64042567, 92.94171181};
+  const std::vector<double> s{0.30658886, 0.30658886, 0.29099903, 0.46756373,
+                              0.67395018, 0.72040764, 0.72040764};
+  const std::vector<double> sh{0.46036775, 0.30658886,   0.29099903, 0.46756373,
+                               9.60409631, -26.07003074, 14.94041506};
+  const Layout layout(comm, {7});
+  const auto xd = DistributedArray<double>::from_global(layout, x);
+  const auto d = FirstDerivative<double>(layout, {.sampling = 0.5, .edge = true, .order = 5});
+  const auto second = SecondDerivative<double>(layout, {.sampling = 2.0, .edge = true});
+  CHECK(all_close(d.apply(xd).gather(), d5, 1e-8));
+  CHECK(all_close(d.apply_adjoint(xd).gather(), d5h, 1e-8));
+  CHECK(all_close(second.apply(xd).gather(), s, 1e-8));
+  CHECK(all_close(second.apply_adjoint(xd).gather(), sh, 1e-8));
+
+  // X = np.outer(np.arange(1.0, 5.0), np.arange(1.0, 4.0)**3)
+  // L = pylops.Laplacian((4, 3), axes=(0, 1), weights=(1.0, 2.0), sampling=(1.0, 0.5), edge=True)
+  const std::vector<double> big_x{1., 8., 27., 2., 16., 54., 3., 24., 81., 4., 32., 108.};
+  const std::vector<double> l{96., 96., 96., 192., 192., 192., 288., 288., 288., 384., 384., 384.};
+  const std::vector<double> lh{291., -552.,  369., 577.,  -1144., 603.,
+                               853., -1816., 567., 1159., -2248., 1341.};
+  const Layout grid(comm, {4, 3});
+  const auto lap = Laplacian<double>(
+      grid, {.axes = {0, 1}, .weights = {1.0, 2.0}, .sampling = {1.0, 0.5}, .edge = true});
+  const auto xg = DistributedArray<double>::from_global(grid, big_x);
+  CHECK(all_close(lap.apply(xg).gather(), l, 1e-12));
+  CHECK(all_close(lap.apply_adjoint(xg).gather(), lh, 1e-12));
+}
+
+TEMPLATE_TEST_CASE("bad derivative arguments", "[derivatives][errors]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const Layout layout(comm, {8, 4});
+  CHECK_THROWS_AS(FirstDerivative<T>(layout, {.axis = 2}), InvalidArgument);
+  CHECK_THROWS_AS(FirstDerivative<T>(layout, {.order = 4}), InvalidArgument);
+  CHECK_THROWS_AS(FirstDerivative<T>(layout, {.sampling = 0.0}), InvalidArgument);
+  CHECK_THROWS_AS(FirstDerivative<T>(layout, {.axis = 1, .order = 5}),
+                  InvalidArgument);  // 4 < 5 samples
+  CHECK_THROWS_AS(SecondDerivative<T>(Layout(comm, {2}), {}), InvalidArgument);
+  CHECK_THROWS_AS(Laplacian<T>(layout, {.axes = {0, 1}, .weights = {1.0}, .sampling = {1.0, 1.0}}),
+                  InvalidArgument);
+  CHECK_THROWS_AS(Laplacian<T>(Layout(comm, {8}), {}), InvalidArgument);
+  CHECK_THROWS_AS(Gradient<T>(layout, {.sampling = {1.0, 2.0, 3.0}}), InvalidArgument);
+  CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
+}
+
+TEMPLATE_TEST_CASE("a second apply of a derivative allocates nothing", "[derivatives][allocation]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const Layout layout(comm, {12, 5});
+  const auto op = Laplacian<T>(layout) + FirstDerivative<T>(layout, {.order = 5});
+  DistributedArray<T> x(layout), y(layout);
+  fill_random(x, 1);
+  op.apply(x, y);
+  op.apply_adjoint(y, x);
+  const std::uint64_t before = memory::allocation_count();
+  op.apply(x, y);
+  op.apply_adjoint(y, x);
+  CHECK(memory::allocation_count() == before);
+}

@@ -18,3 +18,4 @@
 #include "distlops/core/redistribute.hpp"
 #include "distlops/core/stacked_distributed_array.hpp"
 #include "distlops/core/types.hpp"
+#include "distlops/io/npy.hpp"

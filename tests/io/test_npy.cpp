@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -604,5 +605,46 @@ TEST_CASE("relative paths and paths without a directory", "[npy]") {
   write_npy("sub/../sub/nested.npy", DistributedArray<double>::from_global(layout, global));
   check_array(read_npy<double>("sub/nested.npy", layout), layout, global);
   fs::current_path(saved);
+  expect_in_step(comm);
+}
+
+// Driven by numpy_interop.py, which writes the in_ files with NumPy and checks the out_ files
+// with NumPy; hidden, since it needs that script.
+TEST_CASE("interchange with NumPy at run time", "[.numpy-live]") {
+  const Communicator comm = world();
+  const char* directory = std::getenv("DISTLOPS_NPY_EXCHANGE_DIR");
+  REQUIRE(directory != nullptr);
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(directory)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with("in_")) names.push_back(name.substr(3));
+  }
+  std::sort(names.begin(), names.end());
+  CHECK(!names.empty());
+  // Names are <dtype>_<d0>x<d1>..._<case>.npy.
+  auto exchange = [&]<class T>(const std::string& name, const Shape& shape, int index, T) {
+    INFO(name);
+    // Alternate the layouts: along the last axis, along the first, replicated.
+    const int axis = index % 2 == 0 ? static_cast<int>(shape.size()) - 1 : 0;
+    const Partition partition = index % 3 == 2 ? Partition::BROADCAST : Partition::SCATTER;
+    const auto x = read_npy<T>(fs::path(directory) / ("in_" + name), comm, partition, axis);
+    check_array(x, Layout(comm, shape, partition, axis), reference_values<T>(shape));
+    write_npy(fs::path(directory) / ("out_" + name), x);
+  };
+  for (std::size_t index = 0; index < names.size(); ++index) {
+    const std::string& name = names[index];
+    const std::size_t first = name.find('_');
+    const std::size_t second = name.find('_', first + 1);
+    const std::string code = name.substr(0, first);
+    Shape shape;
+    std::stringstream extents(name.substr(first + 1, second - first - 1));
+    for (std::string extent; std::getline(extents, extent, 'x');)
+      shape.push_back(std::stoll(extent));
+    const int i = static_cast<int>(index);
+    if (code == "f4") exchange(name, shape, i, float{});
+    if (code == "f8") exchange(name, shape, i, double{});
+    if (code == "c8") exchange(name, shape, i, std::complex<float>{});
+    if (code == "c16") exchange(name, shape, i, std::complex<double>{});
+  }
   expect_in_step(comm);
 }

@@ -8,6 +8,7 @@ packages=(
   openmpi-bin libopenmpi-dev
   libeigen3-dev libfftw3-dev catch2
   zlib1g-dev
+  clang-14 libclang-rt-14-dev
 )
 
 missing=()

@@ -2,6 +2,7 @@
 /// \file distlops.hpp
 /// Everything of distlops in one include.
 
+#include "distlops/config.hpp"
 #include "distlops/core/buffer.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/communicator.hpp"
@@ -20,6 +21,7 @@
 #include "distlops/core/stacked_distributed_array.hpp"
 #include "distlops/core/stacked_layout.hpp"
 #include "distlops/core/types.hpp"
+#include "distlops/io/npy.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/dottest.hpp"
 #include "distlops/operators/halo.hpp"

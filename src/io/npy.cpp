@@ -1,0 +1,624 @@
+// Parallel .npy input and output with MPI-IO.
+//
+// Geometry: a C-order array distributed along axis k is, in the file, A = prod(shape[:k])
+// blocks of n_k * B elements (B = prod(shape[k+1:])), N_k * B elements apart, the first at
+// offset_k * B. Each rank's file view is that strided pattern. It is built from
+// MPI_Type_create_hvector over contiguous byte blocks instead of MPI_Type_create_subarray,
+// whose extents are C ints: counts and block sizes above the per-call limit (2^31 - 1, see
+// message_chunk_bytes) are split into nested types, and the data move in rounds of at most
+// that many bytes per rank and collective call, so arrays of any size work.
+//
+// Failures: every step that may fail on some ranks only is followed by an agreement
+// (collective_check), so that every rank throws the same error and no rank waits in a
+// collective the others have left.
+#include "distlops/io/npy.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <climits>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "distlops/core/collective_check.hpp"
+#include "distlops/core/error.hpp"
+
+static_assert(std::endian::native == std::endian::little,
+              "distlops' .npy input and output store the host's little-endian bytes as is");
+
+namespace distlops::io {
+
+namespace {
+
+std::function<void(detail::WriteStage)>& write_stage_hook() {
+  static std::function<void(detail::WriteStage)> hook;
+  return hook;
+}
+
+void run_hook(detail::WriteStage stage) {
+  if (const auto& hook = write_stage_hook()) hook(stage);
+}
+
+std::string errno_text(int code) {
+  return std::generic_category().message(code);
+}
+
+std::string mpi_error_text(int code) {
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) return "error " + std::to_string(code);
+  return std::string(text, static_cast<std::size_t>(length));
+}
+
+// Raises IoError for a failed MPI-IO call.
+void check_io(int code, const std::string& where, const char* call) {
+  if (code != MPI_SUCCESS) throw IoError(where + ": " + call + " failed: " + mpi_error_text(code));
+}
+
+// The number of elements or bytes that one MPI call or type constructor may take.
+Index call_limit() {
+  return static_cast<Index>(std::min<std::size_t>(message_chunk_bytes(), INT_MAX));
+}
+
+std::string broadcast_string(const Communicator& comm, std::string text, int root) {
+  Index size = static_cast<Index>(text.size());
+  comm.broadcast(&size, 1, root);
+  text.resize(static_cast<std::size_t>(size));
+  comm.broadcast(text.data(), size, root);
+  return text;
+}
+
+// ---- MPI datatypes ------------------------------------------------------------------------
+
+// Owns an MPI datatype.
+class Datatype {
+ public:
+  Datatype() = default;
+  explicit Datatype(MPI_Datatype type) : type_(type) {}
+  Datatype(Datatype&& other) noexcept : type_(std::exchange(other.type_, MPI_DATATYPE_NULL)) {}
+  Datatype& operator=(Datatype&& other) noexcept {
+    std::swap(type_, other.type_);
+    return *this;
+  }
+  Datatype(const Datatype&) = delete;
+  Datatype& operator=(const Datatype&) = delete;
+  ~Datatype() {
+    if (type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
+  }
+  MPI_Datatype get() const { return type_; }
+  void commit() { distlops::detail::check_mpi(MPI_Type_commit(&type_), "MPI_Type_commit"); }
+
+ private:
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+// `count` copies of `block`, their starts `stride` bytes apart; any count.
+Datatype strided(Index count, Index stride, MPI_Datatype block, Index limit) {
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  if (count <= limit) {
+    distlops::detail::check_mpi(
+        MPI_Type_create_hvector(static_cast<int>(count), 1, stride, block, &type),
+        "MPI_Type_create_hvector");
+    return Datatype(type);
+  }
+  const Index groups = count / limit;
+  const Index rest = count % limit;
+  const Datatype group = strided(limit, stride, block, limit);
+  Datatype body = strided(groups, limit * stride, group.get(), limit);
+  if (rest == 0) return body;
+  const Datatype tail = strided(rest, stride, block, limit);
+  int lengths[2] = {1, 1};
+  MPI_Aint displacements[2] = {0, static_cast<MPI_Aint>(groups * limit * stride)};
+  MPI_Datatype types[2] = {body.get(), tail.get()};
+  distlops::detail::check_mpi(MPI_Type_create_struct(2, lengths, displacements, types, &type),
+                              "MPI_Type_create_struct");
+  return Datatype(type);
+}
+
+// `bytes` contiguous bytes; any size.
+Datatype contiguous_bytes(Index bytes, Index limit) {
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  if (bytes <= limit) {
+    distlops::detail::check_mpi(MPI_Type_contiguous(static_cast<int>(bytes), MPI_BYTE, &type),
+                                "MPI_Type_contiguous");
+    return Datatype(type);
+  }
+  const Index rest = bytes % limit;
+  const Datatype piece = contiguous_bytes(limit, limit);
+  Datatype body = strided(bytes / limit, limit, piece.get(), limit);
+  if (rest == 0) return body;
+  int lengths[2] = {1, static_cast<int>(rest)};
+  MPI_Aint displacements[2] = {0, static_cast<MPI_Aint>(bytes - rest)};
+  MPI_Datatype types[2] = {body.get(), MPI_BYTE};
+  distlops::detail::check_mpi(MPI_Type_create_struct(2, lengths, displacements, types, &type),
+                              "MPI_Type_create_struct");
+  return Datatype(type);
+}
+
+// ---- file geometry -----------------------------------------------------------------------
+
+// The bytes of the data region that one rank reads or writes: `count` blocks of `block` bytes
+// whose starts are `stride` bytes apart, the first `start` bytes after the header.
+struct Region {
+  Index start = 0;
+  Index count = 0;
+  Index block = 0;
+  Index stride = 0;
+  Index bytes() const { return count * block; }
+};
+
+// This rank's block of a layout, or the whole array when `whole`.
+Region region_of(const Layout& layout, std::size_t item_size, bool whole) {
+  const Shape& shape = layout.global_shape();
+  const int axis = layout.axis();
+  Region region;
+  if (whole) {
+    const Index total = layout.global_size() * static_cast<Index>(item_size);
+    region = {0, 1, total, total};
+  } else {
+    Index outer = 1;
+    Index inner = static_cast<Index>(item_size);
+    for (int k = 0; k < axis; ++k)
+      outer *= shape[static_cast<std::size_t>(k)];
+    for (std::size_t k = static_cast<std::size_t>(axis) + 1; k < shape.size(); ++k)
+      inner *= shape[k];
+    const int rank = layout.rank();
+    region = {layout.offset(rank) * inner, outer, layout.local_extent(rank) * inner,
+              shape[static_cast<std::size_t>(axis)] * inner};
+  }
+  if (region.bytes() == 0) return {};
+  if (region.block == region.stride) return {region.start, 1, region.bytes(), region.bytes()};
+  return region;
+}
+
+// The file type of a region's view: none (plain bytes) for a contiguous or empty region.
+Datatype view_type_of(const Region& region) {
+  if (region.count <= 1) return {};
+  const Index limit = call_limit();
+  const Datatype block = contiguous_bytes(region.block, limit);
+  Datatype pattern = strided(region.count, region.stride, block.get(), limit);
+  pattern.commit();
+  return pattern;
+}
+
+// ---- files ----------------------------------------------------------------------------------
+
+// An MPI file opened collectively. Open and close are collective; when opening failed on some
+// ranks only, every rank throws (agreed) and the ranks that did open keep their handle rather
+// than enter the collective MPI_File_close alone.
+class SharedFile {
+ public:
+  SharedFile(const Communicator& comm, const std::string& name, int mode,
+             const std::string& where) {
+    MPI_File file = MPI_FILE_NULL;
+    const int code = MPI_File_open(comm.native(), name.c_str(), mode, MPI_INFO_NULL, &file);
+    const int opened_everywhere = comm.allreduce(code == MPI_SUCCESS ? 1 : 0, ReduceOp::min);
+    if (opened_everywhere == 1) {
+      file_ = file;
+      MPI_File_set_errhandler(file_, MPI_ERRORS_RETURN);
+    }
+    collective_check(comm, [&] { check_io(code, where, "MPI_File_open"); });
+  }
+  SharedFile(const SharedFile&) = delete;
+  SharedFile& operator=(const SharedFile&) = delete;
+  // Collective: on the error paths every rank unwinds through here alike.
+  ~SharedFile() {
+    if (file_ != MPI_FILE_NULL) MPI_File_close(&file_);
+  }
+
+  MPI_File get() const { return file_; }
+  int close() { return MPI_File_close(&file_); }
+
+  // Collective: a view of the bytes of `region` after the header.
+  int set_view(Index data_offset, const Region& region, const Datatype& pattern) {
+    char representation[] = "native";
+    const MPI_Datatype file_type = pattern.get() != MPI_DATATYPE_NULL ? pattern.get() : MPI_BYTE;
+    return MPI_File_set_view(file_, static_cast<MPI_Offset>(data_offset + region.start), MPI_BYTE,
+                             file_type, representation, MPI_INFO_NULL);
+  }
+
+  // Collective: moves `bytes` bytes between `data` and the view in `rounds` collective calls of
+  // at most call_limit() bytes each (every rank makes the same number of calls). Returns the
+  // first failure, empty when there was none.
+  std::string transfer(std::byte* data, Index bytes, Index rounds, bool writing) {
+    const Index limit = call_limit();
+    std::string failure;
+    for (Index round = 0; round < rounds; ++round) {
+      const Index offset = std::min(round * limit, bytes);
+      const int count = static_cast<int>(std::min(limit, bytes - offset));
+      MPI_Status status;
+      const int code =
+          writing ? MPI_File_write_at_all(file_, offset, data + offset, count, MPI_BYTE, &status)
+                  : MPI_File_read_at_all(file_, offset, data + offset, count, MPI_BYTE, &status);
+      if (!failure.empty()) continue;
+      const char* call = writing ? "MPI_File_write_at_all" : "MPI_File_read_at_all";
+      if (code != MPI_SUCCESS) {
+        failure = std::string(call) + " failed: " + mpi_error_text(code);
+        continue;
+      }
+      int done = 0;
+      if (MPI_Get_count(&status, MPI_BYTE, &done) == MPI_SUCCESS && done != count) {
+        failure = std::string(call) + " moved " + std::to_string(offset + done) + " of the " +
+                  std::to_string(bytes) + " bytes of this rank's block" +
+                  (writing ? "" : " (the file is shorter than its header says)");
+      }
+    }
+    return failure;
+  }
+
+ private:
+  MPI_File file_ = MPI_FILE_NULL;
+};
+
+// Rank 0's temporary file of write_npy: removed on destruction unless renamed to its target.
+class TemporaryFile {
+ public:
+  TemporaryFile() = default;
+  TemporaryFile(TemporaryFile&& other) noexcept : name_(std::exchange(other.name_, {})) {}
+  TemporaryFile& operator=(TemporaryFile&& other) noexcept {
+    std::swap(name_, other.name_);
+    return *this;
+  }
+  TemporaryFile(const TemporaryFile&) = delete;
+  TemporaryFile& operator=(const TemporaryFile&) = delete;
+  ~TemporaryFile() {
+    if (!name_.empty()) ::unlink(name_.c_str());
+  }
+
+  const std::string& name() const { return name_; }
+
+  // A new, empty file `.<name>.<16 hex digits>.tmp` next to `target`, with the permission bits
+  // of an existing target (otherwise 0666 less the umask).
+  static TemporaryFile create(const std::filesystem::path& target, const std::string& where) {
+    const std::string base = target.filename().string();
+    if (base.empty() || base == "." || base == "..") {
+      throw IoError(where + ": the path names no file");
+    }
+    struct stat existing {};
+    const bool exists = ::stat(target.c_str(), &existing) == 0;
+    if (exists && S_ISDIR(existing.st_mode)) throw IoError(where + ": the path is a directory");
+    const std::filesystem::path directory =
+        target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+
+    std::mt19937_64 engine(seed());
+    static constexpr char digits[] = "0123456789abcdef";
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      std::uint64_t bits = engine();
+      std::string suffix;
+      for (int i = 0; i < 16; ++i, bits >>= 4)
+        suffix += digits[bits & 15];
+      // Keep the name within NAME_MAX (255) for long target names.
+      const std::string name =
+          (directory / ("." + base.substr(0, 200) + "." + suffix + ".tmp")).string();
+      const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      if (fd < 0) {
+        if (errno == EEXIST) continue;
+        throw IoError(where + ": cannot create a temporary file in '" + directory.string() +
+                      "': " + errno_text(errno));
+      }
+      TemporaryFile file;
+      file.name_ = name;
+      if (exists) (void)::fchmod(fd, existing.st_mode & 07777);
+      ::close(fd);
+      return file;
+    }
+    throw IoError(where + ": cannot find a free temporary file name in '" + directory.string() +
+                  "'");
+  }
+
+  // Renames the file over `target` and makes the rename durable (the directory is synced where
+  // the file system allows it).
+  void commit(const std::filesystem::path& target, const std::string& where) {
+    if (::rename(name_.c_str(), target.c_str()) != 0) {
+      throw IoError(where + ": cannot rename the temporary file '" + name_ +
+                    "' to the target: " + errno_text(errno));
+    }
+    name_.clear();
+    const std::filesystem::path directory =
+        target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+    const int fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+      (void)::fsync(fd);
+      ::close(fd);
+    }
+  }
+
+ private:
+  static std::uint64_t seed() {
+    std::uint64_t value = static_cast<std::uint64_t>(::getpid()) * 0x9e3779b97f4a7c15ULL;
+    value ^= static_cast<std::uint64_t>(MPI_Wtime() * 1e9);
+    try {
+      std::random_device device;
+      value ^= (static_cast<std::uint64_t>(device()) << 32) ^ device();
+    } catch (const std::exception&) {
+      // No entropy source: the process id and the clock must do; create() retries collisions.
+    }
+    return value;
+  }
+
+  std::string name_;
+};
+
+// Reads exactly `size` bytes at `offset` of `fd` into `out`; false at the end of the file.
+bool read_at(int fd, std::byte* out, std::size_t size, off_t offset, const std::string& where) {
+  while (size > 0) {
+    const ssize_t got = ::pread(fd, out, size, offset);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw IoError(where + ": cannot read the file: " + errno_text(errno));
+    }
+    if (got == 0) return false;
+    out += got;
+    size -= static_cast<std::size_t>(got);
+    offset += got;
+  }
+  return true;
+}
+
+// The header and the size of a .npy file, as rank 0 reads them, on every rank.
+struct FileHeader {
+  NpyHeader header;
+  Index file_size = 0;
+};
+
+FileHeader read_file_header(const Communicator& comm, const std::string& name,
+                            const std::string& where) {
+  std::vector<std::byte> bytes;
+  Index file_size = 0;
+  collective_check(comm, [&] {
+    if (comm.rank() != 0) return;
+    const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw IoError(where + ": cannot open the file: " + errno_text(errno));
+    struct Closer {
+      int fd;
+      ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat info {};
+    if (::fstat(fd, &info) != 0) {
+      throw IoError(where + ": cannot inspect the file: " + errno_text(errno));
+    }
+    if (S_ISDIR(info.st_mode)) throw IoError(where + ": the path is a directory");
+    file_size = static_cast<Index>(info.st_size);
+    // A first read that holds any header NumPy writes for these dtypes; more when needed.
+    bytes.resize(static_cast<std::size_t>(std::min<Index>(file_size, 4096)));
+    if (!read_at(fd, bytes.data(), bytes.size(), 0, where)) {
+      throw IoError(where + ": the file shrank while being read");
+    }
+    try {
+      const std::size_t total = npy_header_size(bytes);
+      if (total > bytes.size() && static_cast<Index>(bytes.size()) < file_size) {
+        const std::size_t have = bytes.size();
+        bytes.resize(
+            static_cast<std::size_t>(std::min<Index>(static_cast<Index>(total), file_size)));
+        if (!read_at(fd, bytes.data() + have, bytes.size() - have, static_cast<off_t>(have),
+                     where)) {
+          throw IoError(where + ": the file shrank while being read");
+        }
+      }
+      (void)parse_npy_header(bytes);
+    } catch (const IoError& error) {
+      if (std::string_view(error.what()).starts_with(where)) throw;
+      throw IoError(where + ": " + error.what());
+    }
+  });
+  comm.broadcast(&file_size, 1, 0);
+  Index size = static_cast<Index>(bytes.size());
+  comm.broadcast(&size, 1, 0);
+  bytes.resize(static_cast<std::size_t>(size));
+  comm.broadcast(bytes.data(), size, 0);
+  // Every rank parses the same bytes: the same result, and rank 0 found them valid.
+  return {parse_npy_header(bytes), file_size};
+}
+
+// Checks of the header against T that every rank makes on the same data (same verdict).
+template <Scalar T>
+void check_content(const FileHeader& file, const std::string& where) {
+  const NpyHeader& header = file.header;
+  if (header.dtype != npy_dtype_of<T>()) {
+    throw IoError(where + ": the file holds " + npy_dtype_name(header.dtype) + " data ('" +
+                  header.descr + "'), but " + scalar_name<T>() +
+                  " was requested (no conversion is made)");
+  }
+  if (header.fortran_order) {
+    throw IoError(where +
+                  ": the file holds column-major data (fortran_order True), which is not "
+                  "supported; save a C-ordered array (numpy.ascontiguousarray)");
+  }
+  const Index available = file.file_size - static_cast<Index>(header.data_offset);
+  if (header.data_bytes() > available) {
+    throw IoError(where + ": the data are shorter than the shape requires: shape " +
+                  to_string(header.shape) + " of " + npy_dtype_name(header.dtype) + " needs " +
+                  std::to_string(header.data_bytes()) + " bytes after the " +
+                  std::to_string(header.data_offset) + "-byte header, the file has " +
+                  std::to_string(available));
+  }
+}
+
+void check_same_path(const Communicator& comm, const std::string& name, const char* function) {
+  Fingerprint fingerprint;
+  fingerprint.add(std::string_view(name));
+  collective_check(comm, fingerprint, std::string(function) + ": the path", [] {});
+}
+
+std::string describe_call(const char* function, const std::string& name) {
+  return std::string(function) + "(\"" + name + "\")";
+}
+
+template <Scalar T>
+DistributedArray<T, Host> read_data(const FileHeader& file, const Layout& layout,
+                                    const std::string& name, const std::string& where) {
+  const Communicator& comm = layout.communicator();
+  const Region region = region_of(layout, sizeof(T), layout.replicated());
+  DistributedArray<T, Host> array;
+  Datatype pattern;
+  collective_check(comm, [&] {
+    array = DistributedArray<T, Host>(layout);
+    pattern = view_type_of(region);
+  });
+  SharedFile input(comm, name, MPI_MODE_RDONLY, where);
+  const int view_code =
+      input.set_view(static_cast<Index>(file.header.data_offset), region, pattern);
+  const Index bytes = view_code == MPI_SUCCESS ? region.bytes() : 0;
+  const Index limit = call_limit();
+  const Index rounds = (comm.allreduce(region.bytes(), ReduceOp::max) + limit - 1) / limit;
+  const std::string failure =
+      input.transfer(reinterpret_cast<std::byte*>(array.data()), bytes, rounds, false);
+  collective_check(comm, [&] {
+    check_io(view_code, where, "MPI_File_set_view");
+    if (!failure.empty()) throw IoError(where + ": " + failure);
+  });
+  const int close_code = input.close();
+  collective_check(comm, [&] { check_io(close_code, where, "MPI_File_close"); });
+  return array;
+}
+
+}  // namespace
+
+namespace detail {
+void set_write_stage_hook(std::function<void(WriteStage)> hook) {
+  write_stage_hook() = std::move(hook);
+}
+}  // namespace detail
+
+using detail::WriteStage;
+
+template <Scalar T>
+void write_npy(const std::filesystem::path& path, const DistributedArray<T, Host>& array) {
+  if (array.empty()) throw InvalidArgument("write_npy: the array is empty (it has no layout)");
+  const Layout& layout = array.layout();
+  const Communicator& comm = layout.communicator();
+  const int rank = comm.rank();
+  const std::string name = path.string();
+  const std::string where = describe_call("write_npy", name);
+  check_same_path(comm, name, "write_npy");
+  const std::vector<std::byte> header = make_npy_header(npy_dtype_of<T>(), layout.global_shape());
+
+  // Rank 0 creates the temporary file; every rank learns its name.
+  TemporaryFile temporary;
+  collective_check(comm, [&] {
+    run_hook(WriteStage::create_temporary);
+    if (rank == 0) temporary = TemporaryFile::create(path, where);
+  });
+  const std::string temporary_name = broadcast_string(comm, temporary.name(), 0);
+
+  {
+    SharedFile output(comm, temporary_name, MPI_MODE_WRONLY, where);
+    collective_check(comm, [&] { run_hook(WriteStage::open); });
+
+    // Replicated arrays: rank 0 writes its replica, the others nothing.
+    const bool writes = !layout.replicated() || rank == 0;
+    const Region region = writes ? region_of(layout, sizeof(T), layout.replicated()) : Region{};
+    Datatype pattern;
+    collective_check(comm, [&] {
+      run_hook(WriteStage::write_header);
+      if (rank == 0) {
+        if (header.size() > static_cast<std::size_t>(INT_MAX)) {
+          throw IoError(where + ": the header is too large");
+        }
+        MPI_Status status;
+        check_io(MPI_File_write_at(output.get(), 0, header.data(), static_cast<int>(header.size()),
+                                   MPI_BYTE, &status),
+                 where, "MPI_File_write_at (header)");
+        int done = 0;
+        if (MPI_Get_count(&status, MPI_BYTE, &done) == MPI_SUCCESS &&
+            done != static_cast<int>(header.size())) {
+          throw IoError(where + ": wrote " + std::to_string(done) + " of the " +
+                        std::to_string(header.size()) + " bytes of the header");
+        }
+      }
+      pattern = view_type_of(region);
+    });
+
+    const int view_code = output.set_view(static_cast<Index>(header.size()), region, pattern);
+    const Index bytes = view_code == MPI_SUCCESS ? region.bytes() : 0;
+    const Index limit = call_limit();
+    const Index rounds = (comm.allreduce(region.bytes(), ReduceOp::max) + limit - 1) / limit;
+    const std::string failure = output.transfer(
+        reinterpret_cast<std::byte*>(const_cast<T*>(array.data())), bytes, rounds, true);
+    collective_check(comm, [&] {
+      run_hook(WriteStage::write_data);
+      check_io(view_code, where, "MPI_File_set_view");
+      if (!failure.empty()) throw IoError(where + ": " + failure);
+    });
+
+    const int sync_code = MPI_File_sync(output.get());
+    collective_check(comm, [&] {
+      run_hook(WriteStage::sync);
+      check_io(sync_code, where, "MPI_File_sync");
+    });
+    const int close_code = output.close();
+    collective_check(comm, [&] {
+      run_hook(WriteStage::close);
+      check_io(close_code, where, "MPI_File_close");
+    });
+  }
+
+  // Every rank succeeded (the close stage was agreed): rank 0 puts the file in place.
+  collective_check(comm, [&] {
+    if (rank != 0) return;
+    run_hook(WriteStage::rename);
+    temporary.commit(path, where);
+  });
+}
+
+NpyHeader read_npy_header(const std::filesystem::path& path, const Communicator& comm) {
+  const std::string name = path.string();
+  check_same_path(comm, name, "read_npy_header");
+  return read_file_header(comm, name, describe_call("read_npy_header", name)).header;
+}
+
+template <Scalar T>
+DistributedArray<T, Host> read_npy(const std::filesystem::path& path, const Layout& layout) {
+  if (!layout.valid()) throw InvalidArgument("read_npy: the layout is empty");
+  const Communicator& comm = layout.communicator();
+  const std::string name = path.string();
+  const std::string where = describe_call("read_npy", name);
+  check_same_path(comm, name, "read_npy");
+  const FileHeader file = read_file_header(comm, name, where);
+  check_content<T>(file, where);
+  if (file.header.shape != layout.global_shape()) {
+    throw IoError(where + ": the file's shape " + to_string(file.header.shape) +
+                  " differs from the layout's global shape " + to_string(layout.global_shape()));
+  }
+  return read_data<T>(file, layout, name, where);
+}
+
+template <Scalar T>
+DistributedArray<T, Host> read_npy(const std::filesystem::path& path, const Communicator& comm,
+                                   Partition partition, int axis) {
+  const std::string name = path.string();
+  const std::string where = describe_call("read_npy", name);
+  check_same_path(comm, name, "read_npy");
+  const FileHeader file = read_file_header(comm, name, where);
+  check_content<T>(file, where);
+  if (file.header.shape.empty()) {
+    throw IoError(where + ": the file holds a 0-d array (shape ()), but layouts need one axis " +
+                  "or more");
+  }
+  const Layout layout(comm, file.header.shape, partition, axis);
+  return read_data<T>(file, layout, name, where);
+}
+
+#define DISTLOPS_INSTANTIATE_NPY(T)                                                            \
+  template void write_npy<T>(const std::filesystem::path&, const DistributedArray<T, Host>&);  \
+  template DistributedArray<T, Host> read_npy<T>(const std::filesystem::path&, const Layout&); \
+  template DistributedArray<T, Host> read_npy<T>(const std::filesystem::path&,                 \
+                                                 const Communicator&, Partition, int);
+DISTLOPS_INSTANTIATE_NPY(float)
+DISTLOPS_INSTANTIATE_NPY(double)
+DISTLOPS_INSTANTIATE_NPY(std::complex<float>)
+DISTLOPS_INSTANTIATE_NPY(std::complex<double>)
+#undef DISTLOPS_INSTANTIATE_NPY
+
+}  // namespace distlops::io

@@ -6,8 +6,9 @@ function(distlops_project_flags target)
     list(APPEND cxx_warnings -Werror)
   endif()
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
-    # GCC 12 reports std::vector's own deallocation at -O3 (GCC bug 108088): a false positive.
-    list(APPEND cxx_warnings -Wno-free-nonheap-object)
+    # GCC 12 reports std::vector's own deallocation and std::string concatenation at -O3
+    # (GCC bugs 108088 and 105329): false positives.
+    list(APPEND cxx_warnings -Wno-free-nonheap-object -Wno-restrict)
   endif()
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:CXX>:${cxx_warnings} -fcx-fortran-rules>)

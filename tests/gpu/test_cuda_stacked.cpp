@@ -15,11 +15,6 @@ constexpr double device_tolerance() {
   return 20 * tolerance<T>();
 }
 
-template <class T, class Space>
-struct Stacks {
-  StackedDistributedArray<T, Space> array;
-};
-
 // Three blocks: a SCATTER 2-d array along axis 1, a BROADCAST vector, and a nested stack of a
 // SCATTER vector with fewer items than ranks; with `masked`, the first block is masked.
 template <class T, class Space>

@@ -1,20 +1,23 @@
 #pragma once
 // Definitions of DistributedArray's members, written once for every memory space. Included by
 // the translation units that instantiate the class for a space (host/distributed_array.cpp,
-// and the CUDA backend's). Only kernels::* and memory::* differ per space; communication of
-// device data goes through host staging here (the CUDA backend adds NCCL paths).
+// and the CUDA backend's). Only kernels::* and memory::* differ per space. Communication of
+// device data goes over NCCL where it is chosen (device_collectives.hpp: the branches under
+// `nccl_space`), and otherwise through host staging for MPI.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <numeric>
 
+#include "device_collectives.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/distributed_array.hpp"
 #include "distlops/core/error.hpp"
 #include "distlops/core/ghost_cells.hpp"
 #include "distlops/core/kernels.hpp"
 #include "distlops/core/redistribute.hpp"
+#include "distlops/core/transport.hpp"
 
 namespace distlops {
 
@@ -64,12 +67,14 @@ inline void copy_block_out(std::size_t element_size, const void* global, const S
                     {local_shape, zero}, local_shape);
 }
 
-inline void copy_block_in(std::size_t element_size, const void* local, const Shape& local_shape,
-                          void* global, const Shape& global_shape, int axis, Index offset) {
+template <class Space = Host>
+void copy_block_in(std::size_t element_size, const void* local, const Shape& local_shape,
+                   void* global, const Shape& global_shape, int axis, Index offset,
+                   Space space = {}) {
   Shape corner(global_shape.size(), 0), zero(global_shape.size(), 0);
   corner[static_cast<std::size_t>(axis)] = offset;
-  kernels::copy_box(Host{}, element_size, local, {local_shape, zero}, global,
-                    {global_shape, corner}, local_shape);
+  kernels::copy_box(space, element_size, local, {local_shape, zero}, global, {global_shape, corner},
+                    local_shape);
 }
 
 }  // namespace detail
@@ -258,41 +263,52 @@ template <Scalar T, MemorySpace Space>
 std::vector<T> DistributedArray<T, Space>::gather(bool masked) const {
   std::vector<T> result;
   if (empty()) return result;
-  detail::with_host_input<T, Space>(data_, local_size_, [&](const T* local) {
-    if (layout_.replicated()) {
-      result.assign(local, local + local_size_);
-      return;
+  if (layout_.replicated()) {
+    detail::with_host_input<T, Space>(
+        data_, local_size_, [&](const T* local) { result.assign(local, local + local_size_); });
+    return result;
+  }
+  // The ranks whose blocks are gathered, in rank order: all, or this rank's mask group (the
+  // sub-communicator orders its ranks by their rank in the whole communicator).
+  std::vector<int> members;
+  const bool group_only = masked && layout_.masked();
+  for (int r = 0; r < layout_.size(); ++r) {
+    if (!group_only || mask()[r] == mask()[layout_.rank()]) members.push_back(r);
+  }
+  const Communicator& comm = group_only ? layout_.sub_communicator() : communicator();
+  const Shape shape = group_only ? masked_shape() : global_shape();
+  std::vector<Index> counts(members.size()), displacements(members.size());
+  Index position = 0;
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    counts[i] = layout_.local_size(members[i]);
+    displacements[i] = position;
+    position += counts[i];
+  }
+  // Every member's block, in member order, into host memory at `packed`.
+  auto allgather_blocks = [&](T* packed) {
+    if constexpr (detail::nccl_space<Space>) {
+      if (detail::use_nccl(comm)) {
+        detail::nccl_allgatherv_to_host(comm, data_, local_size_, packed, counts, displacements);
+        return;
+      }
     }
-    // The ranks whose blocks are gathered, in rank order: all, or this rank's mask group (the
-    // sub-communicator orders its ranks by their rank in the whole communicator).
-    std::vector<int> members;
-    const bool group_only = masked && layout_.masked();
-    for (int r = 0; r < layout_.size(); ++r) {
-      if (!group_only || mask()[r] == mask()[layout_.rank()]) members.push_back(r);
-    }
-    const Communicator& comm = group_only ? layout_.sub_communicator() : communicator();
-    const Shape shape = group_only ? masked_shape() : global_shape();
-    std::vector<Index> counts(members.size()), displacements(members.size());
-    Index position = 0;
-    for (std::size_t i = 0; i < members.size(); ++i) {
-      counts[i] = layout_.local_size(members[i]);
-      displacements[i] = position;
-      position += counts[i];
-    }
-    result.resize(static_cast<std::size_t>(position));
-    if (detail::extent_product(shape, 0, axis()) == 1) {
-      comm.allgatherv(local, local_size_, result.data(), counts, displacements);
-      return;
-    }
-    std::vector<T> packed(result.size());
-    comm.allgatherv(local, local_size_, packed.data(), counts, displacements);
-    Index offset = 0;
-    for (std::size_t i = 0; i < members.size(); ++i) {
-      detail::copy_block_in(sizeof(T), packed.data() + displacements[i],
-                            layout_.local_shape(members[i]), result.data(), shape, axis(), offset);
-      offset += layout_.local_extent(members[i]);
-    }
-  });
+    detail::with_host_input<T, Space>(data_, local_size_, [&](const T* local) {
+      comm.allgatherv(local, local_size_, packed, counts, displacements);
+    });
+  };
+  result.resize(static_cast<std::size_t>(position));
+  if (detail::extent_product(shape, 0, axis()) == 1) {
+    allgather_blocks(result.data());
+    return result;
+  }
+  std::vector<T> packed(result.size());
+  allgather_blocks(packed.data());
+  Index offset = 0;
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    detail::copy_block_in(sizeof(T), packed.data() + displacements[i],
+                          layout_.local_shape(members[i]), result.data(), shape, axis(), offset);
+    offset += layout_.local_extent(members[i]);
+  }
   return result;
 }
 
@@ -466,6 +482,11 @@ DISTLOPS_IN_PLACE_ARRAY_OP(/=, 3)
 template <Scalar T, MemorySpace Space>
 T DistributedArray<T, Space>::dot(const DistributedArray& other) const {
   require_same_layout(other, "dot");
+  if constexpr (detail::nccl_space<Space>) {
+    if (!layout_.replicated() && detail::use_nccl(layout_.sub_communicator())) {
+      return detail::nccl_dot(layout_.sub_communicator(), local_size_, data_, other.data_, false);
+    }
+  }
   const T local = kernels::dot(Space{}, local_size_, data_, other.data_);
   if (layout_.replicated()) return local;
   return layout_.sub_communicator().allreduce(local, ReduceOp::sum);
@@ -474,6 +495,11 @@ T DistributedArray<T, Space>::dot(const DistributedArray& other) const {
 template <Scalar T, MemorySpace Space>
 T DistributedArray<T, Space>::vdot(const DistributedArray& other) const {
   require_same_layout(other, "vdot");
+  if constexpr (detail::nccl_space<Space>) {
+    if (!layout_.replicated() && detail::use_nccl(layout_.sub_communicator())) {
+      return detail::nccl_dot(layout_.sub_communicator(), local_size_, data_, other.data_, true);
+    }
+  }
   const T local = kernels::vdot(Space{}, local_size_, data_, other.data_);
   if (layout_.replicated()) return local;
   return layout_.sub_communicator().allreduce(local, ReduceOp::sum);
@@ -513,6 +539,14 @@ template <Scalar T, MemorySpace Space>
 auto DistributedArray<T, Space>::norm(double ord) const -> real_type {
   if (empty()) throw InvalidArgument("DistributedArray::norm: empty array");
   const detail::NormPlan plan = detail::plan_norm(ord);
+  if constexpr (detail::nccl_space<Space>) {
+    if (!layout_.replicated() && detail::use_nccl(layout_.sub_communicator())) {
+      return detail::finish_norm(
+          plan, detail::nccl_norm_reduce(layout_.sub_communicator(), plan.kind,
+                                         static_cast<real_type>(plan.p), local_size_, data_,
+                                         plan.across_ranks));
+    }
+  }
   real_type value =
       kernels::norm_reduce(Space{}, plan.kind, static_cast<real_type>(plan.p), local_size_, data_);
   if (!layout_.replicated()) value = layout_.sub_communicator().allreduce(value, plan.across_ranks);
@@ -535,8 +569,10 @@ auto DistributedArray<T, Space>::norm(double ord, int norm_axis) const -> std::v
   const Index length = local[static_cast<std::size_t>(norm_axis)];
   const Index inner = detail::extent_product(local, norm_axis + 1, nd);
 
-  // Partial reduction of this rank's block, on the host.
+  // Partial reduction of this rank's block, brought to the host; when the reduced axis is the
+  // distribution axis and NCCL carries device collectives, reduced across ranks first.
   std::vector<real_type> partial(static_cast<std::size_t>(outer * inner));
+  bool reduced_across_ranks = false;
   if constexpr (std::same_as<Space, Host>) {
     kernels::norm_reduce_axis(Space{}, plan.kind, static_cast<real_type>(plan.p), outer, length,
                               inner, data_, partial.data());
@@ -544,11 +580,19 @@ auto DistributedArray<T, Space>::norm(double ord, int norm_axis) const -> std::v
     Buffer<real_type, Space> device_partial(outer * inner);
     kernels::norm_reduce_axis(Space{}, plan.kind, static_cast<real_type>(plan.p), outer, length,
                               inner, data_, device_partial.data());
+    if constexpr (detail::nccl_space<Space>) {
+      if (!layout_.replicated() && norm_axis == axis() &&
+          detail::use_nccl(layout_.sub_communicator())) {
+        detail::nccl_allreduce(layout_.sub_communicator(), device_partial.data(),
+                               device_partial.size(), plan.across_ranks);
+        reduced_across_ranks = true;
+      }
+    }
     memory::copy_bytes<Host, Space>(partial.data(), device_partial.data(), device_partial.bytes());
   }
 
   std::vector<real_type> result;
-  if (layout_.replicated()) {
+  if (layout_.replicated() || reduced_across_ranks) {
     result = std::move(partial);
   } else if (norm_axis == axis()) {
     // Every rank holds a partial result of the full output shape: reduce across the group.
@@ -594,6 +638,12 @@ DistributedArray<T, Space> DistributedArray<T, Space>::redistribute(const Layout
   if (empty()) throw InvalidArgument("DistributedArray::redistribute: empty array");
   const RedistributePlan plan(layout_, target);
   DistributedArray result(target);
+  if constexpr (detail::nccl_space<Space>) {
+    if (detail::use_nccl(communicator())) {
+      plan.execute(*detail::nccl_transport(communicator()), data_, result.data_);
+      return result;
+    }
+  }
   detail::with_host_input<T, Space>(data_, local_size_, [&](const T* source) {
     detail::with_host_output<T, Space>(result.data_, result.local_size_, false,
                                        [&](T* output) { plan.execute(Host{}, source, output); });
@@ -615,26 +665,38 @@ LocalArray<T, Space> DistributedArray<T, Space>::add_ghost_cells(Index front, In
   LocalArray<T, Space> result(ghosted_shape);
   const Shape local = local_shape();
   const std::size_t a = static_cast<std::size_t>(axis());
+  // Builds the ghosted block at `ghosted` from this rank's block at `source`, both in memory
+  // of space S, exchanging the planes through `transport`.
+  auto assemble = [&]<class S>(S space, Transport& transport, const T* source, T* ghosted) {
+    if (detail::extent_product(local, 0, axis()) == 1) {
+      // The ghosted block is [front planes][local block][back planes], each contiguous.
+      T* front_part = ghosted;
+      T* middle = ghosted + element_count(exchange.front_shape());
+      T* back_part = middle + local_size_;
+      kernels::copy(space, local_size_, source, middle);
+      exchange.exchange(transport, source, front_part, back_part);
+      return;
+    }
+    Buffer<T, S> front_planes(element_count(exchange.front_shape()));
+    Buffer<T, S> back_planes(element_count(exchange.back_shape()));
+    exchange.exchange(transport, source, front_planes.data(), back_planes.data());
+    detail::copy_block_in(sizeof(T), front_planes.data(), exchange.front_shape(), ghosted,
+                          ghosted_shape, axis(), 0, space);
+    detail::copy_block_in(sizeof(T), source, local, ghosted, ghosted_shape, axis(),
+                          exchange.front(), space);
+    detail::copy_block_in(sizeof(T), back_planes.data(), exchange.back_shape(), ghosted,
+                          ghosted_shape, axis(), exchange.front() + local[a], space);
+  };
+  if constexpr (detail::nccl_space<Space>) {
+    if (detail::use_nccl(communicator())) {
+      assemble(Space{}, *detail::nccl_transport(communicator()), data_, result.data());
+      return result;
+    }
+  }
   detail::with_host_input<T, Space>(data_, local_size_, [&](const T* source) {
     detail::with_host_output<T, Space>(result.data(), result.size(), false, [&](T* ghosted) {
-      if (detail::extent_product(local, 0, axis()) == 1) {
-        // The ghosted block is [front planes][local block][back planes], each contiguous.
-        T* front_part = ghosted;
-        T* middle = ghosted + element_count(exchange.front_shape());
-        T* back_part = middle + local_size_;
-        std::copy(source, source + local_size_, middle);
-        exchange.exchange(Host{}, source, front_part, back_part);
-        return;
-      }
-      std::vector<T> front_planes(static_cast<std::size_t>(element_count(exchange.front_shape())));
-      std::vector<T> back_planes(static_cast<std::size_t>(element_count(exchange.back_shape())));
-      exchange.exchange(Host{}, source, front_planes.data(), back_planes.data());
-      detail::copy_block_in(sizeof(T), front_planes.data(), exchange.front_shape(), ghosted,
-                            ghosted_shape, axis(), 0);
-      detail::copy_block_in(sizeof(T), source, local, ghosted, ghosted_shape, axis(),
-                            exchange.front());
-      detail::copy_block_in(sizeof(T), back_planes.data(), exchange.back_shape(), ghosted,
-                            ghosted_shape, axis(), exchange.front() + local[a]);
+      MpiTransport transport(communicator());
+      assemble(Host{}, transport, source, ghosted);
     });
   });
   return result;

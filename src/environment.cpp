@@ -2,12 +2,16 @@
 
 #include <mpi.h>
 
+#include <atomic>
+
 #include "distlops/core/communicator.hpp"
 #include "distlops/core/error.hpp"
 
 namespace distlops {
 
 namespace {
+
+std::atomic<int> recorded_node_local_rank{-1};
 
 int native_level(ThreadLevel level) {
   switch (level) {
@@ -55,6 +59,19 @@ void Environment::initialise(int* argc, char*** argv, ThreadLevel requested) {
                     "MPI_Comm_set_errhandler");
   detail::check_mpi(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN),
                     "MPI_Comm_set_errhandler");
+  MPI_Comm node = MPI_COMM_NULL;
+  detail::check_mpi(
+      MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+      "MPI_Comm_split_type");
+  int node_rank = 0;
+  const int code = MPI_Comm_rank(node, &node_rank);
+  MPI_Comm_free(&node);
+  detail::check_mpi(code, "MPI_Comm_rank");
+  recorded_node_local_rank.store(node_rank);
+}
+
+int node_local_rank() {
+  return recorded_node_local_rank.load();
 }
 
 Environment::~Environment() {

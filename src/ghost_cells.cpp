@@ -10,11 +10,18 @@ namespace distlops {
 namespace {
 constexpr int front_tag = 32011;
 constexpr int back_tag = 32012;
+// Workspace slots of the transport.
+constexpr int pack_slot = 0;
+constexpr int unpack_slot = 1;
+
+Communicator communicator_of(const Layout& layout) {
+  if (!layout.valid()) throw InvalidArgument("ghost cells: empty layout");
+  return layout.communicator();
+}
 }  // namespace
 
 GhostExchange::GhostExchange(const Layout& layout, Index front, Index back, GhostReach reach)
-    : layout_(layout) {
-  if (!layout.valid()) throw InvalidArgument("ghost cells: empty layout");
+    : layout_(layout), host_transport_(communicator_of(layout)) {
   if (layout.replicated()) {
     throw InvalidArgument(std::string("ghost cells: need a SCATTER layout, got ") +
                           to_string(layout.partition()));
@@ -136,30 +143,38 @@ Shape GhostExchange::ghosted_shape() const {
   return shape;
 }
 
-GhostExchange::Pending GhostExchange::begin_bytes(std::size_t element_size, const void* local,
-                                                  void* front_ghosts, void* back_ghosts) const {
-  const Communicator& comm = layout_.communicator();
+GhostExchange::Pending GhostExchange::begin_bytes(Transport& transport, std::size_t element_size,
+                                                  const void* local, void* front_ghosts,
+                                                  void* back_ghosts) const {
+  if (!transport.communicator().congruent(layout_.communicator())) {
+    throw InvalidArgument("ghost cells: the transport's communicator is not the layout's");
+  }
   const auto es = static_cast<Index>(element_size);
   const std::size_t axis = static_cast<std::size_t>(layout_.axis());
   Pending pending;
+  pending.transport = &transport;
   pending.front_ghosts = front_ghosts;
   pending.back_ghosts = back_ghosts;
   pending.element_size = element_size;
-  // Workspaces hold bytes and the element size is known only now; they grow once.
-  const auto pack_bytes = static_cast<std::size_t>(pack_elements_ * es);
-  const auto unpack_bytes = static_cast<std::size_t>(unpack_elements_ * es);
-  if (pack_workspace_.size() < pack_bytes) pack_workspace_.resize(pack_bytes);
-  if (unpack_workspace_.size() < unpack_bytes) unpack_workspace_.resize(unpack_bytes);
+  // Workspaces hold bytes and the element size is known only now.
+  std::byte* pack_workspace =
+      transport.workspace(pack_slot, static_cast<std::size_t>(pack_elements_ * es));
+  std::byte* unpack_workspace =
+      transport.workspace(unpack_slot, static_cast<std::size_t>(unpack_elements_ * es));
+  std::vector<ReceiveMessage> receives;
+  receives.reserve(receives_.size());
   for (const Transfer& t : receives_) {
     auto* block = static_cast<std::byte*>(t.front ? front_ghosts : back_ghosts);
     std::byte* target = t.staged
-                            ? unpack_workspace_.data() + t.workspace_offset * es
+                            ? unpack_workspace + t.workspace_offset * es
                             : block + (contiguous_planes_ ? t.first_plane * plane_size_ * es : 0);
-    pending.requests.push_back(
-        comm.irecv(target, t.planes * plane_size_ * es, t.peer, t.front ? front_tag : back_tag));
+    receives.push_back(
+        {target, t.planes * plane_size_ * es, t.peer, t.front ? front_tag : back_tag});
   }
   const Shape local_shape = layout_.local_shape();
   const Shape zero(local_shape.size(), 0);
+  std::vector<SendMessage> sends;
+  sends.reserve(sends_.size());
   for (const Transfer& t : sends_) {
     const std::byte* source =
         static_cast<const std::byte*>(local) + t.first_plane * plane_size_ * es;
@@ -167,33 +182,36 @@ GhostExchange::Pending GhostExchange::begin_bytes(std::size_t element_size, cons
       Shape corner(local_shape.size(), 0), extent = local_shape;
       corner[axis] = t.first_plane;
       extent[axis] = t.planes;
-      std::byte* packed = pack_workspace_.data() + t.workspace_offset * es;
-      kernels::copy_box(Host{}, element_size, local, {local_shape, corner}, packed, {extent, zero},
-                        extent);
+      std::byte* packed = pack_workspace + t.workspace_offset * es;
+      transport.copy_box(element_size, local, {local_shape, corner}, packed, {extent, zero},
+                         extent);
       source = packed;
     }
-    pending.requests.push_back(
-        comm.isend(source, t.planes * plane_size_ * es, t.peer, t.front ? front_tag : back_tag));
+    sends.push_back({source, t.planes * plane_size_ * es, t.peer, t.front ? front_tag : back_tag});
   }
+  pending.request = transport.start(receives, sends);
   return pending;
 }
 
 void GhostExchange::end(Pending& pending) const {
-  wait_all(pending.requests);
-  pending.requests.clear();
+  if (!pending.transport) return;
+  pending.request.wait();
   const auto es = static_cast<Index>(pending.element_size);
   const std::size_t axis = static_cast<std::size_t>(layout_.axis());
+  // The unpack workspace still holds what begin() received into it.
+  std::byte* unpack_workspace =
+      pending.transport->workspace(unpack_slot, static_cast<std::size_t>(unpack_elements_ * es));
   for (const Transfer& t : receives_) {
     if (!t.staged) continue;
     Shape block = t.front ? front_shape() : back_shape();
     Shape extent = block, corner(block.size(), 0), zero(block.size(), 0);
     extent[axis] = t.planes;
     corner[axis] = t.first_plane;
-    kernels::copy_box(Host{}, pending.element_size,
-                      unpack_workspace_.data() + t.workspace_offset * es, {extent, zero},
-                      t.front ? pending.front_ghosts : pending.back_ghosts, {block, corner},
-                      extent);
+    pending.transport->copy_box(
+        pending.element_size, unpack_workspace + t.workspace_offset * es, {extent, zero},
+        t.front ? pending.front_ghosts : pending.back_ghosts, {block, corner}, extent);
   }
+  pending.transport = nullptr;
 }
 
 }  // namespace distlops

@@ -23,8 +23,21 @@ void block_bounds(const Layout& layout, int rank, Shape& lo, Shape& hi) {
 
 }  // namespace
 
+namespace {
+
+// Workspace slots of the transport.
+constexpr int send_slot = 0;
+constexpr int recv_slot = 1;
+
+Communicator communicator_of(const Layout& layout) {
+  if (!layout.valid()) throw InvalidArgument("redistribute: empty layout");
+  return layout.communicator();
+}
+
+}  // namespace
+
 RedistributePlan::RedistributePlan(const Layout& source, const Layout& destination)
-    : source_(source), destination_(destination) {
+    : source_(source), destination_(destination), host_transport_(communicator_of(source)) {
   if (!source.valid() || !destination.valid()) {
     throw InvalidArgument("redistribute: empty layout");
   }
@@ -119,9 +132,11 @@ Index RedistributePlan::bytes_sent(std::size_t element_size) const {
   return elements * static_cast<Index>(element_size);
 }
 
-void RedistributePlan::execute_bytes(std::size_t element_size, const void* source,
-                                     void* destination) const {
-  const Communicator& comm = source_.communicator();
+void RedistributePlan::execute_bytes(Transport& transport, std::size_t element_size,
+                                     const void* source, void* destination) const {
+  if (!transport.communicator().congruent(source_.communicator())) {
+    throw InvalidArgument("redistribute: the transport's communicator is not the layouts'");
+  }
   const Shape& shape = source_.global_shape();
   const int me = source_.rank();
   const auto es = static_cast<Index>(element_size);
@@ -137,28 +152,27 @@ void RedistributePlan::execute_bytes(std::size_t element_size, const void* sourc
       const Shape block = destination_.local_shape();
       Shape corner(shape.size(), 0), zero(shape.size(), 0);
       if (!destination_.replicated()) corner[destination_.axis()] = destination_.offset(me);
-      kernels::copy_box(Host{}, element_size, source, {shape, corner}, destination, {block, zero},
-                        block);
+      transport.copy_box(element_size, source, {shape, corner}, destination, {block, zero}, block);
       return;
     }
     case Mode::gather_contiguous: {
-      comm.allgatherv(static_cast<const std::byte*>(source), source_.local_size() * es,
-                      static_cast<std::byte*>(destination), scaled(recv_counts_),
-                      scaled(recv_displacements_));
+      transport.allgatherv(static_cast<const std::byte*>(source), source_.local_size() * es,
+                           static_cast<std::byte*>(destination), scaled(recv_counts_),
+                           scaled(recv_displacements_));
       return;
     }
     case Mode::gather_boxes: {
-      recv_workspace_.resize(static_cast<std::size_t>(source_.global_size() * es));
-      comm.allgatherv(static_cast<const std::byte*>(source), source_.local_size() * es,
-                      recv_workspace_.data(), scaled(recv_counts_), scaled(recv_displacements_));
+      std::byte* gathered =
+          transport.workspace(recv_slot, static_cast<std::size_t>(source_.global_size() * es));
+      transport.allgatherv(static_cast<const std::byte*>(source), source_.local_size() * es,
+                           gathered, scaled(recv_counts_), scaled(recv_displacements_));
       Shape zero(shape.size(), 0);
       for (int r = 0; r < source_.size(); ++r) {
         const Shape block = source_.local_shape(r);
         Shape corner(shape.size(), 0);
         corner[source_.axis()] = source_.offset(r);
-        kernels::copy_box(Host{}, element_size,
-                          recv_workspace_.data() + recv_displacements_[r] * es, {block, zero},
-                          destination, {shape, corner}, block);
+        transport.copy_box(element_size, gathered + recv_displacements_[r] * es, {block, zero},
+                           destination, {shape, corner}, block);
       }
       return;
     }
@@ -171,28 +185,30 @@ void RedistributePlan::execute_bytes(std::size_t element_size, const void* sourc
         send_total += send_counts_[r];
         recv_total += recv_counts_[r];
       }
-      send_workspace_.resize(static_cast<std::size_t>(send_total * es));
-      recv_workspace_.resize(static_cast<std::size_t>(recv_total * es));
+      std::byte* send_workspace =
+          transport.workspace(send_slot, static_cast<std::size_t>(send_total * es));
+      std::byte* recv_workspace =
+          transport.workspace(recv_slot, static_cast<std::size_t>(recv_total * es));
       for (int r = 0; r < source_.size(); ++r) {
         const Box& box = send_boxes_[r];
         if (r == me || box.count == 0) continue;
-        kernels::copy_box(Host{}, element_size, source, {source_block, box.corner},
-                          send_workspace_.data() + send_displacements_[r] * es, {box.extent, zero},
-                          box.extent);
+        transport.copy_box(element_size, source, {source_block, box.corner},
+                           send_workspace + send_displacements_[r] * es, {box.extent, zero},
+                           box.extent);
       }
-      comm.alltoallv(send_workspace_.data(), scaled(send_counts_), scaled(send_displacements_),
-                     recv_workspace_.data(), scaled(recv_counts_), scaled(recv_displacements_));
+      transport.alltoallv(send_workspace, scaled(send_counts_), scaled(send_displacements_),
+                          recv_workspace, scaled(recv_counts_), scaled(recv_displacements_));
       if (send_boxes_[me].count > 0) {
-        kernels::copy_box(Host{}, element_size, source, {source_block, send_boxes_[me].corner},
-                          destination, {destination_block, recv_boxes_[me].corner},
-                          send_boxes_[me].extent);
+        transport.copy_box(element_size, source, {source_block, send_boxes_[me].corner},
+                           destination, {destination_block, recv_boxes_[me].corner},
+                           send_boxes_[me].extent);
       }
       for (int r = 0; r < source_.size(); ++r) {
         const Box& box = recv_boxes_[r];
         if (r == me || box.count == 0) continue;
-        kernels::copy_box(Host{}, element_size,
-                          recv_workspace_.data() + recv_displacements_[r] * es, {box.extent, zero},
-                          destination, {destination_block, box.corner}, box.extent);
+        transport.copy_box(element_size, recv_workspace + recv_displacements_[r] * es,
+                           {box.extent, zero}, destination, {destination_block, box.corner},
+                           box.extent);
       }
       return;
     }

@@ -1,6 +1,7 @@
 #pragma once
-// Turns CUDA runtime return codes into distlops::DeviceError naming the call.
-#include <cuda_runtime.h>
+// Turns CUDA runtime and cuBLAS return codes into distlops::DeviceError naming the call.
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
 
 #include <string>
 
@@ -12,6 +13,18 @@ inline void check_cuda(cudaError_t code, const char* call) {
   if (code == cudaSuccess) return;
   throw DeviceError(std::string(call) + " failed: " + cudaGetErrorName(code) + ": " +
                     cudaGetErrorString(code));
+}
+
+inline void check_cublas(cublasStatus_t code, const char* call) {
+  if (code == CUBLAS_STATUS_SUCCESS) return;
+  throw DeviceError(std::string(call) + " failed: " + cublasGetStatusName(code) + ": " +
+                    cublasGetStatusString(code));
+}
+
+/// Checks a kernel launch (launch errors such as an invalid configuration; errors during the
+/// kernel's execution surface at the next synchronising call).
+inline void check_launch(const char* kernel) {
+  check_cuda(cudaGetLastError(), kernel);
 }
 
 }  // namespace distlops::cuda

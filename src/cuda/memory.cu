@@ -1,8 +1,10 @@
-// Device memory of the Cuda space: cudaMalloc (never managed memory) and explicit copies.
+// Device memory of the Cuda space: cudaMalloc (never managed memory) and copies ordered on the
+// library's stream. Copies from or to the host return when the data have arrived.
 #include <cuda_runtime.h>
 
 #include "../memory_internal.hpp"
 #include "cuda_check.hpp"
+#include "distlops/core/cuda_context.hpp"
 #include "distlops/core/memory_space.hpp"
 
 namespace distlops {
@@ -24,6 +26,9 @@ namespace memory {
 
 template <>
 void* allocate<Cuda>(std::size_t bytes) {
+  // Even an empty allocation needs the device: every rank holding a device array takes part in
+  // device collectives on it.
+  cuda::Context::get();
   if (bytes == 0) return nullptr;
   void* pointer = nullptr;
   cuda::check_cuda(cudaMalloc(&pointer, bytes), "cudaMalloc");
@@ -33,28 +38,36 @@ void* allocate<Cuda>(std::size_t bytes) {
 
 template <>
 void deallocate<Cuda>(void* pointer) noexcept {
-  cudaFree(pointer);
+  // cudaFree waits for the device work in flight, which may still use the memory.
+  if (pointer) cudaFree(pointer);
 }
 
 template <>
 void copy_bytes<Cuda, Host>(void* destination, const void* source, std::size_t bytes) {
   if (bytes == 0) return;
-  cuda::check_cuda(cudaMemcpy(destination, source, bytes, cudaMemcpyHostToDevice),
-                   "cudaMemcpy (host to device)");
+  const cuda::Context& context = cuda::Context::get();
+  cuda::check_cuda(
+      cudaMemcpyAsync(destination, source, bytes, cudaMemcpyHostToDevice, context.stream()),
+      "cudaMemcpyAsync (host to device)");
+  context.synchronize();
 }
 
 template <>
 void copy_bytes<Host, Cuda>(void* destination, const void* source, std::size_t bytes) {
   if (bytes == 0) return;
-  cuda::check_cuda(cudaMemcpy(destination, source, bytes, cudaMemcpyDeviceToHost),
-                   "cudaMemcpy (device to host)");
+  const cuda::Context& context = cuda::Context::get();
+  cuda::check_cuda(
+      cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToHost, context.stream()),
+      "cudaMemcpyAsync (device to host)");
+  context.synchronize();
 }
 
 template <>
 void copy_bytes<Cuda, Cuda>(void* destination, const void* source, std::size_t bytes) {
   if (bytes == 0 || destination == source) return;
-  cuda::check_cuda(cudaMemcpy(destination, source, bytes, cudaMemcpyDeviceToDevice),
-                   "cudaMemcpy (device to device)");
+  cuda::check_cuda(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToDevice,
+                                   cuda::Context::get().stream()),
+                   "cudaMemcpyAsync (device to device)");
 }
 
 }  // namespace memory

@@ -1,15 +1,17 @@
-// Host kernels: plain loops over contiguous memory that the compiler vectorises. Reductions
+// Host kernels: plain loops over contiguous memory that the compiler vectorises. The
+// per-element formulas are those of pointwise.hpp, shared with the CUDA kernels. Reductions
 // keep several independent partial sums, which both vectorises without -ffast-math and
 // reduces rounding error growth compared with one running sum.
 #include "distlops/core/kernels.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <vector>
 
-#include "distlops/core/error.hpp"
+#include "../box_copy_plan.hpp"
+#include "../kernel_checks.hpp"
+#include "distlops/core/pointwise.hpp"
 
 namespace distlops::kernels {
 
@@ -33,30 +35,18 @@ T lane_sum(Index n, Term term) {
   return total;
 }
 
-template <class T>
-real_type_t<T> magnitude(const T& value) {
-  if constexpr (is_complex_v<T>) {
-    return std::sqrt(abs_squared(value));
-  } else {
-    return std::abs(value);
-  }
+// z[i] = f(x[i])
+template <class T, class F>
+void map(Index n, F f, const T* x, T* z) {
+  for (Index i = 0; i < n; ++i)
+    z[i] = f(x[i]);
 }
 
-template <class T>
-real_type_t<T> power_of_magnitude(const T& value, real_type_t<T> p) {
-  using R = real_type_t<T>;
-  if (p == R(1)) return magnitude(value);
-  if (p == R(2)) return abs_squared(value);
-  return std::pow(magnitude(value), p);
-}
-
-template <class T>
-void check_norm_kind(NormKind kind, real_type_t<T> p) {
-  if (kind == NormKind::power_sum && (p == 0 || !std::isfinite(p))) {
-    throw InvalidArgument(
-        "norm: the order p of a power-sum norm must be finite and non-zero, got " +
-        std::to_string(p));
-  }
+// z[i] = f(x[i], y[i])
+template <class T, class F>
+void map(Index n, F f, const T* x, const T* y, T* z) {
+  for (Index i = 0; i < n; ++i)
+    z[i] = f(x[i], y[i]);
 }
 
 }  // namespace
@@ -74,111 +64,89 @@ void copy(Host, Index n, const T* x, T* y) {
 
 template <Scalar T>
 void scale(Host, Index n, T a, T* __restrict y) {
+  const pointwise::Scale<T> f{a};
   for (Index i = 0; i < n; ++i)
-    y[i] *= a;
+    y[i] = f(y[i]);
 }
 
 template <Scalar T>
 void axpy(Host, Index n, T a, const T* x, T* y) {
-  for (Index i = 0; i < n; ++i)
-    y[i] += a * x[i];
+  map(n, pointwise::Axpy<T>{a}, x, y, y);
 }
 
 template <Scalar T>
 void axpby(Host, Index n, T a, const T* x, T b, T* y) {
   if (b == T(0)) {
     // y may be uninitialised (or hold NaN): do not read it.
+    const pointwise::Scale<T> f{a};
     for (Index i = 0; i < n; ++i)
-      y[i] = a * x[i];
+      y[i] = f(x[i]);
     return;
   }
-  for (Index i = 0; i < n; ++i)
-    y[i] = a * x[i] + b * y[i];
+  map(n, pointwise::Axpby<T>{a, b}, x, y, y);
 }
 
 template <Scalar T>
 void axpbypcz(Host, Index n, T a, const T* x, T b, const T* y, T c, T* z) {
   if (c == T(0)) {
     // z may be uninitialised (or hold NaN): do not read it.
-    for (Index i = 0; i < n; ++i)
-      z[i] = a * x[i] + b * y[i];
+    map(n, pointwise::Axpby<T>{a, b}, x, y, z);
     return;
   }
+  const pointwise::Axpbypcz<T> f{a, b, c};
   for (Index i = 0; i < n; ++i)
-    z[i] = a * x[i] + b * y[i] + c * z[i];
+    z[i] = f(x[i], y[i], z[i]);
 }
 
 template <Scalar T>
 void binary(Host, BinaryOp op, Index n, const T* x, const T* y, T* z) {
   switch (op) {
     case BinaryOp::add:
-      for (Index i = 0; i < n; ++i)
-        z[i] = x[i] + y[i];
-      return;
+      return map(n, pointwise::Add{}, x, y, z);
     case BinaryOp::subtract:
-      for (Index i = 0; i < n; ++i)
-        z[i] = x[i] - y[i];
-      return;
+      return map(n, pointwise::Subtract{}, x, y, z);
     case BinaryOp::multiply:
-      for (Index i = 0; i < n; ++i)
-        z[i] = x[i] * y[i];
-      return;
+      return map(n, pointwise::Multiply{}, x, y, z);
     case BinaryOp::divide:
-      for (Index i = 0; i < n; ++i)
-        z[i] = x[i] / y[i];
-      return;
+      return map(n, pointwise::Divide{}, x, y, z);
   }
 }
 
 template <Scalar T>
 void binary_scalar(Host, BinaryOp op, Index n, const T* x, T s, T* z) {
+  using namespace pointwise;
   switch (op) {
     case BinaryOp::add:
-      for (Index i = 0; i < n; ++i)
-        z[i] = x[i] + s;
-      return;
+      return map(n, WithScalarRight<Add, T>{s}, x, z);
     case BinaryOp::subtract:
-      for (Index i = 0; i < n; ++i)
-        z[i] = x[i] - s;
-      return;
+      return map(n, WithScalarRight<Subtract, T>{s}, x, z);
     case BinaryOp::multiply:
-      for (Index i = 0; i < n; ++i)
-        z[i] = x[i] * s;
-      return;
+      return map(n, WithScalarRight<Multiply, T>{s}, x, z);
     case BinaryOp::divide:
-      for (Index i = 0; i < n; ++i)
-        z[i] = x[i] / s;
-      return;
+      if (divisor_imag_larger(s)) return map(n, DivideByScalar<T, true>(s), x, z);
+      return map(n, DivideByScalar<T, false>(s), x, z);
   }
 }
 
 template <Scalar T>
 void scalar_binary(Host, BinaryOp op, Index n, T s, const T* x, T* z) {
+  using namespace pointwise;
   switch (op) {
     case BinaryOp::add:
-      for (Index i = 0; i < n; ++i)
-        z[i] = s + x[i];
-      return;
+      return map(n, WithScalarLeft<Add, T>{s}, x, z);
     case BinaryOp::subtract:
-      for (Index i = 0; i < n; ++i)
-        z[i] = s - x[i];
-      return;
+      return map(n, WithScalarLeft<Subtract, T>{s}, x, z);
     case BinaryOp::multiply:
-      for (Index i = 0; i < n; ++i)
-        z[i] = s * x[i];
-      return;
+      return map(n, WithScalarLeft<Multiply, T>{s}, x, z);
     case BinaryOp::divide:
-      for (Index i = 0; i < n; ++i)
-        z[i] = s / x[i];
-      return;
+      return map(n, WithScalarLeft<Divide, T>{s}, x, z);
   }
 }
 
 template <Scalar T>
 void conj(Host, Index n, const T* x, T* y) {
   if constexpr (is_complex_v<T>) {
-    for (Index i = 0; i < n; ++i)
-      y[i] = std::conj(x[i]);
+    map(n, pointwise::Conjugate{}, x, y);
   } else {
     copy(Host{}, n, x, y);
   }
@@ -186,35 +154,36 @@ void conj(Host, Index n, const T* x, T* y) {
 
 template <Scalar T>
 T dot(Host, Index n, const T* __restrict x, const T* __restrict y) {
-  return lane_sum<T>(n, [&](Index i) { return x[i] * y[i]; });
+  return lane_sum<T>(n, [&](Index i) { return pointwise::DotTerm{}(x[i], y[i]); });
 }
 
 template <Scalar T>
 T vdot(Host, Index n, const T* __restrict x, const T* __restrict y) {
-  return lane_sum<T>(n, [&](Index i) { return conjugate(x[i]) * y[i]; });
+  return lane_sum<T>(n, [&](Index i) { return pointwise::VdotTerm{}(x[i], y[i]); });
 }
 
 template <Scalar T>
 real_type_t<T> norm_reduce(Host, NormKind kind, real_type_t<T> p, Index n, const T* __restrict x) {
   using R = real_type_t<T>;
-  check_norm_kind<T>(kind, p);
+  using namespace pointwise;
+  detail::check_norm_kind(kind, p);
   switch (kind) {
     case NormKind::power_sum:
-      if (p == R(2)) return lane_sum<R>(n, [&](Index i) { return abs_squared(x[i]); });
+      if (p == R(2)) return lane_sum<R>(n, [&](Index i) { return pointwise::abs_squared(x[i]); });
       if (p == R(1)) return lane_sum<R>(n, [&](Index i) { return magnitude(x[i]); });
       return lane_sum<R>(n, [&](Index i) { return std::pow(magnitude(x[i]), p); });
     case NormKind::count_nonzero:
-      return lane_sum<R>(n, [&](Index i) { return x[i] != T(0) ? R(1) : R(0); });
+      return lane_sum<R>(n, [&](Index i) { return nonzero_indicator(x[i]); });
     case NormKind::max_abs: {
       R result = 0;
       for (Index i = 0; i < n; ++i)
-        result = std::max(result, magnitude(x[i]));
+        result = running_max(result, magnitude(x[i]));
       return result;
     }
     case NormKind::min_abs: {
       R result = std::numeric_limits<R>::infinity();
       for (Index i = 0; i < n; ++i)
-        result = std::min(result, magnitude(x[i]));
+        result = running_min(result, magnitude(x[i]));
       return result;
     }
   }
@@ -225,7 +194,8 @@ template <Scalar T>
 void norm_reduce_axis(Host, NormKind kind, real_type_t<T> p, Index outer, Index length, Index inner,
                       const T* x, real_type_t<T>* out) {
   using R = real_type_t<T>;
-  check_norm_kind<T>(kind, p);
+  using namespace pointwise;
+  detail::check_norm_kind(kind, p);
   const R initial = kind == NormKind::min_abs ? std::numeric_limits<R>::infinity() : R(0);
   for (Index o = 0; o < outer; ++o) {
     R* row = out + o * inner;
@@ -240,15 +210,15 @@ void norm_reduce_axis(Host, NormKind kind, real_type_t<T> p, Index outer, Index 
           break;
         case NormKind::count_nonzero:
           for (Index i = 0; i < inner; ++i)
-            row[i] += line[i] != T(0) ? R(1) : R(0);
+            row[i] += nonzero_indicator(line[i]);
           break;
         case NormKind::max_abs:
           for (Index i = 0; i < inner; ++i)
-            row[i] = std::max(row[i], magnitude(line[i]));
+            row[i] = running_max(row[i], magnitude(line[i]));
           break;
         case NormKind::min_abs:
           for (Index i = 0; i < inner; ++i)
-            row[i] = std::min(row[i], magnitude(line[i]));
+            row[i] = running_min(row[i], magnitude(line[i]));
           break;
       }
     }
@@ -257,58 +227,34 @@ void norm_reduce_axis(Host, NormKind kind, real_type_t<T> p, Index outer, Index 
 
 void copy_box(Host, std::size_t element_size, const void* source_data, BoxView source,
               void* destination_data, BoxView destination, std::span<const Index> extent) {
-  const std::size_t ndim = extent.size();
-  for (Index e : extent) {
-    if (e == 0) return;
-  }
-  if (ndim == 0) {
-    std::memcpy(destination_data, source_data, element_size);
-    return;
-  }
-  // Strides in elements, and the longest contiguous run: trailing axes that span both arrays
-  // entirely merge into one memcpy.
-  std::vector<Index> source_stride(ndim), destination_stride(ndim);
-  Index s = 1, d = 1;
-  for (std::size_t k = ndim; k-- > 0;) {
-    source_stride[k] = s;
-    destination_stride[k] = d;
-    s *= source.array_shape[k];
-    d *= destination.array_shape[k];
-  }
-  std::size_t first_run_axis = ndim - 1;
-  Index run = extent[ndim - 1];
-  while (first_run_axis > 0 && extent[first_run_axis] == source.array_shape[first_run_axis] &&
-         extent[first_run_axis] == destination.array_shape[first_run_axis]) {
-    --first_run_axis;
-    run *= extent[first_run_axis];
-  }
-  Index source_base = 0, destination_base = 0;
-  for (std::size_t k = 0; k < ndim; ++k) {
-    source_base += source.corner[k] * source_stride[k];
-    destination_base += destination.corner[k] * destination_stride[k];
-  }
+  const detail::BoxCopyPlan plan = detail::plan_box_copy(source, destination, extent);
+  if (plan.count == 0) return;
   const auto* from = static_cast<const std::byte*>(source_data);
   auto* to = static_cast<std::byte*>(destination_data);
-  const std::size_t run_bytes = static_cast<std::size_t>(run) * element_size;
+  // Runs: the innermost axis when it is contiguous in both arrays, single elements otherwise.
+  const bool contiguous = plan.innermost_contiguous();
+  const std::size_t outer_axes = contiguous ? plan.ndim() - 1 : plan.ndim();
+  const std::size_t run_bytes =
+      static_cast<std::size_t>(contiguous ? plan.extent.back() : 1) * element_size;
   auto copy_run = [&](Index source_offset, Index destination_offset) {
     std::memcpy(to + static_cast<std::size_t>(destination_offset) * element_size,
                 from + static_cast<std::size_t>(source_offset) * element_size, run_bytes);
   };
-  if (first_run_axis == 0) {
-    copy_run(source_base, destination_base);
+  if (outer_axes == 0) {
+    copy_run(plan.source_offset, plan.destination_offset);
     return;
   }
-  // Odometer over the axes before the run.
-  std::vector<Index> index(first_run_axis, 0);
+  // Odometer over the axes outside the run.
+  std::vector<Index> index(outer_axes, 0);
   while (true) {
-    Index source_offset = source_base, destination_offset = destination_base;
-    for (std::size_t k = 0; k < first_run_axis; ++k) {
-      source_offset += index[k] * source_stride[k];
-      destination_offset += index[k] * destination_stride[k];
+    Index source_offset = plan.source_offset, destination_offset = plan.destination_offset;
+    for (std::size_t k = 0; k < outer_axes; ++k) {
+      source_offset += index[k] * plan.source_stride[k];
+      destination_offset += index[k] * plan.destination_stride[k];
     }
     copy_run(source_offset, destination_offset);
-    std::size_t k = first_run_axis - 1;
-    while (++index[k] == extent[k]) {
+    std::size_t k = outer_axes - 1;
+    while (++index[k] == plan.extent[k]) {
       index[k] = 0;
       if (k == 0) return;
       --k;

@@ -301,6 +301,15 @@ TEMPLATE_TEST_CASE("redistribution moves data between axes and partitions", "[ar
       CHECK(std::vector<T>(back.local().begin(), back.local().end()) ==
             std::vector<T>(x.local().begin(), x.local().end()));
     }
+    // A plan executed twice through a transport of the caller's.
+    const Layout last_axis(comm, c.shape, Partition::SCATTER, ndim - 1);
+    const RedistributePlan plan(source, last_axis);
+    MpiTransport transport(comm);
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      DistributedArray<T> moved(last_axis);
+      plan.execute(transport, x.data(), moved.data());
+      CHECK(moved.gather() == global);
+    }
     if (ndim > 1) {
       const auto other = x.redistribute((source.axis() + 1) % ndim);
       CHECK(other.axis() == (source.axis() + 1) % ndim);
@@ -379,6 +388,14 @@ TEMPLATE_TEST_CASE("ghost planes may come from several ranks when asked", "[arra
     CHECK(exchange.back() == b);
     CHECK(front == slice_along(global, shape, axis, lo - f, f));
     CHECK(back == slice_along(global, shape, axis, hi, b));
+    // The same through a transport of the caller's, split in two phases.
+    MpiTransport transport(comm);
+    std::vector<T> front2(front.size()), back2(back.size());
+    GhostExchange::Pending pending =
+        exchange.begin(transport, x.data(), front2.data(), back2.data());
+    exchange.end(pending);
+    CHECK(front2 == front);
+    CHECK(back2 == back);
   }
 }
 

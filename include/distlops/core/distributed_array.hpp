@@ -7,11 +7,15 @@
 /// Operations between arrays require equal layouts and raise ShapeMismatch otherwise. Since
 /// every rank holds the same layouts, such errors are raised on every rank alike without
 /// communication. Reductions (dot, vdot, norm) return the same value on every rank.
+///
+/// Arrays of the Cuda space (builds with the CUDA backend) keep their blocks in device memory;
+/// their collectives go over NCCL or through host memory and MPI (gpu_collectives.hpp).
 
 #include <memory>
 #include <span>
 #include <vector>
 
+#include "distlops/config.hpp"
 #include "distlops/core/buffer.hpp"
 #include "distlops/core/layout.hpp"
 #include "distlops/core/local_array.hpp"
@@ -217,6 +221,12 @@ DISTLOPS_DECLARE_ARRAY(float, Host)
 DISTLOPS_DECLARE_ARRAY(double, Host)
 DISTLOPS_DECLARE_ARRAY(std::complex<float>, Host)
 DISTLOPS_DECLARE_ARRAY(std::complex<double>, Host)
+#if DISTLOPS_WITH_CUDA
+DISTLOPS_DECLARE_ARRAY(float, Cuda)
+DISTLOPS_DECLARE_ARRAY(double, Cuda)
+DISTLOPS_DECLARE_ARRAY(std::complex<float>, Cuda)
+DISTLOPS_DECLARE_ARRAY(std::complex<double>, Cuda)
+#endif
 #undef DISTLOPS_DECLARE_ARRAY
 
 }  // namespace distlops

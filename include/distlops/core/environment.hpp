@@ -34,4 +34,9 @@ class Environment {
   bool owns_mpi_ = false;
 };
 
+/// This process's rank among the processes of its node (MPI_COMM_TYPE_SHARED), recorded when
+/// an Environment is constructed (collectively); -1 before that. The CUDA backend picks the
+/// device of a rank from it.
+int node_local_rank();
+
 }  // namespace distlops

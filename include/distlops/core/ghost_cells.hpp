@@ -3,7 +3,9 @@
 /// `GhostExchange`: fetches, for every rank, the planes just before ("front") and just after
 /// ("back") its block along the distribution axis from the ranks that own them. Planned once
 /// (which ranks send which planes), executed with non-blocking point-to-point messages so that
-/// callers can compute on interior data while the ghost planes travel.
+/// callers can compute on interior data while the ghost planes travel. Execution goes through
+/// a Transport (transport.hpp): MPI on host memory by default, or any transport given, such as
+/// NcclTransport for device memory.
 
 #include <cstddef>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "distlops/core/communicator.hpp"
 #include "distlops/core/layout.hpp"
 #include "distlops/core/memory_space.hpp"
+#include "distlops/core/transport.hpp"
 
 namespace distlops {
 
@@ -46,7 +49,8 @@ class GhostExchange {
   /// Split-phase exchange. begin() posts the receives into `front_ghosts` / `back_ghosts`
   /// (C-order blocks of front_shape() / back_shape()) and the sends of this rank's planes
   /// from `local`; end() completes them. `local` must stay unchanged and the ghost blocks
-  /// unread in between.
+  /// unread in between. The buffers are host memory, or memory of the space of the transport
+  /// given, which must outlive the pending exchange.
   class Pending {
    public:
     Pending() = default;
@@ -55,7 +59,8 @@ class GhostExchange {
 
    private:
     friend class GhostExchange;
-    std::vector<Request> requests;
+    Request request;
+    Transport* transport = nullptr;
     void* front_ghosts = nullptr;
     void* back_ghosts = nullptr;
     std::size_t element_size = 0;
@@ -63,7 +68,11 @@ class GhostExchange {
 
   template <class T>
   Pending begin(Host, const T* local, T* front_ghosts, T* back_ghosts) const {
-    return begin_bytes(sizeof(T), local, front_ghosts, back_ghosts);
+    return begin_bytes(host_transport_, sizeof(T), local, front_ghosts, back_ghosts);
+  }
+  template <class T>
+  Pending begin(Transport& transport, const T* local, T* front_ghosts, T* back_ghosts) const {
+    return begin_bytes(transport, sizeof(T), local, front_ghosts, back_ghosts);
   }
   void end(Pending& pending) const;
 
@@ -71,6 +80,11 @@ class GhostExchange {
   template <class T>
   void exchange(Host, const T* local, T* front_ghosts, T* back_ghosts) const {
     Pending pending = begin(Host{}, local, front_ghosts, back_ghosts);
+    end(pending);
+  }
+  template <class T>
+  void exchange(Transport& transport, const T* local, T* front_ghosts, T* back_ghosts) const {
+    Pending pending = begin(transport, local, front_ghosts, back_ghosts);
     end(pending);
   }
 
@@ -83,8 +97,8 @@ class GhostExchange {
     bool staged = false;         // packed into / unpacked from a workspace (strided planes)
     Index workspace_offset = 0;  // in elements, when staged
   };
-  Pending begin_bytes(std::size_t element_size, const void* local, void* front_ghosts,
-                      void* back_ghosts) const;
+  Pending begin_bytes(Transport& transport, std::size_t element_size, const void* local,
+                      void* front_ghosts, void* back_ghosts) const;
 
   Layout layout_;
   Index front_ = 0;
@@ -95,8 +109,7 @@ class GhostExchange {
   std::vector<Transfer> receives_;
   Index pack_elements_ = 0;  // workspace sizes in elements
   Index unpack_elements_ = 0;
-  mutable std::vector<std::byte> pack_workspace_;
-  mutable std::vector<std::byte> unpack_workspace_;
+  mutable MpiTransport host_transport_;
 };
 
 }  // namespace distlops

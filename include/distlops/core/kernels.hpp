@@ -5,10 +5,12 @@
 /// first argument is the space tag: `kernels::axpy(Host{}, n, a, x, y)`.
 ///
 /// Pointers refer to memory of the given space; counts are element counts. Output arrays may
-/// alias input arrays exactly (in-place updates) but must not partially overlap them.
+/// alias input arrays exactly (in-place updates) but must not partially overlap them. The
+/// per-element formulas are those of pointwise.hpp in every space.
 
 #include <span>
 
+#include "distlops/config.hpp"
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
 
@@ -101,5 +103,58 @@ struct BoxView {
 /// `destination.corner` in the destination array (element size `element_size` bytes).
 void copy_box(Host, std::size_t element_size, const void* source_data, BoxView source,
               void* destination_data, BoxView destination, std::span<const Index> extent);
+
+#if DISTLOPS_WITH_CUDA
+// ---- the Cuda space -------------------------------------------------------------------------
+// The same kernels on device memory of the rank's device. They are enqueued on the library's
+// stream (cuda_context.hpp) and return without waiting, except the reductions that return a
+// value, which synchronise once to read it. Reductions run in a fixed order that depends only
+// on the element count: results are reproducible from run to run and from device to device.
+
+template <Scalar T>
+void fill(Cuda, Index n, T value, T* y);
+template <Scalar T>
+void copy(Cuda, Index n, const T* x, T* y);
+template <Scalar T>
+void scale(Cuda, Index n, T a, T* y);
+template <Scalar T>
+void axpy(Cuda, Index n, T a, const T* x, T* y);
+template <Scalar T>
+void axpby(Cuda, Index n, T a, const T* x, T b, T* y);
+template <Scalar T>
+void axpbypcz(Cuda, Index n, T a, const T* x, T b, const T* y, T c, T* z);
+template <Scalar T>
+void binary(Cuda, BinaryOp op, Index n, const T* x, const T* y, T* z);
+template <Scalar T>
+void binary_scalar(Cuda, BinaryOp op, Index n, const T* x, T s, T* z);
+template <Scalar T>
+void scalar_binary(Cuda, BinaryOp op, Index n, T s, const T* x, T* z);
+template <Scalar T>
+void conj(Cuda, Index n, const T* x, T* y);
+
+template <Scalar T>
+T dot(Cuda, Index n, const T* x, const T* y);
+template <Scalar T>
+T vdot(Cuda, Index n, const T* x, const T* y);
+template <Scalar T>
+real_type_t<T> norm_reduce(Cuda, NormKind kind, real_type_t<T> p, Index n, const T* x);
+/// `out` is device memory.
+template <Scalar T>
+void norm_reduce_axis(Cuda, NormKind kind, real_type_t<T> p, Index outer, Index length, Index inner,
+                      const T* x, real_type_t<T>* out);
+
+/// dot, vdot and norm_reduce with the result left in device memory at `result` (one element),
+/// without synchronising: for results that stay on the device or go to a device collective.
+template <Scalar T>
+void dot_into(Cuda, Index n, const T* x, const T* y, T* result);
+template <Scalar T>
+void vdot_into(Cuda, Index n, const T* x, const T* y, T* result);
+template <Scalar T>
+void norm_reduce_into(Cuda, NormKind kind, real_type_t<T> p, Index n, const T* x,
+                      real_type_t<T>* result);
+
+void copy_box(Cuda, std::size_t element_size, const void* source_data, BoxView source,
+              void* destination_data, BoxView destination, std::span<const Index> extent);
+#endif
 
 }  // namespace distlops::kernels

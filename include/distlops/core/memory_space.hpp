@@ -34,7 +34,9 @@ void* allocate(std::size_t bytes);
 template <MemorySpace Space>
 void deallocate(void* pointer) noexcept;
 
-/// Copies `bytes` from `source` in space From to `destination` in space To.
+/// Copies `bytes` from `source` in space From to `destination` in space To. Copies from or to
+/// the host return when the data have arrived; copies within device memory are ordered on the
+/// library's stream (cuda_context.hpp) like its kernels.
 template <MemorySpace To, MemorySpace From>
 void copy_bytes(void* destination, const void* source, std::size_t bytes);
 

@@ -2,13 +2,16 @@
 /// \file redistribute.hpp
 /// `RedistributePlan`: moves an array between two layouts of the same global shape (another
 /// distribution axis, other local extents, SCATTER <-> BROADCAST). The plan is computed once
-/// (which boxes go to which rank) and executed many times, as FFT transposes need.
+/// (which boxes go to which rank) and executed many times, as FFT transposes need. Execution
+/// goes through a Transport (transport.hpp): over MPI on host memory by default, or any
+/// transport given, such as NcclTransport for device memory.
 
 #include <cstddef>
 #include <vector>
 
 #include "distlops/core/layout.hpp"
 #include "distlops/core/memory_space.hpp"
+#include "distlops/core/transport.hpp"
 
 namespace distlops {
 
@@ -22,10 +25,16 @@ class RedistributePlan {
   const Layout& destination() const { return destination_; }
 
   /// Collective. `source_local` is this rank's block in the source layout, `destination_local`
-  /// its block in the destination layout; they must not overlap.
+  /// its block in the destination layout (host memory); they must not overlap.
   template <class T>
   void execute(Host, const T* source_local, T* destination_local) const {
-    execute_bytes(sizeof(T), source_local, destination_local);
+    execute_bytes(host_transport_, sizeof(T), source_local, destination_local);
+  }
+  /// The same through `transport`, whose memory space the blocks live in. The transport's
+  /// communicator must be congruent with the layouts'.
+  template <class T>
+  void execute(Transport& transport, const T* source_local, T* destination_local) const {
+    execute_bytes(transport, sizeof(T), source_local, destination_local);
   }
 
   /// Bytes this rank sends to other ranks per execution.
@@ -38,7 +47,8 @@ class RedistributePlan {
     Shape extent;
     Index count = 0;
   };
-  void execute_bytes(std::size_t element_size, const void* source, void* destination) const;
+  void execute_bytes(Transport& transport, std::size_t element_size, const void* source,
+                     void* destination) const;
 
   Layout source_;
   Layout destination_;
@@ -46,7 +56,7 @@ class RedistributePlan {
   std::vector<Box> send_boxes_;  // per peer, in the source block
   std::vector<Box> recv_boxes_;  // per peer, in the destination block
   std::vector<Index> send_counts_, send_displacements_, recv_counts_, recv_displacements_;
-  mutable std::vector<std::byte> send_workspace_, recv_workspace_;
+  mutable MpiTransport host_transport_;
 };
 
 }  // namespace distlops

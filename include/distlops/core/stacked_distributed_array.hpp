@@ -160,11 +160,17 @@ void StackedDistributedArray<T, Space>::for_each_array(F&& f) {
   }
 }
 
-#define DISTLOPS_DECLARE_STACKED(T) extern template class StackedDistributedArray<T, Host>;
-DISTLOPS_DECLARE_STACKED(float)
-DISTLOPS_DECLARE_STACKED(double)
-DISTLOPS_DECLARE_STACKED(std::complex<float>)
-DISTLOPS_DECLARE_STACKED(std::complex<double>)
+#define DISTLOPS_DECLARE_STACKED(T, S) extern template class StackedDistributedArray<T, S>;
+DISTLOPS_DECLARE_STACKED(float, Host)
+DISTLOPS_DECLARE_STACKED(double, Host)
+DISTLOPS_DECLARE_STACKED(std::complex<float>, Host)
+DISTLOPS_DECLARE_STACKED(std::complex<double>, Host)
+#if DISTLOPS_WITH_CUDA
+DISTLOPS_DECLARE_STACKED(float, Cuda)
+DISTLOPS_DECLARE_STACKED(double, Cuda)
+DISTLOPS_DECLARE_STACKED(std::complex<float>, Cuda)
+DISTLOPS_DECLARE_STACKED(std::complex<double>, Cuda)
+#endif
 #undef DISTLOPS_DECLARE_STACKED
 
 }  // namespace distlops

@@ -1,0 +1,68 @@
+#pragma once
+/// \file cuda_context.hpp
+/// `cuda::Context`: the CUDA state of this process (builds with the CUDA backend only). One GPU
+/// per rank: the device is the node-local rank (node_local_rank(), environment.hpp) modulo the
+/// number of visible devices. Every device operation of the library (kernels, copies, NCCL
+/// collectives) is enqueued on the context's stream, so they run in program order without
+/// host synchronisation; functions that return values to the host synchronise with it.
+///
+/// The stream is a blocking stream: work that callers put on the legacy default stream is
+/// ordered with it. Work on other streams must be ordered by the caller (synchronize(), or
+/// events). The context is created on first use and lives until the process exits (it is
+/// never destroyed, so that no CUDA call runs after the runtime has shut down).
+
+#include "distlops/config.hpp"
+
+#if !DISTLOPS_WITH_CUDA
+#error "distlops/core/cuda_context.hpp needs a build of distlops with the CUDA backend"
+#endif
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace distlops::cuda {
+
+class Context {
+ public:
+  /// The process's context, created on the first call: selects the device and creates the
+  /// stream. Makes the device current in the calling thread. Throws DeviceError when no
+  /// device is visible or a CUDA call fails.
+  static Context& get();
+
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  int device() const { return device_; }
+  cudaStream_t stream() const { return stream_; }
+  /// A cuBLAS handle bound to stream(), created on the first call.
+  cublasHandle_t blas();
+  /// Blocks until every operation enqueued on stream() has completed.
+  void synchronize() const;
+
+  /// Scratch memory of the reductions: `scratch_bytes` bytes of device memory for partial
+  /// results, and a device slot of `value_bytes` bytes for a result that leaves the device
+  /// (read back by the host, or reduced across ranks first). Their users run in stream order,
+  /// one after the other.
+  static constexpr std::size_t scratch_bytes = 64 * 1024;
+  static constexpr std::size_t value_bytes = 256;
+  void* device_scratch() const { return device_scratch_; }
+  void* device_value() const { return device_value_; }
+  /// Copies `bytes` (at most value_bytes) of device memory to the host through page-locked
+  /// memory once the stream's work is done: a single synchronisation.
+  void read_back(void* host, const void* device, std::size_t bytes) const;
+
+ private:
+  Context();
+  void make_current() const;
+
+  int device_ = 0;
+  cudaStream_t stream_ = nullptr;
+  cublasHandle_t blas_ = nullptr;
+  void* device_scratch_ = nullptr;
+  void* device_value_ = nullptr;
+  void* pinned_value_ = nullptr;
+};
+
+}  // namespace distlops::cuda

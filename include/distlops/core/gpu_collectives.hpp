@@ -1,0 +1,28 @@
+#pragma once
+/// \file gpu_collectives.hpp
+/// Which path collectives on device data take: NCCL on the device buffers, or MPI on copies
+/// staged through host memory (the MPI here is not CUDA-aware). Metadata always go over MPI.
+///
+/// The choice is made once per process from the environment variable
+/// DISTLOPS_GPU_COLLECTIVES (`nccl` or `mpi`), defaulting to NCCL when the library was built
+/// with it; set_gpu_collectives() overrides it. Every rank must make the same choice.
+
+namespace distlops {
+
+enum class GpuCollectives { nccl, mpi };
+
+/// True when the library was built with NCCL.
+bool nccl_built();
+
+/// The current choice. Raises InvalidArgument when DISTLOPS_GPU_COLLECTIVES holds another
+/// value than `nccl` or `mpi`, or asks for NCCL in a build without it.
+GpuCollectives gpu_collectives();
+
+/// Overrides the choice for the rest of the process (every rank alike). Raises
+/// InvalidArgument when asked for NCCL in a build without it.
+void set_gpu_collectives(GpuCollectives choice);
+
+/// "nccl" or "mpi".
+const char* to_string(GpuCollectives choice);
+
+}  // namespace distlops

@@ -1,0 +1,317 @@
+#pragma once
+/// \file pointwise.hpp
+/// The per-element arithmetic of the kernels, written once for the host loops (src/host) and
+/// the CUDA kernels (src/cuda): inline functions and small function objects that compile for
+/// both, so that the host tests exercise the formulas the device runs.
+///
+/// Complex numbers are handled as pairs of reals through `.real()`, `.imag()` and a two-real
+/// constructor. The host passes std::complex; device code, where std::complex is not usable,
+/// passes `complex_pair`, which has std::complex's size and alignment (an array of one may be
+/// reinterpreted as an array of the other). Products and quotients are spelled out: the
+/// product is the textbook formula and the quotient is Smith's algorithm, which are exactly
+/// what GCC emits for std::complex under the project's -fcx-fortran-rules, so the host results
+/// are unchanged by going through these functions.
+
+#include <cmath>
+#include <complex>
+#include <concepts>
+#include <type_traits>
+#include <utility>
+
+#if defined(__CUDACC__)
+#define DISTLOPS_HOST_DEVICE __host__ __device__
+#else
+#define DISTLOPS_HOST_DEVICE
+#endif
+
+namespace distlops::pointwise {
+
+/// A complex number type: std::complex or complex_pair.
+template <class T>
+concept ComplexLike = requires(const T& value) {
+  value.real();
+  value.imag();
+};
+
+/// The real type underlying T (T itself for real types).
+template <class T>
+struct real_of {
+  using type = T;
+};
+template <ComplexLike T>
+struct real_of<T> {
+  using type = std::remove_cvref_t<decltype(std::declval<const T&>().real())>;
+};
+template <class T>
+using real_of_t = typename real_of<T>::type;
+
+/// Two reals with the layout of std::complex<R>, usable in device code. Trivially
+/// default-constructible so that it may live in CUDA shared memory.
+template <class R>
+struct complex_pair {
+  R re;
+  R im;
+  complex_pair() = default;
+  DISTLOPS_HOST_DEVICE constexpr complex_pair(R real_part, R imag_part)
+      : re(real_part), im(imag_part) {}
+  DISTLOPS_HOST_DEVICE constexpr R real() const { return re; }
+  DISTLOPS_HOST_DEVICE constexpr R imag() const { return im; }
+};
+static_assert(sizeof(complex_pair<float>) == sizeof(std::complex<float>) &&
+              alignof(complex_pair<float>) == alignof(std::complex<float>));
+static_assert(sizeof(complex_pair<double>) == sizeof(std::complex<double>) &&
+              alignof(complex_pair<double>) == alignof(std::complex<double>));
+
+/// The value `value + 0i` of type T.
+template <class T>
+DISTLOPS_HOST_DEVICE constexpr T from_real(real_of_t<T> value) {
+  if constexpr (ComplexLike<T>) {
+    return T(value, real_of_t<T>(0));
+  } else {
+    return value;
+  }
+}
+
+template <class T>
+DISTLOPS_HOST_DEVICE constexpr T add(const T& a, const T& b) {
+  if constexpr (ComplexLike<T>) {
+    return T(a.real() + b.real(), a.imag() + b.imag());
+  } else {
+    return a + b;
+  }
+}
+
+template <class T>
+DISTLOPS_HOST_DEVICE constexpr T subtract(const T& a, const T& b) {
+  if constexpr (ComplexLike<T>) {
+    return T(a.real() - b.real(), a.imag() - b.imag());
+  } else {
+    return a - b;
+  }
+}
+
+template <class T>
+DISTLOPS_HOST_DEVICE constexpr T multiply(const T& a, const T& b) {
+  if constexpr (ComplexLike<T>) {
+    return T(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
+  } else {
+    return a * b;
+  }
+}
+
+/// a / b; complex quotients by Smith's algorithm (no overflow for large |b|, no NaN recovery).
+/// The two cases of the algorithm are written with selections rather than branches, which
+/// lets compilers vectorise loops of quotients; the arithmetic is that of the branches.
+template <class T>
+DISTLOPS_HOST_DEVICE inline T divide(const T& a, const T& b) {
+  if constexpr (ComplexLike<T>) {
+    using R = real_of_t<T>;
+    const R ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+    const bool imag_larger = std::fabs(br) < std::fabs(bi);
+    const R small = imag_larger ? br : bi;
+    const R large = imag_larger ? bi : br;
+    const R u = imag_larger ? ar : ai;
+    const R v = imag_larger ? ai : ar;
+    const R ratio = small / large;
+    const R denominator = small * ratio + large;
+    const R imag_numerator = imag_larger ? v * ratio - u : u - v * ratio;
+    return T((u * ratio + v) / denominator, imag_numerator / denominator);
+  } else {
+    return a / b;
+  }
+}
+
+/// True when Smith's algorithm divides by `divisor` in its first case (|real| < |imag|).
+template <class T>
+DISTLOPS_HOST_DEVICE inline bool divisor_imag_larger(const T& divisor) {
+  if constexpr (ComplexLike<T>) {
+    return std::fabs(divisor.real()) < std::fabs(divisor.imag());
+  } else {
+    return false;
+  }
+}
+
+/// x / s for a fixed divisor s, bit for bit divide(x, s): the divisor's share of Smith's
+/// algorithm is computed once, and the case is a template parameter (ImagLarger must equal
+/// divisor_imag_larger(s)), so that a loop over x has no selection left and vectorises.
+template <class T, bool ImagLarger>
+struct DivideByScalar {
+  using R = real_of_t<T>;
+  T s;
+  R ratio;
+  R denominator;
+  DISTLOPS_HOST_DEVICE explicit DivideByScalar(const T& divisor) : s(divisor) {
+    if constexpr (ComplexLike<T>) {
+      const R small = ImagLarger ? divisor.real() : divisor.imag();
+      const R large = ImagLarger ? divisor.imag() : divisor.real();
+      ratio = small / large;
+      denominator = small * ratio + large;
+    } else {
+      ratio = R(0);
+      denominator = R(0);
+    }
+  }
+  DISTLOPS_HOST_DEVICE T operator()(const T& x) const {
+    if constexpr (ComplexLike<T>) {
+      const R u = ImagLarger ? x.real() : x.imag();
+      const R v = ImagLarger ? x.imag() : x.real();
+      const R imag_numerator = ImagLarger ? v * ratio - u : u - v * ratio;
+      return T((u * ratio + v) / denominator, imag_numerator / denominator);
+    } else {
+      return x / s;
+    }
+  }
+};
+
+/// Complex conjugate; the identity on reals.
+template <class T>
+DISTLOPS_HOST_DEVICE constexpr T conjugate(const T& value) {
+  if constexpr (ComplexLike<T>) {
+    return T(value.real(), -value.imag());
+  } else {
+    return value;
+  }
+}
+
+/// |value|^2
+template <class T>
+DISTLOPS_HOST_DEVICE constexpr real_of_t<T> abs_squared(const T& value) {
+  if constexpr (ComplexLike<T>) {
+    return value.real() * value.real() + value.imag() * value.imag();
+  } else {
+    return value * value;
+  }
+}
+
+/// |value|: sqrt(re^2 + im^2) for complex values (no scaling: as the host kernels always did).
+template <class T>
+DISTLOPS_HOST_DEVICE inline real_of_t<T> magnitude(const T& value) {
+  if constexpr (ComplexLike<T>) {
+    return std::sqrt(abs_squared(value));
+  } else {
+    return std::fabs(value);
+  }
+}
+
+/// |value|^p, with the exact forms for p = 1 and p = 2.
+template <class T>
+DISTLOPS_HOST_DEVICE inline real_of_t<T> power_of_magnitude(const T& value, real_of_t<T> p) {
+  using R = real_of_t<T>;
+  if (p == R(1)) return magnitude(value);
+  if (p == R(2)) return abs_squared(value);
+  return std::pow(magnitude(value), p);
+}
+
+/// 1 for a non-zero value (NaN counts as non-zero), else 0.
+template <class T>
+DISTLOPS_HOST_DEVICE constexpr real_of_t<T> nonzero_indicator(const T& value) {
+  using R = real_of_t<T>;
+  if constexpr (ComplexLike<T>) {
+    return value.real() != R(0) || value.imag() != R(0) ? R(1) : R(0);
+  } else {
+    return value != R(0) ? R(1) : R(0);
+  }
+}
+
+/// Running maximum and minimum: the new value replaces the running one only when it compares
+/// larger (smaller). A NaN never does, so a running value that starts as a number stays one.
+template <class R>
+DISTLOPS_HOST_DEVICE constexpr R running_max(R running, R value) {
+  return running < value ? value : running;
+}
+template <class R>
+DISTLOPS_HOST_DEVICE constexpr R running_min(R running, R value) {
+  return value < running ? value : running;
+}
+
+// ---- function objects of the element-wise kernels ------------------------------------------
+
+/// y <- a * y
+template <class T>
+struct Scale {
+  T a;
+  DISTLOPS_HOST_DEVICE T operator()(const T& y) const { return multiply(y, a); }
+};
+/// y <- y + a * x
+template <class T>
+struct Axpy {
+  T a;
+  DISTLOPS_HOST_DEVICE T operator()(const T& x, const T& y) const { return add(y, multiply(a, x)); }
+};
+/// y <- a * x + b * y (also z <- a * x + b * y)
+template <class T>
+struct Axpby {
+  T a, b;
+  DISTLOPS_HOST_DEVICE T operator()(const T& x, const T& y) const {
+    return add(multiply(a, x), multiply(b, y));
+  }
+};
+/// z <- a * x + b * y + c * z
+template <class T>
+struct Axpbypcz {
+  T a, b, c;
+  DISTLOPS_HOST_DEVICE T operator()(const T& x, const T& y, const T& z) const {
+    return add(add(multiply(a, x), multiply(b, y)), multiply(c, z));
+  }
+};
+struct Add {
+  template <class T>
+  DISTLOPS_HOST_DEVICE T operator()(const T& x, const T& y) const {
+    return add(x, y);
+  }
+};
+struct Subtract {
+  template <class T>
+  DISTLOPS_HOST_DEVICE T operator()(const T& x, const T& y) const {
+    return subtract(x, y);
+  }
+};
+struct Multiply {
+  template <class T>
+  DISTLOPS_HOST_DEVICE T operator()(const T& x, const T& y) const {
+    return multiply(x, y);
+  }
+};
+struct Divide {
+  template <class T>
+  DISTLOPS_HOST_DEVICE T operator()(const T& x, const T& y) const {
+    return divide(x, y);
+  }
+};
+/// x op s
+template <class Op, class T>
+struct WithScalarRight {
+  T s;
+  DISTLOPS_HOST_DEVICE T operator()(const T& x) const { return Op{}(x, s); }
+};
+/// s op x
+template <class Op, class T>
+struct WithScalarLeft {
+  T s;
+  DISTLOPS_HOST_DEVICE T operator()(const T& x) const { return Op{}(s, x); }
+};
+struct Conjugate {
+  template <class T>
+  DISTLOPS_HOST_DEVICE T operator()(const T& x) const {
+    return conjugate(x);
+  }
+};
+
+// ---- terms of the reductions -----------------------------------------------------------------
+
+/// x * y (bilinear)
+struct DotTerm {
+  template <class T>
+  DISTLOPS_HOST_DEVICE T operator()(const T& x, const T& y) const {
+    return multiply(x, y);
+  }
+};
+/// conj(x) * y
+struct VdotTerm {
+  template <class T>
+  DISTLOPS_HOST_DEVICE T operator()(const T& x, const T& y) const {
+    return multiply(conjugate(x), y);
+  }
+};
+
+}  // namespace distlops::pointwise

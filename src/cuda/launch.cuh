@@ -1,0 +1,67 @@
+#pragma once
+// What the CUDA kernel files share: the device counterparts of the scalar types and launch
+// configurations with 64-bit grid-stride loops.
+#include <algorithm>
+#include <complex>
+#include <type_traits>
+
+#include "cuda_check.hpp"
+#include "distlops/core/cuda_context.hpp"
+#include "distlops/core/pointwise.hpp"
+#include "distlops/core/types.hpp"
+
+namespace distlops::kernels::device {
+
+// std::complex<R> is not usable in device code; complex_pair<R> has its size and alignment,
+// so arrays of one are arrays of the other (the formulas only use real() and imag()).
+template <class T>
+struct scalar {
+  using type = T;
+};
+template <class R>
+struct scalar<std::complex<R>> {
+  using type = pointwise::complex_pair<R>;
+  static_assert(sizeof(type) == sizeof(std::complex<R>) &&
+                alignof(type) == alignof(std::complex<R>));
+};
+template <class T>
+using scalar_t = typename scalar<T>::type;
+
+template <class T>
+scalar_t<T>* pointer(T* p) {
+  return reinterpret_cast<scalar_t<T>*>(p);
+}
+template <class T>
+const scalar_t<T>* pointer(const T* p) {
+  return reinterpret_cast<const scalar_t<T>*>(p);
+}
+template <class T>
+scalar_t<T> value(const T& v) {
+  if constexpr (is_complex_v<T>) {
+    return scalar_t<T>(v.real(), v.imag());
+  } else {
+    return v;
+  }
+}
+
+// Element-wise kernels: 256 threads per block and at most 65535 blocks; each thread walks the
+// array with a grid-stride loop in 64-bit indices.
+constexpr int block_size = 256;
+constexpr Index max_blocks = 65535;
+
+inline unsigned grid_size(Index n) {
+  return static_cast<unsigned>(std::clamp<Index>((n + block_size - 1) / block_size, 1, max_blocks));
+}
+
+__device__ inline Index first_index() {
+  return static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+__device__ inline Index grid_stride() {
+  return static_cast<Index>(gridDim.x) * blockDim.x;
+}
+
+inline cudaStream_t stream() {
+  return cuda::Context::get().stream();
+}
+
+}  // namespace distlops::kernels::device

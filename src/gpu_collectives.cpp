@@ -1,0 +1,64 @@
+#include "distlops/core/gpu_collectives.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <string>
+
+#include "distlops/config.hpp"
+#include "distlops/core/error.hpp"
+
+namespace distlops {
+
+namespace {
+
+constexpr int unset = -1;
+std::atomic<int> choice{unset};
+
+void require_available(GpuCollectives requested, const std::string& origin) {
+  if (requested == GpuCollectives::nccl && !nccl_built()) {
+    throw InvalidArgument(origin +
+                          " asks for NCCL, but distlops was built without it (use mpi, or "
+                          "build with the CUDA backend and NCCL)");
+  }
+}
+
+GpuCollectives from_environment() {
+  const char* value = std::getenv("DISTLOPS_GPU_COLLECTIVES");
+  if (!value || *value == '\0') return nccl_built() ? GpuCollectives::nccl : GpuCollectives::mpi;
+  const std::string text(value);
+  GpuCollectives parsed = GpuCollectives::mpi;
+  if (text == "nccl") {
+    parsed = GpuCollectives::nccl;
+  } else if (text != "mpi") {
+    throw InvalidArgument("DISTLOPS_GPU_COLLECTIVES=" + text + ": expected nccl or mpi");
+  }
+  require_available(parsed, "DISTLOPS_GPU_COLLECTIVES=" + text);
+  return parsed;
+}
+
+}  // namespace
+
+bool nccl_built() {
+  return DISTLOPS_WITH_NCCL != 0;
+}
+
+GpuCollectives gpu_collectives() {
+  int current = choice.load();
+  if (current == unset) {
+    const int read = static_cast<int>(from_environment());
+    // The first reader wins; a concurrent set_gpu_collectives() keeps its value.
+    if (choice.compare_exchange_strong(current, read)) current = read;
+  }
+  return static_cast<GpuCollectives>(current);
+}
+
+void set_gpu_collectives(GpuCollectives requested) {
+  require_available(requested, std::string("set_gpu_collectives(") + to_string(requested) + ")");
+  choice.store(static_cast<int>(requested));
+}
+
+const char* to_string(GpuCollectives value) {
+  return value == GpuCollectives::nccl ? "nccl" : "mpi";
+}
+
+}  // namespace distlops

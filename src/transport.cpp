@@ -1,0 +1,45 @@
+#include "distlops/core/transport.hpp"
+
+#include <string>
+
+#include "distlops/core/error.hpp"
+
+namespace distlops {
+
+void MpiTransport::copy_box(std::size_t element_size, const void* source,
+                            kernels::BoxView source_box, void* destination,
+                            kernels::BoxView destination_box, std::span<const Index> extent) {
+  kernels::copy_box(Host{}, element_size, source, source_box, destination, destination_box, extent);
+}
+
+std::byte* MpiTransport::workspace(int slot, std::size_t bytes) {
+  if (slot < 0) throw InvalidArgument("MpiTransport: negative workspace slot");
+  const auto index = static_cast<std::size_t>(slot);
+  if (workspaces_.size() <= index) workspaces_.resize(index + 1);
+  if (workspaces_[index].size() < bytes) workspaces_[index].resize(bytes);
+  return workspaces_[index].data();
+}
+
+void MpiTransport::allgatherv(const std::byte* send, Index send_bytes, std::byte* recv,
+                              std::span<const Index> counts, std::span<const Index> displacements) {
+  comm_.allgatherv(send, send_bytes, recv, counts, displacements);
+}
+
+void MpiTransport::alltoallv(const std::byte* send, std::span<const Index> send_counts,
+                             std::span<const Index> send_displacements, std::byte* recv,
+                             std::span<const Index> recv_counts,
+                             std::span<const Index> recv_displacements) {
+  comm_.alltoallv(send, send_counts, send_displacements, recv, recv_counts, recv_displacements);
+}
+
+Request MpiTransport::start(std::span<const ReceiveMessage> receives,
+                            std::span<const SendMessage> sends) {
+  Request all;
+  for (const ReceiveMessage& message : receives)
+    all.merge(comm_.irecv(message.data, message.bytes, message.peer, message.tag));
+  for (const SendMessage& message : sends)
+    all.merge(comm_.isend(message.data, message.bytes, message.peer, message.tag));
+  return all;
+}
+
+}  // namespace distlops

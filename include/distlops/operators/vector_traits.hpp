@@ -78,8 +78,10 @@ using vector_layout_t = typename vector_traits<V>::layout_type;
 template <class V>
 class LayoutAdapter {
  public:
-  LayoutAdapter(const V& vector, const vector_layout_t<V>& layout, const std::string& operation,
-                const char* role)
+  /// `owner` and `operation` name the call in the error message (built only on error, so
+  /// that applying an operator costs no string operations).
+  LayoutAdapter(const V& vector, const vector_layout_t<V>& layout, const std::string& owner,
+                const char* operation, const char* role)
       : vector_(const_cast<V*>(&vector)) {
     using traits = vector_traits<V>;
     if (traits::has_layout(vector, layout)) return;
@@ -90,8 +92,8 @@ class LayoutAdapter {
         return;
       }
     }
-    throw ShapeMismatch(operation + ": " + role + " is expected with " + traits::describe(layout) +
-                        ", got " + describe_vector(vector));
+    throw ShapeMismatch(owner + operation + ": " + role + " is expected with " +
+                        traits::describe(layout) + ", got " + describe_vector(vector));
   }
   V& get() { return view_ ? *view_ : *vector_; }
   const V& get_const() const { return view_ ? *view_ : *vector_; }

@@ -1,0 +1,112 @@
+// distlops_bench: runs the benchmark cases under MPI and reports, for each, the median wall
+// time of the slowest rank, the time per iteration or apply, the bytes the case must move and
+// the bandwidth that implies, as a fraction of the machine's triad bandwidth measured by the
+// same ranks, the peak memory of every rank and check values.
+//
+//   mpiexec -n 2 distlops_bench [--cases a,b] [--repeats N] [--warmup N] [--set key=value]...
+//                               [--json file] [--triad-elements N] [--no-triad] [--list]
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "cases.hpp"
+
+using namespace distlops;
+using namespace distlops::bench;
+
+namespace {
+
+struct Options {
+  std::set<std::string> cases;
+  int repeats = -1;
+  int warmup = 1;
+  std::map<std::string, std::string> parameters;
+  std::string json_path;
+  Index triad_elements = Index(1) << 24;
+  bool triad = true;
+  bool list = false;
+};
+
+Options parse(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string argument = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw InvalidArgument("distlops_bench: " + argument + " needs a value");
+      return argv[++i];
+    };
+    if (argument == "--cases") {
+      std::stringstream list(value());
+      for (std::string name; std::getline(list, name, ',');)
+        options.cases.insert(name);
+    } else if (argument == "--repeats") {
+      options.repeats = std::stoi(value());
+    } else if (argument == "--warmup") {
+      options.warmup = std::stoi(value());
+    } else if (argument == "--set") {
+      const std::string pair = value();
+      const auto equals = pair.find('=');
+      if (equals == std::string::npos)
+        throw InvalidArgument("distlops_bench: --set expects key=value, got " + pair);
+      options.parameters[pair.substr(0, equals)] = pair.substr(equals + 1);
+    } else if (argument == "--json") {
+      options.json_path = value();
+    } else if (argument == "--triad-elements") {
+      options.triad_elements = std::stoll(value());
+    } else if (argument == "--no-triad") {
+      options.triad = false;
+    } else if (argument == "--list") {
+      options.list = true;
+    } else {
+      throw InvalidArgument("distlops_bench: unknown argument " + argument);
+    }
+  }
+  return options;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Environment environment(argc, argv);
+  const Communicator comm = Communicator::world();
+  const bool root = comm.rank() == 0;
+  try {
+    const Options options = parse(argc, argv);
+    const std::vector<Case> cases = all_cases();
+    if (options.list) {
+      if (root) {
+        for (const Case& c : cases)
+          std::cout << c.name << ": " << c.description << "\n";
+      }
+      return 0;
+    }
+    for (const std::string& name : options.cases) {
+      if (std::none_of(cases.begin(), cases.end(), [&](const Case& c) { return c.name == name; })) {
+        throw InvalidArgument("distlops_bench: unknown case " + name + " (see --list)");
+      }
+    }
+    const double triad = options.triad ? triad_bandwidth(comm, options.triad_elements, 5) : 0.0;
+    std::ofstream json;
+    if (root && !options.json_path.empty()) json.open(options.json_path);
+    std::vector<Result> results;
+    for (const Case& c : cases) {
+      if (!options.cases.empty() && !options.cases.count(c.name)) continue;
+      const Parameters parameters(options.parameters);
+      Run run = c.setup(comm, parameters);
+      const int repeats = options.repeats > 0 ? options.repeats : run.default_repeats;
+      Result result =
+          measure(comm, c.name, parameters, std::move(run), options.warmup, repeats, triad);
+      if (root) {
+        print_json(std::cout, result, triad);
+        if (json) print_json(json, result, triad);
+      }
+      results.push_back(std::move(result));
+    }
+    if (root) print_table(std::cout, results, triad);
+  } catch (const std::exception& error) {
+    if (root) std::cerr << "distlops_bench: " << error.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

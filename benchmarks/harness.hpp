@@ -1,0 +1,89 @@
+#pragma once
+// The benchmark harness: timing between barriers, the median over repeats of the slowest
+// rank, the least bytes a case must move, the machine's triad bandwidth, peak memory, and the
+// report as a table for people and JSON lines for tools.
+#include <functional>
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "distlops/distlops.hpp"
+
+namespace distlops::bench {
+
+/// Case parameters: every size and count can be overridden with --set key=value.
+class Parameters {
+ public:
+  Parameters() = default;
+  explicit Parameters(std::map<std::string, std::string> values) : values_(std::move(values)) {}
+  Index integer(const std::string& key, Index fallback) const;
+  double real(const std::string& key, double fallback) const;
+  std::string text(const std::string& key, const std::string& fallback) const;
+  /// The parameters that were read, with the values used (for the report).
+  const std::map<std::string, std::string>& used() const { return used_; }
+
+ private:
+  std::map<std::string, std::string> values_;
+  mutable std::map<std::string, std::string> used_;
+};
+
+/// A named check value (e.g. the final cost or the norm of an output), the same on every rank.
+struct Check {
+  std::string name;
+  double value;
+};
+
+/// What a case sets up once and then runs repeatedly.
+struct Run {
+  /// One timed repeat (collective).
+  std::function<void()> body;
+  /// Work units per repeat (solver iterations, or applies) for the per-unit time.
+  Index units = 1;
+  std::string unit_name = "iteration";
+  /// Bytes one unit must move at the least over all ranks (each operand read once, each
+  /// output written once).
+  double bytes_per_unit = 0;
+  /// Evaluated after the repeats.
+  std::function<std::vector<Check>()> checks;
+  /// Repeats when the command line does not say (BENCHMARKS.md's per-case counts).
+  int default_repeats = 5;
+};
+
+struct Case {
+  std::string name;
+  std::string description;
+  std::function<Run(const Communicator&, const Parameters&)> setup;
+};
+
+struct Result {
+  std::string name;
+  int ranks = 1;
+  std::map<std::string, std::string> parameters;
+  std::vector<double> seconds;  // per repeat, the slowest rank's time
+  double median_seconds = 0;
+  double seconds_per_unit = 0;
+  Index units = 1;
+  std::string unit_name;
+  double bytes_per_unit = 0;
+  double bandwidth = 0;              // bytes per second implied by the median
+  double fraction_of_triad = 0;      // bandwidth / triad bandwidth (0 when not measured)
+  std::vector<double> peak_rss_mib;  // per rank
+  std::vector<Check> checks;
+};
+
+/// Runs `run` warmup + repeats times, each between barriers, and fills the timing fields.
+Result measure(const Communicator& comm, const std::string& name, const Parameters& parameters,
+               Run run, int warmup, int repeats, double triad_bandwidth);
+
+/// Aggregate bandwidth of a STREAM-like triad a = b + s c run by every rank at once on its own
+/// arrays of `elements` doubles: bytes per second over all ranks (median of `repeats`).
+double triad_bandwidth(const Communicator& comm, Index elements, int repeats);
+
+/// Peak resident memory of this process in MiB.
+double peak_rss_mib();
+
+void print_table(std::ostream& out, const std::vector<Result>& results, double triad);
+void print_json(std::ostream& out, const Result& result, double triad);
+
+}  // namespace distlops::bench

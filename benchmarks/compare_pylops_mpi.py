@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""Runs the benchmark cases of BENCHMARKS.md through PyLops-MPI and distlops on the same
+number of ranks, with the same deterministic inputs, and prints the time ratio per case.
+
+    python3 benchmarks/compare_pylops_mpi.py --ranks 2 [--bench build/benchmarks/distlops_bench]
+                                             [--cases firstderivative,tiny-cgls] [--set nx=1024]
+
+Without PyLops-MPI (and mpi4py) importable it says so and exits cleanly. The PyLops-MPI side
+runs this same file as an MPI program (the `--worker` mode).
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+MASK = (1 << 64) - 1
+CASES = ["firstderivative", "laplacian-cg", "blockdiag-cgls", "vstack-cgls", "hstack-cgls",
+         "tiny-cgls", "fft2d"]
+
+
+def uniform(np, key, index):
+    """U(key, i) of BENCHMARKS.md for an array of global indices (splitmix64's output)."""
+    with np.errstate(over="ignore"):
+        s = ((np.uint64(key) << np.uint64(32)) + index.astype(np.uint64) + np.uint64(1)) \
+            * np.uint64(0x9E3779B97F4A7C15)
+        z = s
+        z = z ^ (z >> np.uint64(30))
+        z = z * np.uint64(0xBF58476D1CE4E5B9)
+        z = z ^ (z >> np.uint64(27))
+        z = z * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
+    return (z >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
+
+
+def signed(np, key, index):
+    return 2.0 * uniform(np, key, index) - 1.0
+
+
+def block_matrix(np, key, nr, nc):
+    index = np.arange(nr * nc, dtype=np.uint64)
+    a = signed(np, key, index).reshape(nr, nc) / np.sqrt(nc)
+    a[np.arange(min(nr, nc)), np.arange(min(nr, nc))] += 1.0
+    return a
+
+
+def worker(args):
+    """The PyLops-MPI side: one case, timed like distlops_bench, results as one JSON line."""
+    import numpy as np
+    from mpi4py import MPI
+    import pylops
+    import pylops_mpi
+    from pylops_mpi.optimization.basic import cg, cgls
+
+    comm = MPI.COMM_WORLD
+    rank, size = comm.Get_rank(), comm.Get_size()
+    params = dict(kv.split("=", 1) for kv in args.set)
+    name = args.worker
+
+    def integer(key, default):
+        return int(params.get(key, default))
+
+    def to_dist_global(global_array, partition=pylops_mpi.Partition.SCATTER):
+        return pylops_mpi.DistributedArray.to_dist(x=global_array, partition=partition)
+
+    def timed(body):
+        comm.Barrier()
+        start = time.perf_counter()
+        body()
+        return comm.allreduce(time.perf_counter() - start, op=MPI.MAX)
+
+    checks = {}
+    if name == "firstderivative":
+        nx, ny, repeats = integer("nx", 4096), integer("ny", 4096), 20
+        x = to_dist_global(signed(np, 31, np.arange(nx * ny)).reshape(nx, ny).ravel())
+        op = pylops_mpi.MPIFirstDerivative(dims=(nx, ny), kind="centered", order=3, edge=False)
+        state = {}
+
+        def body():
+            state["y"] = op @ x
+            state["z"] = op.H @ state["y"]
+        units = 2
+    elif name == "laplacian-cg":
+        nx, ny, niter, repeats = integer("nx", 2048), integer("ny", 2048), integer("niter", 100), 3
+        xt = to_dist_global(signed(np, 21, np.arange(nx * ny)))
+        op = pylops_mpi.MPILaplacian(dims=(nx, ny), axes=(0, 1), weights=(1, 1), edge=False)
+        y = op @ xt
+        state = {}
+
+        def body():
+            x0 = y.copy()
+            x0[:] = 0
+            state["x"] = cg(op, y, x0=x0, niter=niter, tol=0.0)[0]
+        units = niter
+    elif name in ("blockdiag-cgls", "tiny-cgls"):
+        tiny = name == "tiny-cgls"
+        n = integer("n", 10 if tiny else 2000)
+        niter = integer("niter", 1000 if tiny else 50)
+        key, xkey = (7000, 71) if tiny else (1000, 11)
+        repeats = 5 if tiny else 3
+        op = pylops_mpi.MPIBlockDiag(ops=[pylops.MatrixMult(block_matrix(np, key + rank, n, n))])
+        xt = to_dist_global(signed(np, xkey, np.arange(n * size)))
+        y = op @ xt
+        state = {}
+
+        def body():
+            x0 = xt.copy()
+            x0[:] = 0
+            state["x"] = cgls(op, y, x0=x0, niter=niter, tol=0.0)[0]
+        units = niter
+    elif name in ("vstack-cgls", "hstack-cgls"):
+        vertical = name == "vstack-cgls"
+        n, m, niter, repeats = integer("n", 2000), integer("m", 2000), integer("niter", 20), 3
+        key, xkey = (5000, 51) if vertical else (6000, 61)
+        if vertical:
+            op = pylops_mpi.MPIVStack(ops=[pylops.MatrixMult(block_matrix(np, key + rank, n, m))])
+            xt = to_dist_global(signed(np, xkey, np.arange(m)), pylops_mpi.Partition.BROADCAST)
+        else:
+            op = pylops_mpi.MPIHStack(ops=[pylops.MatrixMult(block_matrix(np, key + rank, m, n))])
+            xt = to_dist_global(signed(np, xkey, np.arange(n * size)))
+        y = op @ xt
+        state = {}
+
+        def body():
+            x0 = xt.copy()
+            x0[:] = 0
+            state["x"] = cgls(op, y, x0=x0, niter=niter, tol=0.0)[0]
+        units = niter
+    elif name == "fft2d":
+        nx, ny, repeats = integer("nx", 2048), integer("ny", 2048), 5
+        index = np.arange(nx * ny)
+        x = to_dist_global((signed(np, 41, index) + 1j * signed(np, 42, index)).reshape(nx, ny).ravel())
+        op = pylops_mpi.signalprocessing.MPIFFT2D(dims=(nx, ny), norm="none", dtype=np.complex128)
+        state = {}
+
+        def body():
+            state["y"] = op @ x
+            state["z"] = op.H @ state["y"]
+        units = 2
+    else:
+        raise SystemExit(f"unknown case {name}")
+
+    body()  # warm-up
+    seconds = sorted(timed(body) for _ in range(repeats))
+    median = seconds[len(seconds) // 2] if len(seconds) % 2 else 0.5 * (
+        seconds[len(seconds) // 2 - 1] + seconds[len(seconds) // 2])
+    if "x" in state:
+        checks["model_error"] = float((state["x"] - xt).norm() / xt.norm())
+    if "y" in state:
+        checks["norm_output"] = float(state["y"].norm())
+    if rank == 0:
+        print(json.dumps({"case": name, "ranks": size, "median_seconds": median,
+                          "seconds_per_unit": median / units, "checks": checks}), flush=True)
+
+
+def mpiexec_command(ranks):
+    command = [shutil.which("mpiexec") or "mpiexec", "-n", str(ranks), "--oversubscribe",
+               "--bind-to", "none"]
+    if os.geteuid() == 0:
+        command.append("--allow-run-as-root")
+    return command
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--ranks", type=int, default=2)
+    parser.add_argument("--bench", default=os.path.join("build", "benchmarks", "distlops_bench"))
+    parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--set", action="append", default=[], help="key=value size overrides")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args)
+        return 0
+    try:
+        import mpi4py  # noqa: F401
+        import pylops_mpi  # noqa: F401
+    except ImportError as error:
+        print(f"PyLops-MPI is not importable here ({error}); nothing to compare. "
+              "Install it with: pip install pylops-mpi mpi4py")
+        return 0
+    if not os.path.exists(args.bench):
+        print(f"{args.bench} does not exist: build distlops first (bash scripts/test.sh or cmake --build build)")
+        return 1
+    cases = [c for c in args.cases.split(",") if c]
+    sets = sum([["--set", kv] for kv in args.set], [])
+    with tempfile.TemporaryDirectory() as scratch:
+        ours_path = os.path.join(scratch, "distlops.json")
+        subprocess.run(mpiexec_command(args.ranks) + [args.bench, "--cases", ",".join(cases),
+                                                      "--json", ours_path] + sets,
+                       check=True, stdout=subprocess.DEVNULL)
+        ours = {}
+        with open(ours_path) as handle:
+            for line in handle:
+                record = json.loads(line)
+                ours[record["case"]] = record
+    print(f"{'case':<16}{'ranks':>6}{'PyLops-MPI':>14}{'distlops':>14}{'speed-up':>10}")
+    for case in cases:
+        if case not in ours:
+            print(f"{case:<16}{args.ranks:>6}{'':>14}{'(not run)':>14}")
+            continue
+        result = subprocess.run(mpiexec_command(args.ranks) + [sys.executable, os.path.abspath(__file__),
+                                                               "--worker", case] + sets,
+                                capture_output=True, text=True)
+        if result.returncode != 0:
+            print(f"{case:<16}{args.ranks:>6}{'failed':>14}  {result.stderr.strip().splitlines()[-1:]} ")
+            continue
+        theirs = json.loads(result.stdout.strip().splitlines()[-1])
+        a, b = theirs["seconds_per_unit"], ours[case]["seconds_per_unit"]
+        print(f"{case:<16}{args.ranks:>6}{a * 1e3:>12.3f}ms{b * 1e3:>12.3f}ms{a / b:>9.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

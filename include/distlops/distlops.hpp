@@ -27,3 +27,5 @@
 #include "distlops/operators/stack/stacked.hpp"
 #include "distlops/operators/stack/vstack.hpp"
 #include "distlops/operators/vector_traits.hpp"
+#include "distlops/solvers/cg.hpp"
+#include "distlops/solvers/common.hpp"

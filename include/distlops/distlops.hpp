@@ -28,4 +28,6 @@
 #include "distlops/operators/stack/vstack.hpp"
 #include "distlops/operators/vector_traits.hpp"
 #include "distlops/solvers/cg.hpp"
+#include "distlops/solvers/cgls.hpp"
 #include "distlops/solvers/common.hpp"
+#include "distlops/solvers/lsqr.hpp"

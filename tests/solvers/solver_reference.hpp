@@ -60,6 +60,96 @@ ReferenceRun<T> reference_cg(const DenseMatrix<T>& a, const DenseVector<T>& y,
   return run;
 }
 
+/// PyLops' CGLS (tol = 0) with damp^2 also in the initial normal residual (PyLops uses damp
+/// there; the two agree when x0 = 0). Costs: ||y - A x_k||.
+template <class T>
+ReferenceRun<T> reference_cgls(const DenseMatrix<T>& a, const DenseVector<T>& y,
+                               const DenseVector<T>& x0, int niter, double damp) {
+  const double damp2 = damp * damp;
+  ReferenceRun<T> run;
+  DenseVector<T> x = x0;
+  DenseVector<T> s = y - a * x;
+  DenseVector<T> c = a.adjoint() * s - as_scalar<T>(damp2) * x;
+  DenseVector<T> q = a * c;
+  double kold = std::abs(numpy_dot<T>(c, c.conjugate()));
+  run.iterates.push_back(x);
+  run.costs.push_back(static_cast<double>(s.norm()));
+  for (int i = 0; i < niter; ++i) {
+    const double alpha = kold / std::abs(numpy_dot<T>(q, q.conjugate()) +
+                                         as_scalar<T>(damp2) * numpy_dot<T>(c, c.conjugate()));
+    x = x + as_scalar<T>(alpha) * c;
+    s = s - as_scalar<T>(alpha) * q;
+    const DenseVector<T> r = a.adjoint() * s - as_scalar<T>(damp2) * x;
+    const double k = std::abs(numpy_dot<T>(r, r.conjugate()));
+    const double beta = k / kold;
+    c = r + as_scalar<T>(beta) * c;
+    q = a * c;
+    kold = k;
+    run.iterates.push_back(x);
+    run.costs.push_back(static_cast<double>(s.norm()));
+  }
+  return run;
+}
+
+/// PyLops' (SciPy's) LSQR recurrence, without its stopping tests. Costs: the r1norm estimate.
+template <class T>
+ReferenceRun<T> reference_lsqr(const DenseMatrix<T>& a, const DenseVector<T>& y,
+                               const DenseVector<T>& x0, int niter, double damp) {
+  ReferenceRun<T> run;
+  DenseVector<T> x = x0;
+  DenseVector<T> u = y - a * x;
+  double alfa = 0;
+  double beta = static_cast<double>(u.norm());
+  DenseVector<T> v = DenseVector<T>::Zero(x.size());
+  if (beta > 0) {
+    u = u / as_scalar<T>(beta);
+    v = a.adjoint() * u;
+    alfa = static_cast<double>(v.norm());
+    if (alfa > 0) v = v / as_scalar<T>(alfa);
+  }
+  DenseVector<T> w = v;
+  double rhobar = alfa, phibar = beta, res2 = 0, xxnorm = 0, z = 0, cs2 = -1, sn2 = 0;
+  run.iterates.push_back(x);
+  run.costs.push_back(beta);
+  for (int i = 0; i < niter; ++i) {
+    u = a * v - as_scalar<T>(alfa) * u;
+    beta = static_cast<double>(u.norm());
+    if (beta > 0) {
+      u = u / as_scalar<T>(beta);
+      v = a.adjoint() * u - as_scalar<T>(beta) * v;
+      alfa = static_cast<double>(v.norm());
+      if (alfa > 0) v = v / as_scalar<T>(alfa);
+    }
+    const double rhobar1 = std::sqrt(rhobar * rhobar + damp * damp);
+    const double cs1 = rhobar / rhobar1;
+    const double sn1 = damp / rhobar1;
+    const double psi = sn1 * phibar;
+    phibar = cs1 * phibar;
+    const double rho = std::sqrt(rhobar1 * rhobar1 + beta * beta);
+    const double cs = rhobar1 / rho;
+    const double sn = beta / rho;
+    const double theta = sn * alfa;
+    rhobar = -cs * alfa;
+    const double phi = cs * phibar;
+    phibar = sn * phibar;
+    x = x + as_scalar<T>(phi / rho) * w;
+    w = v + as_scalar<T>(-theta / rho) * w;
+    const double delta = sn2 * rho;
+    const double gambar = -cs2 * rho;
+    const double rhs = phi - delta * z;
+    const double gamma = std::sqrt(gambar * gambar + theta * theta);
+    cs2 = gambar / gamma;
+    sn2 = theta / gamma;
+    z = rhs / gamma;
+    xxnorm += z * z;
+    res2 += psi * psi;
+    const double rnorm = std::sqrt(phibar * phibar + res2);
+    run.iterates.push_back(x);
+    run.costs.push_back(std::sqrt(std::abs(rnorm * rnorm - damp * damp * xxnorm)));
+  }
+  return run;
+}
+
 /// max_k ||a_k - b_k|| / max(1, ||b_k||) over two sequences of vectors.
 template <class T>
 double max_relative_difference(const std::vector<DenseVector<T>>& a,

@@ -30,4 +30,8 @@
 #include "distlops/solvers/cg.hpp"
 #include "distlops/solvers/cgls.hpp"
 #include "distlops/solvers/common.hpp"
+#include "distlops/solvers/fista.hpp"
+#include "distlops/solvers/ista.hpp"
 #include "distlops/solvers/lsqr.hpp"
+#include "distlops/solvers/power_iteration.hpp"
+#include "distlops/solvers/thresholding.hpp"

@@ -150,6 +150,72 @@ ReferenceRun<T> reference_lsqr(const DenseMatrix<T>& a, const DenseVector<T>& y,
   return run;
 }
 
+/// PyLops' thresholding rules, written as in NumPy.
+template <class T>
+DenseVector<T> reference_threshold(const DenseVector<T>& x, int kind, double thresh) {
+  using R = real_type_t<T>;
+  DenseVector<T> result = x;
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    const double magnitude = std::abs(std::complex<double>(x(i)));
+    if (kind == 0) {  // soft: max(|x| - t, 0) * exp(1j angle(x))
+      const double shrunk = std::max(magnitude - thresh, 0.0);
+      const double angle = std::arg(std::complex<double>(x(i)));
+      if constexpr (is_complex_v<T>) {
+        result(i) = T(std::polar(shrunk, angle));
+      } else {
+        result(i) = static_cast<T>(shrunk * (x(i) > 0 ? 1 : x(i) < 0 ? -1 : 0));
+      }
+    } else if (kind == 1) {  // hard
+      if (magnitude <= std::sqrt(2 * thresh)) result(i) = T(0);
+    } else {  // half
+      double arg = 1.0;
+      if (magnitude != 0) arg = (thresh / 8.0) * std::pow(magnitude / 3.0, -1.5);
+      arg = std::clamp(arg, -1.0, 1.0);
+      const double phi = 2.0 / 3.0 * std::acos(arg);
+      const double pi = std::acos(-1.0);
+      result(i) = x(i) * static_cast<R>(2.0 / 3.0 * (1 + std::cos(2.0 * pi / 3.0 - phi)));
+      if (magnitude <= std::cbrt(54.0) / 4.0 * std::pow(thresh, 2.0 / 3.0)) result(i) = T(0);
+    }
+  }
+  return result;
+}
+
+/// PyLops' ISTA (accelerated = false) or FISTA (true), tol = 0, with an optional dense
+/// sparsifying matrix `sop` (empty: none).
+template <class T>
+ReferenceRun<T> reference_sparse(const DenseMatrix<T>& a, const DenseVector<T>& y,
+                                 const DenseVector<T>& x0, int niter, double eps, double alpha,
+                                 int kind, bool accelerated, const DenseMatrix<T>& sop = {},
+                                 const std::vector<double>& decay = {}) {
+  ReferenceRun<T> run;
+  const double thresh = eps * alpha * 0.5;
+  DenseVector<T> x = x0;
+  DenseVector<T> z = x0;
+  double t = 1;
+  run.iterates.push_back(x);
+  for (int i = 0; i < niter; ++i) {
+    const DenseVector<T> xold = x;
+    const DenseVector<T>& from = accelerated ? z : x;
+    const DenseVector<T> res = y - a * from;
+    const DenseVector<T> grad = as_scalar<T>(alpha) * (a.adjoint() * res);
+    const DenseVector<T> unthresholded = from + grad;
+    const double factor = decay.empty() ? 1.0 : decay[static_cast<std::size_t>(i)];
+    if (sop.size() == 0) {
+      x = reference_threshold<T>(unthresholded, kind, factor * thresh);
+    } else {
+      x = sop * reference_threshold<T>(DenseVector<T>(sop.adjoint() * unthresholded), kind,
+                                       factor * thresh);
+    }
+    if (accelerated) {
+      const double told = t;
+      t = (1.0 + std::sqrt(1.0 + 4.0 * t * t)) / 2.0;
+      z = x + as_scalar<T>((told - 1.0) / t) * (x - xold);
+    }
+    run.iterates.push_back(x);
+  }
+  return run;
+}
+
 /// max_k ||a_k - b_k|| / max(1, ||b_k||) over two sequences of vectors.
 template <class T>
 double max_relative_difference(const std::vector<DenseVector<T>>& a,

@@ -35,6 +35,14 @@
 #include "distlops/operators/stack/stacked.hpp"
 #include "distlops/operators/stack/vstack.hpp"
 #include "distlops/operators/vector_traits.hpp"
+#include "distlops/solvers/cg.hpp"
+#include "distlops/solvers/cgls.hpp"
+#include "distlops/solvers/common.hpp"
+#include "distlops/solvers/fista.hpp"
+#include "distlops/solvers/ista.hpp"
+#include "distlops/solvers/lsqr.hpp"
+#include "distlops/solvers/power_iteration.hpp"
+#include "distlops/solvers/thresholding.hpp"
 #if DISTLOPS_WITH_CUDA
 #include "distlops/core/cuda_context.hpp"
 #endif

@@ -4,6 +4,8 @@
 /// conjugate, scaling, sum, product, integer power and identity. Each holds at most one or two
 /// workspaces, allocated on first use.
 
+#include <iomanip>
+#include <sstream>
 #include <string>
 
 #include "distlops/operators/linear_operator.hpp"
@@ -14,16 +16,14 @@ namespace detail {
 
 template <class T>
 std::string scalar_text(const T& value) {
+  std::ostringstream text;
+  text << std::setprecision(6);
   if constexpr (is_complex_v<T>) {
-    return "(" + std::to_string(value.real()) + (value.imag() < 0 ? "" : "+") +
-           std::to_string(value.imag()) + "j)";
+    text << "(" << value.real() << (value.imag() < 0 ? "" : "+") << value.imag() << "j)";
   } else {
-    std::string text = std::to_string(value);
-    while (text.size() > 1 && text.back() == '0')
-      text.pop_back();
-    if (!text.empty() && text.back() == '.') text.pop_back();
-    return text;
+    text << value;
   }
+  return text.str();
 }
 
 template <class Domain, class Range>

@@ -1,0 +1,38 @@
+#pragma once
+/// \file instantiation.hpp
+/// The host cases for which the library compiles the solver templates once (solvers/*.cpp),
+/// declared extern in the solver headers so that users' builds do not compile them again.
+/// M(prefix, V) or M(prefix, Domain, Range) is expanded for every case; `prefix` is `extern`
+/// in the headers and empty in the library.
+
+#include <complex>
+
+#include "distlops/core/distributed_array.hpp"
+#include "distlops/core/local_array.hpp"
+#include "distlops/core/stacked_distributed_array.hpp"
+
+/// Vector types of the solvers on square operators: distributed, stacked and local arrays.
+#define DISTLOPS_SOLVER_VECTORS_OF(M, prefix, T) \
+  M(prefix, DistributedArray<T>)                 \
+  M(prefix, StackedDistributedArray<T>)          \
+  M(prefix, LocalArray<T>)
+#define DISTLOPS_SOLVER_VECTORS(M, prefix)                   \
+  DISTLOPS_SOLVER_VECTORS_OF(M, prefix, float)               \
+  DISTLOPS_SOLVER_VECTORS_OF(M, prefix, double)              \
+  DISTLOPS_SOLVER_VECTORS_OF(M, prefix, std::complex<float>) \
+  DISTLOPS_SOLVER_VECTORS_OF(M, prefix, std::complex<double>)
+
+/// (Domain, Range) pairs of the least-squares and sparsity solvers: the square cases and the
+/// mixed ones of StackedVStack (distributed to stacked) and StackedHStack (stacked to
+/// distributed).
+#define DISTLOPS_SOLVER_PAIRS_OF(M, prefix, T)                      \
+  M(prefix, DistributedArray<T>, DistributedArray<T>)               \
+  M(prefix, StackedDistributedArray<T>, StackedDistributedArray<T>) \
+  M(prefix, DistributedArray<T>, StackedDistributedArray<T>)        \
+  M(prefix, StackedDistributedArray<T>, DistributedArray<T>)        \
+  M(prefix, LocalArray<T>, LocalArray<T>)
+#define DISTLOPS_SOLVER_PAIRS(M, prefix)                   \
+  DISTLOPS_SOLVER_PAIRS_OF(M, prefix, float)               \
+  DISTLOPS_SOLVER_PAIRS_OF(M, prefix, double)              \
+  DISTLOPS_SOLVER_PAIRS_OF(M, prefix, std::complex<float>) \
+  DISTLOPS_SOLVER_PAIRS_OF(M, prefix, std::complex<double>)

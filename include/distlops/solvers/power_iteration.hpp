@@ -1,0 +1,106 @@
+#pragma once
+/// \file power_iteration.hpp
+/// Power iteration for the eigenvalue of largest modulus of a square operator, or for the
+/// largest eigenvalue of the normal operator A^H A (PyLops-MPI's power_iteration):
+///
+///     b_0 = random / ||random||            (fill_random with key `seed`)
+///     lambda_k = b_k^H A b_k,   b_{k+1} = A b_k / ||A b_k||
+///     stop when |lambda_k - lambda_{k-1}| < tol |lambda_k|, or after niter iterations.
+///
+/// The Rayleigh quotient approaches the largest eigenvalue from below for Hermitian positive
+/// semi-definite operators such as A^H A. Per iteration: one apply, 2 reductions.
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <utility>
+
+#include "distlops/core/random.hpp"
+#include "distlops/operators/linear_operator.hpp"
+#include "distlops/solvers/detail/instantiation.hpp"
+#include "distlops/solvers/detail/vectors.hpp"
+
+namespace distlops {
+
+struct PowerIterationOptions {
+  int niter = 30;
+  double tol = 1e-6;
+  /// Key of the random initial vector (fill_random).
+  std::uint64_t seed = 0;
+};
+
+template <class V>
+struct PowerIterationResult {
+  /// The estimate of the eigenvalue of largest modulus.
+  typename V::value_type eigenvalue;
+  /// Iterations done.
+  int iterations = 0;
+  /// Whether the relative change of the estimate fell below tol.
+  bool converged = false;
+  /// The last normalised iterate, an estimate of the eigenvector.
+  V eigenvector;
+};
+
+namespace detail {
+
+template <class V>
+PowerIterationResult<V> power_iteration_run(const BasicLinearOperator<V, V>& op,
+                                            const PowerIterationOptions& options) {
+  using T = typename V::value_type;
+  if (options.niter < 1 || !(options.tol >= 0)) {
+    throw InvalidArgument("power_iteration: niter must be positive and tol non-negative, got " +
+                          std::to_string(options.niter) + " and " + std::to_string(options.tol));
+  }
+  if (!(op.domain() == op.range())) {
+    throw ShapeMismatch("power_iteration: the operator " + op.name() +
+                        " must map a space onto itself");
+  }
+  V b(op.domain()), next(op.domain());
+  fill_random(b, options.seed);
+  b.scale(scalar<T>(1.0 / static_cast<double>(b.norm())));
+  PowerIterationResult<V> result{T(0), 0, false, {}};
+  T previous(0);
+  for (int k = 0; k < options.niter; ++k) {
+    op.apply(b, next);
+    result.eigenvalue = b.vdot(next);
+    result.iterations = k + 1;
+    const double length = static_cast<double>(next.norm());
+    // A b == 0: b lies in the null space, the estimate is 0 and cannot improve.
+    if (!(length > 0) || !std::isfinite(length)) break;
+    next.scale(scalar<T>(1.0 / length));
+    std::swap(b, next);
+    if (std::abs(result.eigenvalue - previous) < options.tol * std::abs(result.eigenvalue)) {
+      result.converged = true;
+      break;
+    }
+    previous = result.eigenvalue;
+  }
+  result.eigenvector = std::move(b);
+  return result;
+}
+
+}  // namespace detail
+
+/// The eigenvalue of largest modulus of the square operator `op`. Collective.
+template <class V>
+PowerIterationResult<V> power_iteration(const BasicLinearOperator<V, V>& op,
+                                        const PowerIterationOptions& options = {}) {
+  return detail::power_iteration_run(op, options);
+}
+
+/// The largest eigenvalue of A^H A (its real part: A^H A is Hermitian), with the eigenvector
+/// estimate in A's domain. Collective.
+template <class Domain, class Range>
+PowerIterationResult<Domain> power_iteration_normal(const BasicLinearOperator<Domain, Range>& op,
+                                                    const PowerIterationOptions& options = {}) {
+  PowerIterationResult<Domain> result = detail::power_iteration_run(op.adjoint() * op, options);
+  result.eigenvalue = std::real(result.eigenvalue);
+  return result;
+}
+
+#define DISTLOPS_POWER_INSTANCE(prefix, V)                                \
+  prefix template PowerIterationResult<V> detail::power_iteration_run<V>( \
+      const BasicLinearOperator<V, V>&, const PowerIterationOptions&);
+DISTLOPS_SOLVER_VECTORS(DISTLOPS_POWER_INSTANCE, extern)
+
+}  // namespace distlops

@@ -1,0 +1,6 @@
+// CG compiled for the host cases of solvers/detail/instantiation.hpp.
+#include "distlops/solvers/cg.hpp"
+
+namespace distlops {
+DISTLOPS_SOLVER_VECTORS(DISTLOPS_CG_INSTANCE, )
+}  // namespace distlops

@@ -1,0 +1,6 @@
+// CGLS compiled for the host cases of solvers/detail/instantiation.hpp.
+#include "distlops/solvers/cgls.hpp"
+
+namespace distlops {
+DISTLOPS_SOLVER_PAIRS(DISTLOPS_CGLS_INSTANCE, )
+}  // namespace distlops

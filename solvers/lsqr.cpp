@@ -1,0 +1,6 @@
+// LSQR compiled for the host cases of solvers/detail/instantiation.hpp.
+#include "distlops/solvers/lsqr.hpp"
+
+namespace distlops {
+DISTLOPS_SOLVER_PAIRS(DISTLOPS_LSQR_INSTANCE, )
+}  // namespace distlops

@@ -1,0 +1,6 @@
+// Power iteration compiled for the host cases of solvers/detail/instantiation.hpp.
+#include "distlops/solvers/power_iteration.hpp"
+
+namespace distlops {
+DISTLOPS_SOLVER_VECTORS(DISTLOPS_POWER_INSTANCE, )
+}  // namespace distlops

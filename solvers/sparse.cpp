@@ -1,0 +1,7 @@
+// ISTA and FISTA (one implementation) compiled for the host cases of
+// solvers/detail/instantiation.hpp.
+#include "distlops/solvers/fista.hpp"
+
+namespace distlops {
+DISTLOPS_SOLVER_PAIRS(DISTLOPS_SPARSE_INSTANCE, )
+}  // namespace distlops

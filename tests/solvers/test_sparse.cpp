@@ -1,0 +1,305 @@
+// ISTA, FISTA and power iteration: every iterate against the serial transcription of PyLops'
+// ISTA and FISTA (three thresholding rules, with and without a sparsifying operator, with a
+// threshold decay), numbers produced by PyLops itself, the stopping rules, eigenvalue
+// estimates against Eigen's eigensolvers, breakdowns and bad input.
+#include "solver_test_support.hpp"
+
+using namespace distlops;
+using namespace distlops::testing;
+
+namespace {
+
+constexpr ThresholdKind kinds[] = {ThresholdKind::soft, ThresholdKind::hard, ThresholdKind::half};
+
+template <class T>
+double largest_eigenvalue_of_normal(const DenseMatrix<T>& m) {
+  Eigen::SelfAdjointEigenSolver<DenseMatrix<T>> solver(DenseMatrix<T>(m.adjoint() * m));
+  return static_cast<double>(solver.eigenvalues().maxCoeff());
+}
+
+/// Q D with Q unitary (from a QR factorisation) and D = diag(d): (Q D)^H (Q D) = D^2.
+template <class T>
+DenseMatrix<T> with_singular_values(const std::vector<double>& d, std::uint64_t key) {
+  const Index n = Index(d.size());
+  const DenseMatrix<T> q =
+      Eigen::HouseholderQR<DenseMatrix<T>>(random_matrix<T>(n, n, key)).householderQ() *
+      DenseMatrix<T>::Identity(n, n);
+  DenseMatrix<T> result = q;
+  for (Index j = 0; j < n; ++j)
+    result.col(j) *= as_scalar<T>(d[std::size_t(j)]);
+  return result;
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("ista and fista iterates equal the serial transcription of PyLops'",
+                   "[solvers][ista][fista]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const Layout domain(comm, {10}), range(comm, {6});
+  const DenseMatrix<T> m = random_matrix<T>(6, 10, 61);
+  const DenseMatrix<T> s = well_conditioned<T>(10, 10, 62);
+  const auto op = dense_operator<Array<T>>(m, domain, range);
+  const auto sop = dense_operator<Array<T>>(s, domain, domain, "S");
+  Array<T> y(range), x0(domain);
+  fill_random(y, 63);
+  fill_random(x0, 64);
+  const double alpha = 0.9 / largest_eigenvalue_of_normal(m);
+  const int niter = 7;
+  const std::vector<double> decay{1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3};
+  for (const ThresholdKind kind : kinds) {
+    for (const bool accelerated : {false, true}) {
+      for (const bool analysis : {false, true}) {
+        INFO(to_string(kind) << (accelerated ? " fista" : " ista")
+                             << (analysis ? " with SOp" : ""));
+        IterateRecorder<Array<T>> recorder;
+        IstaOptions<Array<T>> options;
+        options.niter = niter;
+        options.tol = 0;
+        options.eps = 0.8;
+        options.alpha = alpha;
+        options.threshold = kind;
+        options.decay = decay;
+        if (analysis) options.sop = sop;
+        options.callback = recorder.callback();
+        const auto result = accelerated ? fista(op, y, x0, options) : ista(op, y, x0, options);
+        const ReferenceRun<T> reference = reference_sparse<T>(
+            m, global_vector(y), global_vector(x0), niter, 0.8, alpha, static_cast<int>(kind),
+            accelerated, analysis ? s : DenseMatrix<T>(), decay);
+        recorder.iterates.insert(recorder.iterates.begin(), global_vector(x0));
+        CHECK(result.iterations == niter);
+        CHECK(result.alpha == alpha);
+        CHECK(max_relative_difference(recorder.iterates, reference.iterates) <=
+              iterate_tolerance<T>());
+        // The histories of the final iterate, recomputed from scratch.
+        const DenseVector<T> x = global_vector(result.x);
+        const double misfit = static_cast<double>((global_vector(y) - m * x).norm());
+        const DenseVector<T> c = analysis ? DenseVector<T>(s.adjoint() * x) : x;
+        double penalty_value = 0;
+        for (Eigen::Index i = 0; i < c.size(); ++i) {
+          const double magnitude = std::abs(std::complex<double>(c(i)));
+          penalty_value += kind == ThresholdKind::soft   ? magnitude
+                           : kind == ThresholdKind::hard ? (magnitude != 0 ? 1.0 : 0.0)
+                                                         : std::sqrt(magnitude);
+        }
+        CHECK(close(result.residual_norms.back(), misfit, 10 * iterate_tolerance<T>()));
+        CHECK(close(result.costs.back(), misfit * misfit + 0.8 * penalty_value,
+                    10 * iterate_tolerance<T>()));
+        REQUIRE(result.model_updates.size() == std::size_t(niter + 1));
+        CHECK(std::isinf(result.model_updates.front()));
+        CHECK(close(result.model_updates.back(),
+                    double((reference.iterates[niter] - reference.iterates[niter - 1]).norm()),
+                    10 * iterate_tolerance<T>()));
+      }
+    }
+  }
+}
+
+TEST_CASE("ista and fista reproduce PyLops' numbers", "[solvers][ista][fista][pylops]") {
+  // import numpy as np, pylops
+  // from pylops.optimization.sparsity import ista, fista
+  // C = np.array([[1., .5, 0, -.5, .2], [0, 1, .3, 0, -1], [.4, 0, 1, .6, 0]])
+  // y = np.array([1., -2, .5])
+  // for kind in ["soft", "hard", "half"]:
+  //     ista(pylops.MatrixMult(C), y, niter=5, eps=.5, alpha=.3, tol=0, threshkind=kind)[0]
+  //     fista(pylops.MatrixMult(C), y, niter=5, eps=.5, alpha=.3, tol=0, threshkind=kind)[0]
+  const std::vector<std::vector<double>> pylops_ista{
+      {0.7605412955048101, -0.507988678266975, 0, 0, 1.1639735434943101},
+      {0.8899474499055, -0.59856441687585, 0, 0, 1.32457038971226},
+      {0.9143356351619578, -0.6184493091688581, 0, 0, 1.2465227288715006}};
+  const std::vector<std::vector<double>> pylops_fista{
+      {0.8369106431118337, -0.48541587148214466, 0, 0, 1.2525555567391784},
+      {1.043300479685672, -0.6024443902680455, 0, 0, 1.4109965881423758},
+      {1.0191120393152362, -0.6137872856747083, 0, 0, 1.3280964799558292}};
+  const Communicator comm = world();
+  DenseMatrix<double> c(3, 5);
+  c << 1, 0.5, 0, -0.5, 0.2, 0, 1, 0.3, 0, -1, 0.4, 0, 1, 0.6, 0;
+  const Layout domain(comm, {5}), range(comm, {3});
+  const auto op = dense_operator<Array<double>>(c, domain, range);
+  const auto y = Array<double>::from_global(range, std::vector<double>{1, -2, 0.5});
+  for (std::size_t k = 0; k < 3; ++k) {
+    INFO(to_string(kinds[k]));
+    IstaOptions<Array<double>> options;
+    options.niter = 5;
+    options.eps = 0.5;
+    options.alpha = 0.3;
+    options.tol = 0;
+    options.threshold = kinds[k];
+    CHECK(all_close(ista(op, y, options).x.gather(), pylops_ista[k], 1e-13));
+    CHECK(all_close(fista(op, y, options).x.gather(), pylops_fista[k], 1e-13));
+  }
+}
+
+TEMPLATE_TEST_CASE("power iteration estimates the largest eigenvalue", "[solvers][eigs]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const Layout layout(comm, {8});
+  // Singular values 4, 2, 1.5, ...: lambda_max(A^H A) = 16, ratio 1/4 to the next.
+  const std::vector<double> d{1.0, 2.0, 0.5, 4.0, 1.5, 0.2, 1.2, 0.7};
+  const DenseMatrix<T> m = with_singular_values<T>(d, 71);
+  const auto op = dense_operator<Array<T>>(m, layout, layout);
+  PowerIterationOptions options;
+  options.niter = 100;
+  options.tol = std::is_same_v<real_type_t<T>, float> ? 1e-5 : 1e-10;
+  const auto normal = power_iteration_normal(op, options);
+  CHECK(std::abs(std::complex<double>(normal.eigenvalue) - 16.0) <= 16 * solution_tolerance<T>());
+  CHECK(std::imag(std::complex<double>(normal.eigenvalue)) == 0);
+  // The eigenvector estimate: A^H A v = 16 v.
+  const DenseVector<T> v = global_vector(normal.eigenvector);
+  // Stopped when the eigenvalue changed by tol: the eigenvector is accurate to ~sqrt(tol).
+  CHECK(double((m.adjoint() * m * v - as_scalar<T>(16) * v).norm()) <=
+        160 * std::sqrt(options.tol));
+  CHECK(same_on_every_rank(normal.iterations));
+  // A Hermitian operator directly: the eigenvalue of largest modulus of diag-like Q D Q^H.
+  const DenseMatrix<T> q = with_singular_values<T>(std::vector<double>(8, 1.0), 72);
+  DenseMatrix<T> diagonal = DenseMatrix<T>::Zero(8, 8);
+  for (Index i = 0; i < 8; ++i)
+    diagonal(i, i) = as_scalar<T>(d[std::size_t(i)] * (i == 2 ? -1 : 1));
+  const auto hermitian = dense_operator<Array<T>>(q * diagonal * q.adjoint(), layout, layout);
+  const auto direct = power_iteration(hermitian, options);
+  CHECK(direct.converged);
+  CHECK(direct.iterations < options.niter);
+  CHECK(std::abs(std::complex<double>(direct.eigenvalue) - 4.0) <= 4 * solution_tolerance<T>());
+  // Few iterations: an estimate from below, not converged.
+  options.niter = 2;
+  const auto rough = power_iteration_normal(op, options);
+  CHECK_FALSE(rough.converged);
+  CHECK(rough.iterations == 2);
+  CHECK(std::real(std::complex<double>(rough.eigenvalue)) <= 16 * (1 + solution_tolerance<T>()));
+  options.niter = 0;
+  CHECK_THROWS_AS(power_iteration(op, options), InvalidArgument);
+}
+
+TEMPLATE_TEST_CASE("ista and fista enforce their stopping rules", "[solvers][ista][fista]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  // A tall full-rank operator and consistent data: ISTA converges linearly.
+  const Layout domain(comm, {9}), range(comm, {12});
+  const DenseMatrix<T> m = well_conditioned<T>(12, 9, 81);
+  const auto op = dense_operator<Array<T>>(m, domain, range);
+  Array<T> x_true(domain);
+  fill_random(x_true, 82);
+  const Array<T> y = op.apply(x_true);
+  for (const bool accelerated : {false, true}) {
+    INFO((accelerated ? "fista" : "ista"));
+    auto run = [&](const IstaOptions<Array<T>>& options) {
+      return accelerated ? fista(op, y, options) : ista(op, y, options);
+    };
+    IstaOptions<Array<T>> options;
+    options.niter = 2000;
+    options.eps = 0.05;
+    // The default step: 1 / lambda_max(A^H A) from power iteration.
+    options.tol = std::is_same_v<real_type_t<T>, float> ? 1e-4 : 1e-6;
+    auto result = run(options);
+    CHECK(result.reason == StopReason::tolerance);
+    CHECK(result.model_updates.back() <= options.tol);
+    CHECK(result.model_updates[result.model_updates.size() - 2] > options.tol);
+    // Power iteration approaches lambda_max from below (here within 10 %).
+    const double lambda = largest_eigenvalue_of_normal(m);
+    CHECK(1.0 / result.alpha <= lambda * (1 + 10 * epsilon<T>()));
+    CHECK(1.0 / result.alpha >= 0.9 * lambda);
+    CHECK(result.threshold == 0.05 * result.alpha / 2);
+    if (!accelerated) {
+      // ISTA with a step below 1 / lambda_max never increases the cost.
+      auto monotone = options;
+      monotone.niter = 200;
+      monotone.alpha = 0.9 / largest_eigenvalue_of_normal(m);
+      const auto descent = run(monotone);
+      std::size_t increases = 0;
+      for (std::size_t k = 1; k < descent.costs.size(); ++k)
+        increases += descent.costs[k] > descent.costs[k - 1] * (1 + 10 * epsilon<T>());
+      CHECK(increases == 0);
+    }
+    // rtol: relative to the initial cost J(x0) = ||y||^2.
+    options.tol = 0;
+    options.rtol = 0.5;
+    result = run(options);
+    CHECK(result.reason == StopReason::cost_to_initial);
+    CHECK(result.costs.back() < 0.5 * result.costs.front());
+    CHECK(result.costs[result.costs.size() - 2] >= 0.5 * result.costs.front());
+    // rtol1: relative to ||y||^2.
+    options.rtol = 0;
+    options.rtol1 = 0.3;
+    result = run(options);
+    CHECK(result.reason == StopReason::cost_to_data);
+    CHECK(result.costs.back() < 0.3 * std::pow(static_cast<double>(y.norm()), 2));
+    CHECK(same_on_every_rank(result.iterations));
+  }
+}
+
+TEMPLATE_TEST_CASE("ista and fista on stacked and local operators", "[solvers][ista][fista]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const Layout l6(comm, {6}), l4(comm, {4}), l3(comm, {3}, Partition::BROADCAST);
+  const auto a = dense_operator<Array<T>>(random_matrix<T>(4, 6, 91), l6, l4);
+  const auto b = dense_operator<Array<T>>(random_matrix<T>(3, 6, 92), l6, l3);
+  const auto stacked = StackedVStack({a, b});
+  const DenseMatrix<T> m = assemble(stacked);
+  StackedDistributedArray<T> y(stacked.range());
+  fill_random(y, 93);
+  const double alpha = 0.9 / largest_eigenvalue_of_normal(m);
+  IstaOptions<Array<T>> options;
+  options.niter = 6;
+  options.tol = 0;
+  options.alpha = alpha;
+  options.eps = 0.3;
+  for (const bool accelerated : {false, true}) {
+    const auto result = accelerated ? fista(stacked, y, options) : ista(stacked, y, options);
+    const auto reference = reference_sparse<T>(m, global_vector(y), DenseVector<T>::Zero(6), 6, 0.3,
+                                               alpha, 0, accelerated);
+    CHECK(double((global_vector(result.x) - reference.iterates.back()).norm()) <=
+          iterate_tolerance<T>() * std::max(1.0, double(reference.iterates.back().norm())));
+  }
+  const DenseMatrix<T> local_matrix = random_matrix<T>(5, 7, 94 + comm.rank());
+  const auto local = dense_operator<LocalArray<T>>(local_matrix, {7}, {5});
+  LocalArray<T> local_y({5});
+  fill_random(local_y, 95);
+  IstaOptions<LocalArray<T>> local_options;
+  local_options.niter = 6;
+  local_options.tol = 0;
+  local_options.alpha = 0.9 / largest_eigenvalue_of_normal(local_matrix);
+  const auto result = fista(local, local_y, local_options);
+  const auto reference =
+      reference_sparse<T>(local_matrix, global_vector(local_y), DenseVector<T>::Zero(7), 6, 0.1,
+                          *local_options.alpha, 0, true);
+  CHECK(double((global_vector(result.x) - reference.iterates.back()).norm()) <=
+        iterate_tolerance<T>() * std::max(1.0, double(reference.iterates.back().norm())));
+}
+
+TEMPLATE_TEST_CASE("ista and fista breakdowns and bad input", "[solvers][ista][fista][errors]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const Layout domain(comm, {5}), range(comm, {4}), other(comm, {6});
+  const auto op = dense_operator<Array<T>>(random_matrix<T>(4, 5, 101), domain, range);
+  std::vector<T> values(4, T(1));
+  values[2] = T(std::numeric_limits<real_type_t<T>>::quiet_NaN());
+  IstaOptions<Array<T>> options;
+  options.alpha = 0.1;
+  const auto nan = Array<T>::from_global(range, values);
+  CHECK(ista(op, nan, options).reason == StopReason::non_finite);
+  CHECK(fista(op, nan, options).iterations == 0);
+
+  const Array<T> y(range, T(1));
+  CHECK_THROWS_AS(ista(op, Array<T>(other, T(1)), options), ShapeMismatch);
+  CHECK_THROWS_AS(fista(op, y, Array<T>(other, T(1)), options), ShapeMismatch);
+  auto bad = options;
+  bad.eps = -1;
+  CHECK_THROWS_AS(ista(op, y, bad), InvalidArgument);
+  bad = options;
+  bad.alpha = 0.0;
+  CHECK_THROWS_AS(ista(op, y, bad), InvalidArgument);
+  bad = options;
+  bad.decay = {1.0, 1.0};
+  CHECK_THROWS_AS(fista(op, y, bad), InvalidArgument);  // fewer entries than niter
+  bad = options;
+  bad.sop = dense_operator<Array<T>>(random_matrix<T>(6, 6, 102), other, other);
+  CHECK_THROWS_AS(ista(op, y, bad), ShapeMismatch);
+  // The zero operator: no step can be estimated.
+  const auto zero = dense_operator<Array<T>>(DenseMatrix<T>::Zero(4, 5), domain, range);
+  CHECK_THROWS_AS(ista(zero, y), InvalidArgument);
+  CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
+}

@@ -97,6 +97,24 @@ void check_local_operator(const LocalOperator<T>& op, const DenseMatrix<T>& refe
   CHECK(memory::allocation_count() == before);
 }
 
+/// The multi-index of the C-order flat index `flat` in an array of `shape`.
+inline Shape unravel(Index flat, const Shape& shape) {
+  Shape index(shape.size());
+  for (std::size_t k = shape.size(); k-- > 0;) {
+    index[k] = flat % shape[k];
+    flat /= shape[k];
+  }
+  return index;
+}
+
+/// The C-order flat index of `index` in an array of `shape`.
+inline Index ravel(const Shape& index, const Shape& shape) {
+  Index flat = 0;
+  for (std::size_t k = 0; k < shape.size(); ++k)
+    flat = flat * shape[k] + index[k];
+  return flat;
+}
+
 /// The (outer, inner) products around `axis` of `shape`.
 inline std::pair<Index, Index> outer_inner(const Shape& shape, int axis) {
   Index outer = 1, inner = 1;

@@ -1,0 +1,54 @@
+#pragma once
+/// \file transpose.hpp
+/// `local::Transpose`: permutation of the axes of an N-d array (C order), PyLops'
+/// `Transpose(dims, axes)` and NumPy's `x.transpose(axes)`: the range has the shape
+/// (dims[axes[0]], ..., dims[axes[N-1]]) and y[i_0, ..., i_{N-1}] = x[j] with
+/// j[axes[k]] = i_k. The adjoint applies the inverse permutation.
+///
+/// The output is written row by row (its last axis), reading the input with the stride of the
+/// axis that becomes last; rows that stay contiguous are axpby kernels.
+/// Errors: InvalidArgument when `axes` is not a permutation of the axes (negative entries count
+/// from the end) or for a bad shape.
+
+#include <vector>
+
+#include "distlops/operators/linear_operator.hpp"
+
+namespace distlops::local {
+
+template <Scalar T, MemorySpace Space = Host>
+class TransposeAxesOperator final : public LinearOperatorBase<LocalArray<T, Space>> {
+ public:
+  using Vector = LocalArray<T, Space>;
+
+  TransposeAxesOperator(const Shape& dims, const std::vector<int>& axes);
+
+  void forward(const Vector& x, Vector& y) const override;
+  void adjoint(const Vector& y, Vector& x) const override;
+  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
+  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
+
+ private:
+  /// One direction: the output shape and, for each output axis, the input stride.
+  struct Permutation {
+    Shape shape;
+    Shape input_strides;
+  };
+  void apply(const Permutation& permutation, T alpha, const T* in, T beta, T* out) const;
+
+  Permutation forward_;
+  Permutation adjoint_;
+};
+
+/// x.transpose(axes) for arrays of shape `dims`.
+template <Scalar T, MemorySpace Space = Host>
+LocalOperator<T, Space> Transpose(const Shape& dims, const std::vector<int>& axes) {
+  return LocalOperator<T, Space>::template make<TransposeAxesOperator<T, Space>>(dims, axes);
+}
+
+extern template class TransposeAxesOperator<float, Host>;
+extern template class TransposeAxesOperator<double, Host>;
+extern template class TransposeAxesOperator<std::complex<float>, Host>;
+extern template class TransposeAxesOperator<std::complex<double>, Host>;
+
+}  // namespace distlops::local

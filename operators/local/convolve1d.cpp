@@ -1,5 +1,5 @@
-// Convolve1D by the direct method: for each block of the output, one axpy per filter tap over
-// the rows the tap reaches.
+// Convolve1D by the direct method: for each block of the output, one fused pass per group of
+// filter taps over the rows they all reach.
 #include "distlops/operators/local/convolve1d.hpp"
 
 #include <algorithm>
@@ -90,14 +90,45 @@ void Convolve1DOperator<T, Space>::apply(bool adjoint, T alpha, const T* in, T b
     for (Index begin = 0; begin < slab; begin += block_elements) {
       const Index end = std::min(slab, begin + block_elements);
       detail::scale_or_zero(Space{}, end - begin, beta, destination + begin);
-      for (std::size_t k = 0; k < weights.size(); ++k) {
-        const Index shift = adjoint ? Index(k) - offset_ : offset_ - Index(k);
-        // Output rows whose input row r + shift exists, as elements of the block.
-        const Index first = std::max(begin, std::max<Index>(0, -shift) * inner_);
-        const Index last = std::min(end, std::min(out_rows, in_rows - shift) * inner_);
-        if (first >= last) continue;
-        kernels::axpy(Space{}, last - first, alpha * weights[k], source + first + shift * inner_,
-                      destination + first);
+      // Taps in groups: the part of the block that every tap of a group reaches is one fused
+      // pass; the few elements near the ends of the axis that only some reach are axpys.
+      for (std::size_t group = 0; group < weights.size(); group += detail::max_combined) {
+        const int count =
+            static_cast<int>(std::min<std::size_t>(detail::max_combined, weights.size() - group));
+        Index first[detail::max_combined], last[detail::max_combined];
+        const T* sources[detail::max_combined];
+        T scaled[detail::max_combined];
+        Index common_first = begin, common_last = end;
+        for (int t = 0; t < count; ++t) {
+          const auto k = static_cast<Index>(group) + t;
+          const Index shift = adjoint ? k - offset_ : offset_ - k;
+          // Output rows whose input row r + shift exists, as elements of the block.
+          first[t] = std::max(begin, std::max<Index>(0, -shift) * inner_);
+          last[t] = std::min(end, std::min(out_rows, in_rows - shift) * inner_);
+          sources[t] = source + shift * inner_;
+          scaled[t] = alpha * weights[static_cast<std::size_t>(k)];
+          common_first = std::max(common_first, first[t]);
+          common_last = std::min(common_last, last[t]);
+        }
+        if (common_first >= common_last) common_first = common_last = end;
+        if (common_first < common_last) {
+          const T* shifted[detail::max_combined];
+          for (int t = 0; t < count; ++t)
+            shifted[t] = sources[t] + common_first;
+          detail::combine(Space{}, detail::Combine::add, count, common_last - common_first, shifted,
+                          scaled, beta, destination + common_first);
+        }
+        for (int t = 0; t < count; ++t) {
+          // [first, last) minus [common_first, common_last): up to two pieces.
+          const Index pieces[2][2] = {{first[t], std::min(last[t], common_first)},
+                                      {std::max(first[t], common_last), last[t]}};
+          for (const auto& piece : pieces) {
+            if (piece[0] < piece[1]) {
+              kernels::axpy(Space{}, piece[1] - piece[0], scaled[t], sources[t] + piece[0],
+                            destination + piece[0]);
+            }
+          }
+        }
       }
     }
   }

@@ -12,8 +12,9 @@ namespace distlops::local {
 namespace {
 
 // Output elements handled per block: the block and the input rows it reads stay in cache
-// while every stencil point is added to it.
+// while every term is added to it.
 constexpr Index block_elements = 4096;
+static_assert(stencil::max_points <= detail::max_combined);
 
 }  // namespace
 
@@ -81,7 +82,7 @@ void StencilOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta, Ve
 // term axis L and spans axis L and every axis after it, contiguously. Along L, the rows within
 // stencil::edge_width of either end have their own stencils and are visited one by one; the
 // rows between them share one translated stencil and form a single segment. Within a segment
-// every term's stencil is fixed, so each of its points is one axpy over the segment.
+// every term's stencil is fixed: each term is one fused pass over the segment.
 template <Scalar T, MemorySpace Space>
 void StencilOperator<T, Space>::apply(bool adjoint, T alpha, const T* in, T beta, T* out) const {
   const auto last = static_cast<std::size_t>(last_axis_);
@@ -90,24 +91,34 @@ void StencilOperator<T, Space>::apply(bool adjoint, T alpha, const T* in, T beta
   const Index edge = stencil::edge_width(adjoint);
   const Shape slab_axes(dims_.begin(), dims_.begin() + last_axis_);
 
-  // Adds every term's contribution to out[start, start + count); `position` is the index
-  // along axis L of the segment's first row (any inner row stands for all of them).
+  // Writes every term's contribution to out[start, start + count), one pass per term;
+  // `position` is the index along axis L of the segment's first row (any inner row stands for
+  // all of them).
   auto segment = [&](const detail::MultiIndex& slab, Index start, Index count, Index position) {
     for (Index block = 0; block < count; block += block_elements) {
       const Index n = std::min(block_elements, count - block);
       T* y = out + start + block;
       const T* x = in + start + block;
-      detail::scale_or_zero(Space{}, n, beta, y);
+      bool written = false;  // whether y holds this block's partial sum
       for (const Term& term : terms_) {
         const auto axis = static_cast<std::size_t>(term.axis);
         const Index index = term.axis == last_axis_ ? position : slab[axis];
         const stencil::Stencil<real_type> points =
             stencil::at(term.spec, adjoint, index, dims_[axis]);
+        if (points.count == 0) continue;
+        const T* sources[stencil::max_points];
+        T weights[stencil::max_points];
         for (int s = 0; s < points.count; ++s) {
-          kernels::axpy(Space{}, n, alpha * T(points.weight[s]),
-                        x + points.offset[s] * strides_[axis], y);
+          sources[s] = x + points.offset[s] * strides_[axis];
+          weights[s] = alpha * T(points.weight[s]);
         }
+        const detail::Combine mode = written        ? detail::Combine::add
+                                     : beta == T(0) ? detail::Combine::overwrite
+                                                    : detail::Combine::scale;
+        detail::combine(Space{}, mode, points.count, n, sources, weights, beta, y);
+        written = true;
       }
+      if (!written) detail::scale_or_zero(Space{}, n, beta, y);
     }
   };
 

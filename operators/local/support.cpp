@@ -66,4 +66,69 @@ void MultiIndex::next() {
   valid_ = false;
 }
 
+namespace {
+
+template <int Count, Combine Mode, class T>
+void combine_fixed(Index n, const T* const* x, const T* a, T beta, T* __restrict y) {
+  for (Index k = 0; k < n; ++k) {
+    T sum = a[0] * x[0][k];
+    for (int e = 1; e < Count; ++e)
+      sum += a[e] * x[e][k];
+    if constexpr (Mode == Combine::overwrite) {
+      y[k] = sum;
+    } else if constexpr (Mode == Combine::scale) {
+      y[k] = sum + beta * y[k];
+    } else {
+      y[k] += sum;
+    }
+  }
+}
+
+template <int Count, class T>
+void combine_mode(Combine mode, Index n, const T* const* x, const T* a, T beta, T* y) {
+  switch (mode) {
+    case Combine::overwrite:
+      return combine_fixed<Count, Combine::overwrite>(n, x, a, beta, y);
+    case Combine::scale:
+      return combine_fixed<Count, Combine::scale>(n, x, a, beta, y);
+    case Combine::add:
+      return combine_fixed<Count, Combine::add>(n, x, a, beta, y);
+  }
+}
+
+}  // namespace
+
+template <class T>
+void combine(Host, Combine mode, int count, Index n, const T* const* x, const T* a, T beta, T* y) {
+  static_assert(max_combined == 5);
+  switch (count) {
+    case 1:
+      return combine_mode<1>(mode, n, x, a, beta, y);
+    case 2:
+      return combine_mode<2>(mode, n, x, a, beta, y);
+    case 3:
+      return combine_mode<3>(mode, n, x, a, beta, y);
+    case 4:
+      return combine_mode<4>(mode, n, x, a, beta, y);
+    case 5:
+      return combine_mode<5>(mode, n, x, a, beta, y);
+    default:
+      throw InvalidArgument("combine: " + std::to_string(count) + " terms, expected 1 to " +
+                            std::to_string(max_combined));
+  }
+}
+
+template void combine<float>(Host, Combine, int, Index, const float* const*, const float*, float,
+                             float*);
+template void combine<double>(Host, Combine, int, Index, const double* const*, const double*,
+                              double, double*);
+template void combine<std::complex<float>>(Host, Combine, int, Index,
+                                           const std::complex<float>* const*,
+                                           const std::complex<float>*, std::complex<float>,
+                                           std::complex<float>*);
+template void combine<std::complex<double>>(Host, Combine, int, Index,
+                                            const std::complex<double>* const*,
+                                            const std::complex<double>*, std::complex<double>,
+                                            std::complex<double>*);
+
 }  // namespace distlops::local::detail

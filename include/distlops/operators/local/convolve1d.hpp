@@ -11,9 +11,9 @@
 /// 0 <= offset < nh), and a longer filter gives nh output samples along the axis (range shape
 /// `dims` with dims[axis] = nh, 0 <= offset < n); the other axes are unchanged.
 ///
-/// The direct method is used: O(nh) operations per output sample, one axpy per tap over
-/// blocks of the output that stay in cache. For filters of hundreds of taps on long axes an
-/// FFT method is cheaper.
+/// The direct method is used: O(nh) operations per output sample, in fused passes over
+/// cache-sized blocks of the output (five taps a pass). For filters of hundreds of taps on long
+/// axes an FFT method is cheaper.
 ///
 /// Differences from PyLops: the adjoint of a complex filter uses conj(h) (PyLops correlates
 /// with h itself, which is the transpose, not the adjoint); a negative offset is rejected; the

@@ -1,5 +1,7 @@
-// Transpose: a gather along the output's rows with the input strides permuted.
+// Transpose: a gather of the output, by rows or by tiles, with the input strides permuted.
 #include "distlops/operators/local/transpose.hpp"
+
+#include <algorithm>
 
 #include "support.hpp"
 
@@ -48,16 +50,23 @@ Shape permuted_shape(const Shape& dims, const std::vector<int>& axes) {
   return permuted(dims, order);
 }
 
-// out[k] = alpha in[k * stride] + beta out[k] (out is not read when beta == 0).
+// Tiles of the output that fit in cache while the input is read across its rows.
+constexpr Index tile = 32;
+
+// out[i * out_stride + k] = alpha in[i * in_row + k * in_column] + beta out[...] for i < rows,
+// k < columns (out is not read when beta == 0).
 template <class T>
-void strided_row(Host, Index length, T alpha, const T* in, Index stride, T beta, T* out) {
-  if (beta == T(0)) {
-    for (Index k = 0; k < length; ++k)
-      out[k] = alpha * in[k * stride];
-    return;
+void copy_tile(Host, Index rows, Index columns, T alpha, const T* in, Index in_row, Index in_column,
+               T beta, T* out, Index out_stride) {
+  for (Index i = 0; i < rows; ++i, in += in_row, out += out_stride) {
+    if (beta == T(0)) {
+      for (Index k = 0; k < columns; ++k)
+        out[k] = alpha * in[k * in_column];
+    } else {
+      for (Index k = 0; k < columns; ++k)
+        out[k] = alpha * in[k * in_column] + beta * out[k];
+    }
   }
-  for (Index k = 0; k < length; ++k)
-    out[k] = alpha * in[k * stride] + beta * out[k];
 }
 
 }  // namespace
@@ -72,8 +81,19 @@ TransposeAxesOperator<T, Space>::TransposeAxesOperator(const Shape& dims,
   for (std::size_t k = 0; k < order.size(); ++k)
     inverse[static_cast<std::size_t>(order[k])] = static_cast<int>(k);
   const Shape range = permuted(dims, order);
-  forward_ = {range, permuted(detail::strides_of(dims), order)};
-  adjoint_ = {dims, permuted(detail::strides_of(range), inverse)};
+  forward_ = make_permutation(range, permuted(detail::strides_of(dims), order));
+  adjoint_ = make_permutation(dims, permuted(detail::strides_of(range), inverse));
+}
+
+template <Scalar T, MemorySpace Space>
+typename TransposeAxesOperator<T, Space>::Permutation
+TransposeAxesOperator<T, Space>::make_permutation(const Shape& shape, const Shape& input_strides) {
+  Permutation result{shape, input_strides, detail::strides_of(shape), 0};
+  // The output axis (other than the last) read with the smallest input stride.
+  for (std::size_t k = 1; k + 1 < shape.size(); ++k) {
+    if (input_strides[k] < input_strides[result.contiguous_axis]) result.contiguous_axis = k;
+  }
+  return result;
 }
 
 template <Scalar T, MemorySpace Space>
@@ -98,21 +118,43 @@ void TransposeAxesOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T be
   apply(adjoint_, alpha, y.data(), beta, x.data());
 }
 
+// When the last output axis is also contiguous in the input, rows are axpby kernels. Otherwise
+// the output is written in tiles spanning its last axis and the axis that is contiguous in the
+// input, so that both arrays are read and written by whole cache lines.
 template <Scalar T, MemorySpace Space>
 void TransposeAxesOperator<T, Space>::apply(const Permutation& permutation, T alpha, const T* in,
                                             T beta, T* out) const {
-  const std::size_t last = permutation.shape.size() - 1;
-  const Index length = permutation.shape[last];
-  const Index stride = permutation.input_strides[last];
-  const Shape rows(permutation.shape.begin(), permutation.shape.begin() + Index(last));
-  for (detail::MultiIndex index(rows); index.valid(); index.next(), out += length) {
-    Index base = 0;
-    for (std::size_t k = 0; k < last; ++k)
-      base += index[k] * permutation.input_strides[k];
-    if (stride == 1) {
+  const Shape& shape = permutation.shape;
+  const Shape& in_strides = permutation.input_strides;
+  const std::size_t last = shape.size() - 1;
+  const Index length = shape[last];
+  if (in_strides[last] == 1) {
+    const Shape rows(shape.begin(), shape.begin() + Index(last));
+    for (detail::MultiIndex index(rows); index.valid(); index.next(), out += length) {
+      Index base = 0;
+      for (std::size_t k = 0; k < last; ++k)
+        base += index[k] * in_strides[k];
       kernels::axpby(Space{}, length, alpha, in + base, beta, out);
-    } else {
-      strided_row(Space{}, length, alpha, in + base, stride, beta, out);
+    }
+    return;
+  }
+  const std::size_t across = permutation.contiguous_axis;
+  const Index out_row = permutation.output_strides[across];
+  Shape others = shape;  // the axes the tiles do not span
+  others[across] = 1;
+  others[last] = 1;
+  for (detail::MultiIndex index(others); index.valid(); index.next()) {
+    Index in_base = 0, out_base = 0;
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+      in_base += index[k] * in_strides[k];
+      out_base += index[k] * permutation.output_strides[k];
+    }
+    for (Index i = 0; i < shape[across]; i += tile) {
+      for (Index k = 0; k < length; k += tile) {
+        copy_tile(Space{}, std::min(tile, shape[across] - i), std::min(tile, length - k), alpha,
+                  in + in_base + i * in_strides[across] + k * in_strides[last], in_strides[across],
+                  in_strides[last], beta, out + out_base + i * out_row + k, out_row);
+      }
     }
   }
 }

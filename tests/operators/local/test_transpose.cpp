@@ -50,6 +50,35 @@ TEMPLATE_TEST_CASE("Transpose permutes the axes", "[local][transpose]", DISTLOPS
                        transpose_matrix<T>({2, 3, 4}, {2, 0, 1}), {2, 3, 4}, {4, 2, 3});
 }
 
+TEMPLATE_TEST_CASE("Transpose of large arrays crosses the tiles", "[local][transpose]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const std::vector<std::pair<Shape, std::vector<int>>> cases = {{{70, 45}, {1, 0}},
+                                                                 {{3, 40, 50}, {2, 0, 1}},
+                                                                 {{40, 3, 33}, {2, 1, 0}},
+                                                                 {{5, 6, 7, 8}, {3, 1, 2, 0}}};
+  for (const auto& [dims, axes] : cases) {
+    INFO("dims " << to_string(dims) << " axes " << Catch::Detail::stringify(axes));
+    const auto op = local::Transpose<T>(dims, axes);
+    LocalArray<T> x(dims), y(op.range());
+    fill_random(x, 1);
+    fill_random(y, 2);
+    // y[i] = x[j] with j[axes[k]] = i[k], element by element; the adjoint puts y back.
+    std::vector<T> forward(std::size_t(y.size())), adjoint(std::size_t(x.size()));
+    for (Index r = 0; r < y.size(); ++r) {
+      const Shape i = unravel(r, op.range());
+      Shape j(dims.size());
+      for (std::size_t k = 0; k < dims.size(); ++k)
+        j[std::size_t(axes[k])] = i[k];
+      forward[std::size_t(r)] = x.data()[ravel(j, dims)];
+      adjoint[std::size_t(ravel(j, dims))] = y.data()[r];
+    }
+    CHECK(values_of(op.apply(x)) == forward);
+    CHECK(values_of(op.apply_adjoint(y)) == adjoint);
+    CHECK(dottest(op, 3).passed);
+  }
+}
+
 TEMPLATE_TEST_CASE("Transpose gives PyLops' values", "[local][transpose][pylops]",
                    DISTLOPS_SCALAR_TYPES) {
   using T = TestType;

@@ -5,8 +5,8 @@
 /// (dims[axes[0]], ..., dims[axes[N-1]]) and y[i_0, ..., i_{N-1}] = x[j] with
 /// j[axes[k]] = i_k. The adjoint applies the inverse permutation.
 ///
-/// The output is written row by row (its last axis), reading the input with the stride of the
-/// axis that becomes last; rows that stay contiguous are axpby kernels.
+/// The output is written row by row (axpby kernels) when its last axis is also the input's,
+/// and otherwise in tiles spanning its last axis and the axis that is contiguous in the input.
 /// Errors: InvalidArgument when `axes` is not a permutation of the axes (negative entries count
 /// from the end) or for a bad shape.
 
@@ -29,11 +29,15 @@ class TransposeAxesOperator final : public LinearOperatorBase<LocalArray<T, Spac
   void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
 
  private:
-  /// One direction: the output shape and, for each output axis, the input stride.
+  /// One direction: the output shape, for each output axis the input stride and the output
+  /// stride, and the output axis (other than the last) read with the smallest input stride.
   struct Permutation {
     Shape shape;
     Shape input_strides;
+    Shape output_strides;
+    std::size_t contiguous_axis;
   };
+  static Permutation make_permutation(const Shape& shape, const Shape& input_strides);
   void apply(const Permutation& permutation, T alpha, const T* in, T beta, T* out) const;
 
   Permutation forward_;

@@ -13,26 +13,20 @@ namespace {
 // Output elements handled per block (the block stays in cache while every tap adds to it).
 constexpr Index block_elements = 4096;
 
-Shape output_shape(Shape dims, std::size_t taps, int axis) {
-  const int ndim = static_cast<int>(dims.size());
-  if (axis < -ndim || axis >= ndim) return dims;  // rejected by the constructor
-  Index& extent = dims[static_cast<std::size_t>(axis < 0 ? axis + ndim : axis)];
-  extent = std::max(extent, static_cast<Index>(taps));
-  return dims;
-}
-
 }  // namespace
 
 template <Scalar T, MemorySpace Space>
 Convolve1DOperator<T, Space>::Convolve1DOperator(const Shape& dims, std::span<const T> filter,
                                                  Index offset, int axis)
-    : LinearOperatorBase<Vector>(dims, output_shape(dims, filter.size(), axis), "Convolve1D"),
+    : AccumulatingOperator<T, Space>(
+          dims,
+          detail::with_axis_extent(dims, axis,
+                                   [&](Index n) { return std::max(n, Index(filter.size())); }),
+          "Convolve1D"),
       filter_(filter.begin(), filter.end()),
       offset_(offset) {
   const std::string& op = this->name();
-  detail::check_shape(op, "dims", dims);
-  const int normalised = detail::normalise_axis(op, axis, static_cast<int>(dims.size()));
-  const detail::AxisSplit split = detail::split_at(dims, normalised);
+  const detail::AxisSplit split = detail::checked_split(op, dims, axis);
   outer_ = split.outer;
   length_ = split.length;
   inner_ = split.inner;
@@ -46,7 +40,7 @@ Convolve1DOperator<T, Space>::Convolve1DOperator(const Shape& dims, std::span<co
     throw InvalidArgument(op + ": offset " + std::to_string(offset) + " is outside [0, " +
                           std::to_string(limit) + ") (" +
                           (long_filter
-                               ? "the extent of axis " + std::to_string(normalised) + " of dims " +
+                               ? "the extent of axis " + std::to_string(split.axis) + " of dims " +
                                      to_string(dims) + ", shorter than the filter"
                                : "the number of filter taps") +
                           ")");
@@ -54,16 +48,6 @@ Convolve1DOperator<T, Space>::Convolve1DOperator(const Shape& dims, std::span<co
   conj_filter_.resize(filter_.size());
   std::transform(filter_.begin(), filter_.end(), conj_filter_.begin(),
                  [](const T& value) { return conjugate(value); });
-}
-
-template <Scalar T, MemorySpace Space>
-void Convolve1DOperator<T, Space>::forward(const Vector& x, Vector& y) const {
-  apply(false, T(1), x.data(), T(0), y.data());
-}
-
-template <Scalar T, MemorySpace Space>
-void Convolve1DOperator<T, Space>::adjoint(const Vector& y, Vector& x) const {
-  apply(true, T(1), y.data(), T(0), x.data());
 }
 
 template <Scalar T, MemorySpace Space>

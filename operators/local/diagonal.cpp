@@ -24,13 +24,11 @@ void scaled_product(Host, Index n, T alpha, const T* w, const T* in, T beta, T* 
 
 template <Scalar T, MemorySpace Space>
 DiagonalOperator<T, Space>::DiagonalOperator(std::span<const T> diag, Shape dims, int axis)
-    : LinearOperatorBase<Vector>(dims.empty() ? Shape{Index(diag.size())} : dims,
-                                 dims.empty() ? Shape{Index(diag.size())} : dims, "Diagonal") {
+    : AccumulatingOperator<T, Space>(dims.empty() ? Shape{Index(diag.size())} : dims,
+                                     dims.empty() ? Shape{Index(diag.size())} : dims, "Diagonal") {
   const Shape& shape = this->domain();
-  detail::check_shape(this->name(), "dims", shape);
-  const int normalised = detail::normalise_axis(this->name(), axis, static_cast<int>(shape.size()));
+  const detail::AxisSplit split = detail::checked_split(this->name(), shape, axis);
   const auto count = static_cast<Index>(diag.size());
-  const detail::AxisSplit split = detail::split_at(shape, normalised);
   if (count == split.length) {
     outer_ = split.outer;
     inner_ = split.inner;
@@ -39,7 +37,7 @@ DiagonalOperator<T, Space>::DiagonalOperator(std::span<const T> diag, Shape dims
     inner_ = 1;
   } else {
     throw ShapeMismatch("Diagonal: " + std::to_string(count) + " weights fit neither dims[" +
-                        std::to_string(normalised) + "] = " + std::to_string(split.length) +
+                        std::to_string(split.axis) + "] = " + std::to_string(split.length) +
                         " nor the " + std::to_string(element_count(shape)) + " elements of dims " +
                         to_string(shape));
   }
@@ -58,16 +56,6 @@ DiagonalOperator<T, Space>::DiagonalOperator(std::span<const T> diag, Shape dims
     row_weights_.assign(diag.begin(), diag.end());
     conj_row_weights_ = std::move(conjugated);
   }
-}
-
-template <Scalar T, MemorySpace Space>
-void DiagonalOperator<T, Space>::forward(const Vector& x, Vector& y) const {
-  apply(false, T(1), x.data(), T(0), y.data());
-}
-
-template <Scalar T, MemorySpace Space>
-void DiagonalOperator<T, Space>::adjoint(const Vector& y, Vector& x) const {
-  apply(true, T(1), y.data(), T(0), x.data());
 }
 
 template <Scalar T, MemorySpace Space>

@@ -34,7 +34,7 @@ Window merged(Shape source, Shape destination, Shape shift) {
 
 template <Scalar T, MemorySpace Space>
 EmbedOperator<T, Space>::EmbedOperator(Shape domain, Shape range, Shape shift, std::string name)
-    : LinearOperatorBase<Vector>(domain, range, std::move(name)) {
+    : AccumulatingOperator<T, Space>(domain, range, std::move(name)) {
   const std::string& op = this->name();
   detail::check_shape(op, "the model shape", domain);
   detail::check_shape(op, "the data shape", range);
@@ -47,16 +47,6 @@ EmbedOperator<T, Space>::EmbedOperator(Shape domain, Shape range, Shape shift, s
   std::transform(shift.begin(), shift.end(), negated.begin(), [](Index s) { return -s; });
   forward_window_ = merged<Window>(domain, range, shift);
   adjoint_window_ = merged<Window>(range, domain, negated);
-}
-
-template <Scalar T, MemorySpace Space>
-void EmbedOperator<T, Space>::forward(const Vector& x, Vector& y) const {
-  apply(forward_window_, T(1), x.data(), T(0), y.data());
-}
-
-template <Scalar T, MemorySpace Space>
-void EmbedOperator<T, Space>::adjoint(const Vector& y, Vector& x) const {
-  apply(adjoint_window_, T(1), y.data(), T(0), x.data());
 }
 
 template <Scalar T, MemorySpace Space>

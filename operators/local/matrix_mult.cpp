@@ -49,8 +49,8 @@ Shape with_first(Index first, const Shape& otherdims) {
 template <Scalar T, MemorySpace Space>
 MatrixMultOperator<T, Space>::MatrixMultOperator(Index rows, Index cols, std::span<const T> values,
                                                  const Shape& otherdims)
-    : LinearOperatorBase<Vector>(with_first(cols, otherdims), with_first(rows, otherdims),
-                                 "MatrixMult"),
+    : AccumulatingOperator<T, Space>(with_first(cols, otherdims), with_first(rows, otherdims),
+                                     "MatrixMult"),
       rows_(rows),
       cols_(cols),
       columns_(element_count(otherdims)) {
@@ -63,16 +63,6 @@ MatrixMultOperator<T, Space>::MatrixMultOperator(Index rows, Index cols, std::sp
   }
   matrix_ = Vector(Shape{rows, cols});
   memory::copy_bytes<Space, Host>(matrix_.data(), values.data(), values.size() * sizeof(T));
-}
-
-template <Scalar T, MemorySpace Space>
-void MatrixMultOperator<T, Space>::forward(const Vector& x, Vector& y) const {
-  forward_add(T(1), x, T(0), y);
-}
-
-template <Scalar T, MemorySpace Space>
-void MatrixMultOperator<T, Space>::adjoint(const Vector& y, Vector& x) const {
-  adjoint_add(T(1), y, T(0), x);
 }
 
 template <Scalar T, MemorySpace Space>

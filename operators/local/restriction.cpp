@@ -7,13 +7,6 @@ namespace distlops::local {
 
 namespace {
 
-Shape restricted(Shape dims, int axis, std::size_t count) {
-  if (axis >= -static_cast<int>(dims.size()) && axis < static_cast<int>(dims.size())) {
-    dims[static_cast<std::size_t>(axis < 0 ? axis + int(dims.size()) : axis)] = Index(count);
-  }
-  return dims;
-}
-
 // Single samples (the axis is the innermost one). out[o, i] = alpha in[o, index[i]] + beta out.
 template <class T>
 void gather(Host, Index outer, Index length, const std::vector<Index>& index, T alpha, const T* in,
@@ -49,12 +42,12 @@ void gather_sums(Host, Index outer, Index count, const std::vector<Index>& first
 template <Scalar T, MemorySpace Space>
 RestrictionOperator<T, Space>::RestrictionOperator(const Shape& dims, std::span<const Index> iava,
                                                    int axis)
-    : LinearOperatorBase<Vector>(dims, restricted(dims, axis, iava.size()), "Restriction"),
+    : AccumulatingOperator<T, Space>(
+          dims, detail::with_axis_extent(dims, axis, [&](Index) { return Index(iava.size()); }),
+          "Restriction"),
       iava_(iava.begin(), iava.end()) {
   const std::string& op = this->name();
-  detail::check_shape(op, "dims", dims);
-  const int normalised = detail::normalise_axis(op, axis, static_cast<int>(dims.size()));
-  const detail::AxisSplit split = detail::split_at(dims, normalised);
+  const detail::AxisSplit split = detail::checked_split(op, dims, axis);
   outer_ = split.outer;
   length_ = split.length;
   inner_ = split.inner;
@@ -63,7 +56,7 @@ RestrictionOperator<T, Space>::RestrictionOperator(const Shape& dims, std::span<
     if (iava_[i] < 0 || iava_[i] >= length_) {
       throw InvalidArgument(op + ": iava[" + std::to_string(i) + "] = " + std::to_string(iava_[i]) +
                             " is outside [0, " + std::to_string(length_) + ") (axis " +
-                            std::to_string(normalised) + " of dims " + to_string(dims) + ")");
+                            std::to_string(split.axis) + " of dims " + to_string(dims) + ")");
     }
     ++first_[static_cast<std::size_t>(iava_[i]) + 1];
   }
@@ -73,16 +66,6 @@ RestrictionOperator<T, Space>::RestrictionOperator(const Shape& dims, std::span<
   std::vector<Index> next(first_.begin(), first_.end() - 1);
   for (std::size_t i = 0; i < iava_.size(); ++i)
     sources_[static_cast<std::size_t>(next[static_cast<std::size_t>(iava_[i])]++)] = Index(i);
-}
-
-template <Scalar T, MemorySpace Space>
-void RestrictionOperator<T, Space>::forward(const Vector& x, Vector& y) const {
-  forward_add(T(1), x, T(0), y);
-}
-
-template <Scalar T, MemorySpace Space>
-void RestrictionOperator<T, Space>::adjoint(const Vector& y, Vector& x) const {
-  adjoint_add(T(1), y, T(0), x);
 }
 
 template <Scalar T, MemorySpace Space>

@@ -21,7 +21,7 @@ static_assert(stencil::max_points <= detail::max_combined);
 template <Scalar T, MemorySpace Space>
 StencilOperator<T, Space>::StencilOperator(Shape dims, const std::vector<StencilTerm>& terms,
                                            std::string name)
-    : LinearOperatorBase<Vector>(dims, dims, std::move(name)),
+    : AccumulatingOperator<T, Space>(dims, dims, std::move(name)),
       dims_(std::move(dims)),
       strides_(detail::strides_of(dims_)) {
   const std::string& op = this->name();
@@ -56,16 +56,6 @@ StencilOperator<T, Space>::StencilOperator(Shape dims, const std::vector<Stencil
     terms_.push_back({term.axis, {s.derivative, s.kind, s.order, s.edge, real_type(s.scale)}});
     last_axis_ = std::max(last_axis_, term.axis);
   }
-}
-
-template <Scalar T, MemorySpace Space>
-void StencilOperator<T, Space>::forward(const Vector& x, Vector& y) const {
-  apply(false, T(1), x.data(), T(0), y.data());
-}
-
-template <Scalar T, MemorySpace Space>
-void StencilOperator<T, Space>::adjoint(const Vector& y, Vector& x) const {
-  apply(true, T(1), y.data(), T(0), x.data());
 }
 
 template <Scalar T, MemorySpace Space>

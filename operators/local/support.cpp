@@ -40,6 +40,7 @@ Shape strides_of(const Shape& shape) {
 
 AxisSplit split_at(const Shape& shape, int axis) {
   AxisSplit split;
+  split.axis = axis;
   for (int k = 0; k < static_cast<int>(shape.size()); ++k) {
     const Index extent = shape[static_cast<std::size_t>(k)];
     if (k < axis) {
@@ -51,6 +52,11 @@ AxisSplit split_at(const Shape& shape, int axis) {
     }
   }
   return split;
+}
+
+AxisSplit checked_split(const std::string& op, const Shape& dims, int axis) {
+  check_shape(op, "dims", dims);
+  return split_at(dims, normalise_axis(op, axis, static_cast<int>(dims.size())));
 }
 
 MultiIndex::MultiIndex(Shape extents) : extents_(std::move(extents)), index_(extents_.size(), 0) {

@@ -29,11 +29,28 @@ Shape strides_of(const Shape& shape);
 /// An array seen as (outer, length, inner) around `axis`: `outer` is the product of the
 /// extents before the axis, `inner` the product of those after it.
 struct AxisSplit {
+  int axis = 0;
   Index outer = 1;
   Index length = 1;
   Index inner = 1;
 };
+/// `axis` must lie in [0, shape.size()).
 AxisSplit split_at(const Shape& shape, int axis);
+/// The split of arrays of shape `dims` around `axis` (negative counts from the end), after
+/// check_shape and normalise_axis.
+AxisSplit checked_split(const std::string& op, const Shape& dims, int axis);
+
+/// `dims` with the extent n of `axis` replaced by extent(n); unchanged when the axis is out of
+/// range (for the range shape given to a base class before the constructor checks the axis).
+template <class Extent>
+Shape with_axis_extent(Shape dims, int axis, Extent extent) {
+  const int ndim = static_cast<int>(dims.size());
+  if (axis >= -ndim && axis < ndim) {
+    Index& n = dims[static_cast<std::size_t>(axis < 0 ? axis + ndim : axis)];
+    n = extent(n);
+  }
+  return dims;
+}
 
 /// The multi-indices of a shape in C order: `for (MultiIndex m(shape); m.valid(); m.next())`.
 class MultiIndex {

@@ -74,7 +74,7 @@ void copy_tile(Host, Index rows, Index columns, T alpha, const T* in, Index in_r
 template <Scalar T, MemorySpace Space>
 TransposeAxesOperator<T, Space>::TransposeAxesOperator(const Shape& dims,
                                                        const std::vector<int>& axes)
-    : LinearOperatorBase<Vector>(dims, permuted_shape(dims, axes), "Transpose") {
+    : AccumulatingOperator<T, Space>(dims, permuted_shape(dims, axes), "Transpose") {
   detail::check_shape(this->name(), "dims", dims);
   const std::vector<int> order = permutation_of(this->name(), dims, axes);
   std::vector<int> inverse(order.size());
@@ -94,16 +94,6 @@ TransposeAxesOperator<T, Space>::make_permutation(const Shape& shape, const Shap
     if (input_strides[k] < input_strides[result.contiguous_axis]) result.contiguous_axis = k;
   }
   return result;
-}
-
-template <Scalar T, MemorySpace Space>
-void TransposeAxesOperator<T, Space>::forward(const Vector& x, Vector& y) const {
-  apply(forward_, T(1), x.data(), T(0), y.data());
-}
-
-template <Scalar T, MemorySpace Space>
-void TransposeAxesOperator<T, Space>::adjoint(const Vector& y, Vector& x) const {
-  apply(adjoint_, T(1), y.data(), T(0), x.data());
 }
 
 template <Scalar T, MemorySpace Space>

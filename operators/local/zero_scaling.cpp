@@ -7,19 +7,9 @@ namespace distlops::local {
 
 template <Scalar T, MemorySpace Space>
 ZeroOperator<T, Space>::ZeroOperator(Shape data, Shape model)
-    : LinearOperatorBase<Vector>(std::move(model), std::move(data), "Zero") {
+    : AccumulatingOperator<T, Space>(std::move(model), std::move(data), "Zero") {
   detail::check_shape(this->name(), "N (the data shape)", this->range());
   detail::check_shape(this->name(), "M (the model shape)", this->domain());
-}
-
-template <Scalar T, MemorySpace Space>
-void ZeroOperator<T, Space>::forward(const Vector&, Vector& y) const {
-  y.set_zero();
-}
-
-template <Scalar T, MemorySpace Space>
-void ZeroOperator<T, Space>::adjoint(const Vector&, Vector& x) const {
-  x.set_zero();
 }
 
 template <Scalar T, MemorySpace Space>
@@ -34,18 +24,8 @@ void ZeroOperator<T, Space>::adjoint_add(T, const Vector&, T beta, Vector& x) co
 
 template <Scalar T, MemorySpace Space>
 ScalingOperator<T, Space>::ScalingOperator(Shape shape, T scale)
-    : LinearOperatorBase<Vector>(shape, shape, "Scaling"), scale_(scale) {
+    : AccumulatingOperator<T, Space>(shape, shape, "Scaling"), scale_(scale) {
   detail::check_shape(this->name(), "shape", this->domain());
-}
-
-template <Scalar T, MemorySpace Space>
-void ScalingOperator<T, Space>::forward(const Vector& x, Vector& y) const {
-  forward_add(T(1), x, T(0), y);
-}
-
-template <Scalar T, MemorySpace Space>
-void ScalingOperator<T, Space>::adjoint(const Vector& y, Vector& x) const {
-  adjoint_add(T(1), y, T(0), x);
 }
 
 template <Scalar T, MemorySpace Space>

@@ -24,19 +24,17 @@
 #include <span>
 #include <vector>
 
-#include "distlops/operators/linear_operator.hpp"
+#include "distlops/operators/local/accumulating_operator.hpp"
 
 namespace distlops::local {
 
 template <Scalar T, MemorySpace Space = Host>
-class Convolve1DOperator final : public LinearOperatorBase<LocalArray<T, Space>> {
+class Convolve1DOperator final : public AccumulatingOperator<T, Space> {
  public:
-  using Vector = LocalArray<T, Space>;
+  using Vector = typename AccumulatingOperator<T, Space>::Vector;
 
   Convolve1DOperator(const Shape& dims, std::span<const T> filter, Index offset, int axis);
 
-  void forward(const Vector& x, Vector& y) const override;
-  void adjoint(const Vector& y, Vector& x) const override;
   void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
   void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
 

@@ -11,20 +11,18 @@
 
 #include <string>
 
-#include "distlops/operators/linear_operator.hpp"
+#include "distlops/operators/local/accumulating_operator.hpp"
 
 namespace distlops::local {
 
 template <Scalar T, MemorySpace Space = Host>
-class EmbedOperator final : public LinearOperatorBase<LocalArray<T, Space>> {
+class EmbedOperator final : public AccumulatingOperator<T, Space> {
  public:
-  using Vector = LocalArray<T, Space>;
+  using Vector = typename AccumulatingOperator<T, Space>::Vector;
 
   /// `domain`, `range` and `shift` must have the same number of entries (InvalidArgument).
   EmbedOperator(Shape domain, Shape range, Shape shift, std::string name);
 
-  void forward(const Vector& x, Vector& y) const override;
-  void adjoint(const Vector& y, Vector& x) const override;
   void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
   void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
 

@@ -16,14 +16,14 @@
 #include <span>
 
 #include "distlops/core/eigen.hpp"
-#include "distlops/operators/linear_operator.hpp"
+#include "distlops/operators/local/accumulating_operator.hpp"
 
 namespace distlops::local {
 
 template <Scalar T, MemorySpace Space = Host>
-class MatrixMultOperator final : public LinearOperatorBase<LocalArray<T, Space>> {
+class MatrixMultOperator final : public AccumulatingOperator<T, Space> {
  public:
-  using Vector = LocalArray<T, Space>;
+  using Vector = typename AccumulatingOperator<T, Space>::Vector;
 
   /// `values` holds A in C order (row-major), rows * cols elements, in host memory.
   MatrixMultOperator(Index rows, Index cols, std::span<const T> values, const Shape& otherdims);
@@ -31,8 +31,6 @@ class MatrixMultOperator final : public LinearOperatorBase<LocalArray<T, Space>>
   Index matrix_rows() const { return rows_; }
   Index matrix_cols() const { return cols_; }
 
-  void forward(const Vector& x, Vector& y) const override;
-  void adjoint(const Vector& y, Vector& x) const override;
   void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
   void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
 

@@ -5,21 +5,19 @@
 /// operator); as an operator of its own it costs one axpby per apply and accumulates
 /// y = alpha s x + beta y directly.
 
-#include "distlops/operators/linear_operator.hpp"
+#include "distlops/operators/local/accumulating_operator.hpp"
 
 namespace distlops::local {
 
 template <Scalar T, MemorySpace Space = Host>
-class ScalingOperator final : public LinearOperatorBase<LocalArray<T, Space>> {
+class ScalingOperator final : public AccumulatingOperator<T, Space> {
  public:
-  using Vector = LocalArray<T, Space>;
+  using Vector = typename AccumulatingOperator<T, Space>::Vector;
 
   ScalingOperator(Shape shape, T scale);
 
   T scale() const { return scale_; }
 
-  void forward(const Vector& x, Vector& y) const override;
-  void adjoint(const Vector& y, Vector& x) const override;
   void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
   void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "distlops/operators/linear_operator.hpp"
+#include "distlops/operators/local/accumulating_operator.hpp"
 #include "distlops/operators/local/stencil.hpp"
 
 namespace distlops::local {
@@ -25,9 +25,9 @@ struct StencilTerm {
 };
 
 template <Scalar T, MemorySpace Space = Host>
-class StencilOperator final : public LinearOperatorBase<LocalArray<T, Space>> {
+class StencilOperator final : public AccumulatingOperator<T, Space> {
  public:
-  using Vector = LocalArray<T, Space>;
+  using Vector = typename AccumulatingOperator<T, Space>::Vector;
   using real_type = real_type_t<T>;
 
   /// The terms' axes must lie in [0, dims.size()) and their specs be valid for `dims`
@@ -35,8 +35,6 @@ class StencilOperator final : public LinearOperatorBase<LocalArray<T, Space>> {
   /// term.
   StencilOperator(Shape dims, const std::vector<StencilTerm>& terms, std::string name);
 
-  void forward(const Vector& x, Vector& y) const override;
-  void adjoint(const Vector& y, Vector& x) const override;
   void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
   void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
 

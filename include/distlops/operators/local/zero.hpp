@@ -3,19 +3,17 @@
 /// `local::Zero`: PyLops' `Zero(N, M)`, the operator that maps arrays of the model shape `M`
 /// to zeros of the data shape `N` (and back in the adjoint). The input is never read.
 
-#include "distlops/operators/linear_operator.hpp"
+#include "distlops/operators/local/accumulating_operator.hpp"
 
 namespace distlops::local {
 
 template <Scalar T, MemorySpace Space = Host>
-class ZeroOperator final : public LinearOperatorBase<LocalArray<T, Space>> {
+class ZeroOperator final : public AccumulatingOperator<T, Space> {
  public:
-  using Vector = LocalArray<T, Space>;
+  using Vector = typename AccumulatingOperator<T, Space>::Vector;
 
   ZeroOperator(Shape data, Shape model);
 
-  void forward(const Vector& x, Vector& y) const override;
-  void adjoint(const Vector& y, Vector& x) const override;
   void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
   void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
 };

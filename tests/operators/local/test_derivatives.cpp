@@ -3,80 +3,16 @@
 // inner rows first, then the edge rows overwriting them), along every axis of 1-d to 3-d
 // arrays, for every kind, edge flag, order and two samplings; values computed by PyLops 2.8;
 // arrays large enough for the blocked loops; argument errors.
+#include "derivative_reference.hpp"
 #include "distlops/operators/local/first_derivative.hpp"
 #include "distlops/operators/local/second_derivative.hpp"
-#include "local_operator_checks.hpp"
 
 using namespace distlops;
 using namespace distlops::testing;
-using distlops::local::DerivativeKind;
 
 namespace {
 
-using Rows = SparseRows<double>;
-
-// PyLops' FirstDerivative along an axis of n samples with sampling h.
-Rows first_derivative_rows(Index n, double h, DerivativeKind kind, bool edge, int order) {
-  Rows d(n, n);
-  if (kind == DerivativeKind::forward) {
-    for (Index i = 0; i + 1 < n; ++i)  // y[:-1] = (x[1:] - x[:-1]) / h
-      d.set(i, {{i, -1 / h}, {i + 1, 1 / h}});
-  } else if (kind == DerivativeKind::backward) {
-    for (Index i = 1; i < n; ++i)  // y[1:] = (x[1:] - x[:-1]) / h
-      d.set(i, {{i - 1, -1 / h}, {i, 1 / h}});
-  } else if (order == 3) {
-    for (Index i = 1; i + 1 < n; ++i)  // y[1:-1] = 0.5 (x[2:] - x[:-2]) / h
-      d.set(i, {{i - 1, -0.5 / h}, {i + 1, 0.5 / h}});
-    if (edge) {
-      d.set(0, {{0, -1 / h}, {1, 1 / h}});              // y[0] = x[1] - x[0]
-      d.set(n - 1, {{n - 2, -1 / h}, {n - 1, 1 / h}});  // y[-1] = x[-1] - x[-2]
-    }
-  } else {
-    for (Index i = 2; i + 2 < n; ++i) {  // y[2:-2] = x[:-4]/12 - 2x[1:-3]/3 + 2x[3:-1]/3 - x[4:]/12
-      d.set(i, {{i - 2, 1 / (12 * h)},
-                {i - 1, -2 / (3 * h)},
-                {i + 1, 2 / (3 * h)},
-                {i + 2, -1 / (12 * h)}});
-    }
-    if (edge) {
-      d.set(0, {{0, -1 / h}, {1, 1 / h}});                  // y[0] = x[1] - x[0]
-      d.set(1, {{0, -0.5 / h}, {2, 0.5 / h}});              // y[1] = 0.5 (x[2] - x[0])
-      d.set(n - 2, {{n - 3, -0.5 / h}, {n - 1, 0.5 / h}});  // y[-2] = 0.5 (x[-1] - x[-3])
-      d.set(n - 1, {{n - 2, -1 / h}, {n - 1, 1 / h}});      // y[-1] = x[-1] - x[-2]
-    }
-  }
-  return d;
-}
-
-// PyLops' SecondDerivative along an axis of n samples with sampling h.
-Rows second_derivative_rows(Index n, double h, DerivativeKind kind, bool edge) {
-  Rows d(n, n);
-  const double w = 1 / (h * h);
-  auto three = [&](Index row, Index first) {
-    d.set(row, {{first, w}, {first + 1, -2 * w}, {first + 2, w}});
-  };
-  if (kind == DerivativeKind::forward) {
-    for (Index i = 0; i + 2 < n; ++i)  // y[:-2] = x[2:] - 2 x[1:-1] + x[:-2]
-      three(i, i);
-  } else if (kind == DerivativeKind::backward) {
-    for (Index i = 2; i < n; ++i)  // y[2:] = x[2:] - 2 x[1:-1] + x[:-2]
-      three(i, i - 2);
-  } else {
-    for (Index i = 1; i + 1 < n; ++i)  // y[1:-1] = x[2:] - 2 x[1:-1] + x[:-2]
-      three(i, i - 1);
-    if (edge) {
-      three(0, 0);          // y[0] = x[0] - 2 x[1] + x[2]
-      three(n - 1, n - 3);  // y[-1] = x[-3] - 2 x[-2] + x[-1]
-    }
-  }
-  return d;
-}
-
-const std::vector<Shape>& test_shapes() {
-  static const std::vector<Shape> shapes = {{7},    {6},    {1},    {2},      {3},
-                                            {4, 5}, {5, 1}, {2, 9}, {3, 4, 5}};
-  return shapes;
-}
+const std::vector<Shape> test_shapes = {{7}, {6}, {1}, {2}, {3}, {4, 5}, {5, 1}, {2, 9}, {3, 4, 5}};
 
 const DerivativeKind kinds[] = {DerivativeKind::forward, DerivativeKind::centered,
                                 DerivativeKind::backward};
@@ -94,59 +30,49 @@ std::string describe(const Shape& shape, int axis, DerivativeKind kind, bool edg
 TEMPLATE_TEST_CASE("FirstDerivative is PyLops' finite difference along any axis",
                    "[local][derivative]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
-  for (const Shape& shape : test_shapes()) {
-    const int ndim = static_cast<int>(shape.size());
-    for (int axis = -1; axis < ndim; ++axis) {
-      const int normalised = axis < 0 ? axis + ndim : axis;
-      const Index n = shape[static_cast<std::size_t>(normalised)];
-      for (DerivativeKind kind : kinds) {
-        for (bool edge : {false, true}) {
-          for (int order : {3, 5}) {
-            for (double h : {1.0, 0.5}) {
-              INFO(describe(shape, axis, kind, edge, order, h));
-              const local::FirstDerivativeOptions options{axis, h, kind, edge, order};
-              if (kind == DerivativeKind::centered && edge && n < (order == 3 ? 2 : 3)) {
-                CHECK_THROWS_AS(local::FirstDerivative<T>(shape, options), InvalidArgument);
-                continue;
-              }
-              const auto op = local::FirstDerivative<T>(shape, options);
-              const std::vector<AxisTerm<double>> terms = {
-                  {normalised, first_derivative_rows(n, h, kind, edge, order)}};
-              check_local_operator(op, dense_of_terms<T>(terms, shape), shape, shape);
+  for_each_axis(test_shapes, [](const Shape& shape, int axis, int normalised, Index n) {
+    for (DerivativeKind kind : kinds) {
+      for (bool edge : {false, true}) {
+        for (int order : {3, 5}) {
+          for (double h : {1.0, 0.5}) {
+            INFO(describe(shape, axis, kind, edge, order, h));
+            const local::FirstDerivativeOptions options{axis, h, kind, edge, order};
+            if (kind == DerivativeKind::centered && edge && n < (order == 3 ? 2 : 3)) {
+              CHECK_THROWS_AS(local::FirstDerivative<T>(shape, options), InvalidArgument);
+              continue;
             }
+            const std::vector<AxisTerm<double>> terms = {
+                {normalised, first_derivative_rows(n, h, kind, edge, order)}};
+            check_local_operator(local::FirstDerivative<T>(shape, options),
+                                 dense_of_terms<T>(terms, shape), shape, shape);
           }
         }
       }
     }
-  }
+  });
 }
 
 TEMPLATE_TEST_CASE("SecondDerivative is PyLops' second difference along any axis",
                    "[local][derivative]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
-  for (const Shape& shape : test_shapes()) {
-    const int ndim = static_cast<int>(shape.size());
-    for (int axis = -1; axis < ndim; ++axis) {
-      const int normalised = axis < 0 ? axis + ndim : axis;
-      const Index n = shape[static_cast<std::size_t>(normalised)];
-      for (DerivativeKind kind : kinds) {
-        for (bool edge : {false, true}) {
-          for (double h : {1.0, 0.5}) {
-            INFO(describe(shape, axis, kind, edge, 3, h));
-            const local::SecondDerivativeOptions options{axis, h, kind, edge};
-            if (kind == DerivativeKind::centered && edge && n < 3) {
-              CHECK_THROWS_AS(local::SecondDerivative<T>(shape, options), InvalidArgument);
-              continue;
-            }
-            const auto op = local::SecondDerivative<T>(shape, options);
-            const std::vector<AxisTerm<double>> terms = {
-                {normalised, second_derivative_rows(n, h, kind, edge)}};
-            check_local_operator(op, dense_of_terms<T>(terms, shape), shape, shape);
+  for_each_axis(test_shapes, [](const Shape& shape, int axis, int normalised, Index n) {
+    for (DerivativeKind kind : kinds) {
+      for (bool edge : {false, true}) {
+        for (double h : {1.0, 0.5}) {
+          INFO(describe(shape, axis, kind, edge, 3, h));
+          const local::SecondDerivativeOptions options{axis, h, kind, edge};
+          if (kind == DerivativeKind::centered && edge && n < 3) {
+            CHECK_THROWS_AS(local::SecondDerivative<T>(shape, options), InvalidArgument);
+            continue;
           }
+          const std::vector<AxisTerm<double>> terms = {
+              {normalised, second_derivative_rows(n, h, kind, edge)}};
+          check_local_operator(local::SecondDerivative<T>(shape, options),
+                               dense_of_terms<T>(terms, shape), shape, shape);
         }
       }
     }
-  }
+  });
 }
 
 TEMPLATE_TEST_CASE("derivatives give PyLops' values", "[local][derivative][pylops]",

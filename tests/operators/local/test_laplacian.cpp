@@ -1,39 +1,13 @@
 // Laplacian against the weighted sum of second-difference matrices written from PyLops'
-// slicing formulas (pylops/basicoperators/secondderivative.py), one per axis, on 1-d to 3-d
-// arrays with every kind and edge flag; values computed by PyLops 2.8; large arrays; errors.
+// slicing formulas (derivative_reference.hpp), one per axis, on 1-d to 3-d arrays with every
+// kind and edge flag; values computed by PyLops 2.8; large arrays; errors.
+#include "derivative_reference.hpp"
 #include "distlops/operators/local/laplacian.hpp"
-#include "local_operator_checks.hpp"
 
 using namespace distlops;
 using namespace distlops::testing;
-using distlops::local::DerivativeKind;
 
 namespace {
-
-// PyLops' SecondDerivative along an axis of n samples with sampling h, times `weight`.
-SparseRows<double> second_difference(Index n, double h, double weight, DerivativeKind kind,
-                                     bool edge) {
-  SparseRows<double> d(n, n);
-  const double w = weight / (h * h);
-  auto three = [&](Index row, Index first) {
-    d.set(row, {{first, w}, {first + 1, -2 * w}, {first + 2, w}});
-  };
-  if (kind == DerivativeKind::forward) {
-    for (Index i = 0; i + 2 < n; ++i)  // y[:-2] = x[2:] - 2 x[1:-1] + x[:-2]
-      three(i, i);
-  } else if (kind == DerivativeKind::backward) {
-    for (Index i = 2; i < n; ++i)  // y[2:] = x[2:] - 2 x[1:-1] + x[:-2]
-      three(i, i - 2);
-  } else {
-    for (Index i = 1; i + 1 < n; ++i)  // y[1:-1]
-      three(i, i - 1);
-    if (edge) {
-      three(0, 0);          // y[0] = x[0] - 2 x[1] + x[2]
-      three(n - 1, n - 3);  // y[-1] = x[-3] - 2 x[-2] + x[-1]
-    }
-  }
-  return d;
-}
 
 // sum_k weights[k] D2(axes[k]) as reference terms.
 std::vector<AxisTerm<double>> laplacian_terms(const Shape& shape,
@@ -41,8 +15,8 @@ std::vector<AxisTerm<double>> laplacian_terms(const Shape& shape,
   std::vector<AxisTerm<double>> terms;
   for (std::size_t k = 0; k < options.axes.size(); ++k) {
     const int axis = options.axes[k] < 0 ? options.axes[k] + int(shape.size()) : options.axes[k];
-    terms.push_back({axis, second_difference(shape[std::size_t(axis)], options.sampling[k],
-                                             options.weights[k], options.kind, options.edge)});
+    terms.push_back({axis, second_derivative_rows(shape[std::size_t(axis)], options.sampling[k],
+                                                  options.kind, options.edge, options.weights[k])});
   }
   return terms;
 }

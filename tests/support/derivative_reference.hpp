@@ -70,6 +70,16 @@ inline SparseRows<double> second_derivative_rows(Index n, double h, DerivativeKi
   return d;
 }
 
+/// The input of the PyLops checks of derivatives and Laplacians:
+/// i = np.arange(20); x = ((3 * i * i + 5 * i) % 11 - 5.0).reshape(4, 5)
+template <class T>
+LocalArray<T> pylops_grid() {
+  LocalArray<T> x(Shape{4, 5});
+  for (Index i = 0; i < 20; ++i)
+    x.data()[i] = T(double((3 * i * i + 5 * i) % 11 - 5));
+  return x;
+}
+
 /// Calls f(shape, axis, normalised axis, extent) for every axis of every shape, each axis
 /// once by its index and the last one also as -1.
 template <class F>

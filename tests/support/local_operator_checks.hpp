@@ -33,6 +33,14 @@ std::vector<T> values_of(const LocalArray<T>& array) {
   return {array.data(), array.data() + array.size()};
 }
 
+/// NumPy's np.arange(n) + start.
+inline std::vector<double> arange(Index n, double start = 0) {
+  std::vector<double> values(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = start + double(i);
+  return values;
+}
+
 /// A local array of `shape` holding `values` (real literals are widened to complex types).
 template <class T, class V>
 LocalArray<T> array_of(const Shape& shape, const std::vector<V>& values) {

@@ -120,10 +120,7 @@ TEMPLATE_TEST_CASE("Convolve1D gives PyLops' values", "[local][convolve1d][pylop
   // Along an axis of a 2-d array: xx = np.arange(15.).reshape(3, 5) - 4
   // C = Convolve1D((3, 5), h[:3], offset=2, axis=0); C @ xx.ravel(), C.H @ xx.ravel()
   // Convolve1D((3, 5), h[:3], offset=1, axis=1) @ xx.ravel()
-  std::vector<double> xx(15);
-  for (std::size_t i = 0; i < xx.size(); ++i)
-    xx[i] = double(i) - 4;
-  const LocalArray<T> grid = array_of<T>({3, 5}, xx);
+  const LocalArray<T> grid = array_of<T>({3, 5}, arange(15, -4));
   const std::vector<T> h3(h.begin(), h.begin() + 3);
   const auto axis0 = local::Convolve1D<T>({3, 5}, h3, 2, 0);
   check_values(axis0.apply(grid),

@@ -81,9 +81,7 @@ TEMPLATE_TEST_CASE("derivatives give PyLops' values", "[local][derivative][pylop
   const double rtol = 10 * tolerance<T>();
   // import numpy as np, pylops
   // i = np.arange(20); x = ((3 * i * i + 5 * i) % 11 - 5.0).reshape(4, 5)
-  const LocalArray<T> x = array_of<T>(
-      {4, 5},
-      std::vector<double>{-5, 3, -5, 4, -3, -4, 1, 1, -4, -3, 4, -5, 3, -5, 4, -3, -4, 1, 1, -4});
+  const LocalArray<T> x = pylops_grid<T>();
   // pylops.FirstDerivative((4, 5), axis=1, sampling=0.5, kind=kind, edge=True) @ x.ravel()
   const std::vector<std::pair<DerivativeKind, std::vector<double>>> first = {
       {DerivativeKind::forward,

@@ -55,10 +55,7 @@ TEMPLATE_TEST_CASE("Diagonal gives PyLops' values", "[local][diagonal][pylops]",
   // x = np.arange(12.).reshape(4, 3) - 5
   // pylops.Diagonal(np.array([2., -1., 0.5]), dims=(4, 3), axis=1) @ x.ravel()
   // pylops.Diagonal(np.array([1., 2., 3., -1.]), dims=(4, 3), axis=0) @ x.ravel()
-  std::vector<double> x(12);
-  for (std::size_t i = 0; i < x.size(); ++i)
-    x[i] = double(i) - 5;
-  const LocalArray<T> input = array_of<T>({4, 3}, x);
+  const LocalArray<T> input = array_of<T>({4, 3}, arange(12, -5));
   check_values(
       local::Diagonal<T>(std::vector<T>{T(2), T(-1), T(0.5)}, {4, 3}, 1).apply(input),
       std::vector<double>{-10.0, 4.0, -1.5, -4.0, 1.0, 0.0, 2.0, -2.0, 1.5, 8.0, -5.0, 3.0}, rtol);

@@ -57,7 +57,7 @@ TEMPLATE_TEST_CASE("Identity, Zero and Scaling give PyLops' values", "[local][id
   const double rtol = 10 * tolerance<T>();
   // import numpy as np, pylops
   // x = np.arange(1., 7.)
-  const std::vector<double> x = {1, 2, 3, 4, 5, 6};
+  const std::vector<double> x = arange(6, 1);
   // pylops.Identity(4, 6) @ x, pylops.Identity(4, 6).H @ x[:4]
   check_values(local::Identity<T>({4}, {6}).apply(array_of<T>({6}, x)),
                std::vector<double>{1, 2, 3, 4}, rtol);
@@ -67,15 +67,13 @@ TEMPLATE_TEST_CASE("Identity, Zero and Scaling give PyLops' values", "[local][id
   // pylops.Identity(8, 6) @ x, pylops.Identity(8, 6).H @ np.arange(1., 9.)
   check_values(local::Identity<T>({8}, {6}).apply(array_of<T>({6}, x)),
                std::vector<double>{1, 2, 3, 4, 5, 6, 0, 0}, rtol);
-  check_values(local::Identity<T>({8}, {6}).apply_adjoint(
-                   array_of<T>({8}, std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8})),
+  check_values(local::Identity<T>({8}, {6}).apply_adjoint(array_of<T>({8}, arange(8, 1))),
                std::vector<double>{1, 2, 3, 4, 5, 6}, rtol);
   // I = pylops.Identity((3, 4), (2, 3)); I @ x, I.H @ np.arange(1., 13.)
   const auto nd = local::Identity<T>({3, 4}, {2, 3});
   check_values(nd.apply(array_of<T>({2, 3}, x)),
                std::vector<double>{1, 2, 3, 0, 4, 5, 6, 0, 0, 0, 0, 0}, rtol);
-  check_values(nd.apply_adjoint(
-                   array_of<T>({3, 4}, std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})),
+  check_values(nd.apply_adjoint(array_of<T>({3, 4}, arange(12, 1))),
                std::vector<double>{1, 2, 3, 5, 6, 7}, rtol);
   // pylops.Zero(3, 2) @ np.ones(2)
   check_values(local::Zero<T>({3}, {2}).apply(LocalArray<T>(Shape{2}, T(1))),

@@ -63,9 +63,7 @@ TEMPLATE_TEST_CASE("Laplacian gives PyLops' values", "[local][laplacian][pylops]
   const double rtol = 10 * tolerance<T>();
   // import numpy as np, pylops
   // i = np.arange(20); x = ((3 * i * i + 5 * i) % 11 - 5.0).reshape(4, 5)
-  const LocalArray<T> x = array_of<T>(
-      {4, 5},
-      std::vector<double>{-5, 3, -5, 4, -3, -4, 1, 1, -4, -3, 4, -5, 3, -5, 4, -3, -4, 1, 1, -4});
+  const LocalArray<T> x = pylops_grid<T>();
   // pylops.Laplacian((4, 5), axes=(0, 1), weights=(2.0, -1.0), sampling=(0.5, 2.0),
   //                  edge=True) @ x.ravel()
   check_values(

@@ -45,15 +45,10 @@ TEMPLATE_TEST_CASE("MatrixMult gives PyLops' values", "[local][matrix_mult][pylo
   // M @ (np.arange(12.) - 5), M.H @ (np.arange(8.) - 2)
   const std::vector<T> a = {T(1), T(2), T(-1), T(0.5), T(-3), T(4)};
   const auto m = local::MatrixMult<T>(2, 3, a, {4});
-  std::vector<double> x(12), y(8);
-  for (std::size_t i = 0; i < x.size(); ++i)
-    x[i] = double(i) - 5;
-  for (std::size_t i = 0; i < y.size(); ++i)
-    y[i] = double(i) - 2;
-  check_values(m.apply(array_of<T>({3, 4}, x)),
+  check_values(m.apply(array_of<T>({3, 4}, arange(12, -5))),
                std::vector<double>{-10.0, -8.0, -6.0, -4.0, 12.5, 14.0, 15.5, 17.0}, rtol);
   check_values(
-      m.apply_adjoint(array_of<T>({2, 4}, y)),
+      m.apply_adjoint(array_of<T>({2, 4}, arange(8, -2))),
       std::vector<double>{-1.0, 0.5, 2.0, 3.5, -10.0, -11.0, -12.0, -13.0, 10.0, 13.0, 16.0, 19.0},
       rtol);
 }

@@ -62,23 +62,18 @@ TEMPLATE_TEST_CASE("Restriction gives PyLops' values", "[local][restriction][pyl
   const double rtol = 10 * tolerance<T>();
   // import numpy as np, pylops
   // x = np.arange(12.).reshape(3, 4) + 1
-  std::vector<double> x(12), y(16);
-  for (std::size_t i = 0; i < x.size(); ++i)
-    x[i] = double(i + 1);
-  for (std::size_t i = 0; i < y.size(); ++i)
-    y[i] = double(i + 1);
-  const LocalArray<T> input = array_of<T>({3, 4}, x);
+  const LocalArray<T> input = array_of<T>({3, 4}, arange(12, 1));
   // R = pylops.Restriction((3, 4), [3, 0, 3], axis=1); R @ x.ravel(), R.H @ (np.arange(9.) + 1)
   const auto r1 = local::Restriction<T>({3, 4}, std::vector<Index>{3, 0, 3}, 1);
   check_values(r1.apply(input), std::vector<double>{4, 1, 4, 8, 5, 8, 12, 9, 12}, rtol);
-  check_values(r1.apply_adjoint(array_of<T>({3, 3}, std::vector<double>(y.begin(), y.begin() + 9))),
+  check_values(r1.apply_adjoint(array_of<T>({3, 3}, arange(9, 1))),
                std::vector<double>{2, 0, 0, 4, 5, 0, 0, 10, 8, 0, 0, 16}, rtol);
   // R0 = pylops.Restriction((3, 4), [2, 2, 0, 2], axis=0); R0 @ x.ravel(),
   // R0.H @ (np.arange(16.) + 1)
   const auto r0 = local::Restriction<T>({3, 4}, std::vector<Index>{2, 2, 0, 2}, 0);
   check_values(r0.apply(input),
                std::vector<double>{9, 10, 11, 12, 9, 10, 11, 12, 1, 2, 3, 4, 9, 10, 11, 12}, rtol);
-  check_values(r0.apply_adjoint(array_of<T>({4, 4}, y)),
+  check_values(r0.apply_adjoint(array_of<T>({4, 4}, arange(16, 1))),
                std::vector<double>{9, 10, 11, 12, 0, 0, 0, 0, 19, 22, 25, 28}, rtol);
 }
 

@@ -87,9 +87,7 @@ TEMPLATE_TEST_CASE("Transpose gives PyLops' values", "[local][transpose][pylops]
   // T = pylops.Transpose((2, 3, 4), axes=(2, 0, 1)); x = np.arange(24.); T @ x, T.H @ x
   const auto op = local::Transpose<T>({2, 3, 4}, {2, 0, 1});
   CHECK(op.range() == Shape{4, 2, 3});
-  std::vector<double> x(24);
-  for (std::size_t i = 0; i < x.size(); ++i)
-    x[i] = double(i);
+  const std::vector<double> x = arange(24);
   check_values(op.apply(array_of<T>({2, 3, 4}, x)),
                std::vector<double>{0, 4, 8,  12, 16, 20, 1, 5, 9,  13, 17, 21,
                                    2, 6, 10, 14, 18, 22, 3, 7, 11, 15, 19, 23},

@@ -80,7 +80,7 @@ void Convolve1DOperator<T, Space>::apply(bool adjoint, T alpha, const T* in, T b
         const int count =
             static_cast<int>(std::min<std::size_t>(detail::max_combined, weights.size() - group));
         Index first[detail::max_combined], last[detail::max_combined];
-        const T* sources[detail::max_combined];
+        Index displacement[detail::max_combined];  // input element = output element + this
         T scaled[detail::max_combined];
         Index common_first = begin, common_last = end;
         for (int t = 0; t < count; ++t) {
@@ -89,7 +89,7 @@ void Convolve1DOperator<T, Space>::apply(bool adjoint, T alpha, const T* in, T b
           // Output rows whose input row r + shift exists, as elements of the block.
           first[t] = std::max(begin, std::max<Index>(0, -shift) * inner_);
           last[t] = std::min(end, std::min(out_rows, in_rows - shift) * inner_);
-          sources[t] = source + shift * inner_;
+          displacement[t] = shift * inner_;
           scaled[t] = alpha * weights[static_cast<std::size_t>(k)];
           common_first = std::max(common_first, first[t]);
           common_last = std::min(common_last, last[t]);
@@ -98,7 +98,7 @@ void Convolve1DOperator<T, Space>::apply(bool adjoint, T alpha, const T* in, T b
         if (common_first < common_last) {
           const T* shifted[detail::max_combined];
           for (int t = 0; t < count; ++t)
-            shifted[t] = sources[t] + common_first;
+            shifted[t] = source + (common_first + displacement[t]);
           detail::combine(Space{}, detail::Combine::add, count, common_last - common_first, shifted,
                           scaled, beta, destination + common_first);
         }
@@ -108,8 +108,8 @@ void Convolve1DOperator<T, Space>::apply(bool adjoint, T alpha, const T* in, T b
                                       {std::max(first[t], common_last), last[t]}};
           for (const auto& piece : pieces) {
             if (piece[0] < piece[1]) {
-              kernels::axpy(Space{}, piece[1] - piece[0], scaled[t], sources[t] + piece[0],
-                            destination + piece[0]);
+              kernels::axpy(Space{}, piece[1] - piece[0], scaled[t],
+                            source + (piece[0] + displacement[t]), destination + piece[0]);
             }
           }
         }

@@ -5,10 +5,10 @@
 /// is the operator object behind FirstDerivative, SecondDerivative and Laplacian; the shape of
 /// the domain and of the range is `dims`.
 ///
-/// Each output point is written once: the loops visit the output in contiguous segments
-/// (rows near the ends of the innermost derivative axis one by one, the rows between them in
-/// one piece) and gather every term's contribution for the segment, in blocks that stay in
-/// cache. forward_add and adjoint_add accumulate y = alpha A x + beta y in the same pass.
+/// The loops visit the output once, in contiguous segments (rows near the ends of the
+/// innermost derivative axis one by one, the rows between them in one piece) cut into blocks
+/// that stay in cache; each term adds all its points to a block in one fused pass.
+/// forward_add and adjoint_add accumulate y = alpha A x + beta y in the same passes.
 
 #include <string>
 #include <vector>

@@ -18,11 +18,7 @@
 #include <type_traits>
 #include <utility>
 
-#if defined(__CUDACC__)
-#define DISTLOPS_HOST_DEVICE __host__ __device__
-#else
-#define DISTLOPS_HOST_DEVICE
-#endif
+#include "distlops/core/host_device.hpp"
 
 namespace distlops::pointwise {
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "distlops/core/types.hpp"
+#include "distlops/operators/derivative_kind.hpp"
 
 namespace distlops {
 
@@ -54,8 +55,6 @@ struct BandRule {
   BandRule scaled(double factor) const;
 };
 
-/// Kinds of finite differences (PyLops' `kind`).
-enum class DerivativeKind { forward, backward, centered };
 
 /// PyLops' first derivative along an axis of length n: forward/backward differences, or
 /// centered differences of order 3 or 5 with optional one-sided `edge` rows; divided by

@@ -1,0 +1,28 @@
+#pragma once
+/// \file accumulating_operator.hpp
+/// `local::AccumulatingOperator<T, Space>`: the base of local operators whose kernels compute
+/// y = alpha A x + beta y directly. Such an operator implements forward_add and adjoint_add
+/// only; forward and adjoint are the case alpha = 1, beta = 0 (the output is then written
+/// without being read), so no operator needs a workspace for the accumulating applies.
+
+#include <string>
+
+#include "distlops/operators/linear_operator.hpp"
+
+namespace distlops::local {
+
+template <Scalar T, MemorySpace Space = Host>
+class AccumulatingOperator : public LinearOperatorBase<LocalArray<T, Space>> {
+ public:
+  using Vector = LocalArray<T, Space>;
+
+  AccumulatingOperator(Shape domain, Shape range, std::string name)
+      : LinearOperatorBase<Vector>(std::move(domain), std::move(range), std::move(name)) {}
+
+  void forward(const Vector& x, Vector& y) const final { this->forward_add(T(1), x, T(0), y); }
+  void adjoint(const Vector& y, Vector& x) const final { this->adjoint_add(T(1), y, T(0), x); }
+  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override = 0;
+  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override = 0;
+};
+
+}  // namespace distlops::local

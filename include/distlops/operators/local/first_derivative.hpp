@@ -1,0 +1,47 @@
+#pragma once
+/// \file first_derivative.hpp
+/// `local::FirstDerivative`: the first derivative along one axis of an N-d array (C order),
+/// PyLops' `FirstDerivative(dims, axis, sampling, kind, edge, order)`. Domain and range have
+/// the shape `dims`.
+///
+/// Formulas (stencil.hpp): forward and backward first-order differences, centered differences
+/// of accuracy order 3 (two points) or 5 (four points), divided by `sampling`. Rows the
+/// formula cannot reach are zero; with `edge`, centered derivatives use one-sided
+/// differences on the first and last rows (and, for order 5, the order-3 difference on the
+/// second and second-to-last rows). `edge` is ignored by forward and backward derivatives,
+/// as in PyLops.
+///
+/// Differences from PyLops: the adjoint is the exact transpose also for the shortest axes
+/// (PyLops' order-5 adjoint with `edge` counts row 1 twice when the axis has 3 samples);
+/// `order` must be 3 or 5 whatever the kind; a zero or non-finite `sampling` is rejected.
+/// Errors: InvalidArgument for an axis out of range, an order other than 3 or 5, a bad
+/// sampling, or an axis shorter than the edge formulas need (2 samples for order 3, 3 for
+/// order 5).
+
+#include "distlops/operators/local/stencil_operator.hpp"
+
+namespace distlops::local {
+
+struct FirstDerivativeOptions {
+  int axis = -1;  ///< negative values count from the end
+  double sampling = 1.0;
+  DerivativeKind kind = DerivativeKind::centered;
+  bool edge = false;
+  int order = 3;  ///< 3 or 5, for centered derivatives
+};
+
+/// d/dx along `options.axis` of arrays of shape `dims`.
+template <Scalar T, MemorySpace Space = Host>
+LocalOperator<T, Space> FirstDerivative(const Shape& dims,
+                                        const FirstDerivativeOptions& options = {});
+
+extern template LocalOperator<float, Host> FirstDerivative<float, Host>(
+    const Shape&, const FirstDerivativeOptions&);
+extern template LocalOperator<double, Host> FirstDerivative<double, Host>(
+    const Shape&, const FirstDerivativeOptions&);
+extern template LocalOperator<std::complex<float>, Host> FirstDerivative<std::complex<float>, Host>(
+    const Shape&, const FirstDerivativeOptions&);
+extern template LocalOperator<std::complex<double>, Host>
+FirstDerivative<std::complex<double>, Host>(const Shape&, const FirstDerivativeOptions&);
+
+}  // namespace distlops::local

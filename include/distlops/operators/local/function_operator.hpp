@@ -1,0 +1,62 @@
+#pragma once
+/// \file function_operator.hpp
+/// `local::FunctionOperator`: an operator from two user callables, PyLops'
+/// `FunctionOperator(f, fc, n, m)`: `forward(x, y)` computes y = A x for x of the model shape
+/// and y of the data shape, `adjoint(y, x)` computes x = A^H y. Both must write every element
+/// of their output (it may hold garbage on entry) and must not keep references to their
+/// arguments. The adjoint is required: a dot test (dottest.hpp) checks that the pair is
+/// consistent.
+///
+/// Errors: InvalidArgument for an empty callable or a bad shape.
+
+#include <functional>
+#include <string>
+
+#include "distlops/operators/linear_operator.hpp"
+
+namespace distlops::local {
+
+template <Scalar T, MemorySpace Space = Host>
+class CallableOperator final : public LinearOperatorBase<LocalArray<T, Space>> {
+ public:
+  using Vector = LocalArray<T, Space>;
+  /// Computes its second argument from its first.
+  using Function = std::function<void(const Vector&, Vector&)>;
+
+  CallableOperator(Function forward, Function adjoint, Shape model, Shape data, std::string name);
+
+  void forward(const Vector& x, Vector& y) const override;
+  void adjoint(const Vector& y, Vector& x) const override;
+
+ private:
+  Function forward_;
+  Function adjoint_;
+};
+
+/// The operator with the given forward and adjoint, from arrays of shape `model` to arrays of
+/// shape `data`.
+template <Scalar T, MemorySpace Space = Host>
+LocalOperator<T, Space> FunctionOperator(typename CallableOperator<T, Space>::Function forward,
+                                         typename CallableOperator<T, Space>::Function adjoint,
+                                         const Shape& model, const Shape& data,
+                                         std::string name = "FunctionOperator") {
+  return LocalOperator<T, Space>::template make<CallableOperator<T, Space>>(
+      std::move(forward), std::move(adjoint), model, data, std::move(name));
+}
+
+/// The square operator on arrays of shape `shape`.
+template <Scalar T, MemorySpace Space = Host>
+LocalOperator<T, Space> FunctionOperator(typename CallableOperator<T, Space>::Function forward,
+                                         typename CallableOperator<T, Space>::Function adjoint,
+                                         const Shape& shape,
+                                         std::string name = "FunctionOperator") {
+  return FunctionOperator<T, Space>(std::move(forward), std::move(adjoint), shape, shape,
+                                    std::move(name));
+}
+
+extern template class CallableOperator<float, Host>;
+extern template class CallableOperator<double, Host>;
+extern template class CallableOperator<std::complex<float>, Host>;
+extern template class CallableOperator<std::complex<double>, Host>;
+
+}  // namespace distlops::local

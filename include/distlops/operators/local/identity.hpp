@@ -1,0 +1,34 @@
+#pragma once
+/// \file identity.hpp
+/// `local::Identity`: PyLops' `Identity(N, M)`, the N x M identity with data (range) shape `N`
+/// and model (domain) shape `M`. When N == M it copies; when the model is larger
+/// (M >= N on every axis) the forward keeps the first N[k] samples of each axis and the adjoint
+/// pads with zeros at the ends; when the data is larger (N >= M on every axis) the forward pads
+/// with zeros and the adjoint truncates. 1-d sizes are shapes of one axis.
+///
+/// `inplace` of PyLops (returning the input itself) has no counterpart: results always go to
+/// the caller's output array. Errors: InvalidArgument when N and M have different numbers of
+/// axes, a negative extent, or some axes larger in N and others in M (as PyLops).
+
+#include "distlops/operators/local/embed.hpp"
+
+namespace distlops::local {
+
+/// The identity from arrays of shape `model` to arrays of shape `data` (square when equal).
+template <Scalar T, MemorySpace Space = Host>
+LocalOperator<T, Space> Identity(const Shape& data, const Shape& model);
+
+/// The square identity on arrays of shape `shape`.
+template <Scalar T, MemorySpace Space = Host>
+LocalOperator<T, Space> Identity(const Shape& shape) {
+  return Identity<T, Space>(shape, shape);
+}
+
+extern template LocalOperator<float, Host> Identity<float, Host>(const Shape&, const Shape&);
+extern template LocalOperator<double, Host> Identity<double, Host>(const Shape&, const Shape&);
+extern template LocalOperator<std::complex<float>, Host> Identity<std::complex<float>, Host>(
+    const Shape&, const Shape&);
+extern template LocalOperator<std::complex<double>, Host> Identity<std::complex<double>, Host>(
+    const Shape&, const Shape&);
+
+}  // namespace distlops::local

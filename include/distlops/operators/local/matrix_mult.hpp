@@ -1,0 +1,66 @@
+#pragma once
+/// \file matrix_mult.hpp
+/// `local::MatrixMult`: a dense matrix A (rows x cols), PyLops' `MatrixMult(A, otherdims)`.
+///
+/// Without `otherdims` the domain has shape (cols) and the range (rows): y = A x. With
+/// `otherdims` = (d1, ..., dk) the model is an array of shape (cols, d1, ..., dk) seen as a
+/// (cols, d1 * ... * dk) C-order matrix X, and y = A X has shape (rows, d1, ..., dk): A acts
+/// on the first axis, on every column of the other axes at once. The adjoint is A^H. The
+/// matrix is stored row-major and products are Eigen's GEMV (no otherdims) or GEMM on the
+/// caller's memory; forward_add and adjoint_add accumulate y = alpha A x + beta y without
+/// temporaries.
+///
+/// Errors: ShapeMismatch when the values do not fill rows x cols; InvalidArgument for negative
+/// sizes or otherdims.
+
+#include <span>
+
+#include "distlops/core/eigen.hpp"
+#include "distlops/operators/local/accumulating_operator.hpp"
+
+namespace distlops::local {
+
+template <Scalar T, MemorySpace Space = Host>
+class MatrixMultOperator final : public AccumulatingOperator<T, Space> {
+ public:
+  using Vector = typename AccumulatingOperator<T, Space>::Vector;
+
+  /// `values` holds A in C order (row-major), rows * cols elements, in host memory.
+  MatrixMultOperator(Index rows, Index cols, std::span<const T> values, const Shape& otherdims);
+
+  Index matrix_rows() const { return rows_; }
+  Index matrix_cols() const { return cols_; }
+
+  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
+  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
+
+ private:
+  Index rows_;
+  Index cols_;
+  Index columns_;  // product of otherdims: the number of right-hand sides
+  Vector matrix_;
+};
+
+/// A x for a matrix given row-major by `values` (rows * cols elements).
+template <Scalar T, MemorySpace Space = Host>
+LocalOperator<T, Space> MatrixMult(Index rows, Index cols, std::span<const T> values,
+                                   const Shape& otherdims = {});
+
+/// A x for an Eigen matrix (any storage order; it is copied).
+template <Scalar T, MemorySpace Space = Host>
+LocalOperator<T, Space> MatrixMult(const Eigen::Ref<const EigenRowMajorMatrix<T>>& matrix,
+                                   const Shape& otherdims = {});
+
+#define DISTLOPS_EXTERN_MATRIX_MULT(T)                                                         \
+  extern template class MatrixMultOperator<T, Host>;                                           \
+  extern template LocalOperator<T, Host> MatrixMult<T, Host>(Index, Index, std::span<const T>, \
+                                                             const Shape&);                    \
+  extern template LocalOperator<T, Host> MatrixMult<T, Host>(                                  \
+      const Eigen::Ref<const EigenRowMajorMatrix<T>>&, const Shape&);
+DISTLOPS_EXTERN_MATRIX_MULT(float)
+DISTLOPS_EXTERN_MATRIX_MULT(double)
+DISTLOPS_EXTERN_MATRIX_MULT(std::complex<float>)
+DISTLOPS_EXTERN_MATRIX_MULT(std::complex<double>)
+#undef DISTLOPS_EXTERN_MATRIX_MULT
+
+}  // namespace distlops::local

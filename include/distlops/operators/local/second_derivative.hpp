@@ -1,0 +1,42 @@
+#pragma once
+/// \file second_derivative.hpp
+/// `local::SecondDerivative`: the second derivative along one axis of an N-d array (C order),
+/// PyLops' `SecondDerivative(dims, axis, sampling, kind, edge)`. Domain and range have the
+/// shape `dims`.
+///
+/// Formulas (stencil.hpp): the three-point second difference x[j] - 2 x[j+1] + x[j+2] divided
+/// by sampling^2, written at row j (forward), j + 1 (centered) or j + 2 (backward); other rows
+/// are zero. With `edge`, a centered derivative also writes the first and last rows with the
+/// one-sided three-point formula; `edge` is ignored by forward and backward derivatives, as in
+/// PyLops.
+///
+/// Differences from PyLops: a zero or non-finite `sampling` is rejected. Errors:
+/// InvalidArgument for an axis out of range, a bad sampling, or `edge` on an axis shorter than
+/// 3 samples.
+
+#include "distlops/operators/local/stencil_operator.hpp"
+
+namespace distlops::local {
+
+struct SecondDerivativeOptions {
+  int axis = -1;  ///< negative values count from the end
+  double sampling = 1.0;
+  DerivativeKind kind = DerivativeKind::centered;
+  bool edge = false;
+};
+
+/// d^2/dx^2 along `options.axis` of arrays of shape `dims`.
+template <Scalar T, MemorySpace Space = Host>
+LocalOperator<T, Space> SecondDerivative(const Shape& dims,
+                                         const SecondDerivativeOptions& options = {});
+
+extern template LocalOperator<float, Host> SecondDerivative<float, Host>(
+    const Shape&, const SecondDerivativeOptions&);
+extern template LocalOperator<double, Host> SecondDerivative<double, Host>(
+    const Shape&, const SecondDerivativeOptions&);
+extern template LocalOperator<std::complex<float>, Host>
+SecondDerivative<std::complex<float>, Host>(const Shape&, const SecondDerivativeOptions&);
+extern template LocalOperator<std::complex<double>, Host>
+SecondDerivative<std::complex<double>, Host>(const Shape&, const SecondDerivativeOptions&);
+
+}  // namespace distlops::local

@@ -1,0 +1,147 @@
+// EmbedOperator and its factories Identity and Pad: shifted windows copied row by row.
+#include "distlops/operators/local/embed.hpp"
+
+#include <algorithm>
+
+#include "distlops/operators/local/identity.hpp"
+#include "distlops/operators/local/pad.hpp"
+#include "support.hpp"
+
+namespace distlops::local {
+
+namespace {
+
+// Merges the trailing axes that both arrays span entirely (same extent, no shift) into the
+// axis before them, so that rows are as long as possible. Keeps at least one axis.
+template <class Window>
+Window merged(Shape source, Shape destination, Shape shift) {
+  std::size_t last = source.size() - 1;
+  Index inner = 1;
+  while (last > 0 && source[last] == destination[last] && shift[last] == 0) {
+    inner *= source[last];
+    --last;
+  }
+  source.resize(last + 1);
+  destination.resize(last + 1);
+  shift.resize(last + 1);
+  source[last] *= inner;
+  destination[last] *= inner;
+  shift[last] *= inner;
+  return {std::move(source), std::move(destination), std::move(shift)};
+}
+
+}  // namespace
+
+template <Scalar T, MemorySpace Space>
+EmbedOperator<T, Space>::EmbedOperator(Shape domain, Shape range, Shape shift, std::string name)
+    : AccumulatingOperator<T, Space>(domain, range, std::move(name)) {
+  const std::string& op = this->name();
+  detail::check_shape(op, "the model shape", domain);
+  detail::check_shape(op, "the data shape", range);
+  if (range.size() != domain.size() || shift.size() != domain.size()) {
+    throw InvalidArgument(op + ": the model shape " + to_string(domain) + ", the data shape " +
+                          to_string(range) + " and the shift " + detail::list_text(shift) +
+                          " must have the same number of axes");
+  }
+  Shape negated(shift.size());
+  std::transform(shift.begin(), shift.end(), negated.begin(), [](Index s) { return -s; });
+  forward_window_ = merged<Window>(domain, range, shift);
+  adjoint_window_ = merged<Window>(range, domain, negated);
+}
+
+template <Scalar T, MemorySpace Space>
+void EmbedOperator<T, Space>::forward_add(T alpha, const Vector& x, T beta, Vector& y) const {
+  apply(forward_window_, alpha, x.data(), beta, y.data());
+}
+
+template <Scalar T, MemorySpace Space>
+void EmbedOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const {
+  apply(adjoint_window_, alpha, y.data(), beta, x.data());
+}
+
+// out = alpha * window(in) + beta * out, one destination row (last axis) at a time: the part
+// of the row that falls inside the source is an axpby, the rest is scaled (or zeroed).
+template <Scalar T, MemorySpace Space>
+void EmbedOperator<T, Space>::apply(const Window& window, T alpha, const T* in, T beta,
+                                    T* out) const {
+  const std::size_t last = window.source.size() - 1;
+  const Shape source_strides = detail::strides_of(window.source);
+  const Index row = window.destination[last];
+  const Index source_row = window.source[last];
+  const Index shift = window.shift[last];
+  const Index begin = std::clamp<Index>(-shift, 0, row);
+  const Index end = std::clamp<Index>(source_row - shift, begin, row);
+  const Shape rows(window.destination.begin(), window.destination.begin() + Index(last));
+  T* destination = out;
+  for (detail::MultiIndex index(rows); index.valid(); index.next(), destination += row) {
+    Index source = 0;
+    bool inside = true;
+    for (std::size_t k = 0; k < last; ++k) {
+      const Index position = index[k] + window.shift[k];
+      inside = inside && position >= 0 && position < window.source[k];
+      source += position * source_strides[k];
+    }
+    if (!inside || end == begin) {
+      detail::scale_or_zero(Space{}, row, beta, destination);
+      continue;
+    }
+    detail::scale_or_zero(Space{}, begin, beta, destination);
+    kernels::axpby(Space{}, end - begin, alpha, in + source + begin + shift, beta,
+                   destination + begin);
+    detail::scale_or_zero(Space{}, row - end, beta, destination + end);
+  }
+}
+
+template <Scalar T, MemorySpace Space>
+LocalOperator<T, Space> Identity(const Shape& data, const Shape& model) {
+  const std::string op = "Identity";
+  detail::check_shape(op, "N (the data shape)", data);
+  detail::check_shape(op, "M (the model shape)", model);
+  if (data.size() != model.size()) {
+    throw InvalidArgument(op + ": N " + to_string(data) + " and M " + to_string(model) +
+                          " have different numbers of axes");
+  }
+  bool data_larger = false, model_larger = false;
+  for (std::size_t k = 0; k < data.size(); ++k) {
+    data_larger = data_larger || data[k] > model[k];
+    model_larger = model_larger || model[k] > data[k];
+  }
+  if (data_larger && model_larger) {
+    throw InvalidArgument(op + ": N " + to_string(data) + " and M " + to_string(model) +
+                          " differ with some axes larger in N and others in M");
+  }
+  return LocalOperator<T, Space>::template make<EmbedOperator<T, Space>>(model, data,
+                                                                         Shape(data.size(), 0), op);
+}
+
+template <Scalar T, MemorySpace Space>
+LocalOperator<T, Space> Pad(const Shape& dims, const std::vector<PadWidth>& pad) {
+  const std::string op = "Pad";
+  detail::check_shape(op, "dims", dims);
+  if (pad.size() != dims.size()) {
+    throw ShapeMismatch(op + ": " + std::to_string(pad.size()) + " (before, after) pairs for the " +
+                        std::to_string(dims.size()) + " axes of dims " + to_string(dims));
+  }
+  Shape padded(dims.size()), shift(dims.size());
+  for (std::size_t k = 0; k < dims.size(); ++k) {
+    if (pad[k].before < 0 || pad[k].after < 0) {
+      throw InvalidArgument(op + ": padding must be non-negative, got (" +
+                            std::to_string(pad[k].before) + ", " + std::to_string(pad[k].after) +
+                            ") for axis " + std::to_string(k));
+    }
+    padded[k] = dims[k] + pad[k].before + pad[k].after;
+    shift[k] = -pad[k].before;
+  }
+  return LocalOperator<T, Space>::template make<EmbedOperator<T, Space>>(dims, padded, shift, op);
+}
+
+#define DISTLOPS_INSTANTIATE_EMBED(T)                                            \
+  template class EmbedOperator<T, Host>;                                         \
+  template LocalOperator<T, Host> Identity<T, Host>(const Shape&, const Shape&); \
+  template LocalOperator<T, Host> Pad<T, Host>(const Shape&, const std::vector<PadWidth>&);
+DISTLOPS_INSTANTIATE_EMBED(float)
+DISTLOPS_INSTANTIATE_EMBED(double)
+DISTLOPS_INSTANTIATE_EMBED(std::complex<float>)
+DISTLOPS_INSTANTIATE_EMBED(std::complex<double>)
+
+}  // namespace distlops::local

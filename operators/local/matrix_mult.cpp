@@ -1,0 +1,106 @@
+// MatrixMult: Eigen GEMV/GEMM on row-major maps of the caller's memory.
+#include "distlops/operators/local/matrix_mult.hpp"
+
+#include "support.hpp"
+
+namespace distlops::local {
+
+namespace {
+
+template <class T>
+using ConstMatrixMap = Eigen::Map<const EigenRowMajorMatrix<T>>;
+template <class T>
+using MatrixMap = Eigen::Map<EigenRowMajorMatrix<T>>;
+
+// out (m x k) = alpha * op(A) * in + beta * out, op(A) = A or A^H; out is not read when beta
+// is zero. Eigen evaluates the scaled product straight into `out` (GEMV when k == 1).
+template <class T>
+void gemm(Host, bool adjoint, Index rows, Index cols, const T* a, Index k, T alpha, const T* in,
+          T beta, T* out) {
+  const ConstMatrixMap<T> matrix(a, rows, cols);
+  const Index out_rows = adjoint ? cols : rows;
+  const Index in_rows = adjoint ? rows : cols;
+  const ConstMatrixMap<T> x(in, in_rows, k);
+  MatrixMap<T> y(out, out_rows, k);
+  if (beta == T(0)) {
+    if (adjoint) {
+      y.noalias() = alpha * matrix.adjoint() * x;
+    } else {
+      y.noalias() = alpha * matrix * x;
+    }
+    return;
+  }
+  if (beta != T(1)) y *= beta;
+  if (adjoint) {
+    y.noalias() += alpha * matrix.adjoint() * x;
+  } else {
+    y.noalias() += alpha * matrix * x;
+  }
+}
+
+Shape with_first(Index first, const Shape& otherdims) {
+  Shape shape{first};
+  shape.insert(shape.end(), otherdims.begin(), otherdims.end());
+  return shape;
+}
+
+}  // namespace
+
+template <Scalar T, MemorySpace Space>
+MatrixMultOperator<T, Space>::MatrixMultOperator(Index rows, Index cols, std::span<const T> values,
+                                                 const Shape& otherdims)
+    : AccumulatingOperator<T, Space>(with_first(cols, otherdims), with_first(rows, otherdims),
+                                     "MatrixMult"),
+      rows_(rows),
+      cols_(cols),
+      columns_(element_count(otherdims)) {
+  detail::check_shape(this->name(), "the model shape (cols, *otherdims)", this->domain());
+  detail::check_shape(this->name(), "the data shape (rows, *otherdims)", this->range());
+  if (static_cast<Index>(values.size()) != rows * cols) {
+    throw ShapeMismatch("MatrixMult: a " + std::to_string(rows) + " x " + std::to_string(cols) +
+                        " matrix needs " + std::to_string(rows * cols) + " values, got " +
+                        std::to_string(values.size()));
+  }
+  matrix_ = Vector(Shape{rows, cols});
+  memory::copy_bytes<Space, Host>(matrix_.data(), values.data(), values.size() * sizeof(T));
+}
+
+template <Scalar T, MemorySpace Space>
+void MatrixMultOperator<T, Space>::forward_add(T alpha, const Vector& x, T beta, Vector& y) const {
+  gemm(Space{}, false, rows_, cols_, matrix_.data(), columns_, alpha, x.data(), beta, y.data());
+}
+
+template <Scalar T, MemorySpace Space>
+void MatrixMultOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const {
+  gemm(Space{}, true, rows_, cols_, matrix_.data(), columns_, alpha, y.data(), beta, x.data());
+}
+
+template <Scalar T, MemorySpace Space>
+LocalOperator<T, Space> MatrixMult(Index rows, Index cols, std::span<const T> values,
+                                   const Shape& otherdims) {
+  return LocalOperator<T, Space>::template make<MatrixMultOperator<T, Space>>(rows, cols, values,
+                                                                              otherdims);
+}
+
+template <Scalar T, MemorySpace Space>
+LocalOperator<T, Space> MatrixMult(const Eigen::Ref<const EigenRowMajorMatrix<T>>& matrix,
+                                   const Shape& otherdims) {
+  // A Ref may have an outer stride: copy into a contiguous row-major matrix first.
+  const EigenRowMajorMatrix<T> contiguous = matrix;
+  return MatrixMult<T, Space>(contiguous.rows(), contiguous.cols(),
+                              std::span<const T>(contiguous.data(), std::size_t(contiguous.size())),
+                              otherdims);
+}
+
+#define DISTLOPS_INSTANTIATE_MATRIX_MULT(T)                                             \
+  template class MatrixMultOperator<T, Host>;                                           \
+  template LocalOperator<T, Host> MatrixMult<T, Host>(Index, Index, std::span<const T>, \
+                                                      const Shape&);                    \
+  template LocalOperator<T, Host> MatrixMult<T, Host>(                                  \
+      const Eigen::Ref<const EigenRowMajorMatrix<T>>&, const Shape&);
+DISTLOPS_INSTANTIATE_MATRIX_MULT(float)
+DISTLOPS_INSTANTIATE_MATRIX_MULT(double)
+DISTLOPS_INSTANTIATE_MATRIX_MULT(std::complex<float>)
+DISTLOPS_INSTANTIATE_MATRIX_MULT(std::complex<double>)
+
+}  // namespace distlops::local

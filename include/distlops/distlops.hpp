@@ -26,6 +26,7 @@
 #include "distlops/operators/dottest.hpp"
 #include "distlops/operators/halo.hpp"
 #include "distlops/operators/linear_operator.hpp"
+#include "distlops/operators/signal/fft.hpp"
 #include "distlops/operators/signal/nonstationary_convolve1d.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/replicated.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 /// \file fft.hpp
 /// Fast Fourier transforms over one or more axes of an N-d array (PyLops' FFT, FFT2D and
-/// FFTND), computed with FFTW on the host.
+/// FFTND; PyLops-MPI's MPIFFT2D and MPIFFTND), computed with FFTW on the host.
 ///
 /// The operators act on complex arrays (std::complex<float> or std::complex<double>):
 ///
@@ -26,6 +26,13 @@
 /// FFTW plans are made once, when the operator is built, and reused by every apply (plans
 /// are never made while applying). FFTW's planner is not thread-safe: build operators from one
 /// thread at a time. Applying allocates nothing.
+///
+/// Distributed transforms (FFT2D, FFTND on DistributedArray) take arrays split along one axis.
+/// Axes that every rank holds whole are transformed locally; when the split axis is itself
+/// transformed, a planned all-to-all moves the array to a split along another axis (the
+/// "transposed" layout), where the remaining axis is transformed. The output stays in that
+/// layout, or is moved back to a split along the input's axis, as `output` says; the range
+/// layout of the operator tells which (op.range()). See docs/fft.md.
 
 #include <complex>
 #include <vector>
@@ -58,6 +65,29 @@ struct FFTOptions {
   FFTPlanning planning = FFTPlanning::estimate;
 };
 
+/// Where the output of a distributed transform lives.
+enum class FFTOutputLayout {
+  /// Split along the axis of the last all-to-all (no extra communication).
+  transposed,
+  /// Split along the input's axis (one more all-to-all when the split axis is transformed).
+  same_as_input,
+};
+
+/// Options of the distributed transforms: those of FFTOptions, with PyLops-MPI's default
+/// norm ("none"), and the output layout.
+struct DistributedFFTOptions {
+  /// Empty: {0, 1} for FFT2D, {0, 1, 2} for FFTND.
+  std::vector<int> axes = {};
+  /// Transform lengths (zero-padding or truncation along any axis, the split one included).
+  std::vector<Index> nfft = {};
+  FFTNorm norm = FFTNorm::none;
+  bool real = false;
+  std::vector<bool> ifftshift_before = {};
+  std::vector<bool> fftshift_after = {};
+  FFTPlanning planning = FFTPlanning::estimate;
+  FFTOutputLayout output = FFTOutputLayout::transposed;
+};
+
 /// The sample frequencies of a transform of length `nfft` with sample spacing `sampling`:
 /// numpy.fft.fftfreq, or numpy.fft.rfftfreq when `real`, fftshift-ed when `shifted` (PyLops'
 /// `fs`, `f1`, `f2` attributes).
@@ -83,5 +113,18 @@ requires is_complex_v<T> LocalOperator<T, Host> FFTND(const Shape& dims,
                                                       const FFTOptions& options = {});
 
 }  // namespace local
+
+/// The distributed transform along two axes (default {0, 1}) of arrays of `layout`: SCATTER
+/// along any axis with any split (ranks may own nothing), or BROADCAST (every rank transforms
+/// its replica). Collective.
+template <Scalar T>
+requires is_complex_v<T> LinearOperator<T, Host> FFT2D(const Layout& layout,
+                                                       const DistributedFFTOptions& options = {});
+
+/// The distributed transform along any number of distinct axes (default {0, 1, 2}).
+/// Collective.
+template <Scalar T>
+requires is_complex_v<T> LinearOperator<T, Host> FFTND(const Layout& layout,
+                                                       const DistributedFFTOptions& options = {});
 
 }  // namespace distlops

@@ -22,6 +22,7 @@
 #include "distlops/core/stacked_layout.hpp"
 #include "distlops/core/types.hpp"
 #include "distlops/io/npy.hpp"
+#include "distlops/operators/dense/matrix_mult.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/dottest.hpp"
 #include "distlops/operators/halo.hpp"

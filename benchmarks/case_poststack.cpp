@@ -17,7 +17,7 @@ Case poststack_case() {
             settings.nz = p.integer("nz", settings.nz);
             settings.noise = p.real("noise", settings.noise);
             settings.eps = p.real("eps", settings.eps);
-            const int niter = static_cast<int>(p.integer("niter", 60));
+            const int niter = static_cast<int>(p.integer("niter", 100));
             auto problem = std::make_shared<examples::PoststackProblem>(
                 examples::make_poststack_problem(comm, settings));
             auto solution = std::make_shared<examples::PoststackSolution>();

@@ -38,9 +38,9 @@ options:
   --nx N          traces (default 256)
   --nz N          time samples per trace (default 256)
   --shares LIST   traces per rank, comma separated (e.g. 100,156); default: PyLops-MPI's split
-  --noise X       noise standard deviation relative to the data's RMS amplitude (default 0.1)
-  --eps X         weight of the Laplacian regularisation (default 0.5)
-  --niter N       CGLS iterations (default 60)
+  --noise X       noise standard deviation relative to the data's RMS amplitude (default 0.3)
+  --eps X         weight of the Laplacian regularisation (default 1)
+  --niter N       CGLS iterations (default 100)
   --output DIR    output directory, created when missing (default poststack-output)
   --model FILE    the true model instead of the built-in one: a float64 .npy file of shape
                   (nx, nz) holding the acoustic impedance (positive values, not its logarithm);
@@ -89,7 +89,7 @@ double parse_real(const std::string& option, const std::string& text) {
 
 struct Options {
   PoststackSettings settings;
-  int niter = 60;
+  int niter = 100;
   std::string output = "poststack-output";
   bool help = false;
   bool nx_given = false, nz_given = false;
@@ -215,30 +215,35 @@ void save_pictures(const std::string& dir, const PoststackProblem& problem,
   const auto& comm = problem.layout.communicator();
   const std::vector<double> data = problem.data.gather_to(0);
   const std::vector<double> inverted = solution.cgls.x.gather_to(0);
+  const std::vector<double> background = problem.background.gather_to(0);
   const std::vector<double> truth =
       problem.true_model ? problem.true_model->gather_to(0) : std::vector<double>{};
   if (comm.rank() != 0) return;
   const int nx = static_cast<int>(s.nx), nz = static_cast<int>(s.nz);
-  // The impedance in one colour scale for the true and the inverted model.
+  const FieldAxes axes{.x_label = "TRACE", .y_label = "TIME (S)", .y_step = s.dt};
+  // The impedance in one colour scale for the true, starting and inverted models.
   const std::vector<double> inverted_impedance = exp_of(inverted);
   const std::vector<double> true_impedance = exp_of(truth);
-  auto [lo, hi] = min_max(truth.empty() ? inverted_impedance : true_impedance);
-  const std::string unit = s.data_file.empty() || !truth.empty() ? "" : " (relative)";
+  const auto [lo, hi] = min_max(truth.empty() ? inverted_impedance : true_impedance);
   if (!truth.empty()) {
     save_field_png(dir + "/model.png", true_impedance, nx, nz, "TRUE ACOUSTIC IMPEDANCE",
-                   ColourMap::viridis, lo, hi, true);
+                   ColourMap::viridis, lo, hi, true, axes);
+    save_field_png(dir + "/background.png", exp_of(background), nx, nz,
+                   "STARTING MODEL (SMOOTHED TRUE MODEL)", ColourMap::viridis, lo, hi, true, axes);
   }
   save_field_png(dir + "/inverted.png", inverted_impedance, nx, nz,
-                 "INVERTED ACOUSTIC IMPEDANCE" + unit, ColourMap::viridis, lo, hi, true);
-  auto [dlo, dhi] = min_max(data);
+                 truth.empty() ? "INVERTED RELATIVE IMPEDANCE" : "INVERTED ACOUSTIC IMPEDANCE",
+                 ColourMap::viridis, lo, hi, true, axes);
+  const auto [dlo, dhi] = min_max(data);
   const double clip = std::max(std::abs(dlo), std::abs(dhi));
-  save_field_png(dir + "/data.png", data, nx, nz, "NOISY SEISMIC DATA", ColourMap::seismic, -clip,
-                 clip, true);
-  save_line_plot_png(dir + "/cost.png", solution.cgls.costs, "CGLS COST ||D - W D M||", "ITERATION",
-                     "COST", true);
+  save_field_png(dir + "/data.png", data, nx, nz,
+                 s.data_file.empty() ? "NOISY SEISMIC DATA" : "SEISMIC DATA", ColourMap::seismic,
+                 -clip, clip, true, axes);
+  save_line_plot_png(dir + "/cost.png", solution.cgls.costs,
+                     "CGLS COST ||[D; 0] - [W D; EPS L] M||", "ITERATION", "COST", true, 0);
   if (!solution.model_errors.empty()) {
     save_line_plot_png(dir + "/model_error.png", solution.model_errors,
-                       "MODEL ERROR ||M - M TRUE|| / ||M TRUE||", "ITERATION", "ERROR", false);
+                       "MODEL ERROR ||M - M TRUE|| / ||M TRUE||", "ITERATION", "ERROR", false, 0);
   }
 }
 
@@ -350,8 +355,10 @@ int main(int argc, char** argv) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (root) {
-      std::printf("\noutputs in %s/: model.png data.png inverted.png cost.png%s and .npy arrays\n",
-                  dir.c_str(), errors.empty() ? "" : " model_error.png");
+      std::printf(
+          "\noutputs in %s/: model.png background.png data.png inverted.png cost.png%s and .npy "
+          "arrays\n",
+          dir.c_str(), errors.empty() ? "" : " model_error.png");
       std::printf("total time %.2f s\n", seconds);
     }
 
@@ -378,8 +385,9 @@ int main(int argc, char** argv) {
       }
       bool files = true;
       if (root) {
-        for (const char* name : {"model.png", "data.png", "inverted.png", "cost.png",
-                                 "model_error.png", "data.npy", "true_log_impedance.npy"}) {
+        for (const char* name :
+             {"model.png", "background.png", "data.png", "inverted.png", "cost.png",
+              "model_error.png", "data.npy", "true_log_impedance.npy"}) {
           std::error_code error;
           files = files && std::filesystem::file_size(dir + "/" + name, error) > 0 && !error;
         }

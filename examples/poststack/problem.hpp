@@ -34,9 +34,9 @@ struct PoststackSettings {
   std::vector<Index> shares;
   /// Standard deviation of the Gaussian noise added to the modelled data, relative to the
   /// RMS amplitude of the noise-free data (0: noise-free). Not used with a data file.
-  double noise = 0.1;
+  double noise = 0.3;
   /// Weight of the Laplacian regularisation.
-  double eps = 0.5;
+  double eps = 1.0;
   /// Ricker wavelet: peak frequency (Hz), sampling (s) and number of taps (odd).
   double peak_frequency = 20.0;
   double dt = 0.004;

@@ -51,6 +51,9 @@ options:
   --check MAX     verify the run: final model error at most MAX and below the starting one, cost
                   decreased, output files written; exit status 1 otherwise (for tests)
   --help          this text
+
+Exit status: 0 on success, 2 for a bad command line, 1 for any other failure (a bad file, a
+failed check), the same on every rank.
 )";
 
 /// A bad command line: the same message and exit status on every rank (every rank parses the
@@ -112,7 +115,9 @@ Options parse(int argc, char** argv) {
       value = argument.substr(equals + 1);
       argument = argument.substr(0, equals);
     } else {
-      if (i + 1 >= argc) throw UsageError{argument + " needs a value"};
+      if (i + 1 >= argc || std::string(argv[i + 1]).rfind("--", 0) == 0) {
+        throw UsageError{argument + " needs a value"};
+      }
       value = argv[++i];
     }
     static const char* const known[] = {"--nx",    "--nz",     "--shares", "--noise", "--eps",
@@ -288,7 +293,12 @@ int main(int argc, char** argv) {
   }
 
   try {
-    const PoststackSettings& s = options.settings;
+    // Rank 0 creates the output directory first, so that a bad path fails before the work.
+    agree_on_rank0_step(comm, "cannot create the output directory " + options.output,
+                        [&] { std::filesystem::create_directories(options.output); });
+    PoststackSettings& s = options.settings;
+    // Short traces get a shorter wavelet (odd, at most the trace length).
+    s.wavelet_taps = std::min(s.wavelet_taps, s.nz % 2 == 1 ? s.nz : s.nz - 1);
     const auto start = std::chrono::steady_clock::now();
     const PoststackProblem problem = make_poststack_problem(comm, s);
     if (root) {
@@ -298,11 +308,12 @@ int main(int argc, char** argv) {
       std::printf("traces per rank:");
       for (Index extent : problem.layout.local_extents())
         std::printf(" %lld", static_cast<long long>(extent));
-      std::printf("\nmodel: %s, data: %s, noise %.3g x RMS, eps %.3g, %d CGLS iterations\n\n",
-                  s.model_file.empty() ? (s.data_file.empty() ? "built-in" : "unknown")
-                                       : s.model_file.c_str(),
-                  s.data_file.empty() ? "modelled" : s.data_file.c_str(), s.noise, s.eps,
-                  options.niter);
+      const std::string model =
+          s.model_file.empty() ? (s.data_file.empty() ? "built-in" : "unknown") : s.model_file;
+      char data[64];
+      std::snprintf(data, sizeof data, "modelled, noise %.3g x RMS", s.noise);
+      std::printf("\nmodel: %s, data: %s, eps %.3g, %d CGLS iterations\n\n", model.c_str(),
+                  s.data_file.empty() ? data : s.data_file.c_str(), s.eps, options.niter);
     }
 
     ProgressOptions progress;
@@ -332,9 +343,7 @@ int main(int argc, char** argv) {
       std::printf("final model error: %.4e\n", errors.back());
     }
 
-    // Outputs: rank 0 creates the directory; every rank writes its block of the arrays.
-    agree_on_rank0_step(comm, "cannot create the output directory " + options.output,
-                        [&] { std::filesystem::create_directories(options.output); });
+    // Outputs: every rank writes its block of the arrays.
     const std::string dir = options.output;
     io::write_npy(dir + "/data.npy", problem.data);
     io::write_npy(dir + "/inverted_log_impedance.npy", solution.cgls.x);
@@ -355,10 +364,9 @@ int main(int argc, char** argv) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (root) {
-      std::printf(
-          "\noutputs in %s/: model.png background.png data.png inverted.png cost.png%s and .npy "
-          "arrays\n",
-          dir.c_str(), errors.empty() ? "" : " model_error.png");
+      std::printf("\noutputs in %s/: %sdata.png inverted.png cost.png%s and .npy arrays\n",
+                  dir.c_str(), problem.true_model ? "model.png background.png " : "",
+                  errors.empty() ? "" : " model_error.png");
       std::printf("total time %.2f s\n", seconds);
     }
 

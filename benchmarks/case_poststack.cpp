@@ -8,7 +8,8 @@ namespace distlops::bench {
 // smooth background. Per iteration: W D and eps L forward and adjoint, plus the vector updates
 // of CGLS; at the least each of the 5 model-sized and 4 data-sized work vectors is read and
 // written once per iteration (2 x 9 nx nz words), a lower bound that ignores the operators'
-// own traffic.
+// own traffic. The timed run includes the model error computed after every iteration (one
+// subtraction and two norms), as in the example.
 Case poststack_case() {
   return {"poststack", "post-stack inversion: CGLS on [W D; eps Laplacian] of the built-in section",
           [](const Communicator& comm, const Parameters& p) {

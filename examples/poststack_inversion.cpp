@@ -248,7 +248,7 @@ void save_pictures(const std::string& dir, const PoststackProblem& problem,
                      "CGLS COST ||[D; 0] - [W D; EPS L] M||", "ITERATION", "COST", true, 0);
   if (!solution.model_errors.empty()) {
     save_line_plot_png(dir + "/model_error.png", solution.model_errors,
-                       "MODEL ERROR ||M - M TRUE|| / ||M TRUE||", "ITERATION", "ERROR", false, 0);
+                       "MODEL ERROR ||M - M_TRUE|| / ||M_TRUE||", "ITERATION", "ERROR", false, 0);
   }
 }
 

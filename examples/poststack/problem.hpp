@@ -9,10 +9,11 @@
 //
 //     d = W D m,   (D m)[t] = (m[t + 1] - m[t - 1]) / 2   (zero on the first and last sample)
 //
-// D m is the small-contrast reflectivity r[t] = (I[t+1] - I[t]) / (I[t+1] + I[t]) ~ d ln I / 2
-// (centered, so it stays symmetric about the interface) and W is the convolution with a
-// zero-phase Ricker wavelet centred on its middle tap. Each rank's block is
-// local::Convolve1D(axis 1) * local::FirstDerivative(axis 1); the blocks are assembled with
+// A step of ln(impedance) by s between samples t and t + 1 gives s / 2 at both samples: about
+// the reflection coefficient (I[t+1] - I[t]) / (I[t+1] + I[t]) ~ s / 2 at each, symmetric
+// about the interface. W is the convolution with a zero-phase Ricker wavelet centred on its
+// middle tap. The result equals PyLops' operator on the same model to rounding. Each rank's block
+// is local::Convolve1D(axis 1) * local::FirstDerivative(axis 1); the blocks are assembled with
 // BlockDiag, so the modelling needs no communication.
 //
 // Inversion: min ||d - W D m||^2 + eps^2 ||L m||^2 with L the 2-d Laplacian over axes (0, 1)

@@ -66,7 +66,10 @@ Case laplacian_apply_case() {
 }  // namespace
 
 std::vector<Case> all_cases() {
-  return {first_derivative_case(), laplacian_apply_case()};
+  std::vector<Case> cases{first_derivative_case(), laplacian_apply_case()};
+  for (Case& c : solver_cases())
+    cases.push_back(std::move(c));
+  return cases;
 }
 
 }  // namespace distlops::bench

@@ -9,4 +9,7 @@ namespace distlops::bench {
 
 std::vector<Case> all_cases();
 
+/// The solver cases (cases_solvers.cpp).
+std::vector<Case> solver_cases();
+
 }  // namespace distlops::bench

@@ -95,8 +95,15 @@ std::string json_string(const std::string& text) {
 
 }  // namespace
 
+double check_value(const std::vector<Check>& checks, const std::string& name) {
+  for (const Check& check : checks) {
+    if (check.name == name) return check.value;
+  }
+  throw InvalidArgument("distlops_bench: no check value called " + name);
+}
+
 Result measure(const Communicator& comm, const std::string& name, const Parameters& parameters,
-               Run run, int warmup, int repeats, double triad) {
+               Run run, int warmup, int repeats, double triad, bool verify) {
   Result result;
   result.name = name;
   result.ranks = comm.size();
@@ -114,6 +121,7 @@ Result measure(const Communicator& comm, const std::string& name, const Paramete
   result.fraction_of_triad = triad > 0 ? result.bandwidth / triad : 0;
   result.peak_rss_mib = comm.allgather(peak_rss_mib());
   if (run.checks) result.checks = run.checks();
+  if (verify && run.verify) result.failures = run.verify(result.checks);
   result.parameters = parameters.used();
   return result;
 }

@@ -46,6 +46,10 @@ struct Run {
   double bytes_per_unit = 0;
   /// Evaluated after the repeats.
   std::function<std::vector<Check>()> checks;
+  /// With --check: compares the check values with expectations computed independently of the
+  /// code under test (a serial formula, a property of the method) and returns one message per
+  /// failure. Collective: called on every rank with the same check values.
+  std::function<std::vector<std::string>(const std::vector<Check>&)> verify;
   /// Repeats when the command line does not say (BENCHMARKS.md's per-case counts).
   int default_repeats = 5;
 };
@@ -70,11 +74,15 @@ struct Result {
   double fraction_of_triad = 0;      // bandwidth / triad bandwidth (0 when not measured)
   std::vector<double> peak_rss_mib;  // per rank
   std::vector<Check> checks;
+  std::vector<std::string> failures;  // of verify, when --check asked for it
 };
+
+/// The value of the check called `name` (InvalidArgument when there is none).
+double check_value(const std::vector<Check>& checks, const std::string& name);
 
 /// Runs `run` warmup + repeats times, each between barriers, and fills the timing fields.
 Result measure(const Communicator& comm, const std::string& name, const Parameters& parameters,
-               Run run, int warmup, int repeats, double triad_bandwidth);
+               Run run, int warmup, int repeats, double triad_bandwidth, bool verify = false);
 
 /// Aggregate bandwidth of a STREAM-like triad a = b + s c run by every rank at once on its own
 /// arrays of `elements` doubles: bytes per second over all ranks (median of `repeats`).

@@ -79,6 +79,7 @@ Run solver_run(std::shared_ptr<SolverState<Result>> state,
     state->allocations = memory::allocation_count() - before;
   };
   run.units = state->niter;
+  run.units_done = [state] { return Index(state->result.iterations); };
   run.bytes_per_unit = bytes_per_iteration;
   run.checks = [state, x_true] {
     const Result& result = state->result;

@@ -112,10 +112,10 @@ Result measure(const Communicator& comm, const std::string& name, const Paramete
   for (int i = 0; i < repeats; ++i)
     result.seconds.push_back(timed(comm, run.body));
   result.median_seconds = median(result.seconds);
-  result.units = run.units;
+  result.units = run.units_done ? run.units_done() : run.units;
   result.unit_name = run.unit_name;
   result.seconds_per_unit =
-      result.median_seconds / static_cast<double>(std::max<Index>(1, run.units));
+      result.median_seconds / static_cast<double>(std::max<Index>(1, result.units));
   result.bytes_per_unit = run.bytes_per_unit;
   result.bandwidth = result.seconds_per_unit > 0 ? run.bytes_per_unit / result.seconds_per_unit : 0;
   result.fraction_of_triad = triad > 0 ? result.bandwidth / triad : 0;

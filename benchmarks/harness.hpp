@@ -40,6 +40,9 @@ struct Run {
   std::function<void()> body;
   /// Work units per repeat (solver iterations, or applies) for the per-unit time.
   Index units = 1;
+  /// When set, the units the last repeat actually did (a solver with tol = 0 still stops when
+  /// its residual is exactly zero, as tiny-cgls's does after ~100 to 200 iterations).
+  std::function<Index()> units_done;
   std::string unit_name = "iteration";
   /// Bytes one unit must move at the least over all ranks (each operand read once, each
   /// output written once).

@@ -1,7 +1,7 @@
 // distlops_bench: runs the benchmark cases under MPI and reports, for each, the median wall
 // time of the slowest rank, the time per iteration or apply, the bytes the case must move and
 // the bandwidth that implies, as a fraction of the machine's triad bandwidth measured by the
-// same ranks, the peak memory of every rank and check values.
+// same ranks (after the cases), the peak memory of every rank and check values.
 //
 //   mpiexec -n 2 distlops_bench [--cases a,b] [--repeats N] [--warmup N] [--set key=value]...
 //                               [--json file] [--triad-elements N] [--no-triad] [--list] [--check]
@@ -93,9 +93,6 @@ int main(int argc, char** argv) {
         throw InvalidArgument("distlops_bench: unknown case " + name + " (see --list)");
       }
     }
-    const double triad = options.triad ? triad_bandwidth(comm, options.triad_elements, 5) : 0.0;
-    std::ofstream json;
-    if (root && !options.json_path.empty()) json.open(options.json_path);
     std::vector<Result> results;
     for (const Case& c : cases) {
       if (!options.cases.empty() && !options.cases.count(c.name)) continue;
@@ -103,14 +100,23 @@ int main(int argc, char** argv) {
       Run run = c.setup(comm, parameters);
       const int repeats = options.repeats > 0 ? options.repeats : run.default_repeats;
       Result result = measure(comm, c.name, parameters, std::move(run), options.warmup, repeats,
-                              triad, options.check);
+                              0.0, options.check);
       if (root) {
         for (const std::string& failure : result.failures)
           std::cerr << "distlops_bench: check failed: " << c.name << ": " << failure << "\n";
+      }
+      results.push_back(std::move(result));
+    }
+    // The triad runs after the cases so that its arrays do not set the peak memory they report.
+    const double triad = options.triad ? triad_bandwidth(comm, options.triad_elements, 10) : 0.0;
+    std::ofstream json;
+    if (root && !options.json_path.empty()) json.open(options.json_path);
+    for (Result& result : results) {
+      result.fraction_of_triad = triad > 0 ? result.bandwidth / triad : 0;
+      if (root) {
         print_json(std::cout, result, triad);
         if (json) print_json(json, result, triad);
       }
-      results.push_back(std::move(result));
     }
     if (root) print_table(std::cout, results, triad);
     if (options.check) {

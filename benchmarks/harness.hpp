@@ -88,10 +88,11 @@ Result measure(const Communicator& comm, const std::string& name, const Paramete
                Run run, int warmup, int repeats, double triad_bandwidth, bool verify = false);
 
 /// Aggregate bandwidth of a STREAM-like triad a = b + s c run by every rank at once on its own
-/// arrays of `elements` doubles: bytes per second over all ranks (median of `repeats`).
+/// arrays of `elements` doubles: bytes per second over all ranks (best of `repeats`, as STREAM).
 double triad_bandwidth(const Communicator& comm, Index elements, int repeats);
 
-/// Peak resident memory of this process in MiB.
+/// Peak resident memory of this process in MiB: its high-water mark so far, so with several
+/// cases in one run a case reports the largest of itself and the cases before it.
 double peak_rss_mib();
 
 void print_table(std::ostream& out, const std::vector<Result>& results, double triad);

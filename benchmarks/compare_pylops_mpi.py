@@ -167,6 +167,15 @@ def worker(args):
                           "seconds_per_unit": median / units, "checks": checks}), flush=True)
 
 
+def readable(seconds):
+    """A time with a unit that keeps it readable (us, ms or s)."""
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.3f} us"
+    if seconds < 1:
+        return f"{seconds * 1e3:.3f} ms"
+    return f"{seconds:.3f} s"
+
+
 def mpiexec_command(ranks):
     command = [shutil.which("mpiexec") or "mpiexec", "-n", str(ranks), "--oversubscribe",
                "--bind-to", "none", "--mca", "btl_vader_single_copy_mechanism", "none"]
@@ -219,6 +228,7 @@ def main():
             for line in handle:
                 record = json.loads(line)
                 ours[record["case"]] = record
+    print("time per iteration (solvers) or per apply; distlops/PyLops: the ratio of the two")
     print(f"{'case':<16}{'ranks':>6}{'PyLops-MPI':>14}{'distlops':>14}{'distlops/PyLops':>17}"
           f"{'speed-up':>10}  model error (PyLops-MPI, distlops)")
     for case in cases:
@@ -236,7 +246,7 @@ def main():
         errors = ""
         if "model_error" in theirs["checks"]:
             errors = f"  {theirs['checks']['model_error']:.3e}, {ours[case]['checks'].get('model_error', float('nan')):.3e}"
-        print(f"{case:<16}{args.ranks:>6}{a * 1e3:>12.4f}ms{b * 1e3:>12.4f}ms{b / a:>17.3f}"
+        print(f"{case:<16}{args.ranks:>6}{readable(a):>14}{readable(b):>14}{b / a:>17.4f}"
               f"{a / b:>9.1f}x{errors}")
     return 0
 

@@ -149,6 +149,7 @@ std::vector<Case> all_cases() {
   std::vector<Case> cases{first_derivative_case(), laplacian_apply_case()};
   for (Case& c : solver_cases())
     cases.push_back(std::move(c));
+  cases.push_back(fft2d_case());
   return cases;
 }
 

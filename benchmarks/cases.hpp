@@ -12,4 +12,7 @@ std::vector<Case> all_cases();
 /// The solver cases (cases_solvers.cpp).
 std::vector<Case> solver_cases();
 
+/// The fft2d case (case_fft2d.cpp).
+Case fft2d_case();
+
 }  // namespace distlops::bench

@@ -154,8 +154,9 @@ def worker(args):
         seconds[len(seconds) // 2 - 1] + seconds[len(seconds) // 2])
     # With tol = 0 a solver still stops when its residual is exactly zero (tiny-cgls does):
     # times are per iteration done, as in distlops_bench.
-    units = state.get("iterations", units)
-    checks["iterations"] = units
+    if "iterations" in state:
+        units = state["iterations"]
+        checks["iterations"] = units
     if "x" in state:
         checks["model_error"] = float((state["x"] - xt).norm() / xt.norm())
     if "cost" in state:

@@ -30,7 +30,29 @@ Case poststack_case() {
             run.checks = [=] {
               return std::vector<Check>{{"first_cost", solution->cgls.costs.front()},
                                         {"last_cost", solution->cgls.costs.back()},
+                                        {"start_model_error", solution->model_errors.front()},
                                         {"model_error", solution->model_errors.back()}};
+            };
+            // CGLS never increases the cost, and the inversion must improve on the smooth
+            // starting model (by at least the factor `min_gain`, 1.5 by default).
+            const double min_gain = p.real("min_gain", 1.5);
+            run.verify = [=](const std::vector<Check>& checks) {
+              std::vector<std::string> failures;
+              const std::vector<double>& costs = solution->cgls.costs;
+              for (std::size_t k = 1; k < costs.size(); ++k) {
+                if (costs[k] > costs[k - 1] * (1 + 1e-12)) {
+                  failures.push_back("cost increases at iteration " + std::to_string(k));
+                  break;
+                }
+              }
+              const double start = check_value(checks, "start_model_error");
+              const double end = check_value(checks, "model_error");
+              if (!(end * min_gain <= start)) {
+                failures.push_back("model error " + std::to_string(end) + " is not " +
+                                   std::to_string(min_gain) + " times below the starting " +
+                                   std::to_string(start));
+              }
+              return failures;
             };
             run.default_repeats = 5;
             return run;

@@ -1,3 +1,5 @@
+#include <cmath>
+
 #include "cases.hpp"
 
 namespace distlops::bench {
@@ -5,6 +7,36 @@ namespace distlops::bench {
 namespace {
 
 constexpr double word = sizeof(double);
+
+/// Whether sample i of an axis of length n is interior (edge off: the end rows are zero).
+bool interior(Index i, Index n) {
+  return i > 0 && i < n - 1;
+}
+
+/// ||f|| over the rows of axis 0 this rank owns of an (nx, ny) array whose element (i, j) is
+/// f(i, j), summed over ranks: the serial references of the apply cases, built from the
+/// formulas of the inputs and of the stencils, not from the operators.
+template <class F>
+double reference_norm(const Communicator& comm, const Layout& layout, Index ny, const F& f) {
+  const Index first = layout.offset(comm.rank());
+  double sum = 0;
+  for (Index i = first; i < first + layout.local_shape()[0]; ++i) {
+    for (Index j = 0; j < ny; ++j) {
+      const double v = f(i, j);
+      sum += v * v;
+    }
+  }
+  return std::sqrt(comm.allreduce(sum, ReduceOp::sum));
+}
+
+/// A failure message when `value` differs from `reference` by more than 1e-10 relative.
+void compare(std::vector<std::string>& failures, const std::string& name, double value,
+             double reference) {
+  if (std::abs(value - reference) > 1e-10 * std::abs(reference)) {
+    failures.push_back(name + " " + std::to_string(value) + " != reference " +
+                       std::to_string(reference));
+  }
+}
 
 // firstderivative: one forward and one adjoint centered (order 3) first derivative along
 // axis 0 of an (nx, ny) array split along axis 0. Each apply reads its input once and
@@ -29,6 +61,25 @@ Case first_derivative_case() {
             run.bytes_per_unit = 2.0 * word * double(nx * ny);
             run.checks = [=] {
               return std::vector<Check>{{"norm_Dx", y->norm()}, {"norm_DtDx", z->norm()}};
+            };
+            // Centered, order 3, edge off: y_i = (x_{i+1} - x_{i-1}) / 2 on interior rows.
+            run.verify = [=](const std::vector<Check>& checks) {
+              const auto model = [ny](Index i, Index j) {
+                return signed_uniform_value(31, std::uint64_t(i * ny + j));
+              };
+              const auto dx = [=](Index i, Index j) {
+                return interior(i, nx) ? 0.5 * (model(i + 1, j) - model(i - 1, j)) : 0.0;
+              };
+              const auto dtdx = [=](Index i, Index j) {
+                return (interior(i - 1, nx) ? 0.5 * dx(i - 1, j) : 0.0) -
+                       (interior(i + 1, nx) ? 0.5 * dx(i + 1, j) : 0.0);
+              };
+              std::vector<std::string> failures;
+              compare(failures, "norm_Dx", check_value(checks, "norm_Dx"),
+                      reference_norm(comm, layout, ny, dx));
+              compare(failures, "norm_DtDx", check_value(checks, "norm_DtDx"),
+                      reference_norm(comm, layout, ny, dtdx));
+              return failures;
             };
             run.default_repeats = 20;
             return run;
@@ -58,6 +109,35 @@ Case laplacian_apply_case() {
             run.checks = [=] {
               return std::vector<Check>{{"norm_Lx", y->norm()}, {"norm_LtLx", z->norm()}};
             };
+            // Second differences x_{i-1} - 2 x_i + x_{i+1} on interior samples of each axis.
+            run.verify = [=](const std::vector<Check>& checks) {
+              const auto model = [ny](Index i, Index j) {
+                return signed_uniform_value(21, std::uint64_t(i * ny + j));
+              };
+              const auto lx = [=](Index i, Index j) {
+                double sum = 0;
+                if (interior(i, nx)) sum += model(i - 1, j) - 2 * model(i, j) + model(i + 1, j);
+                if (interior(j, ny)) sum += model(i, j - 1) - 2 * model(i, j) + model(i, j + 1);
+                return sum;
+              };
+              // The transpose: column (i, j) gathers the rows that reach it.
+              const auto ltlx = [=](Index i, Index j) {
+                double sum = 0;
+                if (interior(i - 1, nx)) sum += lx(i - 1, j);
+                if (interior(i, nx)) sum -= 2 * lx(i, j);
+                if (interior(i + 1, nx)) sum += lx(i + 1, j);
+                if (interior(j - 1, ny)) sum += lx(i, j - 1);
+                if (interior(j, ny)) sum -= 2 * lx(i, j);
+                if (interior(j + 1, ny)) sum += lx(i, j + 1);
+                return sum;
+              };
+              std::vector<std::string> failures;
+              compare(failures, "norm_Lx", check_value(checks, "norm_Lx"),
+                      reference_norm(comm, layout, ny, lx));
+              compare(failures, "norm_LtLx", check_value(checks, "norm_LtLx"),
+                      reference_norm(comm, layout, ny, ltlx));
+              return failures;
+            };
             run.default_repeats = 10;
             return run;
           }};
@@ -66,7 +146,12 @@ Case laplacian_apply_case() {
 }  // namespace
 
 std::vector<Case> all_cases() {
-  return {first_derivative_case(), laplacian_apply_case(), poststack_case()};
+  std::vector<Case> cases{first_derivative_case(), laplacian_apply_case()};
+  for (Case& c : solver_cases())
+    cases.push_back(std::move(c));
+  cases.push_back(fft2d_case());
+  cases.push_back(poststack_case());
+  return cases;
 }
 
 }  // namespace distlops::bench

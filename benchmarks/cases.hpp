@@ -9,6 +9,12 @@ namespace distlops::bench {
 
 std::vector<Case> all_cases();
 
+/// The solver cases (cases_solvers.cpp).
+std::vector<Case> solver_cases();
+
+/// The fft2d case (case_fft2d.cpp).
+Case fft2d_case();
+
 /// The post-stack inversion of the main example (case_poststack.cpp).
 Case poststack_case();
 

@@ -86,14 +86,17 @@ def worker(args):
     elif name == "laplacian-cg":
         nx, ny, niter, repeats = integer("nx", 2048), integer("ny", 2048), integer("niter", 100), 3
         xt = to_dist_global(signed(np, 21, np.arange(nx * ny)))
-        op = pylops_mpi.MPILaplacian(dims=(nx, ny), axes=(0, 1), weights=(1, 1), edge=False)
+        # Weights (-1, -1) as in distlops_bench: -L is positive semi-definite (distlops' CG stops
+        # at negative curvature; PyLops' takes |c^H A c|).
+        op = pylops_mpi.MPILaplacian(dims=(nx, ny), axes=(0, 1), weights=(-1, -1), edge=False)
         y = op @ xt
         state = {}
 
         def body():
             x0 = y.copy()
             x0[:] = 0
-            state["x"] = cg(op, y, x0=x0, niter=niter, tol=0.0)[0]
+            solution = cg(op, y, x0=x0, niter=niter, tol=0.0)
+            state["x"], state["iterations"], state["cost"] = solution[0], solution[1], solution[-1]
         units = niter
     elif name in ("blockdiag-cgls", "tiny-cgls"):
         tiny = name == "tiny-cgls"
@@ -109,7 +112,8 @@ def worker(args):
         def body():
             x0 = xt.copy()
             x0[:] = 0
-            state["x"] = cgls(op, y, x0=x0, niter=niter, tol=0.0)[0]
+            solution = cgls(op, y, x0=x0, niter=niter, tol=0.0)
+            state["x"], state["iterations"], state["cost"] = solution[0], solution[2], solution[-1]
         units = niter
     elif name in ("vstack-cgls", "hstack-cgls"):
         vertical = name == "vstack-cgls"
@@ -127,7 +131,8 @@ def worker(args):
         def body():
             x0 = xt.copy()
             x0[:] = 0
-            state["x"] = cgls(op, y, x0=x0, niter=niter, tol=0.0)[0]
+            solution = cgls(op, y, x0=x0, niter=niter, tol=0.0)
+            state["x"], state["iterations"], state["cost"] = solution[0], solution[2], solution[-1]
         units = niter
     elif name == "fft2d":
         nx, ny, repeats = integer("nx", 2048), integer("ny", 2048), 5
@@ -147,8 +152,15 @@ def worker(args):
     seconds = sorted(timed(body) for _ in range(repeats))
     median = seconds[len(seconds) // 2] if len(seconds) % 2 else 0.5 * (
         seconds[len(seconds) // 2 - 1] + seconds[len(seconds) // 2])
+    # With tol = 0 a solver still stops when its residual is exactly zero (tiny-cgls does):
+    # times are per iteration done, as in distlops_bench.
+    if "iterations" in state:
+        units = state["iterations"]
+        checks["iterations"] = units
     if "x" in state:
         checks["model_error"] = float((state["x"] - xt).norm() / xt.norm())
+    if "cost" in state:
+        checks["cost_last"] = float(state["cost"][-1])
     if "y" in state:
         checks["norm_output"] = float(state["y"].norm())
     if rank == 0:
@@ -156,9 +168,18 @@ def worker(args):
                           "seconds_per_unit": median / units, "checks": checks}), flush=True)
 
 
+def readable(seconds):
+    """A time with a unit that keeps it readable (us, ms or s)."""
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.3f} us"
+    if seconds < 1:
+        return f"{seconds * 1e3:.3f} ms"
+    return f"{seconds:.3f} s"
+
+
 def mpiexec_command(ranks):
     command = [shutil.which("mpiexec") or "mpiexec", "-n", str(ranks), "--oversubscribe",
-               "--bind-to", "none"]
+               "--bind-to", "none", "--mca", "btl_vader_single_copy_mechanism", "none"]
     if os.geteuid() == 0:
         command.append("--allow-run-as-root")
     return command
@@ -175,42 +196,59 @@ def main():
     if args.worker:
         worker(args)
         return 0
-    try:
-        import mpi4py  # noqa: F401
-        import pylops_mpi  # noqa: F401
-    except ImportError as error:
-        print(f"PyLops-MPI is not importable here ({error}); nothing to compare. "
-              "Install it with: pip install pylops-mpi mpi4py")
+    # Looked up, not imported: importing pylops_mpi initialises MPI in this process, whose
+    # environment the mpiexec started below would then inherit (and fail).
+    import importlib.util
+    missing = [name for name in ("mpi4py", "pylops_mpi") if importlib.util.find_spec(name) is None]
+    if missing:
+        print(f"PyLops-MPI is not importable here (missing {', '.join(missing)}); nothing to "
+              "compare. Install it with: pip install pylops-mpi mpi4py")
         return 0
     if not os.path.exists(args.bench):
         print(f"{args.bench} does not exist: build distlops first (bash scripts/test.sh or cmake --build build)")
         return 1
-    cases = [c for c in args.cases.split(",") if c]
+    listed = subprocess.run(mpiexec_command(1) + [args.bench, "--list"], check=True,
+                            capture_output=True, text=True).stdout
+    available = {line.split(":", 1)[0] for line in listed.splitlines() if ":" in line}
+    requested = [c for c in args.cases.split(",") if c]
+    cases = [c for c in requested if c in available]
+    for case in requested:
+        if case not in available:
+            print(f"{case}: not a case of {args.bench}, skipped")
     sets = sum([["--set", kv] for kv in args.set], [])
+    # One thread per rank on both sides (distlops runs one per rank): no BLAS thread pools.
+    single_threaded = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1",
+                           MKL_NUM_THREADS="1")
     with tempfile.TemporaryDirectory() as scratch:
         ours_path = os.path.join(scratch, "distlops.json")
         subprocess.run(mpiexec_command(args.ranks) + [args.bench, "--cases", ",".join(cases),
                                                       "--json", ours_path] + sets,
-                       check=True, stdout=subprocess.DEVNULL)
+                       check=True, stdout=subprocess.DEVNULL, env=single_threaded)
         ours = {}
         with open(ours_path) as handle:
             for line in handle:
                 record = json.loads(line)
                 ours[record["case"]] = record
-    print(f"{'case':<16}{'ranks':>6}{'PyLops-MPI':>14}{'distlops':>14}{'speed-up':>10}")
+    print("time per iteration (solvers) or per apply; distlops/PyLops: the ratio of the two")
+    print(f"{'case':<16}{'ranks':>6}{'PyLops-MPI':>14}{'distlops':>14}{'distlops/PyLops':>17}"
+          f"{'speed-up':>10}  model error (PyLops-MPI, distlops)")
     for case in cases:
         if case not in ours:
             print(f"{case:<16}{args.ranks:>6}{'':>14}{'(not run)':>14}")
             continue
         result = subprocess.run(mpiexec_command(args.ranks) + [sys.executable, os.path.abspath(__file__),
                                                                "--worker", case] + sets,
-                                capture_output=True, text=True)
+                                capture_output=True, text=True, env=single_threaded)
         if result.returncode != 0:
             print(f"{case:<16}{args.ranks:>6}{'failed':>14}  {result.stderr.strip().splitlines()[-1:]} ")
             continue
         theirs = json.loads(result.stdout.strip().splitlines()[-1])
         a, b = theirs["seconds_per_unit"], ours[case]["seconds_per_unit"]
-        print(f"{case:<16}{args.ranks:>6}{a * 1e3:>12.3f}ms{b * 1e3:>12.3f}ms{a / b:>9.1f}x")
+        errors = ""
+        if "model_error" in theirs["checks"]:
+            errors = f"  {theirs['checks']['model_error']:.3e}, {ours[case]['checks'].get('model_error', float('nan')):.3e}"
+        print(f"{case:<16}{args.ranks:>6}{readable(a):>14}{readable(b):>14}{b / a:>17.4f}"
+              f"{a / b:>9.1f}x{errors}")
     return 0
 
 

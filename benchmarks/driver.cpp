@@ -1,10 +1,14 @@
 // distlops_bench: runs the benchmark cases under MPI and reports, for each, the median wall
 // time of the slowest rank, the time per iteration or apply, the bytes the case must move and
 // the bandwidth that implies, as a fraction of the machine's triad bandwidth measured by the
-// same ranks, the peak memory of every rank and check values.
+// same ranks (after the cases), the peak memory of every rank and check values.
 //
 //   mpiexec -n 2 distlops_bench [--cases a,b] [--repeats N] [--warmup N] [--set key=value]...
-//                               [--json file] [--triad-elements N] [--no-triad] [--list]
+//                               [--json file] [--triad-elements N] [--no-triad] [--list] [--check]
+//
+// --check compares every case's check values with independent expectations (see each case)
+// and exits with status 1 when one fails: the ctests run it on small sizes.
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <set>
@@ -26,6 +30,7 @@ struct Options {
   Index triad_elements = Index(1) << 24;
   bool triad = true;
   bool list = false;
+  bool check = false;
 };
 
 Options parse(int argc, char** argv) {
@@ -58,6 +63,8 @@ Options parse(int argc, char** argv) {
       options.triad = false;
     } else if (argument == "--list") {
       options.list = true;
+    } else if (argument == "--check") {
+      options.check = true;
     } else {
       throw InvalidArgument("distlops_bench: unknown argument " + argument);
     }
@@ -86,24 +93,38 @@ int main(int argc, char** argv) {
         throw InvalidArgument("distlops_bench: unknown case " + name + " (see --list)");
       }
     }
-    const double triad = options.triad ? triad_bandwidth(comm, options.triad_elements, 5) : 0.0;
-    std::ofstream json;
-    if (root && !options.json_path.empty()) json.open(options.json_path);
     std::vector<Result> results;
     for (const Case& c : cases) {
       if (!options.cases.empty() && !options.cases.count(c.name)) continue;
       const Parameters parameters(options.parameters);
       Run run = c.setup(comm, parameters);
       const int repeats = options.repeats > 0 ? options.repeats : run.default_repeats;
-      Result result =
-          measure(comm, c.name, parameters, std::move(run), options.warmup, repeats, triad);
+      Result result = measure(comm, c.name, parameters, std::move(run), options.warmup, repeats,
+                              0.0, options.check);
+      if (root) {
+        for (const std::string& failure : result.failures)
+          std::cerr << "distlops_bench: check failed: " << c.name << ": " << failure << "\n";
+      }
+      results.push_back(std::move(result));
+    }
+    // The triad runs after the cases so that its arrays do not set the peak memory they report.
+    const double triad = options.triad ? triad_bandwidth(comm, options.triad_elements, 10) : 0.0;
+    std::ofstream json;
+    if (root && !options.json_path.empty()) json.open(options.json_path);
+    for (Result& result : results) {
+      result.fraction_of_triad = triad > 0 ? result.bandwidth / triad : 0;
       if (root) {
         print_json(std::cout, result, triad);
         if (json) print_json(json, result, triad);
       }
-      results.push_back(std::move(result));
     }
     if (root) print_table(std::cout, results, triad);
+    if (options.check) {
+      const bool failed = std::any_of(results.begin(), results.end(),
+                                      [](const Result& r) { return !r.failures.empty(); });
+      if (root) std::cout << (failed ? "checks FAILED\n" : "checks passed\n");
+      if (failed) return 1;
+    }
   } catch (const std::exception& error) {
     if (root) std::cerr << "distlops_bench: " << error.what() << "\n";
     return 1;

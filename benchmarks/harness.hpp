@@ -40,12 +40,19 @@ struct Run {
   std::function<void()> body;
   /// Work units per repeat (solver iterations, or applies) for the per-unit time.
   Index units = 1;
+  /// When set, the units the last repeat actually did (a solver with tol = 0 still stops when
+  /// its residual is exactly zero, as tiny-cgls's does after ~100 to 200 iterations).
+  std::function<Index()> units_done;
   std::string unit_name = "iteration";
   /// Bytes one unit must move at the least over all ranks (each operand read once, each
   /// output written once).
   double bytes_per_unit = 0;
   /// Evaluated after the repeats.
   std::function<std::vector<Check>()> checks;
+  /// With --check: compares the check values with expectations computed independently of the
+  /// code under test (a serial formula, a property of the method) and returns one message per
+  /// failure. Collective: called on every rank with the same check values.
+  std::function<std::vector<std::string>(const std::vector<Check>&)> verify;
   /// Repeats when the command line does not say (BENCHMARKS.md's per-case counts).
   int default_repeats = 5;
 };
@@ -70,17 +77,22 @@ struct Result {
   double fraction_of_triad = 0;      // bandwidth / triad bandwidth (0 when not measured)
   std::vector<double> peak_rss_mib;  // per rank
   std::vector<Check> checks;
+  std::vector<std::string> failures;  // of verify, when --check asked for it
 };
+
+/// The value of the check called `name` (InvalidArgument when there is none).
+double check_value(const std::vector<Check>& checks, const std::string& name);
 
 /// Runs `run` warmup + repeats times, each between barriers, and fills the timing fields.
 Result measure(const Communicator& comm, const std::string& name, const Parameters& parameters,
-               Run run, int warmup, int repeats, double triad_bandwidth);
+               Run run, int warmup, int repeats, double triad_bandwidth, bool verify = false);
 
 /// Aggregate bandwidth of a STREAM-like triad a = b + s c run by every rank at once on its own
-/// arrays of `elements` doubles: bytes per second over all ranks (median of `repeats`).
+/// arrays of `elements` doubles: bytes per second over all ranks (best of `repeats`, as STREAM).
 double triad_bandwidth(const Communicator& comm, Index elements, int repeats);
 
-/// Peak resident memory of this process in MiB.
+/// Peak resident memory of this process in MiB: its high-water mark so far, so with several
+/// cases in one run a case reports the largest of itself and the cases before it.
 double peak_rss_mib();
 
 void print_table(std::ostream& out, const std::vector<Result>& results, double triad);

@@ -5,12 +5,16 @@
 //
 //   mpiexec -n 2 distlops_bench [--cases a,b] [--repeats N] [--warmup N] [--set key=value]...
 //                               [--json file] [--triad-elements N] [--no-triad] [--list]
+//                               [--space host|cuda]
+// With --space cuda the cases that have a device variant (device_cases.cpp) run on device
+// arrays; their bandwidth is the device's (the host triad is then not measured).
 #include <fstream>
 #include <iostream>
 #include <set>
 #include <sstream>
 
 #include "cases.hpp"
+#include "device_cases.hpp"
 
 using namespace distlops;
 using namespace distlops::bench;
@@ -26,6 +30,7 @@ struct Options {
   Index triad_elements = Index(1) << 24;
   bool triad = true;
   bool list = false;
+  std::string space = "host";
 };
 
 Options parse(int argc, char** argv) {
@@ -56,6 +61,10 @@ Options parse(int argc, char** argv) {
       options.triad_elements = std::stoll(value());
     } else if (argument == "--no-triad") {
       options.triad = false;
+    } else if (argument == "--space") {
+      options.space = value();
+      if (options.space != "host" && options.space != "cuda")
+        throw InvalidArgument("distlops_bench: --space expects host or cuda, got " + options.space);
     } else if (argument == "--list") {
       options.list = true;
     } else {
@@ -73,7 +82,14 @@ int main(int argc, char** argv) {
   const bool root = comm.rank() == 0;
   try {
     const Options options = parse(argc, argv);
-    const std::vector<Case> cases = all_cases();
+    // --space cuda: the cases with a device variant, timed until the device is idle.
+    const bool device = options.space == "cuda";
+    if (device && (!cuda_built() || cuda_device_count() == 0)) {
+      throw InvalidArgument(
+          cuda_built() ? "distlops_bench: --space cuda, but no CUDA device is visible"
+                       : "distlops_bench: --space cuda needs a build with the CUDA backend");
+    }
+    const std::vector<Case> cases = device ? device_cases() : all_cases();
     if (options.list) {
       if (root) {
         for (const Case& c : cases)
@@ -83,10 +99,13 @@ int main(int argc, char** argv) {
     }
     for (const std::string& name : options.cases) {
       if (std::none_of(cases.begin(), cases.end(), [&](const Case& c) { return c.name == name; })) {
-        throw InvalidArgument("distlops_bench: unknown case " + name + " (see --list)");
+        throw InvalidArgument("distlops_bench: unknown case " + name + " in space " +
+                              options.space + " (see --list)");
       }
     }
-    const double triad = options.triad ? triad_bandwidth(comm, options.triad_elements, 5) : 0.0;
+    // The host triad says nothing about device bandwidth: not measured with --space cuda.
+    const double triad =
+        options.triad && !device ? triad_bandwidth(comm, options.triad_elements, 5) : 0.0;
     std::ofstream json;
     if (root && !options.json_path.empty()) json.open(options.json_path);
     std::vector<Result> results;

@@ -64,7 +64,7 @@ Options parse(int argc, char** argv) {
     } else if (argument == "--space") {
       options.space = value();
       if (options.space != "host" && options.space != "cuda")
-        throw InvalidArgument("distlops_bench: --space expects host or cuda, got " + options.space);
+        throw InvalidArgument("--space expects host or cuda, got " + options.space);
     } else if (argument == "--list") {
       options.list = true;
     } else {
@@ -85,9 +85,8 @@ int main(int argc, char** argv) {
     // --space cuda: the cases with a device variant, timed until the device is idle.
     const bool device = options.space == "cuda";
     if (device && (!cuda_built() || cuda_device_count() == 0)) {
-      throw InvalidArgument(
-          cuda_built() ? "distlops_bench: --space cuda, but no CUDA device is visible"
-                       : "distlops_bench: --space cuda needs a build with the CUDA backend");
+      throw InvalidArgument(cuda_built() ? "--space cuda, but no CUDA device is visible"
+                                         : "--space cuda needs a build with the CUDA backend");
     }
     const std::vector<Case> cases = device ? device_cases() : all_cases();
     if (options.list) {

@@ -280,3 +280,27 @@ TEMPLATE_TEST_CASE("solvers run unchanged on device arrays and follow the host's
     CHECK(memory::allocation_count() - before_twice == once);
   }
 }
+
+TEST_CASE("symmetric memory holds a device array until its collective release",
+          "[gpu][symmetric]") {
+  DISTLOPS_SKIP_WITHOUT_DEVICE();
+  const Layout layout(world(), {37, 3});
+  if (!nccl_built()) {
+    CHECK_THROWS_AS(SymmetricArray<double>(layout), InvalidArgument);
+    return;
+  }
+  SymmetricArray<double> buffer(layout);
+  CHECK(buffer.registered() == (symmetric_memory_available() && world().size() > 1));
+  DistributedArray<double, Cuda>& x = buffer.array();
+  DistributedArray<double, Host> reference(layout);
+  fill_random(x, 7);
+  fill_random(reference, 7);
+  CHECK(x.gather() == reference.gather());
+  for (GpuCollectives path : collective_paths()) {
+    const CollectivesPath selected(path);
+    CHECK(close(double(x.norm()), double(reference.norm()), device_tolerance<double>()));
+  }
+  buffer.release();
+  CHECK(buffer.released());
+  CHECK_THROWS_AS(buffer.array(), InvalidArgument);
+}

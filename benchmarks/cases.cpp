@@ -66,7 +66,7 @@ Case laplacian_apply_case() {
 }  // namespace
 
 std::vector<Case> all_cases() {
-  return {first_derivative_case(), laplacian_apply_case()};
+  return {first_derivative_case(), laplacian_apply_case(), poststack_case()};
 }
 
 }  // namespace distlops::bench

@@ -9,4 +9,7 @@ namespace distlops::bench {
 
 std::vector<Case> all_cases();
 
+/// The post-stack inversion of the main example (case_poststack.cpp).
+Case poststack_case();
+
 }  // namespace distlops::bench

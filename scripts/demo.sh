@@ -10,14 +10,16 @@
 #   DISTLOPS_BUILD_DIR    build directory (default: build)
 #   DISTLOPS_DEMO_RANKS   number of MPI ranks (default: 2)
 #   DISTLOPS_SETUP        0 skips scripts/setup.sh (default: 1)
+#   DISTLOPS_DEMO_OUTPUT  directory of the pictures and arrays (default: poststack-output)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 # The program the demo runs: a target of examples/CMakeLists.txt, and its arguments.
-demo_target="distributed_arrays"
-demo_args=()
+demo_target="poststack_inversion"
+demo_args=(--nx 256 --nz 256 --noise 0.3 --eps 1 --niter 100
+  --output "${DISTLOPS_DEMO_OUTPUT:-poststack-output}")
 
 build_dir="${DISTLOPS_BUILD_DIR:-build}"
 ranks="${DISTLOPS_DEMO_RANKS:-2}"

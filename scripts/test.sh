@@ -8,7 +8,8 @@
 #    builds everything with all cores and runs every test with ctest.
 # 3. Sanitizer pass: configures a Debug build with AddressSanitizer and
 #    UndefinedBehaviorSanitizer in build-asan/ (host backend only, no examples or benchmarks),
-#    builds the tests and runs them at 1 and 2 ranks (see DISTLOPS_SANITIZE_TESTS).
+#    builds a subset of the test programs and runs them at 1 and 2 ranks (see
+#    DISTLOPS_SANITIZE_PROGRAMS).
 #
 # Both passes always run (a failure in the first does not hide the second); the script prints
 # the wall time and outcome of every phase and exits non-zero when any phase failed.
@@ -19,9 +20,10 @@
 #   DISTLOPS_BUILD_JOBS       parallel compile jobs (default: the number of cores, nproc)
 #   DISTLOPS_CTEST_JOBS       tests run at once by ctest (default: 2)
 #   DISTLOPS_TEST_SANITIZE    0 skips the sanitizer pass (default: 1)
-#   DISTLOPS_SANITIZE_TESTS   ctest -R regular expression selecting the tests of the sanitizer
-#                             pass (default: '\.np[12]$', every MPI test at 1 and 2 ranks;
-#                             '.' runs them all)
+#   DISTLOPS_SANITIZE_PROGRAMS  the test programs the sanitizer pass builds and runs, separated
+#                             by spaces (default: the list below; 'all' builds every test)
+#   DISTLOPS_SANITIZE_RANKS   ctest -R regular expression on the rank suffix of the sanitizer
+#                             pass (default: 'np[12]', 1 and 2 ranks)
 #   DISTLOPS_SETUP            0 skips scripts/setup.sh (default: 1)
 #   DISTLOPS_CMAKE_ARGS       extra arguments for both configure steps, split on spaces
 #                             (e.g. "-DDISTLOPS_TEST_RANKS=1;2;3"); cache variables set this
@@ -41,7 +43,25 @@ ctest_jobs="${DISTLOPS_CTEST_JOBS:-2}"
 # machine with few cores are oversubscribed and, under the sanitizers' slowdown, quadruple the
 # time of the pass (about 4 minutes instead of 1 for the core tests on 2 cores) for little
 # more coverage. The main pass runs every rank count.
-sanitize_tests="${DISTLOPS_SANITIZE_TESTS:-\.np[12]\$}"
+sanitize_ranks="${DISTLOPS_SANITIZE_RANKS:-np[12]}"
+# The sanitizer pass compiles its programs a second time (Debug, instrumented), which costs as
+# much as the main build; it covers the programs that exercise the library's own indexing,
+# buffers and messages: the core, the parallel I/O, the communicating operators (stacks,
+# derivative stencils, halos, FFT transposes, SUMMA, Fredholm/MDC), the local operators that
+# copy blocks around (Pad, Transpose, composition), and the least-squares solvers with their
+# checkpoints. The other test programs only instantiate the same code for more cases.
+default_sanitize_programs="test_layout test_distributed_array test_stacked_array test_communicator \
+test_errors test_kernels test_buffer test_npy test_stacks test_derivatives test_halo \
+test_local_pad test_local_transpose test_local_composition test_fft_local test_fft_distributed \
+test_matrix_mult test_fredholm_mdc test_least_squares test_solver_runtime"
+read -r -a sanitize_programs <<<"${DISTLOPS_SANITIZE_PROGRAMS:-$default_sanitize_programs}"
+if [ "${sanitize_programs[*]}" = "all" ]; then
+  sanitize_build_targets=(all)
+  sanitize_tests="\.${sanitize_ranks}\$"
+else
+  sanitize_build_targets=("${sanitize_programs[@]}")
+  sanitize_tests="^($(IFS='|'; echo "${sanitize_programs[*]}"))\.${sanitize_ranks}\$"
+fi
 extra_cmake_args=()
 if [ -n "${DISTLOPS_CMAKE_ARGS:-}" ]; then
   read -r -a extra_cmake_args <<<"$DISTLOPS_CMAKE_ARGS"
@@ -123,7 +143,8 @@ if [ "${DISTLOPS_TEST_SANITIZE:-1}" != "0" ]; then
     -DCMAKE_BUILD_TYPE=Debug -DDISTLOPS_SANITIZE=ON -DDISTLOPS_ENABLE_CUDA=OFF \
     -DDISTLOPS_ENABLE_TESTS=ON -DDISTLOPS_ENABLE_EXAMPLES=OFF -DDISTLOPS_ENABLE_BENCHMARKS=OFF \
     -DDISTLOPS_TEST_INSTALL=OFF "${extra_cmake_args[@]}"; then
-    if phase "asan build" cmake --build "$asan_build_dir" -j "$build_jobs"; then
+    if phase "asan build" cmake --build "$asan_build_dir" -j "$build_jobs" \
+      --target "${sanitize_build_targets[@]}"; then
       phase "asan ctest" ctest --test-dir "$asan_build_dir" --output-on-failure --no-tests=error \
         -j "$ctest_jobs" -R "$sanitize_tests"
     else

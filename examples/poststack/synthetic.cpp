@@ -23,7 +23,8 @@ std::vector<double> impedance_model(Index nx, Index nz) {
       const bool beyond_fault = x > fault_top + 0.25 * z;
       const double depth = beyond_fault ? z - 0.06 : z;
       int layer = 0;
-      while (layer < 5 && depth > interfaces[layer]) ++layer;
+      while (layer < 5 && depth > interfaces[layer])
+        ++layer;
       double value = impedances[layer];
       // Gentle lateral trend.
       value *= 1.0 + 0.05 * (x - 0.5);
@@ -54,7 +55,8 @@ double gaussian(std::uint64_t key, std::uint64_t index) {
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
 }
 
-std::vector<double> smooth(const std::vector<double>& field, Index nx, Index nz, Index rx, Index rz) {
+std::vector<double> smooth(const std::vector<double>& field, Index nx, Index nz, Index rx,
+                           Index rz) {
   auto average = [](const std::vector<double>& in, Index n_outer, Index n, Index stride_outer,
                     Index stride, Index radius) {
     std::vector<double> out(in.size());

@@ -21,6 +21,7 @@ std::vector<double> ricker(double f0, double dt, Index nt);
 double gaussian(std::uint64_t key, std::uint64_t index);
 
 /// A smooth version of a field: running means of half-width `rx` and `rz` samples.
-std::vector<double> smooth(const std::vector<double>& field, Index nx, Index nz, Index rx, Index rz);
+std::vector<double> smooth(const std::vector<double>& field, Index nx, Index nz, Index rx,
+                           Index rz);
 
 }  // namespace distlops::examples

@@ -40,16 +40,26 @@ class Canvas {
   std::vector<std::uint8_t> pixels_;  // RGB rows
 };
 
+/// Axis annotation of a field image: the axes' names, and the coordinates of the first drawn
+/// sample and the sampling along the horizontal (x) and vertical (y, downwards) directions.
+/// Without names, no axes are drawn.
+struct FieldAxes {
+  std::string x_label;
+  std::string y_label;
+  double x_origin = 0, x_step = 1;
+  double y_origin = 0, y_step = 1;
+};
+
 /// An image of a 2-d field (rows x cols, row-major: rows drawn top to bottom, as seismic
 /// sections with time going down) with a title and a colour bar labelled from vmin to vmax.
 /// `transpose` draws field[i][j] at column i, row j (traces as columns).
-void save_field_png(const std::string& path, const std::vector<double>& field, int rows,
-                    int cols, const std::string& title, ColourMap map, double vmin, double vmax,
-                    bool transpose = false);
+void save_field_png(const std::string& path, const std::vector<double>& field, int rows, int cols,
+                    const std::string& title, ColourMap map, double vmin, double vmax,
+                    bool transpose = false, const FieldAxes& axes = {});
 
-/// A line plot of y against 1..n, with a logarithmic y axis when `log_y`.
+/// A line plot of y against first_x, first_x + 1, ..., with a logarithmic y axis when `log_y`.
 void save_line_plot_png(const std::string& path, const std::vector<double>& values,
                         const std::string& title, const std::string& x_label,
-                        const std::string& y_label, bool log_y);
+                        const std::string& y_label, bool log_y, int first_x = 1);
 
 }  // namespace distlops::examples

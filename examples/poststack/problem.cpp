@@ -1,0 +1,190 @@
+#include "problem.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "synthetic.hpp"
+
+namespace distlops::examples {
+
+namespace {
+
+/// An operator seen with other layouts of the same local sizes: BlockDiag maps flat vectors,
+/// the Laplacian and the user's arrays are (nx, nz). The arrays are passed on as views.
+class ReshapedOperator final : public LinearOperatorBase<DistributedArray<double>> {
+ public:
+  ReshapedOperator(LinearOperator<double> op, Layout domain, Layout range)
+      : LinearOperatorBase<DistributedArray<double>>(std::move(domain), std::move(range),
+                                                     op.name()),
+        op_(std::move(op)) {}
+  void forward(const DistributedArray<double>& x, DistributedArray<double>& y) const override {
+    op_.apply(x, y);
+  }
+  void adjoint(const DistributedArray<double>& y, DistributedArray<double>& x) const override {
+    op_.apply_adjoint(y, x);
+  }
+  void forward_add(double alpha, const DistributedArray<double>& x, double beta,
+                   DistributedArray<double>& y) const override {
+    op_.apply_add(alpha, x, beta, y);
+  }
+  void adjoint_add(double alpha, const DistributedArray<double>& y, double beta,
+                   DistributedArray<double>& x) const override {
+    op_.apply_adjoint_add(alpha, y, beta, x);
+  }
+
+ private:
+  LinearOperator<double> op_;
+};
+
+Layout grid_layout(const Communicator& comm, const PoststackSettings& settings) {
+  if (settings.nx < 1 || settings.nz < 1) {
+    throw InvalidArgument("poststack: the grid needs at least one trace and one sample, got nx = " +
+                          std::to_string(settings.nx) + ", nz = " + std::to_string(settings.nz));
+  }
+  if (settings.shares.empty()) return Layout(comm, {settings.nx, settings.nz});
+  if (static_cast<int>(settings.shares.size()) != comm.size()) {
+    throw InvalidArgument("poststack: " + std::to_string(settings.shares.size()) +
+                          " shares given for " + std::to_string(comm.size()) + " ranks");
+  }
+  Index total = 0;
+  std::vector<Shape> local_shapes;
+  for (Index share : settings.shares) {
+    if (share < 0) {
+      throw InvalidArgument("poststack: a rank's share of traces must not be negative, got " +
+                            std::to_string(share));
+    }
+    total += share;
+    local_shapes.push_back({share, settings.nz});
+  }
+  if (total != settings.nx) {
+    throw InvalidArgument("poststack: the shares add up to " + std::to_string(total) +
+                          " traces, the grid has nx = " + std::to_string(settings.nx));
+  }
+  return Layout(comm, {settings.nx, settings.nz}, LayoutOptions{.local_shapes = local_shapes});
+}
+
+/// ln(impedance) of a model file, after checking that every value is positive and finite.
+DistributedArray<double> log_impedance_from_file(const std::string& path, const Layout& layout) {
+  DistributedArray<double> model = io::read_npy<double>(path, layout);
+  double smallest = std::numeric_limits<double>::infinity();
+  bool finite = true;
+  for (double& value : model.local()) {
+    finite = finite && std::isfinite(value);
+    smallest = std::min(smallest, value);
+    value = std::log(value);
+  }
+  const Communicator& comm = layout.communicator();
+  finite = comm.allreduce(static_cast<int>(finite), ReduceOp::min) != 0;
+  smallest = comm.allreduce(smallest, ReduceOp::min);
+  if (!finite || !(smallest > 0)) {
+    throw InvalidArgument("poststack: the model file " + path +
+                          " must hold a positive, finite acoustic impedance (smallest value " +
+                          std::to_string(smallest) + (finite ? "" : ", some values not finite") +
+                          ")");
+  }
+  return model;
+}
+
+}  // namespace
+
+double relative_error(const DistributedArray<double>& a, const DistributedArray<double>& b) {
+  DistributedArray<double> difference = a - b;
+  return difference.norm() / b.norm();
+}
+
+PoststackProblem make_poststack_problem(const Communicator& comm,
+                                        const PoststackSettings& settings) {
+  if (settings.wavelet_taps < 1 || settings.wavelet_taps % 2 == 0) {
+    throw InvalidArgument("poststack: the wavelet needs an odd number of taps, got " +
+                          std::to_string(settings.wavelet_taps));
+  }
+  if (settings.wavelet_taps > settings.nz) {
+    throw InvalidArgument("poststack: the wavelet (" + std::to_string(settings.wavelet_taps) +
+                          " taps) is longer than a trace (nz = " + std::to_string(settings.nz) +
+                          " samples)");
+  }
+  if (!(settings.noise >= 0) || !std::isfinite(settings.noise)) {
+    throw InvalidArgument("poststack: the noise level must be finite and non-negative, got " +
+                          std::to_string(settings.noise));
+  }
+  if (!(settings.eps >= 0) || !std::isfinite(settings.eps)) {
+    throw InvalidArgument("poststack: eps must be finite and non-negative, got " +
+                          std::to_string(settings.eps));
+  }
+  PoststackProblem problem;
+  problem.layout = grid_layout(comm, settings);
+  const Layout& layout = problem.layout;
+  const Index nx = settings.nx, nz = settings.nz;
+  const Index my_traces = layout.local_extent(comm.rank());
+
+  // This rank's block of W D, acting on its traces along the time axis.
+  problem.wavelet = ricker(settings.peak_frequency, settings.dt, settings.wavelet_taps);
+  std::vector<LocalOperator<double>> blocks;
+  if (my_traces > 0) {
+    const Shape dims{my_traces, nz};
+    const auto derivative = local::FirstDerivative<double>(
+        dims, {.axis = 1, .sampling = 1.0, .kind = DerivativeKind::centered});
+    const auto convolution =
+        local::Convolve1D<double>(dims, problem.wavelet, settings.wavelet_taps / 2, 1);
+    blocks.push_back(convolution * derivative);
+  }
+  problem.modelling =
+      LinearOperator<double>::make<ReshapedOperator>(BlockDiag(blocks, comm), layout, layout);
+  const auto laplacian = Laplacian<double>(layout, {.axes = {0, 1}});
+  problem.regularised = StackedVStack(
+      std::vector<LinearOperator<double>>{problem.modelling, settings.eps * laplacian});
+
+  if (!settings.model_file.empty()) {
+    problem.true_model = log_impedance_from_file(settings.model_file, layout);
+  } else if (settings.data_file.empty()) {
+    const std::vector<double> impedance = impedance_model(nx, nz);
+    std::vector<double> log_impedance(impedance.size());
+    for (std::size_t i = 0; i < impedance.size(); ++i)
+      log_impedance[i] = std::log(impedance[i]);
+    problem.true_model = DistributedArray<double>::from_global(layout, log_impedance);
+  }
+
+  if (!settings.data_file.empty()) {
+    problem.data = io::read_npy<double>(settings.data_file, layout);
+  } else {
+    problem.data = problem.modelling.apply(*problem.true_model);
+    // Noise by global index: the same data whatever the number of ranks and the shares.
+    const double sigma =
+        settings.noise * problem.data.norm() / std::sqrt(double(layout.global_size()));
+    const auto first = static_cast<std::uint64_t>(layout.offset(comm.rank()) * nz);
+    std::span<double> local = problem.data.local();
+    for (std::size_t i = 0; i < local.size(); ++i) {
+      local[i] += sigma * gaussian(settings.noise_key, first + i);
+    }
+  }
+  problem.rhs = StackedDistributedArray<double>(
+      std::vector<DistributedArray<double>>{problem.data, DistributedArray<double>(layout, 0.0)});
+
+  if (problem.true_model) {
+    const std::vector<double> smoothed =
+        smooth(problem.true_model->gather(), nx, nz, settings.smooth_x, settings.smooth_z);
+    problem.background = DistributedArray<double>::from_global(layout, smoothed);
+  } else {
+    problem.background = DistributedArray<double>(layout, 0.0);
+  }
+  return problem;
+}
+
+PoststackSolution solve_poststack(const PoststackProblem& problem, int niter,
+                                  const ProgressOptions& progress) {
+  PoststackSolution solution;
+  CglsOptions<DistributedArray<double>> options;
+  options.niter = niter;
+  options.progress = progress;
+  if (problem.true_model) {
+    solution.model_errors.push_back(relative_error(problem.background, *problem.true_model));
+    options.callback = [&](int, const DistributedArray<double>& x, double, double) {
+      solution.model_errors.push_back(relative_error(x, *problem.true_model));
+      return CallbackAction::proceed;
+    };
+  }
+  solution.cgls = cgls(problem.regularised, problem.rhs, problem.background, options);
+  return solution;
+}
+
+}  // namespace distlops::examples

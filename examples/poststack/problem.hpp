@@ -1,0 +1,95 @@
+#pragma once
+// The post-stack inversion problem shared by the poststack_inversion example and the
+// "poststack" benchmark case: the modelling operator, the regularised operator, the data and
+// the starting model, built on the traces each rank owns.
+//
+// Model: m = ln(impedance) on an (nx, nz) grid, nx traces of nz time samples, row-major, split
+// over the ranks along axis 0 (whole traces per rank). Modelling, trace by trace (PyLops'
+// PoststackLinearModelling with its default kind="centered"):
+//
+//     d = W D m,   (D m)[t] = (m[t + 1] - m[t - 1]) / 2   (zero on the first and last sample)
+//
+// A step of ln(impedance) by s between samples t and t + 1 gives s / 2 at both samples: about
+// the reflection coefficient (I[t+1] - I[t]) / (I[t+1] + I[t]) ~ s / 2 at each, symmetric
+// about the interface. W is the convolution with a zero-phase Ricker wavelet centred on its
+// middle tap. The result equals PyLops' operator on the same model to rounding. Each rank's block
+// is local::Convolve1D(axis 1) * local::FirstDerivative(axis 1); the blocks are assembled with
+// BlockDiag, so the modelling needs no communication.
+//
+// Inversion: min ||d - W D m||^2 + eps^2 ||L m||^2 with L the 2-d Laplacian over axes (0, 1)
+// (distributed: it exchanges one plane of traces with each neighbouring rank), i.e. CGLS on
+// StackedVStack([W D, eps L]) with data [d; 0], started from a smooth background model.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "distlops/distlops.hpp"
+
+namespace distlops::examples {
+
+struct PoststackSettings {
+  /// Grid: traces and time samples (taken from the files when a model or data file is given).
+  Index nx = 256;
+  Index nz = 256;
+  /// Traces per rank (one entry per rank, summing to nx); empty: PyLops-MPI's default split.
+  std::vector<Index> shares;
+  /// Standard deviation of the Gaussian noise added to the modelled data, relative to the
+  /// RMS amplitude of the noise-free data (0: noise-free). Not used with a data file.
+  double noise = 0.3;
+  /// Weight of the Laplacian regularisation.
+  double eps = 1.0;
+  /// Ricker wavelet: peak frequency (Hz), sampling (s) and number of taps (odd).
+  double peak_frequency = 20.0;
+  double dt = 0.004;
+  Index wavelet_taps = 41;
+  /// Half-widths (samples along x and z) of the running means that make the background model.
+  Index smooth_x = 8;
+  Index smooth_z = 12;
+  /// Optional .npy files of shape (nx, nz), float64: the acoustic impedance (positive values,
+  /// not its logarithm) and the data. Empty: the built-in model, and data modelled from it.
+  std::string model_file;
+  std::string data_file;
+  /// Key of the reproducible noise (the same noise whatever the number of ranks).
+  std::uint64_t noise_key = 2024;
+};
+
+struct PoststackProblem {
+  /// (nx, nz), SCATTER along axis 0 with the requested shares.
+  Layout layout;
+  std::vector<double> wavelet;
+  /// d = W D m on `layout`.
+  LinearOperator<double> modelling;
+  /// m -> [W D m; eps L m].
+  BasicLinearOperator<DistributedArray<double>, StackedDistributedArray<double>> regularised;
+  /// ln(impedance), when known (built-in model or a model file).
+  std::optional<DistributedArray<double>> true_model;
+  /// The data inverted: modelled and noisy, or read from the data file.
+  DistributedArray<double> data;
+  /// [data; 0]: the right-hand side of the regularised problem.
+  StackedDistributedArray<double> rhs;
+  /// Starting model: the true model smoothed when it is known, else zero (the inversion then
+  /// recovers ln(impedance) up to its unresolved smooth trend).
+  DistributedArray<double> background;
+};
+
+/// Builds the problem (collective over `comm`). Bad settings or files raise the same
+/// distlops::Error on every rank.
+PoststackProblem make_poststack_problem(const Communicator& comm,
+                                        const PoststackSettings& settings);
+
+struct PoststackSolution {
+  CglsResult<DistributedArray<double>> cgls;
+  /// ||m_k - m_true|| / ||m_true|| for every iterate k (entry 0: the background); empty
+  /// without a true model.
+  std::vector<double> model_errors;
+};
+
+/// Solves the regularised problem with `niter` CGLS iterations from the background model,
+/// recording the model error after every iteration when the true model is known.
+PoststackSolution solve_poststack(const PoststackProblem& problem, int niter,
+                                  const ProgressOptions& progress = {});
+
+/// ||a - b|| / ||b|| (collective).
+double relative_error(const DistributedArray<double>& a, const DistributedArray<double>& b);
+
+}  // namespace distlops::examples

@@ -1,0 +1,419 @@
+// Post-stack seismic inversion, end to end: a 2-d acoustic-impedance section (layers, a
+// normal fault and a wedge), its band-limited noisy seismic data, and the regularised
+// least-squares inversion of the data for the log-impedance with CGLS. Traces are split over
+// the ranks; the modelling is trace by trace, the Laplacian regularisation couples
+// neighbouring traces across ranks. See examples/poststack/problem.hpp for the formulas.
+//
+//     mpiexec -n 2 ./poststack_inversion --output poststack-output
+//
+// Writes PNG pictures (true model, data, inverted model, cost and model error per iteration)
+// and the arrays as .npy files into the output directory. --help lists the options.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "distlops/distlops.hpp"
+#include "poststack/problem.hpp"
+#include "support/image.hpp"
+
+using namespace distlops;
+using namespace distlops::examples;
+
+namespace {
+
+const char* const usage = R"(usage: poststack_inversion [options]
+
+Post-stack seismic inversion of a 2-d section for the log of the acoustic impedance,
+m = ln(impedance), from data d = W D m (W: Ricker wavelet, D: centered time derivative),
+regularised with eps times the 2-d Laplacian and solved with CGLS from a smooth model.
+
+options:
+  --nx N          traces (default 256)
+  --nz N          time samples per trace (default 256)
+  --shares LIST   traces per rank, comma separated (e.g. 100,156); default: PyLops-MPI's split
+  --noise X       noise standard deviation relative to the data's RMS amplitude (default 0.3)
+  --eps X         weight of the Laplacian regularisation (default 1)
+  --niter N       CGLS iterations (default 100)
+  --output DIR    output directory, created when missing (default poststack-output)
+  --model FILE    the true model instead of the built-in one: a float64 .npy file of shape
+                  (nx, nz) holding the acoustic impedance (positive values, not its logarithm);
+                  it sets the grid
+  --data FILE     data to invert instead of modelled ones: a float64 .npy file of shape (nx, nz)
+                  in the units of W D m; without --model there is no model error to report and
+                  the inversion starts from zero
+  --check MAX     verify the run: final model error at most MAX and below the starting one, cost
+                  decreased, output files written; exit status 1 otherwise (for tests)
+  --help          this text
+
+Exit status: 0 on success, 2 for a bad command line, 1 for any other failure (a bad file, a
+failed check), the same on every rank.
+)";
+
+/// A bad command line: the same message and exit status on every rank (every rank parses the
+/// same arguments).
+struct UsageError {
+  std::string message;
+};
+
+Index parse_integer(const std::string& option, const std::string& text) {
+  std::size_t used = 0;
+  long long value = 0;
+  try {
+    value = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty()) {
+    throw UsageError{option + " expects an integer, got '" + text + "'"};
+  }
+  return static_cast<Index>(value);
+}
+
+double parse_real(const std::string& option, const std::string& text) {
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || !std::isfinite(value)) {
+    throw UsageError{option + " expects a finite number, got '" + text + "'"};
+  }
+  return value;
+}
+
+struct Options {
+  PoststackSettings settings;
+  int niter = 100;
+  std::string output = "poststack-output";
+  bool help = false;
+  bool nx_given = false, nz_given = false;
+  double check_max_error = -1;  // negative: no check
+};
+
+Options parse(int argc, char** argv) {
+  Options options;
+  std::map<std::string, std::string> values;
+  for (int i = 1; i < argc; ++i) {
+    std::string argument = argv[i];
+    if (argument == "--help" || argument == "-h") {
+      options.help = true;
+      continue;
+    }
+    if (argument.rfind("--", 0) != 0) throw UsageError{"unexpected argument '" + argument + "'"};
+    std::string value;
+    const std::size_t equals = argument.find('=');
+    if (equals != std::string::npos) {
+      value = argument.substr(equals + 1);
+      argument = argument.substr(0, equals);
+    } else {
+      if (i + 1 >= argc || std::string(argv[i + 1]).rfind("--", 0) == 0) {
+        throw UsageError{argument + " needs a value"};
+      }
+      value = argv[++i];
+    }
+    static const char* const known[] = {"--nx",    "--nz",     "--shares", "--noise", "--eps",
+                                        "--niter", "--output", "--model",  "--data",  "--check"};
+    bool ok = false;
+    for (const char* name : known)
+      ok = ok || argument == name;
+    if (!ok) throw UsageError{"unknown option '" + argument + "'"};
+    if (values.count(argument)) throw UsageError{argument + " given twice"};
+    values[argument] = value;
+  }
+  PoststackSettings& s = options.settings;
+  for (const auto& [option, value] : values) {
+    if (option == "--nx") {
+      s.nx = parse_integer(option, value);
+      options.nx_given = true;
+    } else if (option == "--nz") {
+      s.nz = parse_integer(option, value);
+      options.nz_given = true;
+    } else if (option == "--shares") {
+      std::stringstream stream(value);
+      std::string item;
+      while (std::getline(stream, item, ','))
+        s.shares.push_back(parse_integer(option, item));
+      if (s.shares.empty()) throw UsageError{"--shares expects a comma-separated list of counts"};
+    } else if (option == "--noise") {
+      s.noise = parse_real(option, value);
+      if (s.noise < 0) throw UsageError{"--noise must not be negative, got " + value};
+    } else if (option == "--eps") {
+      s.eps = parse_real(option, value);
+      if (s.eps < 0) throw UsageError{"--eps must not be negative, got " + value};
+    } else if (option == "--niter") {
+      const Index niter = parse_integer(option, value);
+      if (niter < 0 || niter > 100000)
+        throw UsageError{"--niter must be in [0, 100000], got " + value};
+      options.niter = static_cast<int>(niter);
+    } else if (option == "--output") {
+      if (value.empty()) throw UsageError{"--output needs a directory"};
+      options.output = value;
+    } else if (option == "--model") {
+      s.model_file = value;
+    } else if (option == "--data") {
+      s.data_file = value;
+    } else if (option == "--check") {
+      options.check_max_error = parse_real(option, value);
+      if (options.check_max_error <= 0) throw UsageError{"--check expects a positive error bound"};
+    }
+  }
+  if ((options.nx_given && s.nx < 1) || (options.nz_given && s.nz < 1)) {
+    throw UsageError{"--nx and --nz must be positive"};
+  }
+  return options;
+}
+
+/// With a model or data file the grid is the file's shape; explicit --nx/--nz must agree.
+void take_grid_from_files(Options& options, const Communicator& comm) {
+  PoststackSettings& s = options.settings;
+  std::vector<std::pair<std::string, Shape>> shapes;
+  for (const std::string& file : {s.model_file, s.data_file}) {
+    if (file.empty()) continue;
+    const io::NpyHeader header = io::read_npy_header(file, comm);
+    if (header.shape.size() != 2) {
+      throw UsageError{file + ": expected a 2-d array (nx, nz), got shape " +
+                       to_string(header.shape)};
+    }
+    shapes.emplace_back(file, header.shape);
+  }
+  if (shapes.empty()) return;
+  if (shapes.size() == 2 && shapes[0].second != shapes[1].second) {
+    throw UsageError{"the model (" + to_string(shapes[0].second) + ") and the data (" +
+                     to_string(shapes[1].second) + ") have different shapes"};
+  }
+  const Shape& shape = shapes[0].second;
+  if ((options.nx_given && s.nx != shape[0]) || (options.nz_given && s.nz != shape[1])) {
+    throw UsageError{"--nx/--nz disagree with the shape " + to_string(shape) + " of " +
+                     shapes[0].first};
+  }
+  s.nx = shape[0];
+  s.nz = shape[1];
+}
+
+std::vector<double> exp_of(std::vector<double> values) {
+  for (double& v : values)
+    v = std::exp(v);
+  return values;
+}
+
+std::pair<double, double> min_max(const std::vector<double>& values) {
+  double lo = values.empty() ? 0 : values[0], hi = lo;
+  for (double v : values) {
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  return {lo, hi};
+}
+
+/// The pictures, drawn by rank 0 from the gathered arrays (traces as columns, time down).
+void save_pictures(const std::string& dir, const PoststackProblem& problem,
+                   const PoststackSolution& solution, const PoststackSettings& s) {
+  const auto& comm = problem.layout.communicator();
+  const std::vector<double> data = problem.data.gather_to(0);
+  const std::vector<double> inverted = solution.cgls.x.gather_to(0);
+  const std::vector<double> background = problem.background.gather_to(0);
+  const std::vector<double> truth =
+      problem.true_model ? problem.true_model->gather_to(0) : std::vector<double>{};
+  if (comm.rank() != 0) return;
+  const int nx = static_cast<int>(s.nx), nz = static_cast<int>(s.nz);
+  const FieldAxes axes{.x_label = "TRACE", .y_label = "TIME (S)", .y_step = s.dt};
+  // The impedance in one colour scale for the true, starting and inverted models.
+  const std::vector<double> inverted_impedance = exp_of(inverted);
+  const std::vector<double> true_impedance = exp_of(truth);
+  const auto [lo, hi] = min_max(truth.empty() ? inverted_impedance : true_impedance);
+  if (!truth.empty()) {
+    save_field_png(dir + "/model.png", true_impedance, nx, nz, "TRUE ACOUSTIC IMPEDANCE",
+                   ColourMap::viridis, lo, hi, true, axes);
+    save_field_png(dir + "/background.png", exp_of(background), nx, nz,
+                   "STARTING MODEL (SMOOTHED TRUE MODEL)", ColourMap::viridis, lo, hi, true, axes);
+  }
+  save_field_png(dir + "/inverted.png", inverted_impedance, nx, nz,
+                 truth.empty() ? "INVERTED RELATIVE IMPEDANCE" : "INVERTED ACOUSTIC IMPEDANCE",
+                 ColourMap::viridis, lo, hi, true, axes);
+  const auto [dlo, dhi] = min_max(data);
+  const double clip = std::max(std::abs(dlo), std::abs(dhi));
+  save_field_png(dir + "/data.png", data, nx, nz,
+                 s.data_file.empty() ? "NOISY SEISMIC DATA" : "SEISMIC DATA", ColourMap::seismic,
+                 -clip, clip, true, axes);
+  save_line_plot_png(dir + "/cost.png", solution.cgls.costs,
+                     "CGLS COST ||[D; 0] - [W D; EPS L] M||", "ITERATION", "COST", true, 0);
+  if (!solution.model_errors.empty()) {
+    save_line_plot_png(dir + "/model_error.png", solution.model_errors,
+                       "MODEL ERROR ||M - M_TRUE|| / ||M_TRUE||", "ITERATION", "ERROR", false, 0);
+  }
+}
+
+/// Rank 0's failure (or success) of a step that only rank 0 performs, agreed on by all.
+void agree_on_rank0_step(const Communicator& comm, const std::string& what,
+                         const std::function<void()>& step) {
+  std::string message;
+  if (comm.rank() == 0) {
+    try {
+      step();
+    } catch (const std::exception& e) {
+      message = e.what();
+      if (message.empty()) message = "failed";
+    }
+  }
+  long long length = comm.broadcast(static_cast<long long>(message.size()), 0);
+  message.resize(static_cast<std::size_t>(length));
+  comm.broadcast(message.data(), length, 0);
+  if (length > 0) throw IoError(what + ": " + message);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Environment environment(argc, argv);
+  const Communicator comm = Communicator::world();
+  const bool root = comm.rank() == 0;
+  Options options;
+  try {
+    options = parse(argc, argv);
+    if (options.help) {
+      if (root) std::cout << usage;
+      return 0;
+    }
+    take_grid_from_files(options, comm);
+  } catch (const UsageError& e) {
+    if (root) std::cerr << "poststack_inversion: " << e.message << "\n(see --help)\n";
+    return 2;
+  } catch (const Error& e) {
+    if (root) std::cerr << "poststack_inversion: " << e.what() << "\n";
+    return 2;
+  }
+
+  try {
+    // Rank 0 creates the output directory first, so that a bad path fails before the work.
+    agree_on_rank0_step(comm, "cannot create the output directory " + options.output,
+                        [&] { std::filesystem::create_directories(options.output); });
+    PoststackSettings& s = options.settings;
+    // Short traces get a shorter wavelet (odd, at most the trace length).
+    s.wavelet_taps = std::min(s.wavelet_taps, s.nz % 2 == 1 ? s.nz : s.nz - 1);
+    const auto start = std::chrono::steady_clock::now();
+    const PoststackProblem problem = make_poststack_problem(comm, s);
+    if (root) {
+      std::printf(
+          "post-stack inversion of a %lld x %lld section (traces x samples) on %d rank(s)\n",
+          static_cast<long long>(s.nx), static_cast<long long>(s.nz), comm.size());
+      std::printf("traces per rank:");
+      for (Index extent : problem.layout.local_extents())
+        std::printf(" %lld", static_cast<long long>(extent));
+      const std::string model =
+          s.model_file.empty() ? (s.data_file.empty() ? "built-in" : "unknown") : s.model_file;
+      char data[64];
+      std::snprintf(data, sizeof data, "modelled, noise %.3g x RMS", s.noise);
+      std::printf("\nmodel: %s, data: %s, eps %.3g, %d CGLS iterations\n\n", model.c_str(),
+                  s.data_file.empty() ? data : s.data_file.c_str(), s.eps, options.niter);
+    }
+
+    ProgressOptions progress;
+    progress.show = true;
+    progress.first = 5;
+    progress.last = 3;
+    progress.every = 10;
+    const PoststackSolution solution = solve_poststack(problem, options.niter, progress);
+
+    const std::vector<double>& errors = solution.model_errors;
+    if (root && !errors.empty()) {
+      std::printf("\nmodel error ||m - m_true|| / ||m_true|| (m = ln impedance):\n");
+      // Iterations 0, 1, 2, 5, 10, 20, 50, ... and the last one.
+      const int last = static_cast<int>(errors.size()) - 1;
+      std::vector<int> shown;
+      for (int decade = 1; decade <= last; decade *= 10) {
+        for (int step : {1, 2, 5}) {
+          if (step * decade < last) shown.push_back(step * decade);
+        }
+      }
+      shown.insert(shown.begin(), 0);
+      if (last > 0) shown.push_back(last);
+      for (int k : shown) {
+        std::printf("  iteration %4d  %.4e%s\n", k, errors[std::size_t(k)],
+                    k == 0 ? "  (starting model)" : "");
+      }
+      std::printf("final model error: %.4e\n", errors.back());
+    }
+
+    // Outputs: every rank writes its block of the arrays.
+    const std::string dir = options.output;
+    io::write_npy(dir + "/data.npy", problem.data);
+    io::write_npy(dir + "/inverted_log_impedance.npy", solution.cgls.x);
+    io::write_npy(dir + "/background_log_impedance.npy", problem.background);
+    if (problem.true_model) io::write_npy(dir + "/true_log_impedance.npy", *problem.true_model);
+    {
+      // The pictures need the whole arrays on rank 0; the gathers inside are collective.
+      std::string message;
+      try {
+        save_pictures(dir, problem, solution, s);
+      } catch (const std::exception& e) {
+        message = e.what();
+      }
+      agree_on_rank0_step(comm, "writing the pictures", [&] {
+        if (!message.empty()) throw std::runtime_error(message);
+      });
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (root) {
+      std::printf("\noutputs in %s/: %sdata.png inverted.png cost.png%s and .npy arrays\n",
+                  dir.c_str(), problem.true_model ? "model.png background.png " : "",
+                  errors.empty() ? "" : " model_error.png");
+      std::printf("total time %.2f s\n", seconds);
+    }
+
+    if (options.check_max_error > 0) {
+      std::vector<std::string> failures;
+      if (errors.empty()) {
+        failures.push_back("no true model to check against");
+      } else {
+        if (!(errors.back() <= options.check_max_error)) {
+          failures.push_back("final model error " + std::to_string(errors.back()) + " > " +
+                             std::to_string(options.check_max_error));
+        }
+        if (!(errors.back() < errors.front())) {
+          failures.push_back("the model error did not decrease");
+        }
+      }
+      if (!(solution.cgls.costs.back() < solution.cgls.costs.front())) {
+        failures.push_back("the cost did not decrease");
+      }
+      // Read the inverted model back and compare: the files hold what was computed.
+      const auto reread = io::read_npy<double>(dir + "/inverted_log_impedance.npy", problem.layout);
+      if (relative_error(reread, solution.cgls.x) != 0.0) {
+        failures.push_back("inverted_log_impedance.npy differs from the inverted model");
+      }
+      bool files = true;
+      if (root) {
+        for (const char* name :
+             {"model.png", "background.png", "data.png", "inverted.png", "cost.png",
+              "model_error.png", "data.npy", "true_log_impedance.npy"}) {
+          std::error_code error;
+          files = files && std::filesystem::file_size(dir + "/" + name, error) > 0 && !error;
+        }
+      }
+      if (comm.broadcast(static_cast<int>(files), 0) == 0) failures.push_back("missing outputs");
+      if (!failures.empty()) {
+        if (root) {
+          for (const auto& failure : failures)
+            std::fprintf(stderr, "check failed: %s\n", failure.c_str());
+        }
+        return 1;
+      }
+      if (root) std::printf("check passed (final model error <= %g)\n", options.check_max_error);
+    }
+  } catch (const std::exception& e) {
+    // distlops raises the same error on every rank; rank 0 reports it.
+    if (root) std::cerr << "poststack_inversion: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,72 @@
+#pragma once
+/// \file matrix_mult.hpp
+/// Distributed dense matrix products Y = A X (PyLops-MPI's MPIMatrixMult): A is N x K, the
+/// model X is K x M and the data Y are N x M, all three cut into blocks over a square grid of
+/// P = p x p ranks; rank r sits at grid row g = r / p and column c = r % p. Blocks have
+/// ceil(n / p) rows or columns, the last ones fewer (or none). The local products are Eigen
+/// GEMMs; the adjoint is X = A^H Y exactly.
+///
+/// kind = summa: A, X and Y are tiled over the grid: rank (g, c) holds tile (g, c) of each
+///   (A: rows block g of N, columns block c of K; X: rows block g of K, columns block c of M;
+///   Y: rows block g of N, columns block c of M). Model and data are flat vectors, the
+///   concatenation of the ranks' tiles in rank order, each tile in C order.
+///   The tiles of A never move (the "stationary A" variant of SUMMA): the forward moves the
+///   tiles of X to the ranks that hold the matching columns of A (one pairwise swap and an
+///   all-gather down grid columns), multiplies, and sums the partial products along grid rows
+///   (an all-to-all and local sums); the adjoint runs the same steps backwards. Each apply
+///   moves about (K + N) M / p elements per rank; PyLops-MPI's variant, which broadcasts the
+///   tiles of A, moves (N K + K M) / p. Edge tiles are padded with zeros internally.
+///
+/// kind = block: rank (g, c) holds rows block c of A (all K columns); the grid row g holds
+///   columns block g of X and Y, replicated on its p ranks: model (K, p M) and data (N, p M)
+///   arrays split along axis 1 (rank (g, c) holds the K x (columns of block g) and N x
+///   (columns of block g) blocks), with mask c (ranks of the same grid column hold one
+///   replica, so reductions count it once). The forward multiplies and all-gathers the row
+///   blocks of Y along grid rows; the adjoint multiplies by the local A^H and sums along grid
+///   rows. Replicas stay equal when they start equal (every rank of a grid row computes the
+///   same values).
+///
+/// Other rank counts than perfect squares raise InvalidArgument on every rank.
+
+#include "distlops/core/eigen.hpp"
+#include "distlops/operators/linear_operator.hpp"
+
+namespace distlops {
+
+enum class MatrixMultKind { summa, block };
+
+/// A rectangle of a matrix: rows [row_begin, row_end), columns [col_begin, col_end).
+struct MatrixBlock {
+  Index row_begin = 0, row_end = 0, col_begin = 0, col_end = 0;
+  Index rows() const { return row_end - row_begin; }
+  Index cols() const { return col_end - col_begin; }
+};
+
+/// The blocks of A (n x k), X (k x m) and Y (n x m) that `rank` of `size` holds.
+struct MatrixMultBlocks {
+  MatrixBlock a, x, y;
+};
+
+/// InvalidArgument when `size` is not a perfect square or a dimension is negative.
+MatrixMultBlocks matrix_mult_blocks(MatrixMultKind kind, Index n, Index k, Index m, int rank,
+                                    int size);
+
+/// The distributed product with this rank's block `local_a` of A (the block
+/// matrix_mult_blocks gives) and M columns of X. N and K are the sums of the blocks' extents
+/// along the grid; blocks that do not fit the grid raise InvalidArgument on every rank.
+/// Collective.
+template <Scalar T>
+LinearOperator<T, Host> MatrixMult(const EigenRowMajorMatrix<T>& local_a, Index m,
+                                   MatrixMultKind kind = MatrixMultKind::summa,
+                                   const Communicator& comm = Communicator::world());
+
+extern template LinearOperator<float, Host> MatrixMult(const EigenRowMajorMatrix<float>&, Index,
+                                                       MatrixMultKind, const Communicator&);
+extern template LinearOperator<double, Host> MatrixMult(const EigenRowMajorMatrix<double>&, Index,
+                                                        MatrixMultKind, const Communicator&);
+extern template LinearOperator<std::complex<float>, Host> MatrixMult(
+    const EigenRowMajorMatrix<std::complex<float>>&, Index, MatrixMultKind, const Communicator&);
+extern template LinearOperator<std::complex<double>, Host> MatrixMult(
+    const EigenRowMajorMatrix<std::complex<double>>&, Index, MatrixMultKind, const Communicator&);
+
+}  // namespace distlops

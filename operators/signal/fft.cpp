@@ -1,0 +1,492 @@
+#include "distlops/operators/signal/fft.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <optional>
+
+#include "distlops/core/collective_check.hpp"
+#include "distlops/core/redistribute.hpp"
+#include "fft_stage.hpp"
+
+namespace distlops {
+
+namespace {
+
+using detail::FftAxis;
+
+// The validated options of a transform of arrays of shape `dims`.
+struct Spec {
+  std::string name;
+  Shape dims;
+  std::vector<int> axes;       // normalised, in the order given
+  std::vector<FftAxis> array;  // one per array axis
+  int real_axis = -1;
+  double scale = 1;
+  FFTPlanning planning = FFTPlanning::estimate;
+
+  bool transformed(int k) const { return array[static_cast<std::size_t>(k)].transform; }
+  // The global shape after transforming every axis.
+  Shape range_shape() const {
+    Shape shape;
+    for (const FftAxis& a : array)
+      shape.push_back(a.range());
+    return shape;
+  }
+};
+
+template <class Value>
+std::vector<Value> per_axis(const std::string& name, const char* what,
+                            const std::vector<Value>& given, std::size_t naxes, Value fallback) {
+  if (given.empty()) return std::vector<Value>(naxes, fallback);
+  if (given.size() == 1) return std::vector<Value>(naxes, given[0]);
+  if (given.size() != naxes) {
+    throw InvalidArgument(name + ": " + what + " has " + std::to_string(given.size()) +
+                          " entries for " + std::to_string(naxes) + " axes");
+  }
+  return given;
+}
+
+// Validates the options (the same verdict on every rank given the same arguments).
+template <class Options>
+Spec make_spec(std::string name, const Shape& dims, const Options& options,
+               std::vector<int> default_axes, std::size_t min_axes, std::size_t max_axes) {
+  Spec spec;
+  spec.name = std::move(name);
+  spec.dims = dims;
+  spec.planning = options.planning;
+  const int ndim = static_cast<int>(dims.size());
+  if (ndim == 0) throw InvalidArgument(spec.name + ": the arrays must have at least one axis");
+  for (Index d : dims) {
+    if (d < 0) throw InvalidArgument(spec.name + ": negative extent in dims " + to_string(dims));
+  }
+  const std::vector<int>& axes = options.axes.empty() ? default_axes : options.axes;
+  if (axes.size() < min_axes || axes.size() > max_axes) {
+    const std::string expected =
+        min_axes == max_axes ? std::to_string(min_axes) : "at least " + std::to_string(min_axes);
+    throw InvalidArgument(spec.name + ": " + expected + " axes expected, got " +
+                          std::to_string(axes.size()));
+  }
+  for (int axis : axes) {
+    if (axis < -ndim || axis >= ndim) {
+      throw InvalidArgument(spec.name + ": axis " + std::to_string(axis) +
+                            " is out of range for an array of " + std::to_string(ndim) +
+                            " dimension(s)");
+    }
+    const int normal = axis < 0 ? axis + ndim : axis;
+    if (std::find(spec.axes.begin(), spec.axes.end(), normal) != spec.axes.end()) {
+      throw InvalidArgument(spec.name + ": axis " + std::to_string(normal) + " is repeated");
+    }
+    spec.axes.push_back(normal);
+  }
+  const std::size_t naxes = spec.axes.size();
+  const auto nfft = per_axis<Index>(spec.name, "nfft", options.nfft, naxes, 0);
+  const auto before =
+      per_axis<bool>(spec.name, "ifftshift_before", options.ifftshift_before, naxes, false);
+  const auto after =
+      per_axis<bool>(spec.name, "fftshift_after", options.fftshift_after, naxes, false);
+  spec.array.resize(static_cast<std::size_t>(ndim));
+  for (int k = 0; k < ndim; ++k)
+    spec.array[static_cast<std::size_t>(k)].length = dims[static_cast<std::size_t>(k)];
+  double points = 1;
+  for (std::size_t i = 0; i < naxes; ++i) {
+    const int k = spec.axes[i];
+    FftAxis& a = spec.array[static_cast<std::size_t>(k)];
+    if (a.length < 1) {
+      throw InvalidArgument(spec.name + ": axis " + std::to_string(k) +
+                            " to transform is empty in dims " + to_string(dims));
+    }
+    if (nfft[i] < 0) {
+      throw InvalidArgument(spec.name + ": nfft " + std::to_string(nfft[i]) + " for axis " +
+                            std::to_string(k) + " is negative");
+    }
+    a.transform = true;
+    a.nfft = nfft[i] == 0 ? a.length : nfft[i];
+    a.real = options.real && i + 1 == naxes;
+    a.ifftshift_before = before[i];
+    a.fftshift_after = after[i];
+    points *= static_cast<double>(a.nfft);
+  }
+  if (options.real) spec.real_axis = spec.axes.back();
+  switch (options.norm) {
+    case FFTNorm::ortho:
+      spec.scale = 1.0 / std::sqrt(points);
+      break;
+    case FFTNorm::one_over_n:
+      spec.scale = 1.0 / points;
+      break;
+    case FFTNorm::none:
+      spec.scale = 1.0;
+      break;
+  }
+  return spec;
+}
+
+// ---- local --------------------------------------------------------------------------------------
+
+template <Scalar T>
+class LocalFFTOperator final : public LinearOperatorBase<LocalArray<T, Host>> {
+ public:
+  using Local = LocalArray<T, Host>;
+  explicit LocalFFTOperator(const Spec& spec)
+      : LinearOperatorBase<Local>(spec.dims, spec.range_shape(), spec.name),
+        stage_(spec.array, spec.scale, spec.planning) {}
+  void forward(const Local& x, Local& y) const override { stage_.forward(x.data(), y.data()); }
+  void adjoint(const Local& y, Local& x) const override { stage_.adjoint(y.data(), x.data()); }
+
+ private:
+  detail::FftStage<real_type_t<T>> stage_;
+};
+
+template <Scalar T>
+LocalOperator<T, Host> make_local(const Spec& spec) {
+  return LocalOperator<T, Host>::template make<LocalFFTOperator<T>>(spec);
+}
+
+// ---- distributed --------------------------------------------------------------------------------
+
+// One step of a distributed transform: FFTs of the local blocks, or an all-to-all.
+template <class R>
+struct Step {
+  std::unique_ptr<detail::FftStage<R>> stage;
+  std::unique_ptr<RedistributePlan> there, back;
+};
+
+// What a distributed transform does, before layouts and plans are made: stages (axes to
+// transform locally) and moves to a split along another axis (-1: replicate on every rank).
+struct Recipe {
+  enum class Kind { stage, move } kind;
+  std::vector<int> axes;  // stage
+  int target = 0;         // move
+};
+
+std::vector<int> without(const std::vector<int>& axes, int removed) {
+  std::vector<int> result;
+  for (int k : axes) {
+    if (k != removed) result.push_back(k);
+  }
+  return result;
+}
+
+// The stages and moves for `spec` on arrays split along axis `a` over several ranks.
+std::vector<Recipe> recipes(const Spec& spec, int a, FFTOutputLayout output) {
+  const std::vector<int>& S = spec.axes;
+  const int ndim = static_cast<int>(spec.dims.size());
+  const Shape out = spec.range_shape();
+  if (!spec.transformed(a)) return {{Recipe::Kind::stage, S, 0}};
+  if (ndim == 1) {
+    // No other axis to split along: every rank transforms the whole array.
+    return {{Recipe::Kind::move, {}, -1}, {Recipe::Kind::stage, S, 0}, {Recipe::Kind::move, {}, 0}};
+  }
+  const bool real_split = spec.real_axis == a;
+  // The other split axis: as long as possible while the array is split along it (to spread
+  // the work), and for a real split axis preferably one that is not transformed (one
+  // all-to-all fewer).
+  int b = -1;
+  auto better = [&](int k) {
+    if (b < 0) return true;
+    if (real_split && spec.transformed(b) != spec.transformed(k)) return !spec.transformed(k);
+    const Index extent_b = real_split ? spec.dims[b] : out[b];
+    const Index extent_k = real_split ? spec.dims[k] : out[k];
+    return extent_k > extent_b;
+  };
+  for (int k = 0; k < ndim; ++k) {
+    if (k != a && better(k)) b = k;
+  }
+  std::vector<Recipe> steps;
+  int last = a;
+  if (real_split) {
+    // The real-to-complex transform comes first and needs the split axis whole.
+    steps.push_back({Recipe::Kind::move, {}, b});
+    steps.push_back({Recipe::Kind::stage, without(S, b), 0});
+    last = b;
+    if (spec.transformed(b)) {
+      steps.push_back({Recipe::Kind::move, {}, a});
+      steps.push_back({Recipe::Kind::stage, {b}, 0});
+      last = a;
+    }
+  } else {
+    const std::vector<int> first = without(S, a);
+    if (!first.empty()) steps.push_back({Recipe::Kind::stage, first, 0});
+    steps.push_back({Recipe::Kind::move, {}, b});
+    steps.push_back({Recipe::Kind::stage, {a}, 0});
+    last = b;
+  }
+  if (output == FFTOutputLayout::same_as_input && last != a) {
+    steps.push_back({Recipe::Kind::move, {}, a});
+  }
+  return steps;
+}
+
+// The layouts and plans of a distributed transform.
+template <class R>
+struct Chain {
+  Layout range;
+  std::vector<Step<R>> steps;
+  Index buffer_size = 0;  // elements of each of the intermediate buffers
+};
+
+template <class R>
+class ChainBuilder {
+ public:
+  ChainBuilder(const Spec& spec, const Layout& input) : spec_(spec), input_(input) {}
+
+  Chain<R> build(FFTOutputLayout output) {
+    const Communicator& comm = input_.communicator();
+    current_ = input_;
+    shape_ = spec_.dims;
+    if (input_.replicated()) {
+      add_stage(spec_.axes, true);
+      return std::move(chain_);
+    }
+    const std::vector<Recipe> list = recipes(spec_, input_.axis(), output);
+    if (comm.size() == 1) {
+      // One rank holds everything: one stage, and the range carries the axis the steps would
+      // end on, so that the range layout does not depend on the number of ranks.
+      int axis = input_.axis();
+      for (const Recipe& recipe : list) {
+        if (recipe.kind == Recipe::Kind::move && recipe.target >= 0) axis = recipe.target;
+      }
+      chain_.steps.push_back(
+          {std::make_unique<detail::FftStage<R>>(spec_.array, spec_.scale, spec_.planning), nullptr,
+           nullptr});
+      chain_.range = Layout(comm, spec_.range_shape(), Partition::SCATTER, axis);
+      return std::move(chain_);
+    }
+    std::size_t last_stage = 0;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (list[i].kind == Recipe::Kind::stage) last_stage = i;
+    }
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (list[i].kind == Recipe::Kind::stage) {
+        add_stage(list[i].axes, i == last_stage);
+      } else {
+        add_move(list[i].target);
+      }
+    }
+    return std::move(chain_);
+  }
+
+ private:
+  // FFTs along `axes` of the current local blocks.
+  void add_stage(const std::vector<int>& axes, bool scaled) {
+    const int ndim = static_cast<int>(shape_.size());
+    const Shape local = current_.local_shape();
+    std::vector<FftAxis> block(static_cast<std::size_t>(ndim));
+    for (int k = 0; k < ndim; ++k) {
+      if (std::find(axes.begin(), axes.end(), k) != axes.end()) {
+        block[k] = spec_.array[k];
+        shape_[k] = block[k].range();
+      } else {
+        block[k].length = local[k];
+      }
+    }
+    chain_.steps.push_back(
+        {std::make_unique<detail::FftStage<R>>(block, scaled ? spec_.scale : 1.0, spec_.planning),
+         nullptr, nullptr});
+    Layout next;
+    if (current_.replicated()) {
+      next = Layout(current_.communicator(), shape_, current_.partition());
+    } else {
+      std::vector<Shape> locals = current_.local_shapes();
+      for (Shape& s : locals) {
+        for (int k : axes)
+          s[k] = shape_[k];
+      }
+      next = Layout(current_.communicator(), shape_,
+                    LayoutOptions{.axis = current_.axis(), .local_shapes = locals});
+    }
+    advance(next);
+  }
+
+  // An all-to-all to a split along `target` (-1: every rank gets the whole array). Back along
+  // the input's axis, the input's split is kept when the extent did not change.
+  void add_move(int target) {
+    const Communicator& comm = current_.communicator();
+    Layout next;
+    if (target < 0) {
+      next = Layout(comm, shape_, Partition::BROADCAST);
+    } else if (target == input_.axis() && shape_[target] == spec_.dims[target]) {
+      std::vector<Shape> locals = input_.local_shapes();
+      for (Shape& s : locals) {
+        for (std::size_t k = 0; k < s.size(); ++k) {
+          if (static_cast<int>(k) != target) s[k] = shape_[k];
+        }
+      }
+      next = Layout(comm, shape_, LayoutOptions{.axis = target, .local_shapes = locals});
+    } else {
+      next = Layout(comm, shape_, Partition::SCATTER, target);
+    }
+    chain_.steps.push_back({nullptr, std::make_unique<RedistributePlan>(current_, next),
+                            std::make_unique<RedistributePlan>(next, current_)});
+    advance(next);
+  }
+
+  void advance(const Layout& next) {
+    if (chain_.steps.size() > 1) {
+      chain_.buffer_size = std::max(chain_.buffer_size, current_.local_size());
+    }
+    current_ = next;
+    chain_.range = next;
+  }
+
+  const Spec& spec_;
+  Layout input_;
+  Layout current_;
+  Shape shape_;
+  Chain<R> chain_;
+};
+
+template <Scalar T>
+class DistributedFFTOperator final : public LinearOperatorBase<DistributedArray<T, Host>> {
+ public:
+  using Array = DistributedArray<T, Host>;
+  using R = real_type_t<T>;
+
+  DistributedFFTOperator(const Layout& layout, const Spec& spec, FFTOutputLayout output)
+      : DistributedFFTOperator(layout, spec, ChainBuilder<R>(spec, layout).build(output)) {}
+
+  void forward(const Array& x, Array& y) const override {
+    const T* source = x.data();
+    const std::size_t count = steps_.size();
+    for (std::size_t i = 0; i < count; ++i) {
+      T* target = i + 1 == count ? y.data() : buffers_[i % 2].data();
+      const Step<R>& step = steps_[i];
+      if (step.stage) {
+        step.stage->forward(source, target);
+      } else {
+        step.there->execute(Host{}, source, target);
+      }
+      source = target;
+    }
+  }
+  void adjoint(const Array& y, Array& x) const override {
+    const T* source = y.data();
+    for (std::size_t i = steps_.size(); i-- > 0;) {
+      T* target = i == 0 ? x.data() : buffers_[(i - 1) % 2].data();
+      const Step<R>& step = steps_[i];
+      if (step.stage) {
+        step.stage->adjoint(source, target);
+      } else {
+        step.back->execute(Host{}, source, target);
+      }
+      source = target;
+    }
+  }
+
+ private:
+  DistributedFFTOperator(const Layout& layout, const Spec& spec, Chain<R> chain)
+      : LinearOperatorBase<Array>(layout, chain.range, spec.name), steps_(std::move(chain.steps)) {
+    const std::size_t intermediates = steps_.empty() ? 0 : steps_.size() - 1;
+    for (std::size_t i = 0; i < std::min<std::size_t>(intermediates, 2); ++i)
+      buffers_[i] = Buffer<T, Host>(chain.buffer_size);
+  }
+
+  std::vector<Step<R>> steps_;
+  mutable Buffer<T, Host> buffers_[2];
+};
+
+template <Scalar T, class Options>
+LinearOperator<T, Host> make_distributed(const Layout& layout, const Options& options,
+                                         const std::string& name, std::vector<int> default_axes,
+                                         std::size_t min_axes, std::size_t max_axes) {
+  if (!layout.valid()) throw InvalidArgument(name + ": empty layout");
+  Fingerprint fingerprint;
+  fingerprint.add(std::span<const int>(options.axes))
+      .add(std::span<const Index>(options.nfft))
+      .add(options.norm)
+      .add(options.real)
+      .add(options.output)
+      .add(options.planning);
+  for (bool flag : options.ifftshift_before)
+    fingerprint.add(flag);
+  fingerprint.add(-1);
+  for (bool flag : options.fftshift_after)
+    fingerprint.add(flag);
+  std::optional<Spec> spec;
+  collective_check(layout.communicator(), fingerprint, name + " options", [&] {
+    if (layout.masked()) {
+      throw InvalidArgument(name + ": arrays with a mask are not supported (" + layout.describe() +
+                            ")");
+    }
+    spec = make_spec(name, layout.global_shape(), options, std::move(default_axes), min_axes,
+                     max_axes);
+  });
+  return LinearOperator<T, Host>::template make<DistributedFFTOperator<T>>(layout, *spec,
+                                                                           options.output);
+}
+
+constexpr std::size_t any_number = 1 << 16;
+
+}  // namespace
+
+std::vector<double> fft_frequencies(Index nfft, double sampling, bool real, bool shifted) {
+  if (nfft < 1) throw InvalidArgument("fft_frequencies: nfft must be positive");
+  const Index count = real ? nfft / 2 + 1 : nfft;
+  std::vector<double> frequencies(static_cast<std::size_t>(count));
+  for (Index i = 0; i < count; ++i) {
+    const Index bin = real || i <= (nfft - 1) / 2 ? i : i - nfft;
+    frequencies[static_cast<std::size_t>(i)] =
+        static_cast<double>(bin) / (static_cast<double>(nfft) * sampling);
+  }
+  if (!shifted) return frequencies;
+  std::vector<double> result(frequencies.size());
+  for (Index o = 0; o < count; ++o)
+    result[static_cast<std::size_t>(o)] =
+        frequencies[static_cast<std::size_t>((o + count - count / 2) % count)];
+  return result;
+}
+
+namespace local {
+
+template <Scalar T>
+requires is_complex_v<T> LocalOperator<T, Host> FFT(const Shape& dims, const FFTOptions& options) {
+  return make_local<T>(make_spec("FFT", dims, options, {-1}, 1, 1));
+}
+template <Scalar T>
+requires is_complex_v<T> LocalOperator<T, Host> FFT2D(const Shape& dims,
+                                                      const FFTOptions& options) {
+  return make_local<T>(make_spec("FFT2D", dims, options, {-2, -1}, 2, 2));
+}
+template <Scalar T>
+requires is_complex_v<T> LocalOperator<T, Host> FFTND(const Shape& dims,
+                                                      const FFTOptions& options) {
+  return make_local<T>(make_spec("FFTND", dims, options, {-3, -2, -1}, 1, any_number));
+}
+
+template LocalOperator<std::complex<float>, Host> FFT<std::complex<float>>(const Shape&,
+                                                                           const FFTOptions&);
+template LocalOperator<std::complex<double>, Host> FFT<std::complex<double>>(const Shape&,
+                                                                             const FFTOptions&);
+template LocalOperator<std::complex<float>, Host> FFT2D<std::complex<float>>(const Shape&,
+                                                                             const FFTOptions&);
+template LocalOperator<std::complex<double>, Host> FFT2D<std::complex<double>>(const Shape&,
+                                                                               const FFTOptions&);
+template LocalOperator<std::complex<float>, Host> FFTND<std::complex<float>>(const Shape&,
+                                                                             const FFTOptions&);
+template LocalOperator<std::complex<double>, Host> FFTND<std::complex<double>>(const Shape&,
+                                                                               const FFTOptions&);
+
+}  // namespace local
+
+template <Scalar T>
+requires is_complex_v<T> LinearOperator<T, Host> FFT2D(const Layout& layout,
+                                                       const DistributedFFTOptions& options) {
+  return make_distributed<T>(layout, options, "FFT2D", {0, 1}, 2, 2);
+}
+template <Scalar T>
+requires is_complex_v<T> LinearOperator<T, Host> FFTND(const Layout& layout,
+                                                       const DistributedFFTOptions& options) {
+  return make_distributed<T>(layout, options, "FFTND", {0, 1, 2}, 1, any_number);
+}
+
+template LinearOperator<std::complex<float>, Host> FFT2D<std::complex<float>>(
+    const Layout&, const DistributedFFTOptions&);
+template LinearOperator<std::complex<double>, Host> FFT2D<std::complex<double>>(
+    const Layout&, const DistributedFFTOptions&);
+template LinearOperator<std::complex<float>, Host> FFTND<std::complex<float>>(
+    const Layout&, const DistributedFFTOptions&);
+template LinearOperator<std::complex<double>, Host> FFTND<std::complex<double>>(
+    const Layout&, const DistributedFFTOptions&);
+
+}  // namespace distlops

@@ -150,26 +150,28 @@ TEMPLATE_TEST_CASE("device derivatives and Laplacians match the host's across ra
   const Communicator comm = world();
   for (GpuCollectives path : collective_paths()) {
     const CollectivesPath selected(path);
-    // Uneven splits along each axis, ranks with nothing when the axis is short.
+    // Uneven splits along each axis, ranks with nothing when the axis is short. Derivatives
+    // need 3 samples (5 for order 5) along their axis.
     for (const Shape& shape : {Shape{11, 6}, Shape{3, 9, 5}, Shape{2, 7}}) {
       for (int axis = 0; axis < static_cast<int>(shape.size()); ++axis) {
         INFO(to_string(path) << " shape " << to_string(shape) << " axis " << axis);
         const Layout layout(comm, shape, Partition::SCATTER, axis);
         for (int derivative_axis = 0; derivative_axis < static_cast<int>(shape.size());
              ++derivative_axis) {
+          const Index length = shape[static_cast<std::size_t>(derivative_axis)];
+          if (length < 3) continue;
           for (const int order : {3, 5}) {
-            const DerivativeOptions options{.axis = derivative_axis,
-                                            .sampling = 0.7,
-                                            .edge = shape[derivative_axis] >= 3,
-                                            .order = order};
+            if (length < order) continue;
+            const DerivativeOptions options{
+                .axis = derivative_axis, .sampling = 0.7, .edge = true, .order = order};
             check_distributed_pair(FirstDerivative<T, Host>(layout, options),
                                    FirstDerivative<T, Cuda>(layout, options), 300 + order);
           }
-          const DerivativeOptions second{.axis = derivative_axis,
-                                         .edge = shape[derivative_axis] >= 3};
+          const DerivativeOptions second{.axis = derivative_axis, .edge = true};
           check_distributed_pair(SecondDerivative<T, Host>(layout, second),
                                  SecondDerivative<T, Cuda>(layout, second), 320);
         }
+        if (shape.front() < 3 || shape.back() < 3) continue;
         const LaplacianOptions laplacian{
             .axes = {0, -1}, .weights = {1.0, 0.5}, .sampling = {1.0, 2.0}};
         check_distributed_pair(Laplacian<T, Host>(layout, laplacian),

@@ -5,9 +5,12 @@
 //
 //   mpiexec -n 2 distlops_bench [--cases a,b] [--repeats N] [--warmup N] [--set key=value]...
 //                               [--json file] [--triad-elements N] [--no-triad] [--list] [--check]
+//                               [--space host|cuda]
 //
 // --check compares every case's check values with independent expectations (see each case)
 // and exits with status 1 when one fails: the ctests run it on small sizes.
+// With --space cuda the cases that have a device variant (device_cases.cpp) run on device
+// arrays; their bandwidth is the device's (the host triad is then not measured).
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -15,6 +18,7 @@
 #include <sstream>
 
 #include "cases.hpp"
+#include "device_cases.hpp"
 
 using namespace distlops;
 using namespace distlops::bench;
@@ -31,6 +35,7 @@ struct Options {
   bool triad = true;
   bool list = false;
   bool check = false;
+  std::string space = "host";
 };
 
 Options parse(int argc, char** argv) {
@@ -61,6 +66,10 @@ Options parse(int argc, char** argv) {
       options.triad_elements = std::stoll(value());
     } else if (argument == "--no-triad") {
       options.triad = false;
+    } else if (argument == "--space") {
+      options.space = value();
+      if (options.space != "host" && options.space != "cuda")
+        throw InvalidArgument("--space expects host or cuda, got " + options.space);
     } else if (argument == "--list") {
       options.list = true;
     } else if (argument == "--check") {
@@ -80,7 +89,13 @@ int main(int argc, char** argv) {
   const bool root = comm.rank() == 0;
   try {
     const Options options = parse(argc, argv);
-    const std::vector<Case> cases = all_cases();
+    // --space cuda: the cases with a device variant, timed until the device is idle.
+    const bool device = options.space == "cuda";
+    if (device && (!cuda_built() || cuda_device_count() == 0)) {
+      throw InvalidArgument(cuda_built() ? "--space cuda, but no CUDA device is visible"
+                                         : "--space cuda needs a build with the CUDA backend");
+    }
+    const std::vector<Case> cases = device ? device_cases() : all_cases();
     if (options.list) {
       if (root) {
         for (const Case& c : cases)
@@ -90,7 +105,8 @@ int main(int argc, char** argv) {
     }
     for (const std::string& name : options.cases) {
       if (std::none_of(cases.begin(), cases.end(), [&](const Case& c) { return c.name == name; })) {
-        throw InvalidArgument("distlops_bench: unknown case " + name + " (see --list)");
+        throw InvalidArgument("distlops_bench: unknown case " + name + " in space " +
+                              options.space + " (see --list)");
       }
     }
     std::vector<Result> results;
@@ -108,7 +124,9 @@ int main(int argc, char** argv) {
       results.push_back(std::move(result));
     }
     // The triad runs after the cases so that its arrays do not set the peak memory they report.
-    const double triad = options.triad ? triad_bandwidth(comm, options.triad_elements, 10) : 0.0;
+    // The host triad says nothing about device bandwidth: not measured with --space cuda.
+    const double triad =
+        options.triad && !device ? triad_bandwidth(comm, options.triad_elements, 10) : 0.0;
     std::ofstream json;
     if (root && !options.json_path.empty()) json.open(options.json_path);
     for (Result& result : results) {

@@ -4,6 +4,11 @@
 #include <cstdlib>
 #include <string>
 
+#include <complex>
+#include <concepts>
+#include <vector>
+
+#include "device_collectives.hpp"
 #include "distlops/config.hpp"
 #include "distlops/core/error.hpp"
 
@@ -60,5 +65,44 @@ void set_gpu_collectives(GpuCollectives requested) {
 const char* to_string(GpuCollectives value) {
   return value == GpuCollectives::nccl ? "nccl" : "mpi";
 }
+
+template <Scalar T, MemorySpace Space>
+void allreduce_sum_in_place(const Communicator& comm, T* data, Index count) {
+  if constexpr (std::same_as<Space, Host>) {
+    comm.allreduce(data, data, count, ReduceOp::sum);
+  } else {
+    if (comm.size() == 1) return;
+    if constexpr (detail::nccl_space<Space>) {
+      if (detail::use_nccl(comm)) {
+        // A sum of complex numbers is the sum of their real and imaginary parts.
+        using R = real_type_t<T>;
+        detail::nccl_allreduce(comm, reinterpret_cast<R*>(data),
+                               count * Index(sizeof(T) / sizeof(R)), ReduceOp::sum);
+        return;
+      }
+    }
+    // Host staging, in a buffer kept for the next call of the same element type.
+    thread_local std::vector<T> staged;
+    if (staged.size() < static_cast<std::size_t>(count)) staged.resize(std::size_t(count));
+    const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(T);
+    memory::copy_bytes<Host, Space>(staged.data(), data, bytes);
+    comm.allreduce(staged.data(), staged.data(), count, ReduceOp::sum);
+    memory::copy_bytes<Space, Host>(data, staged.data(), bytes);
+  }
+}
+
+#define DISTLOPS_INSTANTIATE_ALLREDUCE(T, S) \
+  template void allreduce_sum_in_place<T, S>(const Communicator&, T*, Index);
+DISTLOPS_INSTANTIATE_ALLREDUCE(float, Host)
+DISTLOPS_INSTANTIATE_ALLREDUCE(double, Host)
+DISTLOPS_INSTANTIATE_ALLREDUCE(std::complex<float>, Host)
+DISTLOPS_INSTANTIATE_ALLREDUCE(std::complex<double>, Host)
+#if DISTLOPS_WITH_CUDA
+DISTLOPS_INSTANTIATE_ALLREDUCE(float, Cuda)
+DISTLOPS_INSTANTIATE_ALLREDUCE(double, Cuda)
+DISTLOPS_INSTANTIATE_ALLREDUCE(std::complex<float>, Cuda)
+DISTLOPS_INSTANTIATE_ALLREDUCE(std::complex<double>, Cuda)
+#endif
+#undef DISTLOPS_INSTANTIATE_ALLREDUCE
 
 }  // namespace distlops

@@ -22,6 +22,7 @@
 #include "distlops/core/redistribute.hpp"
 #include "distlops/core/stacked_distributed_array.hpp"
 #include "distlops/core/stacked_layout.hpp"
+#include "distlops/core/symmetric_memory.hpp"
 #include "distlops/core/transport.hpp"
 #include "distlops/core/types.hpp"
 #include "distlops/io/npy.hpp"

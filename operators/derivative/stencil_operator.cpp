@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <map>
 
+#include "../../src/device_collectives.hpp"
+#include "../cuda/device_kernels.hpp"
+
 namespace distlops {
 
 namespace {
@@ -158,6 +161,10 @@ auto StencilOperator<T, Space>::make_plan(std::vector<StencilTerm> terms) const 
 template <Scalar T, MemorySpace Space>
 void StencilOperator<T, Space>::run(const Plan& plan, const Array& in, Array& out, T alpha,
                                     T beta) const {
+  if constexpr (!std::same_as<Space, Host>) {
+    run_device(plan, in, out, alpha, beta);
+    return;
+  }
   if (!plan.exchange) {
     for (const Box& box : plan.boxes)
       run_box(plan, box, in.data(), out.data(), alpha, beta);
@@ -231,7 +238,7 @@ void StencilOperator<T, Space>::run_box(const Plan& plan, const Box& box, const 
       }
       sources[t] = (ghost[t] == 1 ? front_ghosts_.data() : back_ghosts_.data()) + offset;
     }
-    kernels::combine(Space{}, run.count, count, coefficients.data(), sources.data(), beta,
+    kernels::combine(Host{}, run.count, count, coefficients.data(), sources.data(), beta,
                      out + base);
     // Next line: odometer over every axis but the last.
     int k = last_axis - 1;
@@ -244,9 +251,94 @@ void StencilOperator<T, Space>::run_box(const Plan& plan, const Box& box, const 
   }
 }
 
+// The Cuda space: the ghost planes first (over NCCL in stream order, or staged through host
+// memory and MPI), then one kernel per box, with the taps resolved on the host as run_box does.
+template <Scalar T, MemorySpace Space>
+void StencilOperator<T, Space>::run_device(const Plan& plan, const Array& in, Array& out, T alpha,
+                                           T beta) const {
+#if DISTLOPS_WITH_CUDA
+  if constexpr (std::same_as<Space, Cuda>) {
+    if (plan.exchange) {
+      const Index front_size = element_count(plan.exchange->front_shape());
+      const Index back_size = element_count(plan.exchange->back_shape());
+      if (front_ghosts_.size() < front_size) front_ghosts_ = Buffer<T, Space>(front_size);
+      if (back_ghosts_.size() < back_size) back_ghosts_ = Buffer<T, Space>(back_size);
+      bool exchanged = false;
+      if constexpr (detail::nccl_space<Space>) {
+        if (detail::use_nccl(in.communicator())) {
+          if (!device_transport_) device_transport_ = detail::nccl_transport(in.communicator());
+          plan.exchange->exchange(*device_transport_, in.data(), front_ghosts_.data(),
+                                  back_ghosts_.data());
+          exchanged = true;
+        }
+      }
+      if (!exchanged) {
+        // Without NCCL: the block and the ghost planes are staged through host memory.
+        const auto local = static_cast<std::size_t>(in.local_size());
+        if (staged_block_.size() < local) staged_block_.resize(local);
+        if (staged_front_.size() < std::size_t(front_size)) staged_front_.resize(front_size);
+        if (staged_back_.size() < std::size_t(back_size)) staged_back_.resize(back_size);
+        memory::copy_bytes<Host, Cuda>(staged_block_.data(), in.data(), local * sizeof(T));
+        plan.exchange->exchange(Host{}, staged_block_.data(), staged_front_.data(),
+                                staged_back_.data());
+        memory::copy_bytes<Cuda, Host>(front_ghosts_.data(), staged_front_.data(),
+                                       std::size_t(front_size) * sizeof(T));
+        memory::copy_bytes<Cuda, Host>(back_ghosts_.data(), staged_back_.data(),
+                                       std::size_t(back_size) * sizeof(T));
+      }
+    }
+    const int ndim = static_cast<int>(local_shape_.size());
+    const int a = distributed_axis_;
+    for (const Box& box : plan.boxes) {
+      device_ops::StencilBox<T> kernel_box;
+      kernel_box.ndim = ndim;
+      kernel_box.distributed_axis = a;
+      kernel_box.count = static_cast<int>(box.taps.size());
+      for (int k = 0; k < ndim; ++k) {
+        const Segment& segment = plan.segments[k][box.segment[k]];
+        kernel_box.start[k] = segment.start;
+        kernel_box.extent[k] = segment.count;
+        kernel_box.strides[k] = local_strides_[k];
+        if (plan.exchange) {
+          kernel_box.front_strides[k] = plan.front_strides[k];
+          kernel_box.back_strides[k] = plan.back_strides[k];
+        }
+      }
+      const Index row_a = a >= 0 ? plan.segments[a][box.segment[a]].start : 0;
+      for (int t = 0; t < kernel_box.count; ++t) {
+        const Tap& tap = box.taps[t];
+        kernel_box.coefficient[t] = alpha * T(static_cast<real_type_t<T>>(tap.weight));
+        kernel_box.shift[t] = tap.axis < 0 ? 0 : tap.offset * local_strides_[tap.axis];
+        if (box.needs_ghosts && tap.axis == a) {
+          const Index source = row_a + tap.offset;
+          if (source < 0) {
+            kernel_box.ghost[t] = 1;
+            kernel_box.ghost_plane[t] = plan.exchange->front() + source;
+          } else if (source >= local_shape_[a]) {
+            kernel_box.ghost[t] = 2;
+            kernel_box.ghost_plane[t] = source - local_shape_[a];
+          }
+        }
+      }
+      device_ops::stencil_box(Cuda{}, kernel_box, in.data(), front_ghosts_.data(),
+                              back_ghosts_.data(), beta, out.data());
+    }
+    return;
+  }
+#endif
+  (void)plan, (void)in, (void)out, (void)alpha, (void)beta;
+  throw DeviceError(this->name() + ": this build has no CUDA backend");
+}
+
 template class StencilOperator<float, Host>;
 template class StencilOperator<double, Host>;
 template class StencilOperator<std::complex<float>, Host>;
 template class StencilOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+template class StencilOperator<float, Cuda>;
+template class StencilOperator<double, Cuda>;
+template class StencilOperator<std::complex<float>, Cuda>;
+template class StencilOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops

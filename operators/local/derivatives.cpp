@@ -80,4 +80,18 @@ DISTLOPS_INSTANTIATE_DERIVATIVES(double)
 DISTLOPS_INSTANTIATE_DERIVATIVES(std::complex<float>)
 DISTLOPS_INSTANTIATE_DERIVATIVES(std::complex<double>)
 
+#if DISTLOPS_WITH_CUDA
+#define DISTLOPS_INSTANTIATE_CUDA_DERIVATIVES(T)                                             \
+  template LocalOperator<T, Cuda> FirstDerivative<T, Cuda>(const Shape&,                     \
+                                                           const FirstDerivativeOptions&);   \
+  template LocalOperator<T, Cuda> SecondDerivative<T, Cuda>(const Shape&,                    \
+                                                            const SecondDerivativeOptions&); \
+  template LocalOperator<T, Cuda> Laplacian<T, Cuda>(const Shape&, const LaplacianOptions&);
+DISTLOPS_INSTANTIATE_CUDA_DERIVATIVES(float)
+DISTLOPS_INSTANTIATE_CUDA_DERIVATIVES(double)
+DISTLOPS_INSTANTIATE_CUDA_DERIVATIVES(std::complex<float>)
+DISTLOPS_INSTANTIATE_CUDA_DERIVATIVES(std::complex<double>)
+#undef DISTLOPS_INSTANTIATE_CUDA_DERIVATIVES
+#endif
+
 }  // namespace distlops::local

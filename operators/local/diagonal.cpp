@@ -2,6 +2,7 @@
 // products when the weights run along the innermost axis.
 #include "distlops/operators/local/diagonal.hpp"
 
+#include "../cuda/device_kernels.hpp"
 #include "support.hpp"
 
 namespace distlops::local {
@@ -45,14 +46,15 @@ DiagonalOperator<T, Space>::DiagonalOperator(std::span<const T> diag, Shape dims
   std::vector<T> conjugated(diag.begin(), diag.end());
   for (T& value : conjugated)
     value = conjugate(value);
-  if (inner_ == 1) {
-    // Element-wise products read the weights in the space of the data.
+  if (inner_ == 1 || !std::same_as<Space, Host>) {
+    // Element-wise products (and every device kernel) read the weights in the space of the data.
     diag_ = Vector(Shape{count});
     conj_diag_ = Vector(Shape{count});
     memory::copy_bytes<Space, Host>(diag_.data(), diag.data(), diag.size() * sizeof(T));
     memory::copy_bytes<Space, Host>(conj_diag_.data(), conjugated.data(), diag.size() * sizeof(T));
-  } else {
-    // Row scalings take each weight as a kernel argument.
+  }
+  if (inner_ != 1) {
+    // Host row scalings take each weight as a kernel argument.
     row_weights_.assign(diag.begin(), diag.end());
     conj_row_weights_ = std::move(conjugated);
   }
@@ -70,11 +72,25 @@ void DiagonalOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta, V
 
 template <Scalar T, MemorySpace Space>
 void DiagonalOperator<T, Space>::apply(bool conj, T alpha, const T* in, T beta, T* out) const {
+  if constexpr (!std::same_as<Space, Host>) {
+#if DISTLOPS_WITH_CUDA
+    // One kernel over the whole (outer, length, inner) array.
+    device_ops::diagonal(Cuda{}, outer_, length_, inner_, alpha, (conj ? conj_diag_ : diag_).data(),
+                         in, beta, out);
+#endif
+  } else {
+    apply_host(conj, alpha, in, beta, out);
+  }
+}
+
+// The host loops (called for the Host space only).
+template <Scalar T, MemorySpace Space>
+void DiagonalOperator<T, Space>::apply_host(bool conj, T alpha, const T* in, T beta, T* out) const {
   if (inner_ == 1) {
     // The weights run along the innermost axis: one element-wise product per outer index.
     const T* w = (conj ? conj_diag_ : diag_).data();
     for (Index o = 0; o < outer_; ++o)
-      scaled_product(Space{}, length_, alpha, w, in + o * length_, beta, out + o * length_);
+      scaled_product(Host{}, length_, alpha, w, in + o * length_, beta, out + o * length_);
     return;
   }
   // One weight per contiguous row of `inner_` elements.
@@ -82,7 +98,7 @@ void DiagonalOperator<T, Space>::apply(bool conj, T alpha, const T* in, T beta, 
   for (Index o = 0; o < outer_; ++o) {
     for (Index i = 0; i < length_; ++i) {
       const Index start = (o * length_ + i) * inner_;
-      kernels::axpby(Space{}, inner_, alpha * w[static_cast<std::size_t>(i)], in + start, beta,
+      kernels::axpby(Host{}, inner_, alpha * w[static_cast<std::size_t>(i)], in + start, beta,
                      out + start);
     }
   }
@@ -100,5 +116,15 @@ DISTLOPS_INSTANTIATE_DIAGONAL(float)
 DISTLOPS_INSTANTIATE_DIAGONAL(double)
 DISTLOPS_INSTANTIATE_DIAGONAL(std::complex<float>)
 DISTLOPS_INSTANTIATE_DIAGONAL(std::complex<double>)
+#if DISTLOPS_WITH_CUDA
+#define DISTLOPS_INSTANTIATE_CUDA_DIAGONAL(T) \
+  template class DiagonalOperator<T, Cuda>;   \
+  template LocalOperator<T, Cuda> Diagonal<T, Cuda>(std::span<const T>, const Shape&, int);
+DISTLOPS_INSTANTIATE_CUDA_DIAGONAL(float)
+DISTLOPS_INSTANTIATE_CUDA_DIAGONAL(double)
+DISTLOPS_INSTANTIATE_CUDA_DIAGONAL(std::complex<float>)
+DISTLOPS_INSTANTIATE_CUDA_DIAGONAL(std::complex<double>)
+#undef DISTLOPS_INSTANTIATE_CUDA_DIAGONAL
+#endif
 
 }  // namespace distlops::local

@@ -143,5 +143,16 @@ DISTLOPS_INSTANTIATE_EMBED(float)
 DISTLOPS_INSTANTIATE_EMBED(double)
 DISTLOPS_INSTANTIATE_EMBED(std::complex<float>)
 DISTLOPS_INSTANTIATE_EMBED(std::complex<double>)
+#if DISTLOPS_WITH_CUDA
+#define DISTLOPS_INSTANTIATE_CUDA_EMBED(T)                                       \
+  template class EmbedOperator<T, Cuda>;                                         \
+  template LocalOperator<T, Cuda> Identity<T, Cuda>(const Shape&, const Shape&); \
+  template LocalOperator<T, Cuda> Pad<T, Cuda>(const Shape&, const std::vector<PadWidth>&);
+DISTLOPS_INSTANTIATE_CUDA_EMBED(float)
+DISTLOPS_INSTANTIATE_CUDA_EMBED(double)
+DISTLOPS_INSTANTIATE_CUDA_EMBED(std::complex<float>)
+DISTLOPS_INSTANTIATE_CUDA_EMBED(std::complex<double>)
+#undef DISTLOPS_INSTANTIATE_CUDA_EMBED
+#endif
 
 }  // namespace distlops::local

@@ -1,6 +1,7 @@
 // MatrixMult: Eigen GEMV/GEMM on row-major maps of the caller's memory.
 #include "distlops/operators/local/matrix_mult.hpp"
 
+#include "../cuda/device_kernels.hpp"
 #include "support.hpp"
 
 namespace distlops::local {
@@ -37,6 +38,15 @@ void gemm(Host, bool adjoint, Index rows, Index cols, const T* a, Index k, T alp
     y.noalias() += alpha * matrix * x;
   }
 }
+
+#if DISTLOPS_WITH_CUDA
+// The same product through cuBLAS.
+template <class T>
+void gemm(Cuda, bool adjoint, Index rows, Index cols, const T* a, Index k, T alpha, const T* in,
+          T beta, T* out) {
+  device_ops::gemm(Cuda{}, adjoint, rows, cols, a, k, alpha, in, beta, out);
+}
+#endif
 
 Shape with_first(Index first, const Shape& otherdims) {
   Shape shape{first};
@@ -92,15 +102,20 @@ LocalOperator<T, Space> MatrixMult(const Eigen::Ref<const EigenRowMajorMatrix<T>
                               otherdims);
 }
 
-#define DISTLOPS_INSTANTIATE_MATRIX_MULT(T)                                             \
-  template class MatrixMultOperator<T, Host>;                                           \
-  template LocalOperator<T, Host> MatrixMult<T, Host>(Index, Index, std::span<const T>, \
-                                                      const Shape&);                    \
-  template LocalOperator<T, Host> MatrixMult<T, Host>(                                  \
-      const Eigen::Ref<const EigenRowMajorMatrix<T>>&, const Shape&);
-DISTLOPS_INSTANTIATE_MATRIX_MULT(float)
-DISTLOPS_INSTANTIATE_MATRIX_MULT(double)
-DISTLOPS_INSTANTIATE_MATRIX_MULT(std::complex<float>)
-DISTLOPS_INSTANTIATE_MATRIX_MULT(std::complex<double>)
+#define DISTLOPS_INSTANTIATE_MATRIX_MULT(T, S)                                                   \
+  template class MatrixMultOperator<T, S>;                                                       \
+  template LocalOperator<T, S> MatrixMult<T, S>(Index, Index, std::span<const T>, const Shape&); \
+  template LocalOperator<T, S> MatrixMult<T, S>(const Eigen::Ref<const EigenRowMajorMatrix<T>>&, \
+                                                const Shape&);
+DISTLOPS_INSTANTIATE_MATRIX_MULT(float, Host)
+DISTLOPS_INSTANTIATE_MATRIX_MULT(double, Host)
+DISTLOPS_INSTANTIATE_MATRIX_MULT(std::complex<float>, Host)
+DISTLOPS_INSTANTIATE_MATRIX_MULT(std::complex<double>, Host)
+#if DISTLOPS_WITH_CUDA
+DISTLOPS_INSTANTIATE_MATRIX_MULT(float, Cuda)
+DISTLOPS_INSTANTIATE_MATRIX_MULT(double, Cuda)
+DISTLOPS_INSTANTIATE_MATRIX_MULT(std::complex<float>, Cuda)
+DISTLOPS_INSTANTIATE_MATRIX_MULT(std::complex<double>, Cuda)
+#endif
 
 }  // namespace distlops::local

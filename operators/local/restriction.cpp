@@ -1,6 +1,7 @@
 // Restriction: row gathers in both directions (the adjoint through the inverse index lists).
 #include "distlops/operators/local/restriction.hpp"
 
+#include "../cuda/device_kernels.hpp"
 #include "support.hpp"
 
 namespace distlops::local {
@@ -66,20 +67,34 @@ RestrictionOperator<T, Space>::RestrictionOperator(const Shape& dims, std::span<
   std::vector<Index> next(first_.begin(), first_.end() - 1);
   for (std::size_t i = 0; i < iava_.size(); ++i)
     sources_[static_cast<std::size_t>(next[static_cast<std::size_t>(iava_[i])]++)] = Index(i);
+  if constexpr (!std::same_as<Space, Host>) {
+    // The device kernels read the index lists in device memory.
+    device_iava_ = detail::copy_to_space<Index, Space>(iava_);
+    device_first_ = detail::copy_to_space<Index, Space>(first_);
+    device_sources_ = detail::copy_to_space<Index, Space>(sources_);
+  }
 }
 
 template <Scalar T, MemorySpace Space>
 void RestrictionOperator<T, Space>::forward_add(T alpha, const Vector& x, T beta, Vector& y) const {
   const auto count = static_cast<Index>(iava_.size());
-  if (inner_ == 1) {
-    gather(Space{}, outer_, length_, iava_, alpha, x.data(), beta, y.data());
+  if constexpr (!std::same_as<Space, Host>) {
+#if DISTLOPS_WITH_CUDA
+    device_ops::gather_rows(Cuda{}, outer_, length_, inner_, count, device_iava_.data(), alpha,
+                            x.data(), beta, y.data());
+#endif
     return;
-  }
-  for (Index o = 0; o < outer_; ++o) {
-    for (Index i = 0; i < count; ++i) {
-      const Index source = (o * length_ + iava_[static_cast<std::size_t>(i)]) * inner_;
-      kernels::axpby(Space{}, inner_, alpha, x.data() + source, beta,
-                     y.data() + (o * count + i) * inner_);
+  } else {
+    if (inner_ == 1) {
+      gather(Space{}, outer_, length_, iava_, alpha, x.data(), beta, y.data());
+      return;
+    }
+    for (Index o = 0; o < outer_; ++o) {
+      for (Index i = 0; i < count; ++i) {
+        const Index source = (o * length_ + iava_[static_cast<std::size_t>(i)]) * inner_;
+        kernels::axpby(Space{}, inner_, alpha, x.data() + source, beta,
+                       y.data() + (o * count + i) * inner_);
+      }
     }
   }
 }
@@ -87,25 +102,33 @@ void RestrictionOperator<T, Space>::forward_add(T alpha, const Vector& x, T beta
 template <Scalar T, MemorySpace Space>
 void RestrictionOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const {
   const auto count = static_cast<Index>(iava_.size());
-  if (inner_ == 1) {
-    gather_sums(Space{}, outer_, count, first_, sources_, alpha, y.data(), beta, x.data());
+  if constexpr (!std::same_as<Space, Host>) {
+#if DISTLOPS_WITH_CUDA
+    device_ops::scatter_rows(Cuda{}, outer_, length_, inner_, count, device_first_.data(),
+                             device_sources_.data(), alpha, y.data(), beta, x.data());
+#endif
     return;
-  }
-  for (Index o = 0; o < outer_; ++o) {
-    for (Index j = 0; j < length_; ++j) {
-      T* destination = x.data() + (o * length_ + j) * inner_;
-      const auto begin = static_cast<std::size_t>(first_[static_cast<std::size_t>(j)]);
-      const auto end = static_cast<std::size_t>(first_[static_cast<std::size_t>(j) + 1]);
-      if (begin == end) {
-        detail::scale_or_zero(Space{}, inner_, beta, destination);
-        continue;
-      }
-      // The first sample initialises (or scales) the row, the others add to it.
-      kernels::axpby(Space{}, inner_, alpha, y.data() + (o * count + sources_[begin]) * inner_,
-                     beta, destination);
-      for (std::size_t s = begin + 1; s < end; ++s) {
-        kernels::axpy(Space{}, inner_, alpha, y.data() + (o * count + sources_[s]) * inner_,
-                      destination);
+  } else {
+    if (inner_ == 1) {
+      gather_sums(Space{}, outer_, count, first_, sources_, alpha, y.data(), beta, x.data());
+      return;
+    }
+    for (Index o = 0; o < outer_; ++o) {
+      for (Index j = 0; j < length_; ++j) {
+        T* destination = x.data() + (o * length_ + j) * inner_;
+        const auto begin = static_cast<std::size_t>(first_[static_cast<std::size_t>(j)]);
+        const auto end = static_cast<std::size_t>(first_[static_cast<std::size_t>(j) + 1]);
+        if (begin == end) {
+          detail::scale_or_zero(Space{}, inner_, beta, destination);
+          continue;
+        }
+        // The first sample initialises (or scales) the row, the others add to it.
+        kernels::axpby(Space{}, inner_, alpha, y.data() + (o * count + sources_[begin]) * inner_,
+                       beta, destination);
+        for (std::size_t s = begin + 1; s < end; ++s) {
+          kernels::axpy(Space{}, inner_, alpha, y.data() + (o * count + sources_[s]) * inner_,
+                        destination);
+        }
       }
     }
   }
@@ -115,5 +138,11 @@ template class RestrictionOperator<float, Host>;
 template class RestrictionOperator<double, Host>;
 template class RestrictionOperator<std::complex<float>, Host>;
 template class RestrictionOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+template class RestrictionOperator<float, Cuda>;
+template class RestrictionOperator<double, Cuda>;
+template class RestrictionOperator<std::complex<float>, Cuda>;
+template class RestrictionOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops::local

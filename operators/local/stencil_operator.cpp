@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../cuda/device_kernels.hpp"
 #include "support.hpp"
 
 namespace distlops::local {
@@ -56,6 +57,19 @@ StencilOperator<T, Space>::StencilOperator(Shape dims, const std::vector<Stencil
     terms_.push_back({term.axis, {s.derivative, s.kind, s.order, s.edge, real_type(s.scale)}});
     last_axis_ = std::max(last_axis_, term.axis);
   }
+#if DISTLOPS_WITH_CUDA
+  if constexpr (std::same_as<Space, Cuda>) {
+    // The device kernel receives the terms by value.
+    if (terms_.size() > std::size_t(device_ops::max_stencil_terms) ||
+        dims_.size() > std::size_t(device_ops::max_stencil_dimensions)) {
+      throw InvalidArgument(op + ": the Cuda space supports at most " +
+                            std::to_string(device_ops::max_stencil_terms) + " terms on arrays of " +
+                            "at most " + std::to_string(device_ops::max_stencil_dimensions) +
+                            " dimensions, got " + std::to_string(terms_.size()) + " terms and " +
+                            std::to_string(dims_.size()) + " dimensions");
+    }
+  }
+#endif
 }
 
 template <Scalar T, MemorySpace Space>
@@ -75,6 +89,31 @@ void StencilOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta, Ve
 // every term's stencil is fixed: each term is one fused pass over the segment.
 template <Scalar T, MemorySpace Space>
 void StencilOperator<T, Space>::apply(bool adjoint, T alpha, const T* in, T beta, T* out) const {
+  if constexpr (!std::same_as<Space, Host>) {
+#if DISTLOPS_WITH_CUDA
+    // One thread per output point, each evaluating its stencils with stencil::at.
+    device_ops::LocalStencil<real_type> stencil;
+    stencil.ndim = static_cast<int>(dims_.size());
+    stencil.count = static_cast<int>(terms_.size());
+    for (std::size_t k = 0; k < dims_.size(); ++k) {
+      stencil.dims[k] = dims_[k];
+      stencil.strides[k] = strides_[k];
+    }
+    for (std::size_t t = 0; t < terms_.size(); ++t) {
+      stencil.axis[t] = terms_[t].axis;
+      stencil.spec[t] = terms_[t].spec;
+    }
+    device_ops::local_stencil(Cuda{}, stencil, adjoint, alpha, in, beta, out);
+#endif
+  } else {
+    apply_host(adjoint, alpha, in, beta, out);
+  }
+}
+
+// The host loops (called for the Host space only).
+template <Scalar T, MemorySpace Space>
+void StencilOperator<T, Space>::apply_host(bool adjoint, T alpha, const T* in, T beta,
+                                           T* out) const {
   const auto last = static_cast<std::size_t>(last_axis_);
   const Index length = dims_[last];
   const Index row = strides_[last];  // elements per index of axis L
@@ -105,10 +144,10 @@ void StencilOperator<T, Space>::apply(bool adjoint, T alpha, const T* in, T beta
         const detail::Combine mode = written        ? detail::Combine::add
                                      : beta == T(0) ? detail::Combine::overwrite
                                                     : detail::Combine::scale;
-        detail::combine(Space{}, mode, points.count, n, sources, weights, beta, y);
+        detail::combine(Host{}, mode, points.count, n, sources, weights, beta, y);
         written = true;
       }
-      if (!written) detail::scale_or_zero(Space{}, n, beta, y);
+      if (!written) detail::scale_or_zero(Host{}, n, beta, y);
     }
   };
 
@@ -132,5 +171,11 @@ template class StencilOperator<float, Host>;
 template class StencilOperator<double, Host>;
 template class StencilOperator<std::complex<float>, Host>;
 template class StencilOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+template class StencilOperator<float, Cuda>;
+template class StencilOperator<double, Cuda>;
+template class StencilOperator<std::complex<float>, Cuda>;
+template class StencilOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops::local

@@ -46,5 +46,15 @@ template class ScalingOperator<float, Host>;
 template class ScalingOperator<double, Host>;
 template class ScalingOperator<std::complex<float>, Host>;
 template class ScalingOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+template class ZeroOperator<float, Cuda>;
+template class ZeroOperator<double, Cuda>;
+template class ZeroOperator<std::complex<float>, Cuda>;
+template class ZeroOperator<std::complex<double>, Cuda>;
+template class ScalingOperator<float, Cuda>;
+template class ScalingOperator<double, Cuda>;
+template class ScalingOperator<std::complex<float>, Cuda>;
+template class ScalingOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops::local

@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <string>
@@ -153,6 +154,77 @@ NcclCommunicator::NcclCommunicator(const Communicator& comm) {
     check_nccl(ncclCommInitRank(&impl->comm, comm.size(), id, comm.rank()), "ncclCommInitRank");
   }
   impl_ = std::move(impl);
+}
+
+// ---- symmetric memory ------------------------------------------------------------------------
+// ncclMemAlloc appeared in NCCL 2.19, window registration (symmetric kernels) in 2.27.
+#if defined(NCCL_VERSION_CODE) && NCCL_VERSION_CODE >= NCCL_VERSION(2, 19, 0)
+#define DISTLOPS_NCCL_MEM_ALLOC 1
+#else
+#define DISTLOPS_NCCL_MEM_ALLOC 0
+#endif
+#if defined(NCCL_VERSION_CODE) && NCCL_VERSION_CODE >= NCCL_VERSION(2, 27, 0) && \
+    defined(NCCL_WIN_COLL_SYMMETRIC)
+#define DISTLOPS_NCCL_WINDOWS 1
+#else
+#define DISTLOPS_NCCL_WINDOWS 0
+#endif
+
+bool NcclCommunicator::symmetric_windows_available() {
+  return DISTLOPS_NCCL_WINDOWS != 0;
+}
+
+NcclCommunicator::SymmetricRegion NcclCommunicator::allocate_symmetric(std::size_t bytes) const {
+  SymmetricRegion region;
+  region.bytes = bytes;
+#if DISTLOPS_NCCL_MEM_ALLOC
+  // Every rank takes part in the registration, also with zero bytes of its own.
+  const std::size_t request = std::max<std::size_t>(bytes, 1);
+  cuda::Context::get();  // the device is current
+  const ncclResult_t allocated = ncclMemAlloc(&region.data, request);
+  int ok = allocated == ncclSuccess ? 1 : 0, all_ok = 0;
+  impl_->mpi.allreduce(&ok, &all_ok, 1, ReduceOp::min);
+  if (!all_ok) {
+    if (allocated == ncclSuccess) ncclMemFree(region.data);
+    throw CommunicationError(std::string("ncclMemAlloc failed on at least one rank") +
+                             (allocated != ncclSuccess
+                                  ? std::string(" (here: ") + ncclGetErrorString(allocated) + ")"
+                                  : std::string()));
+  }
+#if DISTLOPS_NCCL_WINDOWS
+  if (impl_->comm) {
+    ncclWindow_t window = nullptr;
+    const ncclResult_t registered =
+        ncclCommWindowRegister(impl_->comm, region.data, request, &window, NCCL_WIN_COLL_SYMMETRIC);
+    if (registered != ncclSuccess) {
+      ncclMemFree(region.data);
+      check_nccl(registered, "ncclCommWindowRegister");
+    }
+    region.window = window;
+    region.registered = true;
+  }
+#endif
+  return region;
+#else
+  (void)bytes;
+  throw InvalidArgument("symmetric memory needs NCCL 2.19 or newer (ncclMemAlloc)");
+#endif
+}
+
+void NcclCommunicator::free_symmetric(SymmetricRegion& region) const {
+  if (!region.data) return;
+#if DISTLOPS_NCCL_MEM_ALLOC
+  // Collectives still in flight may use the memory.
+  cuda::Context::get().synchronize();
+#if DISTLOPS_NCCL_WINDOWS
+  if (region.registered && impl_->comm) {
+    check_nccl(ncclCommWindowDeregister(impl_->comm, static_cast<ncclWindow_t>(region.window)),
+               "ncclCommWindowDeregister");
+  }
+#endif
+  check_nccl(ncclMemFree(region.data), "ncclMemFree");
+#endif
+  region = SymmetricRegion{};
 }
 
 const Communicator& NcclCommunicator::mpi() const {

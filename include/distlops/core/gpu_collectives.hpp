@@ -7,6 +7,10 @@
 /// DISTLOPS_GPU_COLLECTIVES (`nccl` or `mpi`), defaulting to NCCL when the library was built
 /// with it; set_gpu_collectives() overrides it. Every rank must make the same choice.
 
+#include "distlops/core/communicator.hpp"
+#include "distlops/core/memory_space.hpp"
+#include "distlops/core/types.hpp"
+
 namespace distlops {
 
 enum class GpuCollectives { nccl, mpi };
@@ -24,5 +28,11 @@ void set_gpu_collectives(GpuCollectives choice);
 
 /// "nccl" or "mpi".
 const char* to_string(GpuCollectives choice);
+
+/// Sums `count` elements at `data` (memory of Space) over the ranks of `comm`, in place: one
+/// MPI allreduce for host memory; for device memory one NCCL allreduce, or (the mpi path) an
+/// MPI allreduce on a host copy kept between calls. Collective.
+template <Scalar T, MemorySpace Space>
+void allreduce_sum_in_place(const Communicator& comm, T* data, Index count);
 
 }  // namespace distlops

@@ -132,6 +132,24 @@ class NcclCommunicator {
   /// match in posting order; messages of a rank to itself pair up in order and are copies.
   void exchange(std::span<const ReceiveMessage> receives, std::span<const SendMessage> sends) const;
 
+  /// Device memory for symmetric collectives: `bytes` from ncclMemAlloc (NCCL >= 2.19),
+  /// registered on this communicator as a symmetric window (ncclCommWindowRegister with
+  /// NCCL_WIN_COLL_SYMMETRIC, NCCL >= 2.27; `registered` says whether it was). Collective:
+  /// every rank allocates, all agree on success before registering, so that a failure on one
+  /// rank raises on every rank. Release with free_symmetric, collectively, before the process
+  /// tears NCCL down.
+  struct SymmetricRegion {
+    void* data = nullptr;
+    void* window = nullptr;
+    std::size_t bytes = 0;
+    bool registered = false;
+  };
+  SymmetricRegion allocate_symmetric(std::size_t bytes) const;
+  /// Collective: deregisters the window and frees the memory (a no-op on an empty region).
+  void free_symmetric(SymmetricRegion& region) const;
+  /// Whether the NCCL this library was built with offers ncclMemAlloc and symmetric windows.
+  static bool symmetric_windows_available();
+
  private:
   struct Impl;
   void allreduce_raw(detail::NcclBuffer send, void* recv, ReduceOp op) const;

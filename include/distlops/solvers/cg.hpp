@@ -162,5 +162,6 @@ CgResult<V> cg(const BasicLinearOperator<V, V>& op, const V& y, const V& x0,
   prefix template CgResult<V> detail::cg_run<V>(const BasicLinearOperator<V, V>&, const V&, \
                                                 const V*, const CgOptions<V>&);
 DISTLOPS_SOLVER_VECTORS(DISTLOPS_CG_INSTANCE, extern)
+DISTLOPS_SOLVER_CUDA_VECTORS(DISTLOPS_CG_INSTANCE, extern)
 
 }  // namespace distlops

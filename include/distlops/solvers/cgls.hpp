@@ -166,5 +166,6 @@ CglsResult<Domain> cgls(const BasicLinearOperator<Domain, Range>& op, const Rang
   prefix template CglsResult<D> detail::cgls_run<D, R>(const BasicLinearOperator<D, R>&, const R&, \
                                                        const D*, const CglsOptions<D>&);
 DISTLOPS_SOLVER_PAIRS(DISTLOPS_CGLS_INSTANCE, extern)
+DISTLOPS_SOLVER_CUDA_PAIRS(DISTLOPS_CGLS_INSTANCE, extern)
 
 }  // namespace distlops

@@ -266,5 +266,6 @@ LsqrResult<Domain> lsqr(const BasicLinearOperator<Domain, Range>& op, const Rang
   prefix template LsqrResult<D> detail::lsqr_run<D, R>(const BasicLinearOperator<D, R>&, const R&, \
                                                        const D*, const LsqrOptions<D>&);
 DISTLOPS_SOLVER_PAIRS(DISTLOPS_LSQR_INSTANCE, extern)
+DISTLOPS_SOLVER_CUDA_PAIRS(DISTLOPS_LSQR_INSTANCE, extern)
 
 }  // namespace distlops

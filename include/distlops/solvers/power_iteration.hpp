@@ -102,5 +102,6 @@ PowerIterationResult<Domain> power_iteration_normal(const BasicLinearOperator<Do
   prefix template PowerIterationResult<V> detail::power_iteration_run<V>( \
       const BasicLinearOperator<V, V>&, const PowerIterationOptions&);
 DISTLOPS_SOLVER_VECTORS(DISTLOPS_POWER_INSTANCE, extern)
+DISTLOPS_SOLVER_CUDA_VECTORS(DISTLOPS_POWER_INSTANCE, extern)
 
 }  // namespace distlops

@@ -13,6 +13,7 @@
 /// construction; applying allocates nothing beyond the ghost planes of the first apply.
 
 #include <array>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -82,6 +83,7 @@ class StencilOperator final : public LinearOperatorBase<DistributedArray<T, Spac
   Plan make_plan(std::vector<StencilTerm> terms) const;
   void run(const Plan& plan, const Array& in, Array& out, T alpha, T beta) const;
   void run_box(const Plan& plan, const Box& box, const T* in, T* out, T alpha, T beta) const;
+  void run_device(const Plan& plan, const Array& in, Array& out, T alpha, T beta) const;
 
   int distributed_axis_ = -1;  // -1 when the layout is replicated
   Shape local_shape_;
@@ -91,11 +93,23 @@ class StencilOperator final : public LinearOperatorBase<DistributedArray<T, Spac
   Plan adjoint_;
   mutable Buffer<T, Space> front_ghosts_;
   mutable Buffer<T, Space> back_ghosts_;
+  // The Cuda space: the transport of device memory (NCCL), or host copies of the block and
+  // of the ghost planes when the planes travel over MPI.
+  mutable std::unique_ptr<Transport> device_transport_;
+  mutable std::vector<T> staged_block_;
+  mutable std::vector<T> staged_front_;
+  mutable std::vector<T> staged_back_;
 };
 
 extern template class StencilOperator<float, Host>;
 extern template class StencilOperator<double, Host>;
 extern template class StencilOperator<std::complex<float>, Host>;
 extern template class StencilOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+extern template class StencilOperator<float, Cuda>;
+extern template class StencilOperator<double, Cuda>;
+extern template class StencilOperator<std::complex<float>, Cuda>;
+extern template class StencilOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops

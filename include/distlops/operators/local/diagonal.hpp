@@ -33,6 +33,7 @@ class DiagonalOperator final : public AccumulatingOperator<T, Space> {
 
  private:
   void apply(bool conj, T alpha, const T* in, T beta, T* out) const;
+  void apply_host(bool conj, T alpha, const T* in, T beta, T* out) const;
 
   Vector diag_;  // d and conj(d) in Space, for element-wise products
   Vector conj_diag_;
@@ -54,6 +55,16 @@ DISTLOPS_EXTERN_DIAGONAL(float)
 DISTLOPS_EXTERN_DIAGONAL(double)
 DISTLOPS_EXTERN_DIAGONAL(std::complex<float>)
 DISTLOPS_EXTERN_DIAGONAL(std::complex<double>)
+#if DISTLOPS_WITH_CUDA
+#define DISTLOPS_EXTERN_CUDA_DIAGONAL(T)           \
+  extern template class DiagonalOperator<T, Cuda>; \
+  extern template LocalOperator<T, Cuda> Diagonal<T, Cuda>(std::span<const T>, const Shape&, int);
+DISTLOPS_EXTERN_CUDA_DIAGONAL(float)
+DISTLOPS_EXTERN_CUDA_DIAGONAL(double)
+DISTLOPS_EXTERN_CUDA_DIAGONAL(std::complex<float>)
+DISTLOPS_EXTERN_CUDA_DIAGONAL(std::complex<double>)
+#undef DISTLOPS_EXTERN_CUDA_DIAGONAL
+#endif
 #undef DISTLOPS_EXTERN_DIAGONAL
 
 }  // namespace distlops::local

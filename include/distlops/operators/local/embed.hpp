@@ -43,5 +43,11 @@ extern template class EmbedOperator<float, Host>;
 extern template class EmbedOperator<double, Host>;
 extern template class EmbedOperator<std::complex<float>, Host>;
 extern template class EmbedOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+extern template class EmbedOperator<float, Cuda>;
+extern template class EmbedOperator<double, Cuda>;
+extern template class EmbedOperator<std::complex<float>, Cuda>;
+extern template class EmbedOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops::local

@@ -43,5 +43,15 @@ extern template LocalOperator<std::complex<float>, Host> FirstDerivative<std::co
     const Shape&, const FirstDerivativeOptions&);
 extern template LocalOperator<std::complex<double>, Host>
 FirstDerivative<std::complex<double>, Host>(const Shape&, const FirstDerivativeOptions&);
+#if DISTLOPS_WITH_CUDA
+#define DISTLOPS_EXTERN_CUDA_FIRSTDERIVATIVE(T)                                 \
+  extern template LocalOperator<T, Cuda> FirstDerivative<T, Cuda>(const Shape&, \
+                                                                  const FirstDerivativeOptions&);
+DISTLOPS_EXTERN_CUDA_FIRSTDERIVATIVE(float)
+DISTLOPS_EXTERN_CUDA_FIRSTDERIVATIVE(double)
+DISTLOPS_EXTERN_CUDA_FIRSTDERIVATIVE(std::complex<float>)
+DISTLOPS_EXTERN_CUDA_FIRSTDERIVATIVE(std::complex<double>)
+#undef DISTLOPS_EXTERN_CUDA_FIRSTDERIVATIVE
+#endif
 
 }  // namespace distlops::local

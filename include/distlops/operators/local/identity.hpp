@@ -30,5 +30,14 @@ extern template LocalOperator<std::complex<float>, Host> Identity<std::complex<f
     const Shape&, const Shape&);
 extern template LocalOperator<std::complex<double>, Host> Identity<std::complex<double>, Host>(
     const Shape&, const Shape&);
+#if DISTLOPS_WITH_CUDA
+#define DISTLOPS_EXTERN_CUDA_IDENTITY(T) \
+  extern template LocalOperator<T, Cuda> Identity<T, Cuda>(const Shape&, const Shape&);
+DISTLOPS_EXTERN_CUDA_IDENTITY(float)
+DISTLOPS_EXTERN_CUDA_IDENTITY(double)
+DISTLOPS_EXTERN_CUDA_IDENTITY(std::complex<float>)
+DISTLOPS_EXTERN_CUDA_IDENTITY(std::complex<double>)
+#undef DISTLOPS_EXTERN_CUDA_IDENTITY
+#endif
 
 }  // namespace distlops::local

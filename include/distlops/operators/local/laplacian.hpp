@@ -39,5 +39,14 @@ extern template LocalOperator<std::complex<float>, Host> Laplacian<std::complex<
     const Shape&, const LaplacianOptions&);
 extern template LocalOperator<std::complex<double>, Host> Laplacian<std::complex<double>, Host>(
     const Shape&, const LaplacianOptions&);
+#if DISTLOPS_WITH_CUDA
+#define DISTLOPS_EXTERN_CUDA_LAPLACIAN(T) \
+  extern template LocalOperator<T, Cuda> Laplacian<T, Cuda>(const Shape&, const LaplacianOptions&);
+DISTLOPS_EXTERN_CUDA_LAPLACIAN(float)
+DISTLOPS_EXTERN_CUDA_LAPLACIAN(double)
+DISTLOPS_EXTERN_CUDA_LAPLACIAN(std::complex<float>)
+DISTLOPS_EXTERN_CUDA_LAPLACIAN(std::complex<double>)
+#undef DISTLOPS_EXTERN_CUDA_LAPLACIAN
+#endif
 
 }  // namespace distlops::local

@@ -51,16 +51,22 @@ template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> MatrixMult(const Eigen::Ref<const EigenRowMajorMatrix<T>>& matrix,
                                    const Shape& otherdims = {});
 
-#define DISTLOPS_EXTERN_MATRIX_MULT(T)                                                         \
-  extern template class MatrixMultOperator<T, Host>;                                           \
-  extern template LocalOperator<T, Host> MatrixMult<T, Host>(Index, Index, std::span<const T>, \
-                                                             const Shape&);                    \
-  extern template LocalOperator<T, Host> MatrixMult<T, Host>(                                  \
+#define DISTLOPS_EXTERN_MATRIX_MULT(T, S)                                                \
+  extern template class MatrixMultOperator<T, S>;                                        \
+  extern template LocalOperator<T, S> MatrixMult<T, S>(Index, Index, std::span<const T>, \
+                                                       const Shape&);                    \
+  extern template LocalOperator<T, S> MatrixMult<T, S>(                                  \
       const Eigen::Ref<const EigenRowMajorMatrix<T>>&, const Shape&);
-DISTLOPS_EXTERN_MATRIX_MULT(float)
-DISTLOPS_EXTERN_MATRIX_MULT(double)
-DISTLOPS_EXTERN_MATRIX_MULT(std::complex<float>)
-DISTLOPS_EXTERN_MATRIX_MULT(std::complex<double>)
+DISTLOPS_EXTERN_MATRIX_MULT(float, Host)
+DISTLOPS_EXTERN_MATRIX_MULT(double, Host)
+DISTLOPS_EXTERN_MATRIX_MULT(std::complex<float>, Host)
+DISTLOPS_EXTERN_MATRIX_MULT(std::complex<double>, Host)
+#if DISTLOPS_WITH_CUDA
+DISTLOPS_EXTERN_MATRIX_MULT(float, Cuda)
+DISTLOPS_EXTERN_MATRIX_MULT(double, Cuda)
+DISTLOPS_EXTERN_MATRIX_MULT(std::complex<float>, Cuda)
+DISTLOPS_EXTERN_MATRIX_MULT(std::complex<double>, Cuda)
+#endif
 #undef DISTLOPS_EXTERN_MATRIX_MULT
 
 }  // namespace distlops::local

@@ -32,5 +32,14 @@ extern template LocalOperator<std::complex<float>, Host> Pad<std::complex<float>
     const Shape&, const std::vector<PadWidth>&);
 extern template LocalOperator<std::complex<double>, Host> Pad<std::complex<double>, Host>(
     const Shape&, const std::vector<PadWidth>&);
+#if DISTLOPS_WITH_CUDA
+#define DISTLOPS_EXTERN_CUDA_PAD(T) \
+  extern template LocalOperator<T, Cuda> Pad<T, Cuda>(const Shape&, const std::vector<PadWidth>&);
+DISTLOPS_EXTERN_CUDA_PAD(float)
+DISTLOPS_EXTERN_CUDA_PAD(double)
+DISTLOPS_EXTERN_CUDA_PAD(std::complex<float>)
+DISTLOPS_EXTERN_CUDA_PAD(std::complex<double>)
+#undef DISTLOPS_EXTERN_CUDA_PAD
+#endif
 
 }  // namespace distlops::local

@@ -17,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "distlops/core/buffer.hpp"
 #include "distlops/operators/local/accumulating_operator.hpp"
 
 namespace distlops::local {
@@ -39,6 +40,10 @@ class RestrictionOperator final : public AccumulatingOperator<T, Space> {
   // The data samples of each model index j: sources_[first_[j]] ... sources_[first_[j + 1] - 1].
   std::vector<Index> first_;
   std::vector<Index> sources_;
+  // The same lists in device memory (the Cuda space only).
+  Buffer<Index, Space> device_iava_;
+  Buffer<Index, Space> device_first_;
+  Buffer<Index, Space> device_sources_;
 };
 
 /// Sampling of arrays of shape `dims` at `iava` along `axis` (negative axes count from the
@@ -52,5 +57,11 @@ extern template class RestrictionOperator<float, Host>;
 extern template class RestrictionOperator<double, Host>;
 extern template class RestrictionOperator<std::complex<float>, Host>;
 extern template class RestrictionOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+extern template class RestrictionOperator<float, Cuda>;
+extern template class RestrictionOperator<double, Cuda>;
+extern template class RestrictionOperator<std::complex<float>, Cuda>;
+extern template class RestrictionOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops::local

@@ -35,5 +35,11 @@ extern template class ScalingOperator<float, Host>;
 extern template class ScalingOperator<double, Host>;
 extern template class ScalingOperator<std::complex<float>, Host>;
 extern template class ScalingOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+extern template class ScalingOperator<float, Cuda>;
+extern template class ScalingOperator<double, Cuda>;
+extern template class ScalingOperator<std::complex<float>, Cuda>;
+extern template class ScalingOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops::local

@@ -38,5 +38,15 @@ extern template LocalOperator<std::complex<float>, Host>
 SecondDerivative<std::complex<float>, Host>(const Shape&, const SecondDerivativeOptions&);
 extern template LocalOperator<std::complex<double>, Host>
 SecondDerivative<std::complex<double>, Host>(const Shape&, const SecondDerivativeOptions&);
+#if DISTLOPS_WITH_CUDA
+#define DISTLOPS_EXTERN_CUDA_SECONDDERIVATIVE(T)                    \
+  extern template LocalOperator<T, Cuda> SecondDerivative<T, Cuda>( \
+      const Shape&, const SecondDerivativeOptions&);
+DISTLOPS_EXTERN_CUDA_SECONDDERIVATIVE(float)
+DISTLOPS_EXTERN_CUDA_SECONDDERIVATIVE(double)
+DISTLOPS_EXTERN_CUDA_SECONDDERIVATIVE(std::complex<float>)
+DISTLOPS_EXTERN_CUDA_SECONDDERIVATIVE(std::complex<double>)
+#undef DISTLOPS_EXTERN_CUDA_SECONDDERIVATIVE
+#endif
 
 }  // namespace distlops::local

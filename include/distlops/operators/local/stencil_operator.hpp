@@ -44,6 +44,7 @@ class StencilOperator final : public AccumulatingOperator<T, Space> {
     stencil::Spec<real_type> spec;
   };
   void apply(bool adjoint, T alpha, const T* in, T beta, T* out) const;
+  void apply_host(bool adjoint, T alpha, const T* in, T beta, T* out) const;
 
   Shape dims_;
   Shape strides_;
@@ -55,5 +56,11 @@ extern template class StencilOperator<float, Host>;
 extern template class StencilOperator<double, Host>;
 extern template class StencilOperator<std::complex<float>, Host>;
 extern template class StencilOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+extern template class StencilOperator<float, Cuda>;
+extern template class StencilOperator<double, Cuda>;
+extern template class StencilOperator<std::complex<float>, Cuda>;
+extern template class StencilOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops::local

@@ -34,5 +34,11 @@ extern template class ZeroOperator<float, Host>;
 extern template class ZeroOperator<double, Host>;
 extern template class ZeroOperator<std::complex<float>, Host>;
 extern template class ZeroOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+extern template class ZeroOperator<float, Cuda>;
+extern template class ZeroOperator<double, Cuda>;
+extern template class ZeroOperator<std::complex<float>, Cuda>;
+extern template class ZeroOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops::local

@@ -86,5 +86,11 @@ extern template class BlockDiagOperator<float, Host>;
 extern template class BlockDiagOperator<double, Host>;
 extern template class BlockDiagOperator<std::complex<float>, Host>;
 extern template class BlockDiagOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+extern template class BlockDiagOperator<float, Cuda>;
+extern template class BlockDiagOperator<double, Cuda>;
+extern template class BlockDiagOperator<std::complex<float>, Cuda>;
+extern template class BlockDiagOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops

@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <vector>
 
+#include "distlops/core/gpu_collectives.hpp"
 #include "distlops/operators/stack/local_blocks.hpp"
 
 namespace distlops {
@@ -58,7 +59,7 @@ class VStackOperator final : public LinearOperatorBase<DistributedArray<T, Space
         model_(std::vector<Shape>{this->domain().global_shape()}),
         out_(std::move(out)) {}
   void allreduce_sum(Array& x) const {
-    x.communicator().allreduce(x.data(), x.data(), x.local_size(), ReduceOp::sum);
+    allreduce_sum_in_place<T, Space>(x.communicator(), x.data(), x.local_size());
   }
 
   std::vector<LocalOperator<T, Space>> ops_;
@@ -82,7 +83,7 @@ class HStackOperator final : public LinearOperatorBase<DistributedArray<T, Space
     for (std::size_t i = 0; i < ops_.size(); ++i) {
       ops_[i].implementation().forward_add(T(1), in_.at(i, x.data()), i == 0 ? T(0) : T(1), data);
     }
-    y.communicator().allreduce(y.data(), y.data(), y.local_size(), ReduceOp::sum);
+    allreduce_sum_in_place<T, Space>(y.communicator(), y.data(), y.local_size());
   }
   void adjoint(const Array& y, Array& x) const override {
     for (std::size_t i = 0; i < ops_.size(); ++i) {
@@ -143,5 +144,15 @@ extern template class HStackOperator<float, Host>;
 extern template class HStackOperator<double, Host>;
 extern template class HStackOperator<std::complex<float>, Host>;
 extern template class HStackOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+extern template class VStackOperator<float, Cuda>;
+extern template class VStackOperator<double, Cuda>;
+extern template class VStackOperator<std::complex<float>, Cuda>;
+extern template class VStackOperator<std::complex<double>, Cuda>;
+extern template class HStackOperator<float, Cuda>;
+extern template class HStackOperator<double, Cuda>;
+extern template class HStackOperator<std::complex<float>, Cuda>;
+extern template class HStackOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops

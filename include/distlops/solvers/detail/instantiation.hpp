@@ -7,6 +7,8 @@
 
 #include <complex>
 
+#include "distlops/config.hpp"
+
 #include "distlops/core/distributed_array.hpp"
 #include "distlops/core/local_array.hpp"
 #include "distlops/core/stacked_distributed_array.hpp"
@@ -36,3 +38,35 @@
   DISTLOPS_SOLVER_PAIRS_OF(M, prefix, double)              \
   DISTLOPS_SOLVER_PAIRS_OF(M, prefix, std::complex<float>) \
   DISTLOPS_SOLVER_PAIRS_OF(M, prefix, std::complex<double>)
+
+/// The Cuda-space cases compiled once in the library (builds with the CUDA backend): the
+/// square distributed and stacked cases of cg, cgls, lsqr and power iteration. Other vector
+/// types of the Cuda space work as well; they are compiled where they are used.
+#if DISTLOPS_WITH_CUDA
+namespace distlops::detail {
+// One-parameter names of the Cuda vector types, for the macro arguments.
+template <class T>
+using CudaArray = DistributedArray<T, Cuda>;
+template <class T>
+using CudaStackedArray = StackedDistributedArray<T, Cuda>;
+}  // namespace distlops::detail
+#define DISTLOPS_SOLVER_CUDA_VECTORS_OF(M, prefix, T) \
+  M(prefix, detail::CudaArray<T>)                     \
+  M(prefix, detail::CudaStackedArray<T>)
+#define DISTLOPS_SOLVER_CUDA_PAIRS_OF(M, prefix, T)     \
+  M(prefix, detail::CudaArray<T>, detail::CudaArray<T>) \
+  M(prefix, detail::CudaStackedArray<T>, detail::CudaStackedArray<T>)
+#define DISTLOPS_SOLVER_CUDA_VECTORS(M, prefix)                   \
+  DISTLOPS_SOLVER_CUDA_VECTORS_OF(M, prefix, float)               \
+  DISTLOPS_SOLVER_CUDA_VECTORS_OF(M, prefix, double)              \
+  DISTLOPS_SOLVER_CUDA_VECTORS_OF(M, prefix, std::complex<float>) \
+  DISTLOPS_SOLVER_CUDA_VECTORS_OF(M, prefix, std::complex<double>)
+#define DISTLOPS_SOLVER_CUDA_PAIRS(M, prefix)                   \
+  DISTLOPS_SOLVER_CUDA_PAIRS_OF(M, prefix, float)               \
+  DISTLOPS_SOLVER_CUDA_PAIRS_OF(M, prefix, double)              \
+  DISTLOPS_SOLVER_CUDA_PAIRS_OF(M, prefix, std::complex<float>) \
+  DISTLOPS_SOLVER_CUDA_PAIRS_OF(M, prefix, std::complex<double>)
+#else
+#define DISTLOPS_SOLVER_CUDA_VECTORS(M, prefix)
+#define DISTLOPS_SOLVER_CUDA_PAIRS(M, prefix)
+#endif

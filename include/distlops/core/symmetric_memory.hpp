@@ -1,0 +1,67 @@
+#pragma once
+/// \file symmetric_memory.hpp
+/// `SymmetricArray<T>`: a DistributedArray of the Cuda space whose local block lives in NCCL
+/// symmetric memory (ncclMemAlloc, registered with ncclCommWindowRegister as a symmetric window
+/// where the NCCL version has it, 2.27 and newer), so that NCCL can use its symmetric-memory
+/// kernels for the collectives on it. Builds with the CUDA backend only.
+///
+/// Allocation and release are collective over the layout's communicator and explicit: the
+/// constructor allocates on every rank, `release()` must be called on every rank before the
+/// object goes. A destructor cannot know whether the other ranks are in step, so it never
+/// frees collectively: a SymmetricArray destroyed without release() leaks its memory (and says
+/// so on stderr) rather than risk a hang.
+///
+///     SymmetricArray<float> buffer(layout);
+///     DistributedArray<float, Cuda>& x = buffer.array();   // use like any device array
+///     ...
+///     buffer.release();                                    // every rank
+///
+/// Builds without NCCL, or with an NCCL older than 2.19, raise InvalidArgument on every rank.
+
+#include <memory>
+
+#include "distlops/config.hpp"
+
+#if DISTLOPS_WITH_CUDA
+
+#include "distlops/core/distributed_array.hpp"
+
+namespace distlops {
+
+/// True when symmetric windows are registered (NCCL >= 2.27); with NCCL 2.19 to 2.26 the
+/// memory still comes from ncclMemAlloc, unregistered.
+bool symmetric_memory_available();
+
+template <Scalar T>
+class SymmetricArray {
+ public:
+  /// Collective over layout.communicator().
+  explicit SymmetricArray(const Layout& layout);
+  SymmetricArray(SymmetricArray&&) noexcept;
+  SymmetricArray& operator=(SymmetricArray&&) = delete;
+  SymmetricArray(const SymmetricArray&) = delete;
+  SymmetricArray& operator=(const SymmetricArray&) = delete;
+  ~SymmetricArray();
+
+  /// The array over the symmetric memory (InvalidArgument after release()).
+  DistributedArray<T, Cuda>& array();
+  const DistributedArray<T, Cuda>& array() const;
+  /// Whether the memory is registered as a symmetric window.
+  bool registered() const;
+  /// Collective: deregisters and frees the memory; the array is empty afterwards.
+  void release();
+  bool released() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+extern template class SymmetricArray<float>;
+extern template class SymmetricArray<double>;
+extern template class SymmetricArray<std::complex<float>>;
+extern template class SymmetricArray<std::complex<double>>;
+
+}  // namespace distlops
+
+#endif

@@ -55,7 +55,6 @@ struct BandRule {
   BandRule scaled(double factor) const;
 };
 
-
 /// PyLops' first derivative along an axis of length n: forward/backward differences, or
 /// centered differences of order 3 or 5 with optional one-sided `edge` rows; divided by
 /// `sampling`. InvalidArgument for an unknown order or an axis too short for the stencil.

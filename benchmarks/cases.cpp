@@ -1,4 +1,6 @@
 #include <cmath>
+#include <functional>
+#include <string>
 
 #include "cases.hpp"
 
@@ -38,90 +40,95 @@ void compare(std::vector<std::string>& failures, const std::string& name, double
   }
 }
 
+/// A function of the global index (i, j) of an (nx, ny) array.
+using Field = std::function<double(Index, Index)>;
+
+/// The serial references of an apply case: A x and A^T A x as functions of (i, j).
+struct StencilReference {
+  Field forward;
+  Field adjoint_of_forward;
+};
+
+/// One forward and one adjoint apply of `op` on an (nx, ny) array split along axis 0, filled
+/// with V(key, i). Each apply reads its input once and writes its output once: 2 nx ny words.
+/// The checks are ||A x|| and ||A^T A x||, verified against `reference` of the input formula.
+Run stencil_apply_run(const Communicator& comm, const Layout& layout, LinearOperator<double> op,
+                      std::uint64_t key, const std::string& forward_name,
+                      const std::string& adjoint_name,
+                      std::function<StencilReference(Field)> reference, int repeats) {
+  const Index nx = layout.global_shape()[0], ny = layout.global_shape()[1];
+  auto x = std::make_shared<DistributedArray<double>>(layout);
+  auto y = std::make_shared<DistributedArray<double>>(layout);
+  auto z = std::make_shared<DistributedArray<double>>(layout);
+  fill_random(*x, key);
+  Run run;
+  run.body = [=] {
+    op.apply(*x, *y);
+    op.apply_adjoint(*y, *z);
+  };
+  run.units = 2;
+  run.unit_name = "apply";
+  run.bytes_per_unit = 2.0 * word * double(nx * ny);
+  run.checks = [=] {
+    return std::vector<Check>{{forward_name, y->norm()}, {adjoint_name, z->norm()}};
+  };
+  run.verify = [=](const std::vector<Check>& checks) {
+    const Field model = [ny, key](Index i, Index j) {
+      return signed_uniform_value(key, std::uint64_t(i * ny + j));
+    };
+    const StencilReference expected = reference(model);
+    std::vector<std::string> failures;
+    compare(failures, forward_name, check_value(checks, forward_name),
+            reference_norm(comm, layout, ny, expected.forward));
+    compare(failures, adjoint_name, check_value(checks, adjoint_name),
+            reference_norm(comm, layout, ny, expected.adjoint_of_forward));
+    return failures;
+  };
+  run.default_repeats = repeats;
+  return run;
+}
+
 // firstderivative: one forward and one adjoint centered (order 3) first derivative along
-// axis 0 of an (nx, ny) array split along axis 0. Each apply reads its input once and
-// writes its output once: 2 nx ny words.
+// axis 0 of an (nx, ny) array split along axis 0.
 Case first_derivative_case() {
   return {"firstderivative", "forward + adjoint FirstDerivative (centered, order 3) along axis 0",
           [](const Communicator& comm, const Parameters& p) {
             const Index nx = p.integer("nx", 4096), ny = p.integer("ny", 4096);
             const Layout layout(comm, {nx, ny});
-            const auto op = FirstDerivative<double>(layout, {.axis = 0, .order = 3});
-            auto x = std::make_shared<DistributedArray<double>>(layout);
-            auto y = std::make_shared<DistributedArray<double>>(layout);
-            auto z = std::make_shared<DistributedArray<double>>(layout);
-            fill_random(*x, 31);
-            Run run;
-            run.body = [=] {
-              op.apply(*x, *y);
-              op.apply_adjoint(*y, *z);
-            };
-            run.units = 2;
-            run.unit_name = "apply";
-            run.bytes_per_unit = 2.0 * word * double(nx * ny);
-            run.checks = [=] {
-              return std::vector<Check>{{"norm_Dx", y->norm()}, {"norm_DtDx", z->norm()}};
-            };
             // Centered, order 3, edge off: y_i = (x_{i+1} - x_{i-1}) / 2 on interior rows.
-            run.verify = [=](const std::vector<Check>& checks) {
-              const auto model = [ny](Index i, Index j) {
-                return signed_uniform_value(31, std::uint64_t(i * ny + j));
-              };
-              const auto dx = [=](Index i, Index j) {
+            const auto reference = [nx](Field model) {
+              const Field dx = [=](Index i, Index j) {
                 return interior(i, nx) ? 0.5 * (model(i + 1, j) - model(i - 1, j)) : 0.0;
               };
-              const auto dtdx = [=](Index i, Index j) {
+              const Field dtdx = [=](Index i, Index j) {
                 return (interior(i - 1, nx) ? 0.5 * dx(i - 1, j) : 0.0) -
                        (interior(i + 1, nx) ? 0.5 * dx(i + 1, j) : 0.0);
               };
-              std::vector<std::string> failures;
-              compare(failures, "norm_Dx", check_value(checks, "norm_Dx"),
-                      reference_norm(comm, layout, ny, dx));
-              compare(failures, "norm_DtDx", check_value(checks, "norm_DtDx"),
-                      reference_norm(comm, layout, ny, dtdx));
-              return failures;
+              return StencilReference{dx, dtdx};
             };
-            run.default_repeats = 20;
-            return run;
+            return stencil_apply_run(comm, layout,
+                                     FirstDerivative<double>(layout, {.axis = 0, .order = 3}), 31,
+                                     "norm_Dx", "norm_DtDx", reference, 20);
           }};
 }
 
 // laplacian-apply: one forward and one adjoint 2-d Laplacian (axes (0, 1), centered, edge
-// off, weights 1) of an (nx, ny) array split along axis 0: 2 nx ny words per apply.
+// off, weights 1) of an (nx, ny) array split along axis 0.
 Case laplacian_apply_case() {
   return {"laplacian-apply", "forward + adjoint 2-d Laplacian of an array split along axis 0",
           [](const Communicator& comm, const Parameters& p) {
             const Index nx = p.integer("nx", 4096), ny = p.integer("ny", 4096);
             const Layout layout(comm, {nx, ny});
-            const auto op = Laplacian<double>(layout, {.axes = {0, 1}});
-            auto x = std::make_shared<DistributedArray<double>>(layout);
-            auto y = std::make_shared<DistributedArray<double>>(layout);
-            auto z = std::make_shared<DistributedArray<double>>(layout);
-            fill_random(*x, 21);
-            Run run;
-            run.body = [=] {
-              op.apply(*x, *y);
-              op.apply_adjoint(*y, *z);
-            };
-            run.units = 2;
-            run.unit_name = "apply";
-            run.bytes_per_unit = 2.0 * word * double(nx * ny);
-            run.checks = [=] {
-              return std::vector<Check>{{"norm_Lx", y->norm()}, {"norm_LtLx", z->norm()}};
-            };
             // Second differences x_{i-1} - 2 x_i + x_{i+1} on interior samples of each axis.
-            run.verify = [=](const std::vector<Check>& checks) {
-              const auto model = [ny](Index i, Index j) {
-                return signed_uniform_value(21, std::uint64_t(i * ny + j));
-              };
-              const auto lx = [=](Index i, Index j) {
+            const auto reference = [nx, ny](Field model) {
+              const Field lx = [=](Index i, Index j) {
                 double sum = 0;
                 if (interior(i, nx)) sum += model(i - 1, j) - 2 * model(i, j) + model(i + 1, j);
                 if (interior(j, ny)) sum += model(i, j - 1) - 2 * model(i, j) + model(i, j + 1);
                 return sum;
               };
               // The transpose: column (i, j) gathers the rows that reach it.
-              const auto ltlx = [=](Index i, Index j) {
+              const Field ltlx = [=](Index i, Index j) {
                 double sum = 0;
                 if (interior(i - 1, nx)) sum += lx(i - 1, j);
                 if (interior(i, nx)) sum -= 2 * lx(i, j);
@@ -131,15 +138,10 @@ Case laplacian_apply_case() {
                 if (interior(j + 1, ny)) sum += lx(i, j + 1);
                 return sum;
               };
-              std::vector<std::string> failures;
-              compare(failures, "norm_Lx", check_value(checks, "norm_Lx"),
-                      reference_norm(comm, layout, ny, lx));
-              compare(failures, "norm_LtLx", check_value(checks, "norm_LtLx"),
-                      reference_norm(comm, layout, ny, ltlx));
-              return failures;
+              return StencilReference{lx, ltlx};
             };
-            run.default_repeats = 10;
-            return run;
+            return stencil_apply_run(comm, layout, Laplacian<double>(layout, {.axes = {0, 1}}), 21,
+                                     "norm_Lx", "norm_LtLx", reference, 10);
           }};
 }
 

@@ -47,6 +47,18 @@ def block_matrix(np, key, nr, nc):
     return a
 
 
+def solver_body(solver, op, y, like, niter, state, iterations_at):
+    """One timed solve from x0 = 0 (shaped like `like`) with tol = 0; the iterate, the
+    iteration count (at `iterations_at` of PyLops' result tuple) and the cost go to `state`."""
+    def body():
+        x0 = like.copy()
+        x0[:] = 0
+        solution = solver(op, y, x0=x0, niter=niter, tol=0.0)
+        state["x"], state["iterations"], state["cost"] = (solution[0], solution[iterations_at],
+                                                          solution[-1])
+    return body
+
+
 def worker(args):
     """The PyLops-MPI side: one case, timed like distlops_bench, results as one JSON line."""
     import numpy as np
@@ -91,12 +103,7 @@ def worker(args):
         op = pylops_mpi.MPILaplacian(dims=(nx, ny), axes=(0, 1), weights=(-1, -1), edge=False)
         y = op @ xt
         state = {}
-
-        def body():
-            x0 = y.copy()
-            x0[:] = 0
-            solution = cg(op, y, x0=x0, niter=niter, tol=0.0)
-            state["x"], state["iterations"], state["cost"] = solution[0], solution[1], solution[-1]
+        body = solver_body(cg, op, y, y, niter, state, iterations_at=1)
         units = niter
     elif name in ("blockdiag-cgls", "tiny-cgls"):
         tiny = name == "tiny-cgls"
@@ -108,12 +115,7 @@ def worker(args):
         xt = to_dist_global(signed(np, xkey, np.arange(n * size)))
         y = op @ xt
         state = {}
-
-        def body():
-            x0 = xt.copy()
-            x0[:] = 0
-            solution = cgls(op, y, x0=x0, niter=niter, tol=0.0)
-            state["x"], state["iterations"], state["cost"] = solution[0], solution[2], solution[-1]
+        body = solver_body(cgls, op, y, xt, niter, state, iterations_at=2)
         units = niter
     elif name in ("vstack-cgls", "hstack-cgls"):
         vertical = name == "vstack-cgls"
@@ -127,12 +129,7 @@ def worker(args):
             xt = to_dist_global(signed(np, xkey, np.arange(n * size)))
         y = op @ xt
         state = {}
-
-        def body():
-            x0 = xt.copy()
-            x0[:] = 0
-            solution = cgls(op, y, x0=x0, niter=niter, tol=0.0)
-            state["x"], state["iterations"], state["cost"] = solution[0], solution[2], solution[-1]
+        body = solver_body(cgls, op, y, xt, niter, state, iterations_at=2)
         units = niter
     elif name == "fft2d":
         nx, ny, repeats = integer("nx", 2048), integer("ny", 2048), 5

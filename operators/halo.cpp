@@ -1,7 +1,10 @@
 #include "distlops/operators/halo.hpp"
 
 #include <algorithm>
+#include <array>
 
+#include "../src/device_collectives.hpp"
+#include "cuda/layout_kernels.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/kernels.hpp"
 
@@ -216,8 +219,8 @@ HaloOperator<T, Space>::HaloOperator(const Communicator& comm, const Shape& dims
 template <Scalar T, MemorySpace Space>
 void HaloOperator<T, Space>::forward(const Array& x, Array& y) const {
   T* extended = y.data();
-  std::fill(extended, extended + element_count(extended_shape_), T(0));
-  kernels::copy_box(Host{}, sizeof(T), x.data(), {core_shape_, Shape(core_shape_.size(), 0)},
+  kernels::fill(Space{}, element_count(extended_shape_), T(0), extended);
+  kernels::copy_box(Space{}, sizeof(T), x.data(), {core_shape_, Shape(core_shape_.size(), 0)},
                     extended, {extended_shape_, minus_}, core_shape_);
   exchange(extended, false);
 }
@@ -227,12 +230,57 @@ void HaloOperator<T, Space>::adjoint(const Array& y, Array& x) const {
   const Index size = element_count(extended_shape_);
   if (workspace_.size() < size) workspace_ = Buffer<T, Space>(size);
   T* extended = workspace_.data();
-  std::copy(y.data(), y.data() + size, extended);
+  memory::copy_bytes<Space, Space>(extended, y.data(), static_cast<std::size_t>(size) * sizeof(T));
   exchange(extended, true);
-  kernels::copy_box(Host{}, sizeof(T), extended, {extended_shape_, minus_}, x.data(),
+  kernels::copy_box(Space{}, sizeof(T), extended, {extended_shape_, minus_}, x.data(),
                     {core_shape_, Shape(core_shape_.size(), 0)}, core_shape_);
 }
 
+namespace {
+
+// A slab of the extended block: its corner and extent.
+struct Slab {
+  Shape corner;
+  Shape extent;
+};
+
+// extended[slab] += source (contiguous, C order), or extended[slab] = 0 when source is null.
+template <Scalar T, MemorySpace Space>
+void add_or_clear(Space, const Shape& extended_shape, T* extended, const Slab& slab,
+                  const T* source) {
+  if constexpr (std::same_as<Space, Host>) {
+    for_each_run(extended_shape, slab.corner, slab.extent, [&](Index offset, Index count) {
+      if (source == nullptr) {
+        std::fill(extended + offset, extended + offset + count, T(0));
+        return;
+      }
+      for (Index i = 0; i < count; ++i)
+        extended[offset + i] += source[i];
+      source += count;
+    });
+  } else {
+#if DISTLOPS_WITH_CUDA
+    // One box kernel: y = 1 * source + 1 * y, or y = 0 * nothing + 0 * y.
+    const std::size_t ndim = extended_shape.size();
+    device_ops::BoxAxpby box{slab.extent, Shape(ndim, 1), Shape(ndim, 1), Shape(ndim, 0),
+                             slab.extent};
+    for (std::size_t k = ndim - 1; k-- > 0;) {
+      box.out_strides[k] = box.out_strides[k + 1] * extended_shape[k + 1];
+      box.in_strides[k] = box.in_strides[k + 1] * slab.extent[k + 1];
+    }
+    for (std::size_t k = 0; k < ndim; ++k)
+      box.out_offset += slab.corner[k] * box.out_strides[k];
+    const T one = source == nullptr ? T(0) : T(1);
+    device_ops::box_axpby(Cuda{}, box, one, source, one, extended);
+#endif
+  }
+}
+
+}  // namespace
+
+// One axis at a time: pack the planes the neighbours need, move them (host memory over MPI;
+// device memory over NCCL in stream order, or staged through host memory over MPI), then copy
+// (forward) or add (adjoint) what arrived. Messages of no bytes are not sent on the device.
 template <Scalar T, MemorySpace Space>
 void HaloOperator<T, Space>::exchange(T* extended, bool accumulate) const {
   const int ndim = static_cast<int>(dims_.size());
@@ -240,36 +288,29 @@ void HaloOperator<T, Space>::exchange(T* extended, bool accumulate) const {
   const Shape zero(static_cast<std::size_t>(ndim), 0);
   // A slab: planes [first, first + count) along axis k, the whole extended block otherwise.
   auto slab = [&](int k, Index first, Index count) {
-    Shape corner(static_cast<std::size_t>(ndim), 0), extent = extended_shape_;
-    corner[k] = first;
-    extent[k] = count;
-    return std::pair<Shape, Shape>{corner, extent};
+    Slab result{Shape(static_cast<std::size_t>(ndim), 0), extended_shape_};
+    result.corner[k] = first;
+    result.extent[k] = count;
+    return result;
   };
   auto ensure = [&](Buffer<T, Space>& buffer, Index size) {
     if (buffer.size() < size) buffer = Buffer<T, Space>(size);
   };
-  auto pack = [&](const std::pair<Shape, Shape>& box, Buffer<T, Space>& buffer) {
-    ensure(buffer, element_count(box.second));
-    kernels::copy_box(Host{}, sizeof(T), extended, {extended_shape_, box.first}, buffer.data(),
-                      {box.second, zero}, box.second);
+  auto pack = [&](const Slab& box, Buffer<T, Space>& buffer) {
+    ensure(buffer, element_count(box.extent));
+    kernels::copy_box(Space{}, sizeof(T), extended, {extended_shape_, box.corner}, buffer.data(),
+                      {box.extent, zero}, box.extent);
   };
-  auto unpack = [&](const Buffer<T, Space>& buffer, const std::pair<Shape, Shape>& box) {
-    if (!accumulate) {
-      kernels::copy_box(Host{}, sizeof(T), buffer.data(), {box.second, zero}, extended,
-                        {extended_shape_, box.first}, box.second);
-      return;
+  auto unpack = [&](const Buffer<T, Space>& buffer, const Slab& box) {
+    if (accumulate) {
+      add_or_clear(Space{}, extended_shape_, extended, box, buffer.data());
+    } else {
+      kernels::copy_box(Space{}, sizeof(T), buffer.data(), {box.extent, zero}, extended,
+                        {extended_shape_, box.corner}, box.extent);
     }
-    const T* source = buffer.data();
-    for_each_run(extended_shape_, box.first, box.second, [&](Index offset, Index count) {
-      for (Index i = 0; i < count; ++i)
-        extended[offset + i] += source[i];
-      source += count;
-    });
   };
-  auto clear = [&](const std::pair<Shape, Shape>& box) {
-    for_each_run(extended_shape_, box.first, box.second, [&](Index offset, Index count) {
-      std::fill(extended + offset, extended + offset + count, T(0));
-    });
+  auto clear = [&](const Slab& box) {
+    add_or_clear(Space{}, extended_shape_, extended, box, static_cast<const T*>(nullptr));
   };
 
   for (int step = 0; step < ndim; ++step) {
@@ -278,42 +319,118 @@ void HaloOperator<T, Space>::exchange(T* extended, bool accumulate) const {
     const int k = accumulate ? ndim - 1 - step : step;
     const Index core = core_shape_[k], minus = minus_[k], plus = plus_[k];
     // Where this rank's ghost cells are, and which of its planes its neighbours hold.
-    const auto minus_ghosts = slab(k, 0, minus);
-    const auto plus_ghosts = slab(k, minus + core, plus);
-    const auto first_planes = slab(k, minus, neighbour_plus_width_[k]);
-    const auto last_planes =
+    const Slab minus_ghosts = slab(k, 0, minus);
+    const Slab plus_ghosts = slab(k, minus + core, plus);
+    const Slab first_planes = slab(k, minus, neighbour_plus_width_[k]);
+    const Slab last_planes =
         slab(k, minus + core - neighbour_minus_width_[k], neighbour_minus_width_[k]);
     // Forward: ghosts <- neighbours' planes. Adjoint: neighbours' planes += ghosts.
-    const auto& receive_into_minus = accumulate ? first_planes : minus_ghosts;
-    const auto& receive_into_plus = accumulate ? last_planes : plus_ghosts;
-    const auto& send_to_minus = accumulate ? minus_ghosts : first_planes;
-    const auto& send_to_plus = accumulate ? plus_ghosts : last_planes;
+    struct Side {
+      int neighbour;
+      const Slab& receive_into;
+      const Slab& send_from;
+      Buffer<T, Space>& receive;
+      Buffer<T, Space>& send;
+      std::vector<T>& staged_receive;
+      std::vector<T>& staged_send;
+      int receive_tag;
+      int send_tag;
+    };
+    const std::array<Side, 2> sides = {
+        Side{minus_neighbour_[k], accumulate ? first_planes : minus_ghosts,
+             accumulate ? minus_ghosts : first_planes, receive_minus_, send_minus_,
+             staged_receive_minus_, staged_send_minus_, halo_tag_to_plus, halo_tag_to_minus},
+        Side{plus_neighbour_[k], accumulate ? last_planes : plus_ghosts,
+             accumulate ? plus_ghosts : last_planes, receive_plus_, send_plus_,
+             staged_receive_plus_, staged_send_plus_, halo_tag_to_minus, halo_tag_to_plus}};
 
-    std::vector<Request> requests;
-    if (minus_neighbour_[k] >= 0) {
-      ensure(receive_minus_, element_count(receive_into_minus.second));
-      requests.push_back(comm.irecv(receive_minus_.data(), element_count(receive_into_minus.second),
-                                    minus_neighbour_[k], halo_tag_to_plus));
-      pack(send_to_minus, send_minus_);
-      requests.push_back(comm.isend(send_minus_.data(), element_count(send_to_minus.second),
-                                    minus_neighbour_[k], halo_tag_to_minus));
+    if constexpr (std::same_as<Space, Host>) {
+      std::vector<Request> requests;
+      for (const Side& side : sides) {
+        if (side.neighbour < 0) continue;
+        const Index receive_count = element_count(side.receive_into.extent);
+        ensure(side.receive, receive_count);
+        requests.push_back(
+            comm.irecv(side.receive.data(), receive_count, side.neighbour, side.receive_tag));
+        pack(side.send_from, side.send);
+        requests.push_back(comm.isend(side.send.data(), element_count(side.send_from.extent),
+                                      side.neighbour, side.send_tag));
+      }
+      if (accumulate) {
+        // The ghost cells are consumed: they must not travel again along earlier axes.
+        clear(minus_ghosts);
+        clear(plus_ghosts);
+      }
+      wait_all(requests);
+    } else {
+      for (const Side& side : sides) {
+        if (side.neighbour < 0) continue;
+        ensure(side.receive, element_count(side.receive_into.extent));
+        pack(side.send_from, side.send);
+      }
+      bool moved = false;
+      if constexpr (detail::nccl_space<Space>) {
+        if (detail::use_nccl(comm)) {
+          // One NCCL group in stream order; what follows on the stream sees the data.
+          if (!device_transport_) device_transport_ = detail::nccl_transport(comm);
+          std::array<ReceiveMessage, 2> receives{};
+          std::array<SendMessage, 2> sends{};
+          std::size_t receive_count = 0, send_count = 0;
+          for (const Side& side : sides) {
+            if (side.neighbour < 0) continue;
+            const Index receive_bytes = element_count(side.receive_into.extent) * Index(sizeof(T));
+            const Index send_bytes = element_count(side.send_from.extent) * Index(sizeof(T));
+            if (receive_bytes > 0) {
+              receives[receive_count++] = {reinterpret_cast<std::byte*>(side.receive.data()),
+                                           receive_bytes, side.neighbour, side.receive_tag};
+            }
+            if (send_bytes > 0) {
+              sends[send_count++] = {reinterpret_cast<const std::byte*>(side.send.data()),
+                                     send_bytes, side.neighbour, side.send_tag};
+            }
+          }
+          Request done = device_transport_->start(
+              std::span<const ReceiveMessage>(receives.data(), receive_count),
+              std::span<const SendMessage>(sends.data(), send_count));
+          done.wait();
+          moved = true;
+        }
+      }
+      if (!moved) {
+        // Host staging: the packed slabs to the host, MPI, and what arrived back to the device.
+        std::vector<Request> requests;
+        for (const Side& side : sides) {
+          if (side.neighbour < 0) continue;
+          const Index receive_count = element_count(side.receive_into.extent);
+          const Index send_count = element_count(side.send_from.extent);
+          if (side.staged_receive.size() < std::size_t(receive_count))
+            side.staged_receive.resize(std::size_t(receive_count));
+          if (side.staged_send.size() < std::size_t(send_count))
+            side.staged_send.resize(std::size_t(send_count));
+          memory::copy_bytes<Host, Space>(side.staged_send.data(), side.send.data(),
+                                          std::size_t(send_count) * sizeof(T));
+          requests.push_back(comm.irecv(side.staged_receive.data(), receive_count, side.neighbour,
+                                        side.receive_tag));
+          requests.push_back(
+              comm.isend(side.staged_send.data(), send_count, side.neighbour, side.send_tag));
+        }
+        wait_all(requests);
+        for (const Side& side : sides) {
+          if (side.neighbour < 0) continue;
+          memory::copy_bytes<Space, Host>(
+              side.receive.data(), side.staged_receive.data(),
+              std::size_t(element_count(side.receive_into.extent)) * sizeof(T));
+        }
+      }
+      if (accumulate) {
+        // Stream order: the sends above have read the packed copies, not the ghosts.
+        clear(minus_ghosts);
+        clear(plus_ghosts);
+      }
     }
-    if (plus_neighbour_[k] >= 0) {
-      ensure(receive_plus_, element_count(receive_into_plus.second));
-      requests.push_back(comm.irecv(receive_plus_.data(), element_count(receive_into_plus.second),
-                                    plus_neighbour_[k], halo_tag_to_minus));
-      pack(send_to_plus, send_plus_);
-      requests.push_back(comm.isend(send_plus_.data(), element_count(send_to_plus.second),
-                                    plus_neighbour_[k], halo_tag_to_plus));
+    for (const Side& side : sides) {
+      if (side.neighbour >= 0) unpack(side.receive, side.receive_into);
     }
-    if (accumulate) {
-      // The ghost cells are consumed: they must not travel again along earlier axes.
-      clear(minus_ghosts);
-      clear(plus_ghosts);
-    }
-    wait_all(requests);
-    if (minus_neighbour_[k] >= 0) unpack(receive_minus_, receive_into_minus);
-    if (plus_neighbour_[k] >= 0) unpack(receive_plus_, receive_into_plus);
   }
 }
 
@@ -321,5 +438,11 @@ template class HaloOperator<float, Host>;
 template class HaloOperator<double, Host>;
 template class HaloOperator<std::complex<float>, Host>;
 template class HaloOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+template class HaloOperator<float, Cuda>;
+template class HaloOperator<double, Cuda>;
+template class HaloOperator<std::complex<float>, Cuda>;
+template class HaloOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops

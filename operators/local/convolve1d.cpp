@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "../cuda/convolution_kernels.hpp"
 #include "support.hpp"
 
 namespace distlops::local {
@@ -48,6 +49,12 @@ Convolve1DOperator<T, Space>::Convolve1DOperator(const Shape& dims, std::span<co
   conj_filter_.resize(filter_.size());
   std::transform(filter_.begin(), filter_.end(), conj_filter_.begin(),
                  [](const T& value) { return conjugate(value); });
+  if constexpr (!std::same_as<Space, Host>) {
+    // The device kernel reads h and conj(h) from device memory.
+    std::vector<T> both(filter_);
+    both.insert(both.end(), conj_filter_.begin(), conj_filter_.end());
+    space_filters_ = detail::copy_to_space<T, Space>(both);
+  }
 }
 
 template <Scalar T, MemorySpace Space>
@@ -66,50 +73,59 @@ template <Scalar T, MemorySpace Space>
 void Convolve1DOperator<T, Space>::apply(bool adjoint, T alpha, const T* in, T beta, T* out) const {
   const Index out_rows = adjoint ? length_ : output_length_;
   const Index in_rows = adjoint ? output_length_ : length_;
-  const std::vector<T>& weights = adjoint ? conj_filter_ : filter_;
-  const Index slab = out_rows * inner_;
-  for (Index o = 0; o < outer_; ++o) {
-    const T* source = in + o * in_rows * inner_;
-    T* destination = out + o * slab;
-    for (Index begin = 0; begin < slab; begin += block_elements) {
-      const Index end = std::min(slab, begin + block_elements);
-      detail::scale_or_zero(Space{}, end - begin, beta, destination + begin);
-      // Taps in groups: the part of the block that every tap of a group reaches is one fused
-      // pass; the few elements near the ends of the axis that only some reach are axpys.
-      for (std::size_t group = 0; group < weights.size(); group += detail::max_combined) {
-        const int count =
-            static_cast<int>(std::min<std::size_t>(detail::max_combined, weights.size() - group));
-        Index first[detail::max_combined], last[detail::max_combined];
-        Index displacement[detail::max_combined];  // input element = output element + this
-        T scaled[detail::max_combined];
-        Index common_first = begin, common_last = end;
-        for (int t = 0; t < count; ++t) {
-          const auto k = static_cast<Index>(group) + t;
-          const Index shift = adjoint ? k - offset_ : offset_ - k;
-          // Output rows whose input row r + shift exists, as elements of the block.
-          first[t] = std::max(begin, std::max<Index>(0, -shift) * inner_);
-          last[t] = std::min(end, std::min(out_rows, in_rows - shift) * inner_);
-          displacement[t] = shift * inner_;
-          scaled[t] = alpha * weights[static_cast<std::size_t>(k)];
-          common_first = std::max(common_first, first[t]);
-          common_last = std::min(common_last, last[t]);
-        }
-        if (common_first >= common_last) common_first = common_last = end;
-        if (common_first < common_last) {
-          const T* shifted[detail::max_combined];
-          for (int t = 0; t < count; ++t)
-            shifted[t] = source + (common_first + displacement[t]);
-          detail::combine(Space{}, detail::Combine::add, count, common_last - common_first, shifted,
-                          scaled, beta, destination + common_first);
-        }
-        for (int t = 0; t < count; ++t) {
-          // [first, last) minus [common_first, common_last): up to two pieces.
-          const Index pieces[2][2] = {{first[t], std::min(last[t], common_first)},
-                                      {std::max(first[t], common_last), last[t]}};
-          for (const auto& piece : pieces) {
-            if (piece[0] < piece[1]) {
-              kernels::axpy(Space{}, piece[1] - piece[0], scaled[t],
-                            source + (piece[0] + displacement[t]), destination + piece[0]);
+  if constexpr (!std::same_as<Space, Host>) {
+#if DISTLOPS_WITH_CUDA
+    // One thread per output point, summing the taps that reach it (the same sums as below).
+    const auto taps = static_cast<Index>(filter_.size());
+    device_ops::convolve1d(Cuda{}, adjoint, outer_, in_rows, out_rows, inner_, taps, offset_,
+                           space_filters_.data() + (adjoint ? taps : 0), alpha, in, beta, out);
+#endif
+  } else {
+    const std::vector<T>& weights = adjoint ? conj_filter_ : filter_;
+    const Index slab = out_rows * inner_;
+    for (Index o = 0; o < outer_; ++o) {
+      const T* source = in + o * in_rows * inner_;
+      T* destination = out + o * slab;
+      for (Index begin = 0; begin < slab; begin += block_elements) {
+        const Index end = std::min(slab, begin + block_elements);
+        detail::scale_or_zero(Space{}, end - begin, beta, destination + begin);
+        // Taps in groups: the part of the block that every tap of a group reaches is one fused
+        // pass; the few elements near the ends of the axis that only some reach are axpys.
+        for (std::size_t group = 0; group < weights.size(); group += detail::max_combined) {
+          const int count =
+              static_cast<int>(std::min<std::size_t>(detail::max_combined, weights.size() - group));
+          Index first[detail::max_combined], last[detail::max_combined];
+          Index displacement[detail::max_combined];  // input element = output element + this
+          T scaled[detail::max_combined];
+          Index common_first = begin, common_last = end;
+          for (int t = 0; t < count; ++t) {
+            const auto k = static_cast<Index>(group) + t;
+            const Index shift = adjoint ? k - offset_ : offset_ - k;
+            // Output rows whose input row r + shift exists, as elements of the block.
+            first[t] = std::max(begin, std::max<Index>(0, -shift) * inner_);
+            last[t] = std::min(end, std::min(out_rows, in_rows - shift) * inner_);
+            displacement[t] = shift * inner_;
+            scaled[t] = alpha * weights[static_cast<std::size_t>(k)];
+            common_first = std::max(common_first, first[t]);
+            common_last = std::min(common_last, last[t]);
+          }
+          if (common_first >= common_last) common_first = common_last = end;
+          if (common_first < common_last) {
+            const T* shifted[detail::max_combined];
+            for (int t = 0; t < count; ++t)
+              shifted[t] = source + (common_first + displacement[t]);
+            detail::combine(Space{}, detail::Combine::add, count, common_last - common_first,
+                            shifted, scaled, beta, destination + common_first);
+          }
+          for (int t = 0; t < count; ++t) {
+            // [first, last) minus [common_first, common_last): up to two pieces.
+            const Index pieces[2][2] = {{first[t], std::min(last[t], common_first)},
+                                        {std::max(first[t], common_last), last[t]}};
+            for (const auto& piece : pieces) {
+              if (piece[0] < piece[1]) {
+                kernels::axpy(Space{}, piece[1] - piece[0], scaled[t],
+                              source + (piece[0] + displacement[t]), destination + piece[0]);
+              }
             }
           }
         }
@@ -122,5 +138,11 @@ template class Convolve1DOperator<float, Host>;
 template class Convolve1DOperator<double, Host>;
 template class Convolve1DOperator<std::complex<float>, Host>;
 template class Convolve1DOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+template class Convolve1DOperator<float, Cuda>;
+template class Convolve1DOperator<double, Cuda>;
+template class Convolve1DOperator<std::complex<float>, Cuda>;
+template class Convolve1DOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops::local

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "../cuda/layout_kernels.hpp"
 #include "distlops/operators/local/identity.hpp"
 #include "distlops/operators/local/pad.hpp"
 #include "support.hpp"
@@ -60,12 +61,29 @@ void EmbedOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta, Vect
 }
 
 // out = alpha * window(in) + beta * out, one destination row (last axis) at a time: the part
-// of the row that falls inside the source is an axpby, the rest is scaled (or zeroed).
+// of the row that falls inside the source is an axpby, the rest is scaled (or zeroed). The
+// device writes the whole destination in one box kernel instead.
 template <Scalar T, MemorySpace Space>
 void EmbedOperator<T, Space>::apply(const Window& window, T alpha, const T* in, T beta,
                                     T* out) const {
-  const std::size_t last = window.source.size() - 1;
   const Shape source_strides = detail::strides_of(window.source);
+  if constexpr (!std::same_as<Space, Host>) {
+#if DISTLOPS_WITH_CUDA
+    // One kernel over the whole destination: inside the window alpha * source + beta * out,
+    // outside beta * out.
+    const std::size_t ndim = window.source.size();
+    device_ops::BoxAxpby box{window.destination, detail::strides_of(window.destination),
+                             source_strides, Shape(ndim), Shape(ndim)};
+    for (std::size_t k = 0; k < ndim; ++k) {
+      box.in_first[k] = -window.shift[k];
+      box.in_last[k] = window.source[k] - window.shift[k];
+      box.in_offset += window.shift[k] * source_strides[k];
+    }
+    device_ops::box_axpby(Cuda{}, box, alpha, in, beta, out);
+#endif
+    return;
+  }
+  const std::size_t last = window.source.size() - 1;
   const Index row = window.destination[last];
   const Index source_row = window.source[last];
   const Index shift = window.shift[last];

@@ -34,5 +34,11 @@ template class CallableOperator<float, Host>;
 template class CallableOperator<double, Host>;
 template class CallableOperator<std::complex<float>, Host>;
 template class CallableOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+template class CallableOperator<float, Cuda>;
+template class CallableOperator<double, Cuda>;
+template class CallableOperator<std::complex<float>, Cuda>;
+template class CallableOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops::local

@@ -2,6 +2,9 @@
 
 #include <cmath>
 
+#include "../cuda/convolution_kernels.hpp"
+#include "nonstationary_taps.hpp"
+
 namespace distlops {
 
 namespace {
@@ -86,26 +89,36 @@ NonStationaryConvolve1DOperator<T, Space>::NonStationaryConvolve1DOperator(
       }
     }
   }
+  if constexpr (!std::same_as<Space, Host>) {
+    space_filters_ = Buffer<T, Space>(static_cast<Index>(interpolated_.size()));
+    memory::copy_bytes<Space, Host>(space_filters_.data(), interpolated_.data(),
+                                    interpolated_.size() * sizeof(T));
+  }
 }
 
 template <Scalar T, MemorySpace Space>
 void NonStationaryConvolve1DOperator<T, Space>::forward(const Local& x, Local& y) const {
-  const Index taps = 2 * half_ + 1;
   const Index window = this->range()[static_cast<std::size_t>(axis_)];
-  y.fill(T(0));
-  for (Index o = 0; o < outer_; ++o) {
-    const T* in = x.data() + o * length_ * inner_;
-    T* out = y.data() + o * window * inner_;
-    for (Index j = 0; j < window; ++j) {
-      const Index output = window_start_ + j;  // position in the input's coordinates
-      T* line = out + j * inner_;
-      const Index first = std::max<Index>(0, output - half_);
-      const Index last = std::min<Index>(length_ - 1, output + half_);
-      for (Index i = first; i <= last; ++i) {
-        const T weight = interpolated_[i * taps + (output - i + half_)];
-        const T* source = in + i * inner_;
-        for (Index k = 0; k < inner_; ++k)
-          line[k] += weight * source[k];
+  if constexpr (!std::same_as<Space, Host>) {
+#if DISTLOPS_WITH_CUDA
+    device_ops::nonstationary_convolve1d(Cuda{}, false, outer_, length_, inner_, window_start_,
+                                         window, half_, space_filters_.data(), x.data(), y.data());
+#endif
+  } else {
+    y.fill(T(0));
+    for (Index o = 0; o < outer_; ++o) {
+      const T* in = x.data() + o * length_ * inner_;
+      T* out = y.data() + o * window * inner_;
+      for (Index j = 0; j < window; ++j) {
+        const Index output = window_start_ + j;  // position in the input's coordinates
+        T* line = out + j * inner_;
+        const nonstationary::Reach reach = nonstationary::inputs_reaching(output, half_, length_);
+        for (Index i = reach.first; i <= reach.last; ++i) {
+          const T weight = interpolated_[nonstationary::tap_index(i, output, half_)];
+          const T* source = in + i * inner_;
+          for (Index k = 0; k < inner_; ++k)
+            line[k] += weight * source[k];
+        }
       }
     }
   }
@@ -113,22 +126,29 @@ void NonStationaryConvolve1DOperator<T, Space>::forward(const Local& x, Local& y
 
 template <Scalar T, MemorySpace Space>
 void NonStationaryConvolve1DOperator<T, Space>::adjoint(const Local& y, Local& x) const {
-  const Index taps = 2 * half_ + 1;
   const Index window = this->range()[static_cast<std::size_t>(axis_)];
-  x.fill(T(0));
-  for (Index o = 0; o < outer_; ++o) {
-    const T* in = y.data() + o * window * inner_;
-    T* out = x.data() + o * length_ * inner_;
-    for (Index i = 0; i < length_; ++i) {
-      T* line = out + i * inner_;
-      // Outputs j (window coordinates) within reach of input sample i.
-      const Index first = std::max<Index>(0, i - half_ - window_start_);
-      const Index last = std::min<Index>(window - 1, i + half_ - window_start_);
-      for (Index j = first; j <= last; ++j) {
-        const T weight = conjugate(interpolated_[i * taps + (window_start_ + j - i + half_)]);
-        const T* source = in + j * inner_;
-        for (Index k = 0; k < inner_; ++k)
-          line[k] += weight * source[k];
+  if constexpr (!std::same_as<Space, Host>) {
+#if DISTLOPS_WITH_CUDA
+    device_ops::nonstationary_convolve1d(Cuda{}, true, outer_, length_, inner_, window_start_,
+                                         window, half_, space_filters_.data(), y.data(), x.data());
+#endif
+  } else {
+    x.fill(T(0));
+    for (Index o = 0; o < outer_; ++o) {
+      const T* in = y.data() + o * window * inner_;
+      T* out = x.data() + o * length_ * inner_;
+      for (Index i = 0; i < length_; ++i) {
+        T* line = out + i * inner_;
+        // Outputs j (window coordinates) within reach of input sample i.
+        const nonstationary::Reach reach =
+            nonstationary::outputs_reached(i, half_, window_start_, window);
+        for (Index j = reach.first; j <= reach.last; ++j) {
+          const T weight =
+              conjugate(interpolated_[nonstationary::tap_index(i, window_start_ + j, half_)]);
+          const T* source = in + j * inner_;
+          for (Index k = 0; k < inner_; ++k)
+            line[k] += weight * source[k];
+        }
       }
     }
   }
@@ -138,5 +158,11 @@ template class NonStationaryConvolve1DOperator<float, Host>;
 template class NonStationaryConvolve1DOperator<double, Host>;
 template class NonStationaryConvolve1DOperator<std::complex<float>, Host>;
 template class NonStationaryConvolve1DOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+template class NonStationaryConvolve1DOperator<float, Cuda>;
+template class NonStationaryConvolve1DOperator<double, Cuda>;
+template class NonStationaryConvolve1DOperator<std::complex<float>, Cuda>;
+template class NonStationaryConvolve1DOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops

@@ -14,9 +14,16 @@
 /// Unlike PyLops-MPI, whose adjoint only drops the ghost cells, the adjoint here is exact:
 /// ghost cells are sent back to their owners and added, so Halo passes the dot test and
 /// compositions such as Crop * A_local * Halo have exact adjoints.
+///
+/// On the device (Cuda) the slabs are packed and unpacked by device kernels and travel, one
+/// axis at a time, in one NCCL group of sends and receives in stream order, or (without NCCL,
+/// or with DISTLOPS_GPU_COLLECTIVES=mpi) staged through host memory over MPI: only the slabs
+/// cross, not the block. Empty slabs are never sent over NCCL. Buffers are kept between applies.
 
+#include <memory>
 #include <vector>
 
+#include "distlops/core/transport.hpp"
 #include "distlops/operators/linear_operator.hpp"
 
 namespace distlops {
@@ -79,6 +86,10 @@ class HaloOperator final : public LinearOperatorBase<DistributedArray<T, Space>>
   std::vector<Index> neighbour_plus_width_;   // ghost width of the minus neighbour's plus side
   mutable Buffer<T, Space> workspace_;        // extended block (adjoint) and message slabs
   mutable Buffer<T, Space> send_minus_, send_plus_, receive_minus_, receive_plus_;
+  // Device spaces: the NCCL transport, or host copies of the slabs for MPI (made on first use).
+  mutable std::unique_ptr<Transport> device_transport_;
+  mutable std::vector<T> staged_send_minus_, staged_send_plus_;
+  mutable std::vector<T> staged_receive_minus_, staged_receive_plus_;
 };
 
 /// Halo of `width` ghost cells on every side (trimmed at the array ends).
@@ -98,5 +109,11 @@ extern template class HaloOperator<float, Host>;
 extern template class HaloOperator<double, Host>;
 extern template class HaloOperator<std::complex<float>, Host>;
 extern template class HaloOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+extern template class HaloOperator<float, Cuda>;
+extern template class HaloOperator<double, Cuda>;
+extern template class HaloOperator<std::complex<float>, Cuda>;
+extern template class HaloOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops

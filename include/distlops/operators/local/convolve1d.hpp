@@ -13,7 +13,8 @@
 ///
 /// The direct method is used: O(nh) operations per output sample, in fused passes over
 /// cache-sized blocks of the output (five taps a pass). For filters of hundreds of taps on long
-/// axes an FFT method is cheaper.
+/// axes an FFT method is cheaper. On the device (Cuda) one kernel computes every output sample
+/// in one thread, summing the same taps (in another order: results agree to rounding).
 ///
 /// Differences from PyLops: the adjoint of a complex filter uses conj(h) (PyLops correlates
 /// with h itself, which is the transpose, not the adjoint); a negative offset is rejected; the
@@ -24,6 +25,7 @@
 #include <span>
 #include <vector>
 
+#include "distlops/core/buffer.hpp"
 #include "distlops/operators/local/accumulating_operator.hpp"
 
 namespace distlops::local {
@@ -43,6 +45,7 @@ class Convolve1DOperator final : public AccumulatingOperator<T, Space> {
 
   std::vector<T> filter_;  // h, and conj(h) for the adjoint
   std::vector<T> conj_filter_;
+  Buffer<T, Space> space_filters_;  // h then conj(h) in device memory (device spaces only)
   Index offset_ = 0;
   Index outer_ = 1;          // product of the extents before the axis
   Index length_ = 0;         // n, the model's extent along the axis
@@ -63,5 +66,11 @@ extern template class Convolve1DOperator<float, Host>;
 extern template class Convolve1DOperator<double, Host>;
 extern template class Convolve1DOperator<std::complex<float>, Host>;
 extern template class Convolve1DOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+extern template class Convolve1DOperator<float, Cuda>;
+extern template class Convolve1DOperator<double, Cuda>;
+extern template class Convolve1DOperator<std::complex<float>, Cuda>;
+extern template class Convolve1DOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops::local

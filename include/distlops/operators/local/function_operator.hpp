@@ -7,6 +7,11 @@
 /// arguments. The adjoint is required: a dot test (dottest.hpp) checks that the pair is
 /// consistent.
 ///
+/// In the Cuda space the callables receive device arrays (`LocalArray<T, Cuda>`: data() is
+/// device memory). They must do their work on the device, on the library's stream
+/// (cuda_context.hpp) or synchronised with it, since the operator's callers go on with stream
+/// ordered work as soon as they return; host code that dereferences data() would fault.
+///
 /// Errors: InvalidArgument for an empty callable or a bad shape.
 
 #include <functional>
@@ -58,5 +63,11 @@ extern template class CallableOperator<float, Host>;
 extern template class CallableOperator<double, Host>;
 extern template class CallableOperator<std::complex<float>, Host>;
 extern template class CallableOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+extern template class CallableOperator<float, Cuda>;
+extern template class CallableOperator<double, Cuda>;
+extern template class CallableOperator<std::complex<float>, Cuda>;
+extern template class CallableOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops::local

@@ -7,6 +7,8 @@
 ///
 /// The output is written row by row (axpby kernels) when its last axis is also the input's,
 /// and otherwise in tiles spanning its last axis and the axis that is contiguous in the input.
+/// On the device (Cuda) the first case is one gather kernel over the output, the second one
+/// kernel of 32 x 32 tiles staged in shared memory.
 /// Errors: InvalidArgument when `axes` is not a permutation of the axes (negative entries count
 /// from the end) or for a bad shape.
 
@@ -52,5 +54,11 @@ extern template class TransposeAxesOperator<float, Host>;
 extern template class TransposeAxesOperator<double, Host>;
 extern template class TransposeAxesOperator<std::complex<float>, Host>;
 extern template class TransposeAxesOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+extern template class TransposeAxesOperator<float, Cuda>;
+extern template class TransposeAxesOperator<double, Cuda>;
+extern template class TransposeAxesOperator<std::complex<float>, Cuda>;
+extern template class TransposeAxesOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops::local

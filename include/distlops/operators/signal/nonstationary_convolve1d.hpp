@@ -15,9 +15,15 @@
 /// brings each rank what its outputs need, and a local window computes exactly the rank's
 /// outputs, with filters interpolated at global positions (no filter replication, any split
 /// the halo allows, exact adjoint).
+///
+/// On the device (Cuda) the window is one kernel with one thread per output sample (forward)
+/// or per input sample (adjoint), which finds the samples that meet and their weights with the
+/// host loops' code (operators/signal/nonstationary_taps.hpp); the halo exchange is
+/// HaloOperator's device path.
 
 #include <vector>
 
+#include "distlops/core/buffer.hpp"
 #include "distlops/operators/halo.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 
@@ -41,8 +47,9 @@ class NonStationaryConvolve1DOperator final : public LinearOperatorBase<LocalArr
   int axis_;
   Index half_;  // half the filter length
   Index window_start_;
-  Index outer_, length_, inner_;  // the input as (outer, length, inner) around the axis
-  std::vector<T> interpolated_;   // length_ filters of 2 * half_ + 1 taps
+  Index outer_, length_, inner_;    // the input as (outer, length, inner) around the axis
+  std::vector<T> interpolated_;     // length_ filters of 2 * half_ + 1 taps
+  Buffer<T, Space> space_filters_;  // the same in device memory (device spaces only)
 };
 
 namespace local {
@@ -92,5 +99,11 @@ extern template class NonStationaryConvolve1DOperator<float, Host>;
 extern template class NonStationaryConvolve1DOperator<double, Host>;
 extern template class NonStationaryConvolve1DOperator<std::complex<float>, Host>;
 extern template class NonStationaryConvolve1DOperator<std::complex<double>, Host>;
+#if DISTLOPS_WITH_CUDA
+extern template class NonStationaryConvolve1DOperator<float, Cuda>;
+extern template class NonStationaryConvolve1DOperator<double, Cuda>;
+extern template class NonStationaryConvolve1DOperator<std::complex<float>, Cuda>;
+extern template class NonStationaryConvolve1DOperator<std::complex<double>, Cuda>;
+#endif
 
 }  // namespace distlops

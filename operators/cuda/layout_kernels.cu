@@ -1,0 +1,259 @@
+// The layout kernels (layout_kernels.hpp): a box kernel with alpha/beta for shifted windows and
+// halo slabs, and a shared-memory tiled transpose. Axes beyond what one launch handles are
+// looped over on the host, one launch per index of the leading axes.
+#include <algorithm>
+#include <vector>
+
+#include "../../src/cuda/launch.cuh"
+#include "layout_kernels.hpp"
+
+namespace distlops::device_ops {
+
+namespace {
+
+using kernels::device::first_index;
+using kernels::device::grid_stride;
+using kernels::device::pointer;
+using kernels::device::scalar_t;
+using kernels::device::value;
+namespace pw = pointwise;
+
+template <class D>
+__device__ bool is_zero(const D& v) {
+  if constexpr (pw::ComplexLike<D>) {
+    return v.real() == 0 && v.imag() == 0;
+  } else {
+    return v == D(0);
+  }
+}
+
+// alpha_value + beta * old, old not read when beta == 0 (the host's rule).
+template <class D>
+__device__ D finish(D alpha_value, D beta, const D* out) {
+  if (is_zero(beta)) return alpha_value;
+  return pw::add(alpha_value, pw::multiply(beta, *out));
+}
+
+// Odometer over the leading axes [0, count) of `extent`; false when done.
+bool next_index(const Shape& extent, std::size_t count, Shape& index) {
+  for (std::size_t k = count; k-- > 0;) {
+    if (++index[k] < extent[k]) return true;
+    index[k] = 0;
+  }
+  return false;
+}
+
+// ---- boxes --------------------------------------------------------------------------------
+
+struct BoxParameters {
+  int ndim = 0;
+  Index extent[max_layout_axes] = {};
+  Index out_strides[max_layout_axes] = {};
+  Index in_strides[max_layout_axes] = {};
+  Index in_first[max_layout_axes] = {};
+  Index in_last[max_layout_axes] = {};
+  Index out_offset = 0;
+  Index in_offset = 0;
+  bool has_input = false;
+};
+
+// One thread per point of the box (grid-stride). The axis loop has a fixed trip count so that
+// the parameter arrays are indexed statically.
+template <class D>
+__global__ void box_axpby_kernel(Index n, BoxParameters box, D alpha, const D* in, D beta, D* out) {
+  for (Index p = first_index(); p < n; p += grid_stride()) {
+    Index rest = p;
+    Index out_index = box.out_offset;
+    Index in_index = box.in_offset;
+    bool inside = box.has_input;
+#pragma unroll
+    for (int k = max_layout_axes - 1; k >= 0; --k) {
+      if (k < box.ndim) {
+        const Index i = rest % box.extent[k];
+        rest /= box.extent[k];
+        out_index += i * box.out_strides[k];
+        in_index += i * box.in_strides[k];
+        inside = inside && i >= box.in_first[k] && i < box.in_last[k];
+      }
+    }
+    const D sample = inside ? pw::multiply(alpha, in[in_index]) : pw::from_real<D>(0);
+    out[out_index] = finish(sample, beta, out + out_index);
+  }
+}
+
+// ---- tiled transpose ----------------------------------------------------------------------
+
+constexpr int tile = 32;
+constexpr int tile_rows = 8;  // threads along y; each copies tile / tile_rows rows
+constexpr int max_other_axes = max_layout_axes - 2;
+constexpr Index max_grid = 65535;
+
+struct TileParameters {
+  int others = 0;  // axes other than `across` and the last, C order
+  Index other_extent[max_other_axes] = {};
+  Index other_in_strides[max_other_axes] = {};
+  Index other_out_strides[max_other_axes] = {};
+  Index other_count = 1;
+  Index rows = 0;    // extent of `across`
+  Index length = 0;  // extent of the last axis
+  Index in_across = 0;
+  Index in_last = 0;
+  Index out_across = 0;
+  Index in_offset = 0;
+  Index out_offset = 0;
+};
+
+// Blocks of tile x tile_rows threads; block (x, y) takes tiles along the last axis (x) and
+// `across` (y), z the other axes, all in grid-stride loops. Loads run along `across` (threadIdx.x
+// walks it), stores along the last axis; the padding column avoids shared-memory bank conflicts.
+// Every thread of a block runs the same loop trip counts, so the barriers are uniform.
+template <class D>
+__global__ void transpose_tiles_kernel(TileParameters p, D alpha, const D* in, D beta, D* out) {
+  __shared__ D staged[tile][tile + 1];
+  const Index row_tiles = (p.rows + tile - 1) / tile;
+  const Index column_tiles = (p.length + tile - 1) / tile;
+  const int tx = static_cast<int>(threadIdx.x);
+  const int ty = static_cast<int>(threadIdx.y);
+  for (Index other = blockIdx.z; other < p.other_count; other += gridDim.z) {
+    Index rest = other;
+    Index in_base = p.in_offset, out_base = p.out_offset;
+#pragma unroll
+    for (int k = max_other_axes - 1; k >= 0; --k) {
+      if (k < p.others) {
+        const Index i = rest % p.other_extent[k];
+        rest /= p.other_extent[k];
+        in_base += i * p.other_in_strides[k];
+        out_base += i * p.other_out_strides[k];
+      }
+    }
+    for (Index row_tile = blockIdx.y; row_tile < row_tiles; row_tile += gridDim.y) {
+      for (Index column_tile = blockIdx.x; column_tile < column_tiles; column_tile += gridDim.x) {
+        const Index row0 = row_tile * tile, column0 = column_tile * tile;
+        for (int j = ty; j < tile; j += tile_rows) {
+          const Index row = row0 + tx, column = column0 + j;
+          if (row < p.rows && column < p.length)
+            staged[j][tx] = in[in_base + row * p.in_across + column * p.in_last];
+        }
+        __syncthreads();
+        for (int j = ty; j < tile; j += tile_rows) {
+          const Index row = row0 + j, column = column0 + tx;
+          if (row < p.rows && column < p.length) {
+            const Index o = out_base + row * p.out_across + column;
+            out[o] = finish(pw::multiply(alpha, staged[tx][j]), beta, out + o);
+          }
+        }
+        __syncthreads();
+      }
+    }
+  }
+}
+
+}  // namespace
+
+template <Scalar T>
+void box_axpby(Cuda, const BoxAxpby& box, T alpha, const T* in, T beta, T* out) {
+  const std::size_t ndim = box.extent.size();
+  for (Index e : box.extent) {
+    if (e == 0) return;
+  }
+  // The innermost max_layout_axes axes go to the kernel; the host loops over the others.
+  const std::size_t looped = ndim > max_layout_axes ? ndim - max_layout_axes : 0;
+  BoxParameters parameters;
+  parameters.ndim = static_cast<int>(ndim - looped);
+  Index n = 1;
+  for (std::size_t k = looped; k < ndim; ++k) {
+    const std::size_t j = k - looped;
+    parameters.extent[j] = box.extent[k];
+    parameters.out_strides[j] = box.out_strides[k];
+    parameters.in_strides[j] = box.in_strides[k];
+    parameters.in_first[j] = box.in_first[k];
+    parameters.in_last[j] = box.in_last[k];
+    n *= box.extent[k];
+  }
+  Shape index(looped, 0);
+  do {
+    BoxParameters launch = parameters;
+    launch.out_offset = box.out_offset;
+    launch.in_offset = box.in_offset;
+    launch.has_input = in != nullptr;
+    for (std::size_t k = 0; k < looped; ++k) {
+      launch.out_offset += index[k] * box.out_strides[k];
+      launch.in_offset += index[k] * box.in_strides[k];
+      launch.has_input =
+          launch.has_input && index[k] >= box.in_first[k] && index[k] < box.in_last[k];
+    }
+    box_axpby_kernel<<<kernels::device::grid_size(n), kernels::device::block_size, 0,
+                       kernels::device::stream()>>>(n, launch, value(alpha), pointer(in),
+                                                    value(beta), pointer(out));
+    cuda::check_launch("box_axpby kernel launch");
+  } while (next_index(box.extent, looped, index));
+}
+
+template <Scalar T>
+void transpose_tiles(Cuda, const Shape& shape, const Shape& in_strides, std::size_t across, T alpha,
+                     const T* in, T beta, T* out) {
+  const std::size_t ndim = shape.size();
+  const std::size_t last = ndim - 1;
+  if (ndim < 2 || across >= last || in_strides.size() != ndim) {
+    throw InvalidArgument(
+        "transpose_tiles: needs two or more axes and an `across` axis other "
+        "than the last");
+  }
+  for (Index e : shape) {
+    if (e == 0) return;
+  }
+  Shape out_strides(ndim, 1);
+  for (std::size_t k = last; k-- > 0;)
+    out_strides[k] = out_strides[k + 1] * shape[k + 1];
+  // The other axes in C order; the innermost max_other_axes go to the kernel.
+  std::vector<std::size_t> others;
+  for (std::size_t k = 0; k < last; ++k) {
+    if (k != across) others.push_back(k);
+  }
+  const std::size_t looped =
+      others.size() > max_other_axes ? others.size() - std::size_t(max_other_axes) : 0;
+  TileParameters parameters;
+  parameters.others = static_cast<int>(others.size() - looped);
+  for (std::size_t j = looped; j < others.size(); ++j) {
+    const std::size_t k = others[j];
+    parameters.other_extent[j - looped] = shape[k];
+    parameters.other_in_strides[j - looped] = in_strides[k];
+    parameters.other_out_strides[j - looped] = out_strides[k];
+    parameters.other_count *= shape[k];
+  }
+  parameters.rows = shape[across];
+  parameters.length = shape[last];
+  parameters.in_across = in_strides[across];
+  parameters.in_last = in_strides[last];
+  parameters.out_across = out_strides[across];
+  const dim3 block(tile, tile_rows);
+  const dim3 grid(
+      static_cast<unsigned>(std::min<Index>((parameters.length + tile - 1) / tile, max_grid)),
+      static_cast<unsigned>(std::min<Index>((parameters.rows + tile - 1) / tile, max_grid)),
+      static_cast<unsigned>(std::min<Index>(parameters.other_count, max_grid)));
+  Shape looped_extent(looped), index(looped, 0);
+  for (std::size_t j = 0; j < looped; ++j)
+    looped_extent[j] = shape[others[j]];
+  do {
+    TileParameters launch = parameters;
+    for (std::size_t j = 0; j < looped; ++j) {
+      launch.in_offset += index[j] * in_strides[others[j]];
+      launch.out_offset += index[j] * out_strides[others[j]];
+    }
+    transpose_tiles_kernel<<<grid, block, 0, kernels::device::stream()>>>(
+        launch, value(alpha), pointer(in), value(beta), pointer(out));
+    cuda::check_launch("Transpose kernel launch");
+  } while (next_index(looped_extent, looped, index));
+}
+
+#define DISTLOPS_INSTANTIATE_LAYOUT_KERNELS(T)                                                    \
+  template void box_axpby<T>(Cuda, const BoxAxpby&, T, const T*, T, T*);                          \
+  template void transpose_tiles<T>(Cuda, const Shape&, const Shape&, std::size_t, T, const T*, T, \
+                                   T*);
+DISTLOPS_INSTANTIATE_LAYOUT_KERNELS(float)
+DISTLOPS_INSTANTIATE_LAYOUT_KERNELS(double)
+DISTLOPS_INSTANTIATE_LAYOUT_KERNELS(std::complex<float>)
+DISTLOPS_INSTANTIATE_LAYOUT_KERNELS(std::complex<double>)
+#undef DISTLOPS_INSTANTIATE_LAYOUT_KERNELS
+
+}  // namespace distlops::device_ops

@@ -98,33 +98,33 @@ namespace local {
 
 /// The transform along one axis (options.axes holds at most one axis; default -1) of arrays
 /// of shape `dims`.
-template <Scalar T>
-requires is_complex_v<T> LocalOperator<T, Host> FFT(const Shape& dims,
-                                                    const FFTOptions& options = {});
+template <Scalar T, MemorySpace Space = Host>
+requires is_complex_v<T> LocalOperator<T, Space> FFT(const Shape& dims,
+                                                     const FFTOptions& options = {});
 
 /// The transform along two axes (default {-2, -1}).
-template <Scalar T>
-requires is_complex_v<T> LocalOperator<T, Host> FFT2D(const Shape& dims,
-                                                      const FFTOptions& options = {});
+template <Scalar T, MemorySpace Space = Host>
+requires is_complex_v<T> LocalOperator<T, Space> FFT2D(const Shape& dims,
+                                                       const FFTOptions& options = {});
 
 /// The transform along any number of distinct axes (default {-3, -2, -1}).
-template <Scalar T>
-requires is_complex_v<T> LocalOperator<T, Host> FFTND(const Shape& dims,
-                                                      const FFTOptions& options = {});
+template <Scalar T, MemorySpace Space = Host>
+requires is_complex_v<T> LocalOperator<T, Space> FFTND(const Shape& dims,
+                                                       const FFTOptions& options = {});
 
 }  // namespace local
 
 /// The distributed transform along two axes (default {0, 1}) of arrays of `layout`: SCATTER
 /// along any axis with any split (ranks may own nothing), or BROADCAST (every rank transforms
 /// its replica). Collective.
-template <Scalar T>
-requires is_complex_v<T> LinearOperator<T, Host> FFT2D(const Layout& layout,
-                                                       const DistributedFFTOptions& options = {});
+template <Scalar T, MemorySpace Space = Host>
+requires is_complex_v<T> LinearOperator<T, Space> FFT2D(const Layout& layout,
+                                                        const DistributedFFTOptions& options = {});
 
 /// The distributed transform along any number of distinct axes (default {0, 1, 2}).
 /// Collective.
-template <Scalar T>
-requires is_complex_v<T> LinearOperator<T, Host> FFTND(const Layout& layout,
-                                                       const DistributedFFTOptions& options = {});
+template <Scalar T, MemorySpace Space = Host>
+requires is_complex_v<T> LinearOperator<T, Space> FFTND(const Layout& layout,
+                                                        const DistributedFFTOptions& options = {});
 
 }  // namespace distlops

@@ -8,30 +8,14 @@
 #include "device_moves.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/redistribute.hpp"
-#include "fft_stage.hpp"
-#if DISTLOPS_WITH_CUDA
-#include "cufft_stage.hpp"
-#endif
+#include "stage_for.hpp"
 
 namespace distlops {
 
 namespace {
 
 using detail::FftAxis;
-
-// The stage of a memory space: FFTW on the host, cuFFT on the device.
-template <MemorySpace Space, class R>
-struct StageOf {
-  using type = detail::FftStage<R>;
-};
-#if DISTLOPS_WITH_CUDA
-template <class R>
-struct StageOf<Cuda, R> {
-  using type = detail::CufftStage<R>;
-};
-#endif
-template <MemorySpace Space, class T>
-using StageFor = typename StageOf<Space, real_type_t<T>>::type;
+using detail::StageFor;
 
 // The validated options of a transform of arrays of shape `dims`.
 struct Spec {

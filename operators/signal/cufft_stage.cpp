@@ -87,28 +87,35 @@ CufftPlan::CufftPlan(int type, Index n, Index batch, const char* what) {
   const cuda::Context& context = cuda::Context::get();
   cufftHandle handle = 0;
   cuda::check_cufft(cufftCreate(&handle), "cufftCreate");
-  handle_ = handle;  // destroyed by ~CufftPlan if a later call throws
-  long long length = n;
-  std::size_t work_bytes = 0;
-  // The basic data layout: `batch` contiguous lines of n values (n / 2 + 1 on the complex side
-  // of real transforms).
-  const cufftResult made =
-      cufftMakePlanMany64(handle, 1, &length, nullptr, 1, 0, nullptr, 1, 0,
-                          static_cast<cufftType>(type), static_cast<long long>(batch), &work_bytes);
-  cuda::check_cufft(made, (std::string("cufftMakePlanMany64 (") + what + ")").c_str());
-  cuda::check_cufft(cufftSetStream(handle, context.stream()), "cufftSetStream");
+  try {
+    long long length = n;
+    std::size_t work_bytes = 0;
+    // The basic data layout: `batch` contiguous lines of n values (n / 2 + 1 on the complex
+    // side of real transforms). cuFFT allocates the plan's work area here, not when executing.
+    cuda::check_cufft(cufftMakePlanMany64(handle, 1, &length, nullptr, 1, 0, nullptr, 1, 0,
+                                          static_cast<cufftType>(type),
+                                          static_cast<long long>(batch), &work_bytes),
+                      (std::string("cufftMakePlanMany64 (") + what + ")").c_str());
+    cuda::check_cufft(cufftSetStream(handle, context.stream()), "cufftSetStream");
+  } catch (...) {
+    (void)cufftDestroy(handle);
+    throw;
+  }
+  handle_ = handle;
+  valid_ = true;
 }
 
 CufftPlan::~CufftPlan() {
   // Nothing to report from a destructor: a failure here leaves at worst a plan behind.
-  if (handle_ >= 0) (void)cufftDestroy(handle_);
+  if (valid_) (void)cufftDestroy(handle_);
 }
 
 CufftPlan& CufftPlan::operator=(CufftPlan&& other) noexcept {
   if (this != &other) {
-    if (handle_ >= 0) (void)cufftDestroy(handle_);
+    if (valid_) (void)cufftDestroy(handle_);
     handle_ = other.handle_;
-    other.handle_ = -1;
+    valid_ = other.valid_;
+    other.valid_ = false;
   }
   return *this;
 }

@@ -36,16 +36,19 @@ class CufftPlan {
   /// the given cufftType, bound to the library's stream; `what` names it in errors.
   CufftPlan(int type, Index n, Index batch, const char* what);
   ~CufftPlan();
-  CufftPlan(CufftPlan&& other) noexcept : handle_(other.handle_) { other.handle_ = -1; }
+  CufftPlan(CufftPlan&& other) noexcept : handle_(other.handle_), valid_(other.valid_) {
+    other.valid_ = false;
+  }
   CufftPlan& operator=(CufftPlan&& other) noexcept;
   CufftPlan(const CufftPlan&) = delete;
   CufftPlan& operator=(const CufftPlan&) = delete;
 
-  bool valid() const { return handle_ >= 0; }
+  bool valid() const { return valid_; }
   int handle() const { return handle_; }
 
  private:
-  int handle_ = -1;  // a cufftHandle
+  int handle_ = 0;  // a cufftHandle
+  bool valid_ = false;
 };
 
 template <class R>

@@ -10,7 +10,9 @@
 
 #if DISTLOPS_WITH_CUDA
 
+#include "distlops/core/host_device.hpp"
 #include "distlops/core/memory_space.hpp"
+#include "distlops/core/pointwise.hpp"
 #include "distlops/core/types.hpp"
 
 namespace distlops::device_ops {
@@ -46,6 +48,56 @@ struct FftLineCopy {
   /// input of the complex-to-real transform Hermitian.
   Index hermitian_nfft = 0;
 };
+
+/// Whether consecutive threads take the same element of neighbouring lines (the block's lines
+/// are strided, so neighbouring lines are usually adjacent in memory) rather than neighbouring
+/// elements of one line.
+DISTLOPS_HOST_DEVICE inline bool fft_lines_fastest(const FftLineCopy& copy) {
+  return copy.block.line_stride != 1 && copy.block.lines > 1;
+}
+
+/// Destination element p (p < block.lines * length) of `copy`: the per-element code of
+/// fft_copy_lines, written once for the kernel and host checks. F and T are R or a complex
+/// type (std::complex, pointwise::complex_pair).
+template <class R, class F, class T>
+DISTLOPS_HOST_DEVICE void fft_copy_line_element(const FftLineCopy& copy, bool lines_fastest,
+                                                const Index* map, const R* weights, const F* in,
+                                                T* out, Index p) {
+  const Index lines = copy.block.lines;
+  const Index l = lines_fastest ? p % lines : p / copy.length;
+  const Index i = lines_fastest ? p / lines : p % copy.length;
+  // The block offset of line l: its index over the other axes, the last one fastest.
+  Index block = 0;
+  Index rest = l;
+  for (int j = copy.block.other_count; j-- > 0;) {
+    block += (rest % copy.block.extent[j]) * copy.block.stride[j];
+    rest /= copy.block.extent[j];
+  }
+  const Index source = map[i];
+  R re = 0, im = 0;
+  if (source >= 0) {
+    const F& v =
+        copy.to_work ? in[block + source * copy.block.line_stride] : in[l * copy.pitch + source];
+    if constexpr (pointwise::ComplexLike<F>) {
+      re = v.real();
+      im = copy.real_part ? R(0) : v.imag();
+    } else {
+      re = v;
+    }
+    const Index nfft = copy.hermitian_nfft;
+    if (nfft > 0 && (i == 0 || (nfft % 2 == 0 && i == nfft / 2))) im = R(0);
+    if (weights) {
+      re *= weights[i];
+      im *= weights[i];
+    }
+  }
+  T& target = copy.to_work ? out[l * copy.pitch + i] : out[block + i * copy.block.line_stride];
+  if constexpr (pointwise::ComplexLike<T>) {
+    target = T(re, im);
+  } else {
+    target = re;
+  }
+}
 
 /// The copy `copy` from `in` to `out` (device memory; `map` and `weights` too). From and To
 /// are R or std::complex<R>; a complex value written to a real one keeps its real part, a real

@@ -43,9 +43,11 @@ struct MDCOptions {
   /// Time last in model, data and G (see above).
   bool transpose = false;
   bool prescaled = false;
-  /// Keep G^H of every frequency (PyLops' saveGt; see fredholm1.hpp for what it buys).
+  /// Keep G^H of every frequency (PyLops' saveGt; see fredholm1.hpp for what it buys). The
+  /// Cuda operator needs no copy (cuBLAS applies G^H directly) and ignores it.
   bool keep_adjoint = false;
   Partition partition = Partition::BROADCAST;
+  /// FFTW's planning effort (ignored on Cuda, see fft.hpp).
   FFTPlanning planning = FFTPlanning::estimate;
 };
 

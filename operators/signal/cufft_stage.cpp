@@ -88,13 +88,14 @@ CufftPlan::CufftPlan(int type, Index n, Index batch, const char* what) {
   cufftHandle handle = 0;
   cuda::check_cufft(cufftCreate(&handle), "cufftCreate");
   try {
+    // The stage gives its plans one work area (use_work_area), allocated with the stage.
+    cuda::check_cufft(cufftSetAutoAllocation(handle, 0), "cufftSetAutoAllocation");
     long long length = n;
-    std::size_t work_bytes = 0;
     // The basic data layout: `batch` contiguous lines of n values (n / 2 + 1 on the complex
-    // side of real transforms). cuFFT allocates the plan's work area here, not when executing.
+    // side of real transforms).
     cuda::check_cufft(cufftMakePlanMany64(handle, 1, &length, nullptr, 1, 0, nullptr, 1, 0,
                                           static_cast<cufftType>(type),
-                                          static_cast<long long>(batch), &work_bytes),
+                                          static_cast<long long>(batch), &work_bytes_),
                       (std::string("cufftMakePlanMany64 (") + what + ")").c_str());
     cuda::check_cufft(cufftSetStream(handle, context.stream()), "cufftSetStream");
   } catch (...) {
@@ -103,6 +104,11 @@ CufftPlan::CufftPlan(int type, Index n, Index batch, const char* what) {
   }
   handle_ = handle;
   valid_ = true;
+}
+
+void CufftPlan::use_work_area(void* area) {
+  if (!valid_ || work_bytes_ == 0) return;
+  cuda::check_cufft(cufftSetWorkArea(handle_, area), "cufftSetWorkArea");
 }
 
 CufftPlan::~CufftPlan() {
@@ -115,6 +121,7 @@ CufftPlan& CufftPlan::operator=(CufftPlan&& other) noexcept {
     if (valid_) (void)cufftDestroy(handle_);
     handle_ = other.handle_;
     valid_ = other.valid_;
+    work_bytes_ = other.work_bytes_;
     other.valid_ = false;
   }
   return *this;
@@ -186,6 +193,16 @@ CufftStage<R>::CufftStage(std::vector<FftAxis> axes, double scale, FFTPlanning /
       }
     }
     passes_.push_back(std::move(pass));
+  }
+  std::size_t plan_bytes = 0;
+  for (const Pass& pass : passes_) {
+    for (const CufftPlan* plan : {&pass.complex, &pass.to_complex, &pass.to_real})
+      plan_bytes = std::max(plan_bytes, plan->work_bytes());
+  }
+  plan_work_ = Buffer<std::byte, Cuda>(static_cast<Index>(plan_bytes));
+  for (Pass& pass : passes_) {
+    for (CufftPlan* plan : {&pass.complex, &pass.to_complex, &pass.to_real})
+      plan->use_work_area(plan_work_.data());
   }
   work_ = Buffer<C, Cuda>(work);
   real_work_ = Buffer<R, Cuda>(real_work);

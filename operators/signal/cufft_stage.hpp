@@ -20,6 +20,7 @@
 #endif
 
 #include <complex>
+#include <cstddef>
 #include <vector>
 
 #include "../cuda/fft_kernels.hpp"
@@ -33,10 +34,12 @@ class CufftPlan {
  public:
   CufftPlan() = default;
   /// A 1-d plan of `batch` contiguous transforms of length n (cuFFT's basic data layout) of
-  /// the given cufftType, bound to the library's stream; `what` names it in errors.
+  /// the given cufftType, bound to the library's stream; `what` names it in errors. The plan
+  /// has no work area of its own: give it one with use_work_area() before executing it.
   CufftPlan(int type, Index n, Index batch, const char* what);
   ~CufftPlan();
-  CufftPlan(CufftPlan&& other) noexcept : handle_(other.handle_), valid_(other.valid_) {
+  CufftPlan(CufftPlan&& other) noexcept
+      : handle_(other.handle_), valid_(other.valid_), work_bytes_(other.work_bytes_) {
     other.valid_ = false;
   }
   CufftPlan& operator=(CufftPlan&& other) noexcept;
@@ -45,10 +48,15 @@ class CufftPlan {
 
   bool valid() const { return valid_; }
   int handle() const { return handle_; }
+  /// Bytes of device memory the plan needs as its work area.
+  std::size_t work_bytes() const { return work_bytes_; }
+  /// Device memory of at least work_bytes() bytes for the plan's executions.
+  void use_work_area(void* area);
 
  private:
   int handle_ = 0;  // a cufftHandle
   bool valid_ = false;
+  std::size_t work_bytes_ = 0;
 };
 
 template <class R>
@@ -97,6 +105,8 @@ class CufftStage {
   bool empty_ = false;
   Shape domain_shape_, range_shape_;
   std::vector<Pass> passes_;
+  // The plans' work area, shared: they run one after the other on one stream.
+  Buffer<std::byte, Cuda> plan_work_;
   // The blocks between passes, and the lines of the transforms (complex and real).
   mutable Buffer<C, Cuda> intermediate_[2];
   mutable Buffer<C, Cuda> work_;

@@ -348,3 +348,22 @@ TEMPLATE_TEST_CASE("device MDC matches the host's", "[gpu][mdc]", float, double)
     }
   }
 }
+
+// Options are validated before anything touches the device, so this case runs without one.
+TEMPLATE_TEST_CASE("device FFTs and MDC reject bad options as the host's do", "[gpu][fft][errors]",
+                   float, double) {
+  using R = TestType;
+  using C = std::complex<R>;
+  const Communicator comm = world();
+  CHECK_THROWS_AS((local::FFT2D<C, Cuda>({4, 5}, {.axes = {1, 1}})), InvalidArgument);
+  CHECK_THROWS_AS((local::FFT<C, Cuda>({4, 5}, {.nfft = {-1}})), InvalidArgument);
+  CHECK_THROWS_AS((local::FFTND<C, Cuda>({4, 5}, {.axes = {0, 2}})), InvalidArgument);
+  const Layout layout(comm, {6, 5});
+  CHECK_THROWS_AS((FFT2D<C, Cuda>(layout, {.axes = {0}})), InvalidArgument);
+  CHECK_THROWS_AS((FFTND<C, Cuda>(layout, {.fftshift_after = {true, false, true}})),
+                  InvalidArgument);
+  // Every rank raises, whatever its share of the kernel.
+  const Index mine = comm.rank() == 0 ? 2 : 0;
+  CHECK_THROWS_AS((MDC<R, Cuda>(LocalArray<C>({mine, 2, 3}), 6, 1)), InvalidArgument);
+  CHECK_THROWS_AS((MDC<R, Cuda>(LocalArray<C>({mine, 2}), 7, 1)), InvalidArgument);
+}

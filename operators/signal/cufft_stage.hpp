@@ -10,9 +10,10 @@
 // make its input Hermitian).
 //
 // Plans are made when the stage is built (cufftMakePlanMany64, bound to the library's stream
-// with cufftSetStream) and kept with it; applying only launches kernels and executes plans on
-// that stream, allocating nothing. The planning effort is a host (FFTW) notion: cuFFT plans have
-// no effort level, so `planning` is ignored here.
+// with cufftSetStream, sharing one work area allocated with the stage) and kept with it;
+// applying only launches kernels and executes plans on that stream, allocating nothing. The
+// planning effort is a host (FFTW) notion: cuFFT plans have no effort level, so `planning` is
+// ignored here.
 #include "distlops/config.hpp"
 
 #if !DISTLOPS_WITH_CUDA

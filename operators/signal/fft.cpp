@@ -5,15 +5,17 @@
 #include <memory>
 #include <optional>
 
+#include "device_moves.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/redistribute.hpp"
-#include "fft_stage.hpp"
+#include "stage_for.hpp"
 
 namespace distlops {
 
 namespace {
 
 using detail::FftAxis;
+using detail::StageFor;
 
 // The validated options of a transform of arrays of shape `dims`.
 struct Spec {
@@ -124,10 +126,10 @@ Spec make_spec(std::string name, const Shape& dims, const Options& options,
 
 // ---- local --------------------------------------------------------------------------------------
 
-template <Scalar T>
-class LocalFFTOperator final : public LinearOperatorBase<LocalArray<T, Host>> {
+template <Scalar T, MemorySpace Space>
+class LocalFFTOperator final : public LinearOperatorBase<LocalArray<T, Space>> {
  public:
-  using Local = LocalArray<T, Host>;
+  using Local = LocalArray<T, Space>;
   explicit LocalFFTOperator(const Spec& spec)
       : LinearOperatorBase<Local>(spec.dims, spec.range_shape(), spec.name),
         stage_(spec.array, spec.scale, spec.planning) {}
@@ -135,20 +137,20 @@ class LocalFFTOperator final : public LinearOperatorBase<LocalArray<T, Host>> {
   void adjoint(const Local& y, Local& x) const override { stage_.adjoint(y.data(), x.data()); }
 
  private:
-  detail::FftStage<real_type_t<T>> stage_;
+  StageFor<Space, T> stage_;
 };
 
-template <Scalar T>
-LocalOperator<T, Host> make_local(const Spec& spec) {
-  return LocalOperator<T, Host>::template make<LocalFFTOperator<T>>(spec);
+template <Scalar T, MemorySpace Space>
+LocalOperator<T, Space> make_local(const Spec& spec) {
+  return LocalOperator<T, Space>::template make<LocalFFTOperator<T, Space>>(spec);
 }
 
 // ---- distributed --------------------------------------------------------------------------------
 
 // One step of a distributed transform: FFTs of the local blocks, or an all-to-all.
-template <class R>
+template <class Stage>
 struct Step {
-  std::unique_ptr<detail::FftStage<R>> stage;
+  std::unique_ptr<Stage> stage;
   std::unique_ptr<RedistributePlan> there, back;
 };
 
@@ -219,19 +221,19 @@ std::vector<Recipe> recipes(const Spec& spec, int a, FFTOutputLayout output) {
 }
 
 // The layouts and plans of a distributed transform.
-template <class R>
+template <class Stage>
 struct Chain {
   Layout range;
-  std::vector<Step<R>> steps;
+  std::vector<Step<Stage>> steps;
   Index buffer_size = 0;  // elements of each of the intermediate buffers
 };
 
-template <class R>
+template <class Stage>
 class ChainBuilder {
  public:
   ChainBuilder(const Spec& spec, const Layout& input) : spec_(spec), input_(input) {}
 
-  Chain<R> build(FFTOutputLayout output) {
+  Chain<Stage> build(FFTOutputLayout output) {
     const Communicator& comm = input_.communicator();
     current_ = input_;
     shape_ = spec_.dims;
@@ -248,8 +250,7 @@ class ChainBuilder {
         if (recipe.kind == Recipe::Kind::move && recipe.target >= 0) axis = recipe.target;
       }
       chain_.steps.push_back(
-          {std::make_unique<detail::FftStage<R>>(spec_.array, spec_.scale, spec_.planning), nullptr,
-           nullptr});
+          {std::make_unique<Stage>(spec_.array, spec_.scale, spec_.planning), nullptr, nullptr});
       chain_.range = Layout(comm, spec_.range_shape(), Partition::SCATTER, axis);
       return std::move(chain_);
     }
@@ -282,8 +283,8 @@ class ChainBuilder {
       }
     }
     chain_.steps.push_back(
-        {std::make_unique<detail::FftStage<R>>(block, scaled ? spec_.scale : 1.0, spec_.planning),
-         nullptr, nullptr});
+        {std::make_unique<Stage>(block, scaled ? spec_.scale : 1.0, spec_.planning), nullptr,
+         nullptr});
     Layout next;
     if (current_.replicated()) {
       next = Layout(current_.communicator(), shape_, current_.partition());
@@ -334,28 +335,28 @@ class ChainBuilder {
   Layout input_;
   Layout current_;
   Shape shape_;
-  Chain<R> chain_;
+  Chain<Stage> chain_;
 };
 
-template <Scalar T>
-class DistributedFFTOperator final : public LinearOperatorBase<DistributedArray<T, Host>> {
+template <Scalar T, MemorySpace Space>
+class DistributedFFTOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
-  using Array = DistributedArray<T, Host>;
-  using R = real_type_t<T>;
+  using Array = DistributedArray<T, Space>;
+  using Stage = StageFor<Space, T>;
 
   DistributedFFTOperator(const Layout& layout, const Spec& spec, FFTOutputLayout output)
-      : DistributedFFTOperator(layout, spec, ChainBuilder<R>(spec, layout).build(output)) {}
+      : DistributedFFTOperator(layout, spec, ChainBuilder<Stage>(spec, layout).build(output)) {}
 
   void forward(const Array& x, Array& y) const override {
     const T* source = x.data();
     const std::size_t count = steps_.size();
     for (std::size_t i = 0; i < count; ++i) {
       T* target = i + 1 == count ? y.data() : buffers_[i % 2].data();
-      const Step<R>& step = steps_[i];
+      const Step<Stage>& step = steps_[i];
       if (step.stage) {
         step.stage->forward(source, target);
       } else {
-        step.there->execute(Host{}, source, target);
+        mover_.run(*step.there, source, target);
       }
       source = target;
     }
@@ -364,32 +365,33 @@ class DistributedFFTOperator final : public LinearOperatorBase<DistributedArray<
     const T* source = y.data();
     for (std::size_t i = steps_.size(); i-- > 0;) {
       T* target = i == 0 ? x.data() : buffers_[(i - 1) % 2].data();
-      const Step<R>& step = steps_[i];
+      const Step<Stage>& step = steps_[i];
       if (step.stage) {
         step.stage->adjoint(source, target);
       } else {
-        step.back->execute(Host{}, source, target);
+        mover_.run(*step.back, source, target);
       }
       source = target;
     }
   }
 
  private:
-  DistributedFFTOperator(const Layout& layout, const Spec& spec, Chain<R> chain)
+  DistributedFFTOperator(const Layout& layout, const Spec& spec, Chain<Stage> chain)
       : LinearOperatorBase<Array>(layout, chain.range, spec.name), steps_(std::move(chain.steps)) {
     const std::size_t intermediates = steps_.empty() ? 0 : steps_.size() - 1;
     for (std::size_t i = 0; i < std::min<std::size_t>(intermediates, 2); ++i)
-      buffers_[i] = Buffer<T, Host>(chain.buffer_size);
+      buffers_[i] = Buffer<T, Space>(chain.buffer_size);
   }
 
-  std::vector<Step<R>> steps_;
-  mutable Buffer<T, Host> buffers_[2];
+  std::vector<Step<Stage>> steps_;
+  mutable Buffer<T, Space> buffers_[2];
+  detail::BlockMover<T, Space> mover_;
 };
 
-template <Scalar T, class Options>
-LinearOperator<T, Host> make_distributed(const Layout& layout, const Options& options,
-                                         const std::string& name, std::vector<int> default_axes,
-                                         std::size_t min_axes, std::size_t max_axes) {
+template <Scalar T, MemorySpace Space, class Options>
+LinearOperator<T, Space> make_distributed(const Layout& layout, const Options& options,
+                                          const std::string& name, std::vector<int> default_axes,
+                                          std::size_t min_axes, std::size_t max_axes) {
   if (!layout.valid()) throw InvalidArgument(name + ": empty layout");
   Fingerprint fingerprint;
   fingerprint.add(std::span<const int>(options.axes))
@@ -412,8 +414,8 @@ LinearOperator<T, Host> make_distributed(const Layout& layout, const Options& op
     spec = make_spec(name, layout.global_shape(), options, std::move(default_axes), min_axes,
                      max_axes);
   });
-  return LinearOperator<T, Host>::template make<DistributedFFTOperator<T>>(layout, *spec,
-                                                                           options.output);
+  return LinearOperator<T, Space>::template make<DistributedFFTOperator<T, Space>>(layout, *spec,
+                                                                                   options.output);
 }
 
 constexpr std::size_t any_number = 1 << 16;
@@ -439,54 +441,55 @@ std::vector<double> fft_frequencies(Index nfft, double sampling, bool real, bool
 
 namespace local {
 
-template <Scalar T>
-requires is_complex_v<T> LocalOperator<T, Host> FFT(const Shape& dims, const FFTOptions& options) {
-  return make_local<T>(make_spec("FFT", dims, options, {-1}, 1, 1));
+template <Scalar T, MemorySpace Space>
+requires is_complex_v<T> LocalOperator<T, Space> FFT(const Shape& dims, const FFTOptions& options) {
+  return make_local<T, Space>(make_spec("FFT", dims, options, {-1}, 1, 1));
 }
-template <Scalar T>
-requires is_complex_v<T> LocalOperator<T, Host> FFT2D(const Shape& dims,
-                                                      const FFTOptions& options) {
-  return make_local<T>(make_spec("FFT2D", dims, options, {-2, -1}, 2, 2));
+template <Scalar T, MemorySpace Space>
+requires is_complex_v<T> LocalOperator<T, Space> FFT2D(const Shape& dims,
+                                                       const FFTOptions& options) {
+  return make_local<T, Space>(make_spec("FFT2D", dims, options, {-2, -1}, 2, 2));
 }
-template <Scalar T>
-requires is_complex_v<T> LocalOperator<T, Host> FFTND(const Shape& dims,
-                                                      const FFTOptions& options) {
-  return make_local<T>(make_spec("FFTND", dims, options, {-3, -2, -1}, 1, any_number));
+template <Scalar T, MemorySpace Space>
+requires is_complex_v<T> LocalOperator<T, Space> FFTND(const Shape& dims,
+                                                       const FFTOptions& options) {
+  return make_local<T, Space>(make_spec("FFTND", dims, options, {-3, -2, -1}, 1, any_number));
 }
 
-template LocalOperator<std::complex<float>, Host> FFT<std::complex<float>>(const Shape&,
-                                                                           const FFTOptions&);
-template LocalOperator<std::complex<double>, Host> FFT<std::complex<double>>(const Shape&,
-                                                                             const FFTOptions&);
-template LocalOperator<std::complex<float>, Host> FFT2D<std::complex<float>>(const Shape&,
-                                                                             const FFTOptions&);
-template LocalOperator<std::complex<double>, Host> FFT2D<std::complex<double>>(const Shape&,
-                                                                               const FFTOptions&);
-template LocalOperator<std::complex<float>, Host> FFTND<std::complex<float>>(const Shape&,
-                                                                             const FFTOptions&);
-template LocalOperator<std::complex<double>, Host> FFTND<std::complex<double>>(const Shape&,
-                                                                               const FFTOptions&);
+#define DISTLOPS_INSTANTIATE_LOCAL_FFT(T, Space)                                     \
+  template LocalOperator<T, Space> FFT<T, Space>(const Shape&, const FFTOptions&);   \
+  template LocalOperator<T, Space> FFT2D<T, Space>(const Shape&, const FFTOptions&); \
+  template LocalOperator<T, Space> FFTND<T, Space>(const Shape&, const FFTOptions&);
+DISTLOPS_INSTANTIATE_LOCAL_FFT(std::complex<float>, Host)
+DISTLOPS_INSTANTIATE_LOCAL_FFT(std::complex<double>, Host)
+#if DISTLOPS_WITH_CUDA
+DISTLOPS_INSTANTIATE_LOCAL_FFT(std::complex<float>, Cuda)
+DISTLOPS_INSTANTIATE_LOCAL_FFT(std::complex<double>, Cuda)
+#endif
+#undef DISTLOPS_INSTANTIATE_LOCAL_FFT
 
 }  // namespace local
 
-template <Scalar T>
-requires is_complex_v<T> LinearOperator<T, Host> FFT2D(const Layout& layout,
-                                                       const DistributedFFTOptions& options) {
-  return make_distributed<T>(layout, options, "FFT2D", {0, 1}, 2, 2);
+template <Scalar T, MemorySpace Space>
+requires is_complex_v<T> LinearOperator<T, Space> FFT2D(const Layout& layout,
+                                                        const DistributedFFTOptions& options) {
+  return make_distributed<T, Space>(layout, options, "FFT2D", {0, 1}, 2, 2);
 }
-template <Scalar T>
-requires is_complex_v<T> LinearOperator<T, Host> FFTND(const Layout& layout,
-                                                       const DistributedFFTOptions& options) {
-  return make_distributed<T>(layout, options, "FFTND", {0, 1, 2}, 1, any_number);
+template <Scalar T, MemorySpace Space>
+requires is_complex_v<T> LinearOperator<T, Space> FFTND(const Layout& layout,
+                                                        const DistributedFFTOptions& options) {
+  return make_distributed<T, Space>(layout, options, "FFTND", {0, 1, 2}, 1, any_number);
 }
 
-template LinearOperator<std::complex<float>, Host> FFT2D<std::complex<float>>(
-    const Layout&, const DistributedFFTOptions&);
-template LinearOperator<std::complex<double>, Host> FFT2D<std::complex<double>>(
-    const Layout&, const DistributedFFTOptions&);
-template LinearOperator<std::complex<float>, Host> FFTND<std::complex<float>>(
-    const Layout&, const DistributedFFTOptions&);
-template LinearOperator<std::complex<double>, Host> FFTND<std::complex<double>>(
-    const Layout&, const DistributedFFTOptions&);
+#define DISTLOPS_INSTANTIATE_DISTRIBUTED_FFT(T, Space)                                            \
+  template LinearOperator<T, Space> FFT2D<T, Space>(const Layout&, const DistributedFFTOptions&); \
+  template LinearOperator<T, Space> FFTND<T, Space>(const Layout&, const DistributedFFTOptions&);
+DISTLOPS_INSTANTIATE_DISTRIBUTED_FFT(std::complex<float>, Host)
+DISTLOPS_INSTANTIATE_DISTRIBUTED_FFT(std::complex<double>, Host)
+#if DISTLOPS_WITH_CUDA
+DISTLOPS_INSTANTIATE_DISTRIBUTED_FFT(std::complex<float>, Cuda)
+DISTLOPS_INSTANTIATE_DISTRIBUTED_FFT(std::complex<double>, Cuda)
+#endif
+#undef DISTLOPS_INSTANTIATE_DISTRIBUTED_FFT
 
 }  // namespace distlops

@@ -125,6 +125,10 @@ unsigned planner_flags(FFTPlanning planning) {
   return FFTW_ESTIMATE;
 }
 
+}  // namespace
+
+// ---- index maps and weights (shared with the Cuda stage) ------------------------------------
+
 // The source index along a transformed axis for each destination index, in the four copies
 // of a stage. n: domain length, w: work length along the axis on the domain side (nfft), s:
 // spectrum length, l: range length.
@@ -161,12 +165,30 @@ std::vector<Index> range_to_spectrum(const FftAxis& a) {
   return map;
 }
 
-// Bins 1 .. (nfft - 1) / 2 of a real transform stand for two bins of the full spectrum.
 bool doubled_bin(Index bin, Index nfft) {
   return bin >= 1 && bin <= (nfft - 1) / 2;
 }
 
-}  // namespace
+template <class R>
+std::vector<R> fft_forward_weights(const FftAxis& a, R scale) {
+  const R root2 = std::sqrt(R(2));
+  std::vector<R> weights;
+  for (Index bin : spectrum_to_range(a))
+    weights.push_back(scale * (a.real && doubled_bin(bin, a.nfft) ? root2 : R(1)));
+  return weights;
+}
+template <class R>
+std::vector<R> fft_adjoint_weights(const FftAxis& a, R scale) {
+  const R root2 = std::sqrt(R(2));
+  std::vector<R> weights;
+  for (Index bin = 0; bin < a.spectrum(); ++bin)
+    weights.push_back(scale * (a.real && doubled_bin(bin, a.nfft) ? R(1) / root2 : R(1)));
+  return weights;
+}
+template std::vector<float> fft_forward_weights(const FftAxis&, float);
+template std::vector<double> fft_forward_weights(const FftAxis&, double);
+template std::vector<float> fft_adjoint_weights(const FftAxis&, float);
+template std::vector<double> fft_adjoint_weights(const FftAxis&, double);
 
 // ---- IndexedCopy --------------------------------------------------------------------------------
 
@@ -304,7 +326,6 @@ void FftStage<R>::make_passes(unsigned flags) {
   Shape shape = domain_shape_;
   in_place_ = real_axis_ < 0;
   Index intermediate = 0, panel = 0, real_panel = 0;
-  const R root2 = std::sqrt(R(2));
   for (std::size_t p = 0; p < order.size(); ++p) {
     const int k = order[p];
     Pass pass;
@@ -324,12 +345,8 @@ void FftStage<R>::make_passes(unsigned flags) {
     pass.to_domain = work_to_domain(a);
     // The last pass applies the scale (forward) and the first adjoint pass, which is the same.
     const R scale = p + 1 == order.size() ? scale_ : R(1);
-    for (Index bin : pass.to_range)
-      pass.forward_weights.push_back(scale * (a.real && doubled_bin(bin, a.nfft) ? root2 : R(1)));
-    for (Index bin = 0; bin < a.spectrum(); ++bin) {
-      pass.adjoint_weights.push_back(scale *
-                                     (a.real && doubled_bin(bin, a.nfft) ? R(1) / root2 : R(1)));
-    }
+    pass.forward_weights = fft_forward_weights(a, scale);
+    pass.adjoint_weights = fft_adjoint_weights(a, scale);
     in_place_ = in_place_ && a.length == a.range();
     shape[k] = a.range();
     if (p + 1 < order.size()) intermediate = std::max(intermediate, element_count(shape));

@@ -50,6 +50,22 @@ struct FftAxis {
   Index range() const { return transform && keep >= 0 ? keep : spectrum(); }
 };
 
+// The index maps of one transformed axis, shared by the host and Cuda stages: for each
+// destination index, the source index it reads (-1: zero). n: domain length, w: work length
+// on the domain side (nfft), s: spectrum length, l: range length.
+std::vector<Index> domain_to_work(const FftAxis& a);     // w entries: ifftshift, pad, truncate
+std::vector<Index> work_to_domain(const FftAxis& a);     // n entries: the adjoint of the above
+std::vector<Index> spectrum_to_range(const FftAxis& a);  // l entries: fftshift, keep
+std::vector<Index> range_to_spectrum(const FftAxis& a);  // s entries: the adjoint of the above
+/// Bins 1 .. (nfft - 1) / 2 of a real transform stand for two bins of the full spectrum.
+bool doubled_bin(Index bin, Index nfft);
+/// The factors of the range indices (forward) and spectrum bins (adjoint) of an axis: `scale`,
+/// times sqrt(2) (forward) or 1 / sqrt(2) (adjoint) for the doubled bins of a real axis.
+template <class R>
+std::vector<R> fft_forward_weights(const FftAxis& a, R scale);
+template <class R>
+std::vector<R> fft_adjoint_weights(const FftAxis& a, R scale);
+
 /// The precision-specific part of FFTW's API.
 template <class R>
 struct Fftw;

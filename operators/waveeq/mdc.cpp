@@ -3,10 +3,14 @@
 #include <cmath>
 #include <memory>
 
-#include "../signal/fft_stage.hpp"
+#include "../signal/device_moves.hpp"
 #include "../signal/slice_products.hpp"
+#include "../signal/stage_for.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/redistribute.hpp"
+#if DISTLOPS_WITH_CUDA
+#include "../cuda/batched_blas.hpp"
+#endif
 
 namespace distlops {
 
@@ -49,9 +53,9 @@ Layout frequency_layout(const Layout& slices, const MdcSizes& sizes, Index n) {
 
 // PyLops' FFT along time (norm "ortho", real input) of one rank's block of traces, keeping the
 // first nfmax bins; the block is (nt, traces, nv), or (traces, nv, nt) with `transpose`.
-template <class R>
-std::unique_ptr<detail::FftStage<R>> time_transform(const MdcSizes& sizes, Index traces, bool shift,
-                                                    const MDCOptions& options) {
+template <class Stage>
+std::unique_ptr<Stage> time_transform(const MdcSizes& sizes, Index traces, bool shift,
+                                      const MDCOptions& options) {
   detail::FftAxis time;
   time.length = sizes.nt;
   time.transform = true;
@@ -64,9 +68,9 @@ std::unique_ptr<detail::FftStage<R>> time_transform(const MdcSizes& sizes, Index
   source.length = sizes.nv;
   Shape strides;
   if (options.transpose) strides = {1, sizes.nv * sizes.nt, sizes.nt};
-  return std::make_unique<detail::FftStage<R>>(std::vector<detail::FftAxis>{time, trace, source},
-                                               1.0 / std::sqrt(static_cast<double>(sizes.nt)),
-                                               options.planning, strides);
+  return std::make_unique<Stage>(std::vector<detail::FftAxis>{time, trace, source},
+                                 1.0 / std::sqrt(static_cast<double>(sizes.nt)), options.planning,
+                                 strides);
 }
 
 // G as (nf, ns, nr), whatever the order it was given in.
@@ -85,19 +89,65 @@ std::vector<C> kernel_in_frequency_order(const LocalArray<C, Host>& g, const Mdc
   return result;
 }
 
-template <std::floating_point R>
-class MDCOperator final : public LinearOperatorBase<DistributedArray<R, Host>> {
+#if DISTLOPS_WITH_CUDA
+// The products of SliceProducts on the device: G (nsl, nx, ny) scaled (and conjugated) on the
+// host, copied to the device once; every slice's product in one cublas<t>gemmStridedBatched
+// (the slices are contiguous and equally strided). G^H is applied through the call's
+// conjugate-transpose operation, so nothing is kept for `keep_adjoint`.
+template <Scalar T>
+class DeviceSliceProducts {
  public:
-  using Array = DistributedArray<R, Host>;
+  DeviceSliceProducts(const T* g, Index nsl, Index nx, Index ny, Index nz, T scale, bool conjugate,
+                      bool /*keep_adjoint*/)
+      : nsl_(nsl), nx_(nx), ny_(ny), nz_(nz), g_(nsl * nx * ny) {
+    std::vector<T> scaled(g, g + nsl * nx * ny);
+    for (T& value : scaled)
+      value = (conjugate ? distlops::conjugate(value) : value) * scale;
+    memory::copy_bytes<Cuda, Host>(g_.data(), scaled.data(), g_.bytes());
+  }
+  /// y[i] = G[i] x[i] for every slice (device memory): x (nsl, ny, nz), y (nsl, nx, nz).
+  void forward(const T* x, T* y) const {
+    device_ops::gemm_strided_batched(Cuda{}, false, nsl_, nx_, ny_, g_.data(), nz_, T(1), x, T(0),
+                                     y);
+  }
+  /// x[i] = G[i]^H y[i] for every slice.
+  void adjoint(const T* y, T* x) const {
+    device_ops::gemm_strided_batched(Cuda{}, true, nsl_, nx_, ny_, g_.data(), nz_, T(1), y, T(0),
+                                     x);
+  }
+
+ private:
+  Index nsl_, nx_, ny_, nz_;
+  Buffer<T, Cuda> g_;
+};
+#endif
+
+template <MemorySpace Space, class C>
+struct ProductsOf {
+  using type = detail::SliceProducts<C>;
+};
+#if DISTLOPS_WITH_CUDA
+template <class C>
+struct ProductsOf<Cuda, C> {
+  using type = DeviceSliceProducts<C>;
+};
+#endif
+
+template <std::floating_point R, MemorySpace Space>
+class MDCOperator final : public LinearOperatorBase<DistributedArray<R, Space>> {
+ public:
+  using Array = DistributedArray<R, Space>;
   using C = std::complex<R>;
+  using Stage = detail::StageFor<Space, R>;
+  using Products = typename ProductsOf<Space, C>::type;
 
   MDCOperator(const LocalArray<C, Host>& g, const MdcSizes& sizes, const MDCOptions& options,
               const Layout& slices, const Layout& model, const Layout& data)
       : LinearOperatorBase<Array>(model, data, "MDC"),
-        model_transform_(time_transform<R>(
+        model_transform_(time_transform<Stage>(
             sizes, model.replicated() ? sizes.nr : model.local_extent(model.rank()),
             options.twosided, options)),
-        data_transform_(time_transform<R>(
+        data_transform_(time_transform<Stage>(
             sizes, data.replicated() ? sizes.ns : data.local_extent(data.rank()), false, options)),
         products_(kernel_in_frequency_order(g, sizes, options.transpose).data(),
                   sizes.local_frequencies, sizes.ns, sizes.nr, sizes.nv,
@@ -109,15 +159,15 @@ class MDCOperator final : public LinearOperatorBase<DistributedArray<R, Host>> {
     const Layout data_spectrum = spectrum_layout(data, sizes, sizes.ns);
     const Layout model_frequencies = frequency_layout(slices, sizes, sizes.nr);
     const Layout data_frequencies = frequency_layout(slices, sizes, sizes.ns);
-    model_spectrum_ = Buffer<C, Host>(model_spectrum.local_size());
-    data_spectrum_ = Buffer<C, Host>(data_spectrum.local_size());
+    model_spectrum_ = Buffer<C, Space>(model_spectrum.local_size());
+    data_spectrum_ = Buffer<C, Space>(data_spectrum.local_size());
     if (model.size() == 1) return;  // spectra and frequency blocks coincide on one rank
     model_there_ = std::make_unique<RedistributePlan>(model_spectrum, model_frequencies);
     model_back_ = std::make_unique<RedistributePlan>(model_frequencies, model_spectrum);
     data_there_ = std::make_unique<RedistributePlan>(data_frequencies, data_spectrum);
     data_back_ = std::make_unique<RedistributePlan>(data_spectrum, data_frequencies);
-    model_frequencies_ = Buffer<C, Host>(model_frequencies.local_size());
-    data_frequencies_ = Buffer<C, Host>(data_frequencies.local_size());
+    model_frequencies_ = Buffer<C, Space>(model_frequencies.local_size());
+    data_frequencies_ = Buffer<C, Space>(data_frequencies.local_size());
   }
 
   void forward(const Array& x, Array& y) const override {
@@ -125,7 +175,7 @@ class MDCOperator final : public LinearOperatorBase<DistributedArray<R, Host>> {
     C* model_frequencies = relay(model_there_.get(), model_spectrum_, model_frequencies_);
     C* data_frequencies = model_there_ ? data_frequencies_.data() : data_spectrum_.data();
     products_.forward(model_frequencies, data_frequencies);
-    if (data_there_) data_there_->execute(Host{}, data_frequencies, data_spectrum_.data());
+    if (data_there_) mover_.run(*data_there_, data_frequencies, data_spectrum_.data());
     data_transform_->adjoint(data_spectrum_.data(), y.data());
   }
   void adjoint(const Array& y, Array& x) const override {
@@ -133,29 +183,30 @@ class MDCOperator final : public LinearOperatorBase<DistributedArray<R, Host>> {
     C* data_frequencies = relay(data_back_.get(), data_spectrum_, data_frequencies_);
     C* model_frequencies = data_back_ ? model_frequencies_.data() : model_spectrum_.data();
     products_.adjoint(data_frequencies, model_frequencies);
-    if (model_back_) model_back_->execute(Host{}, model_frequencies, model_spectrum_.data());
+    if (model_back_) mover_.run(*model_back_, model_frequencies, model_spectrum_.data());
     model_transform_->adjoint(model_spectrum_.data(), x.data());
   }
 
  private:
   // Runs `plan` from `from` into `to` and returns `to`; without a plan, `from` is used as is.
-  static C* relay(const RedistributePlan* plan, Buffer<C, Host>& from, Buffer<C, Host>& to) {
+  C* relay(const RedistributePlan* plan, Buffer<C, Space>& from, Buffer<C, Space>& to) const {
     if (!plan) return from.data();
-    plan->execute(Host{}, from.data(), to.data());
+    mover_.run(*plan, from.data(), to.data());
     return to.data();
   }
 
-  std::unique_ptr<detail::FftStage<R>> model_transform_, data_transform_;
-  detail::SliceProducts<C> products_;
+  std::unique_ptr<Stage> model_transform_, data_transform_;
+  Products products_;
+  detail::BlockMover<C, Space> mover_;
   std::unique_ptr<RedistributePlan> model_there_, model_back_, data_there_, data_back_;
-  mutable Buffer<C, Host> model_spectrum_, data_spectrum_, model_frequencies_, data_frequencies_;
+  mutable Buffer<C, Space> model_spectrum_, data_spectrum_, model_frequencies_, data_frequencies_;
 };
 
 }  // namespace
 
-template <std::floating_point R>
-LinearOperator<R, Host> MDC(const LocalArray<std::complex<R>, Host>& local_g, Index nt, Index nv,
-                            const MDCOptions& options, const Communicator& comm) {
+template <std::floating_point R, MemorySpace Space>
+LinearOperator<R, Space> MDC(const LocalArray<std::complex<R>, Host>& local_g, Index nt, Index nv,
+                             const MDCOptions& options, const Communicator& comm) {
   const Shape& shape = local_g.shape();
   MdcSizes sizes;
   sizes.nt = nt;
@@ -192,13 +243,23 @@ LinearOperator<R, Host> MDC(const LocalArray<std::complex<R>, Host>& local_g, In
   }
   const Layout model = user_layout(comm, sizes, sizes.nr, options);
   const Layout data = user_layout(comm, sizes, sizes.ns, options);
-  return LinearOperator<R, Host>::template make<MDCOperator<R>>(local_g, sizes, options, slices,
-                                                                model, data);
+  return LinearOperator<R, Space>::template make<MDCOperator<R, Space>>(local_g, sizes, options,
+                                                                        slices, model, data);
 }
 
-template LinearOperator<float, Host> MDC(const LocalArray<std::complex<float>, Host>&, Index, Index,
-                                         const MDCOptions&, const Communicator&);
-template LinearOperator<double, Host> MDC(const LocalArray<std::complex<double>, Host>&, Index,
-                                          Index, const MDCOptions&, const Communicator&);
+template LinearOperator<float, Host> MDC<float, Host>(const LocalArray<std::complex<float>, Host>&,
+                                                      Index, Index, const MDCOptions&,
+                                                      const Communicator&);
+template LinearOperator<double, Host> MDC<double, Host>(
+    const LocalArray<std::complex<double>, Host>&, Index, Index, const MDCOptions&,
+    const Communicator&);
+#if DISTLOPS_WITH_CUDA
+template LinearOperator<float, Cuda> MDC<float, Cuda>(const LocalArray<std::complex<float>, Host>&,
+                                                      Index, Index, const MDCOptions&,
+                                                      const Communicator&);
+template LinearOperator<double, Cuda> MDC<double, Cuda>(
+    const LocalArray<std::complex<double>, Host>&, Index, Index, const MDCOptions&,
+    const Communicator&);
+#endif
 
 }  // namespace distlops

@@ -1,7 +1,8 @@
 #pragma once
 /// \file fft.hpp
 /// Fast Fourier transforms over one or more axes of an N-d array (PyLops' FFT, FFT2D and
-/// FFTND; PyLops-MPI's MPIFFT2D and MPIFFTND), computed with FFTW on the host.
+/// FFTND; PyLops-MPI's MPIFFT2D and MPIFFTND), computed with FFTW on the host and, for the
+/// Cuda memory space (the second template argument), with cuFFT on the device.
 ///
 /// The operators act on complex arrays (std::complex<float> or std::complex<double>):
 ///
@@ -25,7 +26,9 @@
 ///
 /// FFTW plans are made once, when the operator is built, and reused by every apply (plans
 /// are never made while applying). FFTW's planner is not thread-safe: build operators from one
-/// thread at a time. Applying allocates nothing.
+/// thread at a time. Applying allocates nothing. On Cuda the same holds for the cuFFT plans,
+/// which run on the library's stream; the data moves of distributed transforms go over NCCL or
+/// through host memory and MPI (gpu_collectives.hpp).
 ///
 /// Distributed transforms (FFT2D, FFTND on DistributedArray) take arrays split along one axis.
 /// Axes that every rank holds whole are transformed locally; when the split axis is itself
@@ -47,6 +50,7 @@ enum class FFTNorm { ortho, none, one_over_n };
 /// How much effort FFTW spends choosing its algorithms when an operator is built:
 /// FFTW_ESTIMATE (instant), FFTW_MEASURE or FFTW_PATIENT (they time candidate algorithms,
 /// taking from a fraction of a second to minutes for large arrays, and may run faster).
+/// Ignored by the Cuda operators: cuFFT plans have no effort level.
 enum class FFTPlanning { estimate, measure, patient };
 
 /// Options of the local transforms. Per-axis entries follow `axes`; a single entry applies to
@@ -98,33 +102,33 @@ namespace local {
 
 /// The transform along one axis (options.axes holds at most one axis; default -1) of arrays
 /// of shape `dims`.
-template <Scalar T>
-requires is_complex_v<T> LocalOperator<T, Host> FFT(const Shape& dims,
-                                                    const FFTOptions& options = {});
+template <Scalar T, MemorySpace Space = Host>
+requires is_complex_v<T> LocalOperator<T, Space> FFT(const Shape& dims,
+                                                     const FFTOptions& options = {});
 
 /// The transform along two axes (default {-2, -1}).
-template <Scalar T>
-requires is_complex_v<T> LocalOperator<T, Host> FFT2D(const Shape& dims,
-                                                      const FFTOptions& options = {});
+template <Scalar T, MemorySpace Space = Host>
+requires is_complex_v<T> LocalOperator<T, Space> FFT2D(const Shape& dims,
+                                                       const FFTOptions& options = {});
 
 /// The transform along any number of distinct axes (default {-3, -2, -1}).
-template <Scalar T>
-requires is_complex_v<T> LocalOperator<T, Host> FFTND(const Shape& dims,
-                                                      const FFTOptions& options = {});
+template <Scalar T, MemorySpace Space = Host>
+requires is_complex_v<T> LocalOperator<T, Space> FFTND(const Shape& dims,
+                                                       const FFTOptions& options = {});
 
 }  // namespace local
 
 /// The distributed transform along two axes (default {0, 1}) of arrays of `layout`: SCATTER
 /// along any axis with any split (ranks may own nothing), or BROADCAST (every rank transforms
 /// its replica). Collective.
-template <Scalar T>
-requires is_complex_v<T> LinearOperator<T, Host> FFT2D(const Layout& layout,
-                                                       const DistributedFFTOptions& options = {});
+template <Scalar T, MemorySpace Space = Host>
+requires is_complex_v<T> LinearOperator<T, Space> FFT2D(const Layout& layout,
+                                                        const DistributedFFTOptions& options = {});
 
 /// The distributed transform along any number of distinct axes (default {0, 1, 2}).
 /// Collective.
-template <Scalar T>
-requires is_complex_v<T> LinearOperator<T, Host> FFTND(const Layout& layout,
-                                                       const DistributedFFTOptions& options = {});
+template <Scalar T, MemorySpace Space = Host>
+requires is_complex_v<T> LinearOperator<T, Space> FFTND(const Layout& layout,
+                                                        const DistributedFFTOptions& options = {});
 
 }  // namespace distlops

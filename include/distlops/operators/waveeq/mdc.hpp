@@ -26,6 +26,8 @@
 #include <complex>
 #include <concepts>
 
+#include "distlops/config.hpp"
+
 #include "distlops/operators/signal/fft.hpp"
 
 namespace distlops {
@@ -41,23 +43,35 @@ struct MDCOptions {
   /// Time last in model, data and G (see above).
   bool transpose = false;
   bool prescaled = false;
-  /// Keep G^H of every frequency (PyLops' saveGt; see fredholm1.hpp for what it buys).
+  /// Keep G^H of every frequency (PyLops' saveGt; see fredholm1.hpp for what it buys). The
+  /// Cuda operator needs no copy (cuBLAS applies G^H directly) and ignores it.
   bool keep_adjoint = false;
   Partition partition = Partition::BROADCAST;
+  /// FFTW's planning effort (ignored on Cuda, see fft.hpp).
   FFTPlanning planning = FFTPlanning::estimate;
 };
 
 /// The multi-dimensional convolution with this rank's frequencies `local_g` of the kernel,
-/// nt time samples and nv virtual sources. Collective.
-template <std::floating_point R>
-LinearOperator<R, Host> MDC(const LocalArray<std::complex<R>, Host>& local_g, Index nt, Index nv,
-                            const MDCOptions& options = {},
-                            const Communicator& comm = Communicator::world());
+/// nt time samples and nv virtual sources, applied to arrays of memory space Space (G is given
+/// on the host and copied to the device once for Cuda). Collective.
+template <std::floating_point R, MemorySpace Space = Host>
+LinearOperator<R, Space> MDC(const LocalArray<std::complex<R>, Host>& local_g, Index nt, Index nv,
+                             const MDCOptions& options = {},
+                             const Communicator& comm = Communicator::world());
 
-extern template LinearOperator<float, Host> MDC(const LocalArray<std::complex<float>, Host>&, Index,
-                                                Index, const MDCOptions&, const Communicator&);
-extern template LinearOperator<double, Host> MDC(const LocalArray<std::complex<double>, Host>&,
-                                                 Index, Index, const MDCOptions&,
-                                                 const Communicator&);
+extern template LinearOperator<float, Host> MDC<float, Host>(
+    const LocalArray<std::complex<float>, Host>&, Index, Index, const MDCOptions&,
+    const Communicator&);
+extern template LinearOperator<double, Host> MDC<double, Host>(
+    const LocalArray<std::complex<double>, Host>&, Index, Index, const MDCOptions&,
+    const Communicator&);
+#if DISTLOPS_WITH_CUDA
+extern template LinearOperator<float, Cuda> MDC<float, Cuda>(
+    const LocalArray<std::complex<float>, Host>&, Index, Index, const MDCOptions&,
+    const Communicator&);
+extern template LinearOperator<double, Cuda> MDC<double, Cuda>(
+    const LocalArray<std::complex<double>, Host>&, Index, Index, const MDCOptions&,
+    const Communicator&);
+#endif
 
 }  // namespace distlops

@@ -40,13 +40,14 @@ std::uint64_t synchronizations() {
 }
 
 // What a device run of `niter` = 2 n costs beyond one of n, per iteration: synchronisations
-// and allocations.
+// and allocations (after a first run).
 struct LoopCost {
   double synchronizations;
   std::uint64_t extra_allocations;
 };
 template <class Run>
 LoopCost loop_cost(int n, Run&& run) {
+  run(n);  // first uses: NCCL communicators, cuBLAS handles, operator workspaces
   const std::uint64_t s0 = synchronizations(), a0 = memory::allocation_count();
   run(n);
   const std::uint64_t s1 = synchronizations(), a1 = memory::allocation_count();

@@ -22,7 +22,6 @@
 /// function allocates after construction.
 
 #include <array>
-#include <cstring>
 #include <utility>
 
 #include "distlops/core/buffer.hpp"
@@ -182,13 +181,7 @@ class ScalarSlots {
   }
 
   /// Copies every slot to the host: one synchronisation with the device.
-  void read_back() {
-    if constexpr (std::same_as<Space, Host>) {
-      std::memcpy(host_.data(), memory_.data(), static_cast<std::size_t>(count_) * sizeof(double));
-    } else {
-      slot_kernels::read_back(Space{}, host_.data(), memory_.data(), count_);
-    }
-  }
+  void read_back() { slot_kernels::read_back(Space{}, host_.data(), memory_.data(), count_); }
   /// The slot's value at the last read_back().
   double operator[](int slot) const {
     check_slot(slot);

@@ -44,6 +44,11 @@ T coefficient_of(double value) {
 
 // ---- Host ---------------------------------------------------------------------------------------
 
+/// Copies count slots to `host` (a copy: the slots are host memory).
+inline void read_back(Host, double* host, const double* slots, int count) {
+  std::copy_n(slots, count, host);
+}
+
 /// slots[i] = 0 for i < count
 inline void zero(Host, int count, double* slots) {
   std::fill_n(slots, count, 0.0);

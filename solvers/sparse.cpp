@@ -1,7 +1,8 @@
-// ISTA and FISTA (one implementation) compiled for the host cases of
+// ISTA and FISTA (one implementation) compiled for the host and Cuda cases of
 // solvers/detail/instantiation.hpp.
 #include "distlops/solvers/fista.hpp"
 
 namespace distlops {
 DISTLOPS_SOLVER_PAIRS(DISTLOPS_SPARSE_INSTANCE, )
+DISTLOPS_SOLVER_CUDA_PAIRS(DISTLOPS_SPARSE_INSTANCE, )
 }  // namespace distlops

@@ -26,13 +26,13 @@ void threshold(Host, ThresholdKind kind, Index n, real_type_t<T> t, T* x) {
         x[i] = soft_threshold(x[i], t);
       break;
     case ThresholdKind::hard: {
-      const R cut = std::sqrt(R(2) * t);
+      const R cut = hard_threshold_cut(t);
       for (Index i = 0; i < n; ++i)
         x[i] = hard_threshold(x[i], cut);
       break;
     }
     case ThresholdKind::half: {
-      const R cut = std::cbrt(R(54)) / R(4) * std::pow(t, R(2) / R(3));
+      const R cut = half_threshold_cut(t);
       for (Index i = 0; i < n; ++i)
         x[i] = half_threshold(x[i], t, cut);
       break;

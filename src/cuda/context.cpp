@@ -84,6 +84,7 @@ cublasHandle_t Context::blas() {
 }
 
 void Context::synchronize() const {
+  synchronizations_.fetch_add(1, std::memory_order_relaxed);
   check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
 }
 

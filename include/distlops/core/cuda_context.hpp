@@ -20,7 +20,9 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 
 namespace distlops::cuda {
 
@@ -40,6 +42,9 @@ class Context {
   cublasHandle_t blas();
   /// Blocks until every operation enqueued on stream() has completed.
   void synchronize() const;
+  /// How many times synchronize() ran in this process (read_back() and the copies to or from
+  /// the host included). Tests use it to count a solver's synchronisations per iteration.
+  std::uint64_t synchronizations() const { return synchronizations_.load(); }
 
   /// Scratch memory of the reductions: `scratch_bytes` bytes of device memory for partial
   /// results, and a device slot of `value_bytes` bytes for a result that leaves the device
@@ -63,6 +68,7 @@ class Context {
   void* device_scratch_ = nullptr;
   void* device_value_ = nullptr;
   void* pinned_value_ = nullptr;
+  mutable std::atomic<std::uint64_t> synchronizations_{0};
 };
 
 }  // namespace distlops::cuda

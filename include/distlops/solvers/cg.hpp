@@ -16,12 +16,16 @@
 /// costs[k] = sqrt(r_k^H z_k), which is ||r_k|| again without preconditioner (PyLops' cost).
 ///
 /// Per iteration: one apply of A (and one of M); reductions: 2 without preconditioner
-/// (c^H A c and r^H r), 3 with (c^H A c, r^H r, r^H z). Work vectors: x, r, c, A c (and z),
-/// allocated once before the loop.
+/// (c^H A c and r^H r), 3 with (c^H A c, r^H r, r^H z), in 2 batches (scalar_slots.hpp):
+/// c^H A c, whose step a_k is computed where the vectors live, then r^H r (and r^H z). That is
+/// 2 collectives per iteration and one read-back of the scalars to the host, after the second
+/// batch; nothing else waits for the device. Work vectors: x, r, c, A c (and z), allocated
+/// once before the loop.
 ///
 /// Breakdowns: c^H A c == 0 (zero_curvature), c^H A c < 0 (negative_curvature),
 /// r^H z <= 0 (indefinite_preconditioner) and NaN/Inf (non_finite) stop the run with that
-/// reason on every rank; x is then the last finite iterate. PyLops takes |c^H A c| instead
+/// reason on every rank; x is then the last finite iterate (the step of a curvature breakdown
+/// is 0). PyLops takes |c^H A c| instead
 /// and iterates on.
 
 #include <array>
@@ -31,6 +35,7 @@
 #include "distlops/solvers/common.hpp"
 #include "distlops/solvers/detail/driver.hpp"
 #include "distlops/solvers/detail/instantiation.hpp"
+#include "distlops/solvers/detail/scalar_slots.hpp"
 
 namespace distlops {
 
@@ -73,6 +78,17 @@ CgResult<V> cg_run(const BasicLinearOperator<V, V>& op, const V& y, const V* x0,
   V x(op.domain()), r(op.domain()), c(op.domain()), q(op.domain());
   std::optional<V> z;
   if (preconditioned) z.emplace(op.domain());
+  // Slots: c^H A c, the step a, r^H r, r^H z.
+  enum { curvature_slot, step, r_squared, rz_slot, slot_count };
+  ScalarSlots<typename V::space_type> slots(slot_count);
+  auto reduce_r_and_z = [&] {
+    slots.begin(r_squared, 2);
+    slots.add_squared_norm(r_squared, r);
+    if (preconditioned) slots.add_real_vdot(rz_slot, r, *z);
+    slots.combine();
+    slots.read_back();
+  };
+
   double rr = 0;  // r^H r
   double rz = 0;  // r^H z (r^H r without preconditioner)
   const std::array<double*, 2> scalars{&rr, &rz};
@@ -81,13 +97,10 @@ CgResult<V> cg_run(const BasicLinearOperator<V, V>& op, const V& y, const V* x0,
     k = run.resume(scalars, x, r, c);
   } else {
     inputs.start(x, r);
-    rr = squared_norm(r);
-    if (preconditioned) {
-      m.apply(r, *z);
-      rz = real_vdot(r, *z);
-    } else {
-      rz = rr;
-    }
+    if (preconditioned) m.apply(r, *z);
+    reduce_r_and_z();
+    rr = slots[r_squared];
+    rz = preconditioned ? slots[rz_slot] : rr;
     c.copy_from(preconditioned ? *z : r);
     run.record({std::sqrt(rr), std::sqrt(rz)});
   }
@@ -107,7 +120,16 @@ CgResult<V> cg_run(const BasicLinearOperator<V, V>& op, const V& y, const V* x0,
   std::optional<StopReason> reason = stop_test();
   while (!reason && k < run.niter()) {
     op.apply(c, q);
-    const double curvature = real_vdot(c, q);
+    // a = r^H z / c^H A c where the vectors live (0 at a breakdown: x, r stay as they are).
+    slots.begin(curvature_slot, 1);
+    slots.add_real_vdot(curvature_slot, c, q);
+    slots.combine();
+    slots.step_length(step, rz, curvature_slot);
+    axpy_by_slot(x, slots.device(step), 1.0, c);
+    axpy_by_slot(r, slots.device(step), -1.0, q);
+    if (preconditioned) m.apply(r, *z);
+    reduce_r_and_z();
+    const double curvature = slots[curvature_slot];
     if (!std::isfinite(curvature)) {
       reason = StopReason::non_finite;
       break;
@@ -116,15 +138,8 @@ CgResult<V> cg_run(const BasicLinearOperator<V, V>& op, const V& y, const V* x0,
       reason = curvature == 0 ? StopReason::zero_curvature : StopReason::negative_curvature;
       break;
     }
-    const double a = rz / curvature;
-    x.axpy(scalar<T>(a), c);
-    r.axpy(scalar<T>(-a), q);
-    rr = squared_norm(r);
-    double rz_next = rr;
-    if (preconditioned) {
-      m.apply(r, *z);
-      rz_next = real_vdot(r, *z);
-    }
+    rr = slots[r_squared];
+    const double rz_next = preconditioned ? slots[rz_slot] : rr;
     ++k;
     const double rz_previous = rz;
     rz = rz_next;

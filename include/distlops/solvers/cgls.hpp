@@ -22,10 +22,15 @@
 /// returns ||r||^2 of the normal equations as r1norm, unlike its own documentation).
 ///
 /// Per iteration: one apply of A and one of A^H; reductions: 3 (||A c||^2, ||r||^2 and
-/// ||y - A x|| for the cost history), 4 with damp > 0 (||c||^2). Work vectors: x, r, c in the
-/// domain, s, q in the range, allocated once before the loop.
+/// ||y - A x|| for the cost history), 4 with damp > 0 (||c||^2), in 2 batches
+/// (scalar_slots.hpp): ||A c||^2 (and ||c||^2), whose step a_k is computed where the vectors
+/// live, then ||r||^2 and ||s||^2. That is 2 collectives per iteration (MPI allreduces on the
+/// host, NCCL allreduces on the device) and one read-back of the scalars to the host, after
+/// the second batch; nothing else waits for the device. Work vectors: x, r, c in the domain,
+/// s, q in the range, allocated once before the loop.
 ///
-/// Breakdowns: ||A c||^2 + damp^2 ||c||^2 == 0 (zero_curvature) and NaN/Inf (non_finite).
+/// Breakdowns: ||A c||^2 + damp^2 ||c||^2 == 0 (zero_curvature) and NaN/Inf (non_finite); the
+/// step of a breakdown is 0, so x is the iterate before it.
 
 #include <array>
 #include <optional>
@@ -34,6 +39,7 @@
 #include "distlops/solvers/common.hpp"
 #include "distlops/solvers/detail/driver.hpp"
 #include "distlops/solvers/detail/instantiation.hpp"
+#include "distlops/solvers/detail/scalar_slots.hpp"
 
 namespace distlops {
 
@@ -76,6 +82,17 @@ CglsResult<Domain> cgls_run(const BasicLinearOperator<Domain, Range>& op, const 
   SolverDriver<Domain> run("cgls", options, solver_communicator(x), checkpoint_rank(x), parameters,
                            0, [&] { check_damp("cgls", damp); });
 
+  // Slots: ||q||^2, ||c||^2, the step a, ||r||^2, ||s||^2.
+  enum { q_squared, c_squared, step, r_squared, s_squared, slot_count };
+  ScalarSlots<typename Domain::space_type> slots(slot_count);
+  auto reduce_r_and_s = [&] {
+    slots.begin(r_squared, 2);
+    slots.add_squared_norm(r_squared, r);
+    slots.add_squared_norm(s_squared, s);
+    slots.combine();
+    slots.read_back();
+  };
+
   double kold = 0;   // ||r||^2
   double snorm = 0;  // ||s||
   const std::array<double*, 2> scalars{&kold, &snorm};
@@ -88,8 +105,9 @@ CglsResult<Domain> cgls_run(const BasicLinearOperator<Domain, Range>& op, const 
     if (inputs.has_x0() && damp2 != 0) r.axpy(scalar<T>(-damp2), x);
     c.copy_from(r);
     op.apply(c, q);
-    kold = squared_norm(r);
-    snorm = std::sqrt(squared_norm(s));
+    reduce_r_and_s();
+    kold = slots[r_squared];
+    snorm = std::sqrt(slots[s_squared]);
     run.record({std::sqrt(kold), snorm});
   }
 
@@ -108,8 +126,19 @@ CglsResult<Domain> cgls_run(const BasicLinearOperator<Domain, Range>& op, const 
   };
   std::optional<StopReason> reason = stop_test();
   while (!reason && k < run.niter()) {
-    double curvature = squared_norm(q);
-    if (damp2 != 0) curvature += damp2 * squared_norm(c);
+    // a = ||r||^2 / curvature where the vectors live (0 at a breakdown: x, s stay as they are).
+    slots.begin(q_squared, 2);
+    slots.add_squared_norm(q_squared, q);
+    if (damp2 != 0) slots.add_squared_norm(c_squared, c);
+    slots.combine();
+    slots.step_length(step, kold, q_squared, damp2 != 0 ? c_squared : -1, damp2);
+    axpy_by_slot(x, slots.device(step), 1.0, c);
+    axpy_by_slot(s, slots.device(step), -1.0, q);
+    op.apply_adjoint(s, r);
+    if (damp2 != 0) r.axpy(scalar<T>(-damp2), x);
+    reduce_r_and_s();
+    double curvature = slots[q_squared];
+    if (damp2 != 0) curvature += damp2 * slots[c_squared];
     if (!std::isfinite(curvature)) {
       reason = StopReason::non_finite;
       break;
@@ -118,13 +147,8 @@ CglsResult<Domain> cgls_run(const BasicLinearOperator<Domain, Range>& op, const 
       reason = StopReason::zero_curvature;
       break;
     }
-    const double a = kold / curvature;
-    x.axpy(scalar<T>(a), c);
-    s.axpy(scalar<T>(-a), q);
-    op.apply_adjoint(s, r);
-    if (damp2 != 0) r.axpy(scalar<T>(-damp2), x);
-    const double knew = squared_norm(r);
-    snorm = std::sqrt(squared_norm(s));
+    const double knew = slots[r_squared];
+    snorm = std::sqrt(slots[s_squared]);
     ++k;
     const double kprevious = kold;
     kold = knew;

@@ -34,7 +34,10 @@
 /// Per iteration (ISTA and FISTA alike): one apply of A and one of A^H (FISTA obtains the
 /// residual at the extrapolated point from those of x_{k+1} and x_k, where PyLops applies A
 /// twice), with SOp one apply of SOp^H and of SOp for the step and one more SOp^H for the
-/// penalty of the cost; reductions: 3 (||x_{k+1} - x_k||, ||y - A x_{k+1}||, R).
+/// penalty of the cost; reductions: 3 (||x_{k+1} - x_k||, ||y - A x_{k+1}||, R) in one batch
+/// (scalar_slots.hpp) at the end of the iteration: one collective (two with an SOp whose
+/// coefficients live on another communicator) and one read-back of the scalars to the host.
+/// A non-finite model change found then restores x_k (the vectors are swapped back).
 /// Work vectors: 3 in the domain (4 for FISTA), 1 in the range (2 for FISTA), 1 coefficient
 /// vector with SOp, allocated once before the loop.
 
@@ -47,6 +50,7 @@
 #include "distlops/solvers/common.hpp"
 #include "distlops/solvers/detail/driver.hpp"
 #include "distlops/solvers/detail/instantiation.hpp"
+#include "distlops/solvers/detail/scalar_slots.hpp"
 #include "distlops/solvers/power_iteration.hpp"
 #include "distlops/solvers/thresholding.hpp"
 
@@ -192,6 +196,11 @@ IstaResult<Domain> sparse_run(const char* solver, bool accelerated,
   run.header(op.rows(), op.cols(), header, {"resnorm", "cost", "xupdate"});
   run.row(k, x, row);
 
+  // Slots: ||x_{k+1} - x_k||^2, ||y - A x_{k+1}||^2, the penalty's sum.
+  enum { update_squared, residual_squared, penalty_slot, slot_count };
+  ScalarSlots<typename Domain::space_type> slots(slot_count);
+  const double exponent = penalty_exponent(kind);
+
   const double cost0 = run.history(1).front();
   auto stop_test = [&]() -> std::optional<StopReason> {
     if (!all_finite(cost, update)) return StopReason::non_finite;
@@ -218,16 +227,11 @@ IstaResult<Domain> sparse_run(const char* solver, bool accelerated,
     }
     // v = x_{k+1}; d = x_{k+1} - x_k.
     d.axpbypcz(T(1), v, T(-1), x, T(0));
-    update = std::sqrt(squared_norm(d));
-    if (!std::isfinite(update)) {
-      reason = StopReason::non_finite;
-      break;
-    }
     double momentum = 0;
+    double t_next = t;
     if (accelerated) {
-      const double t_next = (1 + std::sqrt(1 + 4 * t * t)) / 2;
+      t_next = (1 + std::sqrt(1 + 4 * t * t)) / 2;
       momentum = (t - 1) / t_next;
-      t = t_next;
       z->axpbypcz(T(1), v, scalar<T>(momentum), d, T(0));
     }
     std::swap(x, v);
@@ -240,8 +244,27 @@ IstaResult<Domain> sparse_run(const char* solver, bool accelerated,
       res.axpby(scalar<T>(1 + momentum), next, scalar<T>(-momentum));
       std::swap(res, next);
     }
-    rnorm = std::sqrt(squared_norm(res));
-    cost = rnorm * rnorm + options.eps * penalty_of(x);
+    // The iteration's reductions in one batch, read back once.
+    slots.begin(update_squared, 3);
+    slots.add_squared_norm(update_squared, d);
+    slots.add_squared_norm(residual_squared, res);
+    if (analysis) {
+      sop.apply_adjoint(x, *coefficients);
+      slots.add_power_sum(penalty_slot, *coefficients, exponent);
+    } else {
+      slots.add_power_sum(penalty_slot, x, exponent);
+    }
+    slots.combine();
+    slots.read_back();
+    update = std::sqrt(slots[update_squared]);
+    if (!std::isfinite(update)) {
+      std::swap(x, v);  // back to x_k
+      reason = StopReason::non_finite;
+      break;
+    }
+    t = t_next;
+    rnorm = std::sqrt(slots[residual_squared]);
+    cost = rnorm * rnorm + options.eps * slots[penalty_slot];
     ++k;
     run.record({rnorm, cost, update});
     reason = stop_test();
@@ -282,5 +305,6 @@ IstaResult<Domain> ista(const BasicLinearOperator<Domain, Range>& op, const Rang
       const char*, bool, const BasicLinearOperator<D, R>&, const R&, const D*, \
       const IstaOptions<D, D>&);
 DISTLOPS_SOLVER_PAIRS(DISTLOPS_SPARSE_INSTANCE, extern)
+DISTLOPS_SOLVER_CUDA_PAIRS(DISTLOPS_SPARSE_INSTANCE, extern)
 
 }  // namespace distlops

@@ -25,9 +25,13 @@
 /// rnorm^2 - damp^2 xnorm^2 < 0, and PyLops documents it as a squared norm although it is
 /// not); r2norm is rnorm. The variance estimate of PyLops (calc_var) is not computed.
 ///
-/// Per iteration: one apply of A and one of A^H (accumulating: A v - alfa u and
-/// A^H u - beta v are single fused applies); reductions: 3 (||u||, ||v|| and ||w|| for the
-/// condition estimate). Work vectors: x, v, w in the domain, u in the range.
+/// Per iteration: one apply of A and one of A^H (accumulating: A v - alfa u is a single fused
+/// apply; A^H u - beta v scales v by -beta first, with beta where the vectors live);
+/// reductions: 3 (||u||, ||v|| and ||w|| for the condition estimate) in 2 batches
+/// (scalar_slots.hpp): ||u||^2 and ||w||^2, then ||v||^2. The scalar recurrence (rotations,
+/// estimates, stopping tests; lsqr_recurrence.hpp) runs where the vectors live, so an
+/// iteration is 2 collectives and one read-back of the scalars to the host, at its end.
+/// Work vectors: x, v, w in the domain, u in the range.
 
 #include <array>
 #include <optional>
@@ -37,6 +41,8 @@
 #include "distlops/solvers/common.hpp"
 #include "distlops/solvers/detail/driver.hpp"
 #include "distlops/solvers/detail/instantiation.hpp"
+#include "distlops/solvers/detail/lsqr_recurrence.hpp"
+#include "distlops/solvers/detail/scalar_slots.hpp"
 
 namespace distlops {
 
@@ -65,18 +71,6 @@ struct LsqrResult : SolverResult<Domain> {
 };
 
 namespace detail {
-
-/// The scalars of the LSQR recurrence (saved in checkpoints, in this order).
-struct LsqrScalars {
-  double alfa = 0, beta = 0, rhobar = 0, phibar = 0, bnorm = 0, rnorm = 0, r1norm = 0;
-  double anorm = 0, acond = 0, ddnorm = 0, res2 = 0, xnorm = 0, xxnorm = 0, z = 0;
-  double cs2 = -1, sn2 = 0, arnorm = 0, arnorm0 = 0, test1 = 1, test2 = 0, istop = 0;
-  std::array<double*, 21> fields() {
-    return {&alfa,  &beta,  &rhobar, &phibar,  &bnorm, &rnorm,  &r1norm,
-            &anorm, &acond, &ddnorm, &res2,    &xnorm, &xxnorm, &z,
-            &cs2,   &sn2,   &arnorm, &arnorm0, &test1, &test2,  &istop};
-  }
-};
 
 inline StopReason lsqr_reason(int istop) {
   switch (istop) {
@@ -112,8 +106,14 @@ LsqrResult<Domain> lsqr_run(const BasicLinearOperator<Domain, Range>& op, const 
         }
       });
 
-  LsqrScalars sc;
+  // The slots hold the recurrence's scalars (LsqrSlots); sc is their host copy.
+  using Space = typename Domain::space_type;
+  ScalarSlots<Space> slots(lsqr_slot_count);
+  LsqrSlots& host_slots = *reinterpret_cast<LsqrSlots*>(slots.host_data());
+  LsqrScalars& sc = host_slots.sc;
+  sc = LsqrScalars{};
   const auto scalars = sc.fields();
+  const LsqrParameters parameters_of_run{damp, dampsq, options.atol, options.btol, ctol};
   int k = 0;
   if (run.resuming()) {
     k = run.resume(scalars, x, v, w, u);
@@ -134,6 +134,7 @@ LsqrResult<Domain> lsqr_run(const BasicLinearOperator<Domain, Range>& op, const 
     sc.phibar = sc.bnorm = sc.rnorm = sc.r1norm = sc.beta;
     run.record({sc.arnorm, sc.r1norm});
   }
+  slots.upload();
 
   auto row = [&] {
     return std::vector<double>{sc.r1norm, sc.rnorm, sc.test1, sc.test2, sc.anorm, sc.acond};
@@ -146,6 +147,11 @@ LsqrResult<Domain> lsqr_run(const BasicLinearOperator<Domain, Range>& op, const 
              {"r1norm", "r2norm", "Compatible", "LS", "Norm A", "Cond A"});
   run.row(k, x, row);
 
+  // The slot memory of a field of LsqrSlots.
+  auto slot = [&](double LsqrSlots::*field) {
+    const LsqrSlots& device_slots = *reinterpret_cast<const LsqrSlots*>(slots.data());
+    return &(device_slots.*field);
+  };
   auto stop_test = [&]() -> std::optional<StopReason> {
     if (sc.istop > 0) return lsqr_reason(static_cast<int>(sc.istop));
     if (!all_finite(sc.arnorm, sc.r1norm)) return StopReason::non_finite;
@@ -154,70 +160,31 @@ LsqrResult<Domain> lsqr_run(const BasicLinearOperator<Domain, Range>& op, const 
   };
   std::optional<StopReason> reason = stop_test();
   while (!reason && k < run.niter()) {
-    // Bidiagonalisation: beta u = A v - alfa u, alfa v = A^H u - beta v.
+    // Bidiagonalisation: beta u = A v - alfa u, alfa v = A^H u - beta v, with beta and alfa
+    // where the vectors live (alfa of the previous iteration is known on the host).
     op.apply_add(T(1), v, scalar<T>(-sc.alfa), u);
-    sc.beta = static_cast<double>(u.norm());
-    if (sc.beta > 0) {
-      u.scale(scalar<T>(1.0 / sc.beta));
-      sc.anorm = std::sqrt(sc.anorm * sc.anorm + sc.alfa * sc.alfa + sc.beta * sc.beta + dampsq);
-      op.apply_adjoint_add(T(1), u, scalar<T>(-sc.beta), v);
-      sc.alfa = static_cast<double>(v.norm());
-      if (sc.alfa > 0) v.scale(scalar<T>(1.0 / sc.alfa));
-    }
-    // Rotations eliminating damp, then the subdiagonal beta.
-    const double rhobar1 = std::hypot(sc.rhobar, damp);
-    const double cs1 = sc.rhobar / rhobar1;
-    const double sn1 = damp / rhobar1;
-    const double psi = sn1 * sc.phibar;
-    sc.phibar = cs1 * sc.phibar;
-    const double rho = std::hypot(rhobar1, sc.beta);
-    const double cs = rhobar1 / rho;
-    const double sn = sc.beta / rho;
-    const double theta = sn * sc.alfa;
-    sc.rhobar = -cs * sc.alfa;
-    const double phi = cs * sc.phibar;
-    sc.phibar = sn * sc.phibar;
-    const double tau = sn * phi;
-    const double t1 = phi / rho;
-    const double t2 = -theta / rho;
-    if (!all_finite(sc.beta, sc.alfa, t1, t2)) {
+    slots.begin(lsqr_slot_u_squared, 2);
+    slots.add_squared_norm(lsqr_slot_u_squared, u);
+    slots.add_squared_norm(lsqr_slot_w_squared, w);
+    slots.combine();
+    lsqr_after_u(Space{}, slots.data(), dampsq);
+    scale_by_slot(u, slot(&LsqrSlots::u_scale), 1.0);
+    scale_by_slot(v, slot(&LsqrSlots::v_scale), 1.0);
+    op.apply_adjoint_add(T(1), u, T(1), v);
+    slots.begin(lsqr_slot_v_squared, 1);
+    slots.add_squared_norm(lsqr_slot_v_squared, v);
+    slots.combine();
+    // Rotations, estimates and stopping tests; then x += t1 w, w = v + t2 w (x and w unchanged
+    // when a scalar is not finite).
+    lsqr_after_v(Space{}, slots.data(), parameters_of_run);
+    scale_by_slot(v, slot(&LsqrSlots::v_normalise), 1.0);
+    axpy_by_slot(x, slot(&LsqrSlots::x_step), 1.0, w);
+    axpby_by_slot(w, slot(&LsqrSlots::w_v), v, slot(&LsqrSlots::w_w));
+    slots.read_back();
+    if (host_slots.finite == 0) {
       reason = StopReason::non_finite;
       break;
     }
-    const double wnorm = static_cast<double>(w.norm());
-    sc.ddnorm += (wnorm / rho) * (wnorm / rho);
-    x.axpy(scalar<T>(t1), w);
-    w.axpby(T(1), v, scalar<T>(t2));
-    // The rotation on the right estimating ||x||.
-    const double delta = sc.sn2 * rho;
-    const double gambar = -sc.cs2 * rho;
-    const double rhs = phi - delta * sc.z;
-    const double zbar = rhs / gambar;
-    sc.xnorm = std::sqrt(sc.xxnorm + zbar * zbar);
-    const double gamma = std::hypot(gambar, theta);
-    sc.cs2 = gambar / gamma;
-    sc.sn2 = theta / gamma;
-    sc.z = rhs / gamma;
-    sc.xxnorm += sc.z * sc.z;
-    // Norm estimates and the stopping tests.
-    sc.acond = sc.anorm * std::sqrt(sc.ddnorm);
-    sc.res2 += psi * psi;
-    sc.rnorm = std::sqrt(sc.phibar * sc.phibar + sc.res2);
-    sc.arnorm = sc.alfa * std::abs(tau);
-    sc.r1norm = std::sqrt(std::abs(sc.rnorm * sc.rnorm - dampsq * sc.xxnorm));
-    sc.test1 = sc.rnorm / sc.bnorm;
-    sc.test2 = sc.arnorm / sc.arnorm0;
-    const double test3 = 1.0 / sc.acond;
-    const double t1_machine = sc.test1 / (1.0 + sc.anorm * sc.xnorm / sc.bnorm);
-    const double rtol = options.btol + options.atol * sc.anorm * sc.xnorm / sc.bnorm;
-    int istop = 0;
-    if (1.0 + test3 <= 1.0) istop = 6;
-    if (1.0 + sc.test2 <= 1.0) istop = 5;
-    if (1.0 + t1_machine <= 1.0) istop = 4;
-    if (test3 <= ctol) istop = 3;
-    if (sc.test2 <= options.atol) istop = 2;
-    if (sc.test1 <= rtol) istop = 1;
-    sc.istop = istop;
     ++k;
     run.record({sc.arnorm, sc.r1norm});
     reason = stop_test();

@@ -8,7 +8,9 @@
 ///     stop when |lambda_k - lambda_{k-1}| < tol |lambda_k|, or after niter iterations.
 ///
 /// The Rayleigh quotient approaches the largest eigenvalue from below for Hermitian positive
-/// semi-definite operators such as A^H A. Per iteration: one apply, 2 reductions.
+/// semi-definite operators such as A^H A. Per iteration: one apply, 2 reductions (b^H A b and
+/// ||A b||^2) in one batch (scalar_slots.hpp): one collective, the normalisation of A b by a
+/// coefficient computed where the vectors live, and one read-back of the scalars to the host.
 
 #include <cmath>
 #include <complex>
@@ -18,6 +20,7 @@
 #include "distlops/core/random.hpp"
 #include "distlops/operators/linear_operator.hpp"
 #include "distlops/solvers/detail/instantiation.hpp"
+#include "distlops/solvers/detail/scalar_slots.hpp"
 #include "distlops/solvers/detail/vectors.hpp"
 
 namespace distlops {
@@ -58,16 +61,32 @@ PowerIterationResult<V> power_iteration_run(const BasicLinearOperator<V, V>& op,
   V b(op.domain()), next(op.domain());
   fill_random(b, options.seed);
   b.scale(scalar<T>(1.0 / static_cast<double>(b.norm())));
+  // Slots: Re and Im of b^H A b, ||A b||^2, 1 / ||A b||.
+  enum { eigenvalue_re, eigenvalue_im, length_squared, inverse_length, slot_count };
+  ScalarSlots<typename V::space_type> slots(slot_count);
   PowerIterationResult<V> result{T(0), 0, false, {}};
   T previous(0);
   for (int k = 0; k < options.niter; ++k) {
     op.apply(b, next);
-    result.eigenvalue = b.vdot(next);
+    slots.begin(eigenvalue_re, 3);
+    slots.add_vdot(eigenvalue_re, b, next);
+    slots.add_squared_norm(length_squared, next);
+    slots.combine();
+    // next / ||next|| where the vectors live (unscaled when A b == 0: then it is not used).
+    slots.reciprocal_sqrt(inverse_length, length_squared, 1.0);
+    scale_by_slot(next, slots.device(inverse_length), 1.0);
+    slots.read_back();
+    if constexpr (is_complex_v<T>) {
+      using R = real_type_t<T>;
+      result.eigenvalue =
+          T(static_cast<R>(slots[eigenvalue_re]), static_cast<R>(slots[eigenvalue_im]));
+    } else {
+      result.eigenvalue = static_cast<T>(slots[eigenvalue_re]);
+    }
     result.iterations = k + 1;
-    const double length = static_cast<double>(next.norm());
+    const double length = std::sqrt(slots[length_squared]);
     // A b == 0: b lies in the null space, the estimate is 0 and cannot improve.
     if (!(length > 0) || !std::isfinite(length)) break;
-    next.scale(scalar<T>(1.0 / length));
     std::swap(b, next);
     if (std::abs(result.eigenvalue - previous) < options.tol * std::abs(result.eigenvalue)) {
       result.converged = true;

@@ -13,54 +13,30 @@
 
 #include <cmath>
 
+#include "distlops/config.hpp"
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
 #include "distlops/solvers/detail/vectors.hpp"
+#include "distlops/solvers/threshold_rules.hpp"
 
 namespace distlops {
-
-enum class ThresholdKind { soft, hard, half };
 
 /// "soft", "hard" or "half".
 const char* to_string(ThresholdKind kind);
 
-/// The exponent p of the penalty a rule is the proximal operator of: 1, 0 or 0.5.
-constexpr double penalty_exponent(ThresholdKind kind) {
-  return kind == ThresholdKind::soft ? 1.0 : kind == ThresholdKind::hard ? 0.0 : 0.5;
-}
-
-/// The per-element rules (plain arithmetic, shared by every memory space's kernel).
+/// The per-element rules on the host's scalar types.
 template <class T>
 T soft_threshold(T x, real_type_t<T> t) {
-  using R = real_type_t<T>;
-  const R magnitude = std::sqrt(abs_squared(x));
-  return magnitude > t ? x * ((magnitude - t) / magnitude) : T(0);
+  return threshold_rules::soft(x, t);
 }
-
-/// `cut` = sqrt(2 t), computed once by the caller.
 template <class T>
 T hard_threshold(T x, real_type_t<T> cut) {
-  return std::sqrt(abs_squared(x)) > cut ? x : T(0);
+  return threshold_rules::hard(x, cut);
 }
-
-/// `cut` = 54^(1/3) / 4 t^(2/3), computed once by the caller.
 template <class T>
 T half_threshold(T x, real_type_t<T> t, real_type_t<T> cut) {
-  using R = real_type_t<T>;
-  const R magnitude = std::sqrt(abs_squared(x));
-  if (magnitude <= cut) return T(0);
-  R argument = (t / R(8)) * std::pow(magnitude / R(3), R(-1.5));
-  argument = std::fmin(std::fmax(argument, R(-1)), R(1));
-  const R phi = R(2) / R(3) * std::acos(argument);
-  const R two_pi_over_three = R(2.0943951023931954923);
-  return x * (R(2) / R(3) * (R(1) + std::cos(two_pi_over_three - phi)));
+  return threshold_rules::half(x, t, cut);
 }
-
-namespace kernels {
-/// x[i] = T(x[i]) for the rule `kind` with threshold t >= 0, in place.
-template <Scalar T>
-void threshold(Host, ThresholdKind kind, Index n, real_type_t<T> t, T* x);
-}  // namespace kernels
 
 /// Applies the rule `kind` with threshold t to every element of v (local data only: no
 /// communication; replicated arrays stay consistent).
@@ -85,5 +61,13 @@ extern template void kernels::threshold<std::complex<float>>(Host, ThresholdKind
                                                              std::complex<float>*);
 extern template void kernels::threshold<std::complex<double>>(Host, ThresholdKind, Index, double,
                                                               std::complex<double>*);
+#if DISTLOPS_WITH_CUDA
+extern template void kernels::threshold<float>(Cuda, ThresholdKind, Index, float, float*);
+extern template void kernels::threshold<double>(Cuda, ThresholdKind, Index, double, double*);
+extern template void kernels::threshold<std::complex<float>>(Cuda, ThresholdKind, Index, float,
+                                                             std::complex<float>*);
+extern template void kernels::threshold<std::complex<double>>(Cuda, ThresholdKind, Index, double,
+                                                              std::complex<double>*);
+#endif
 
 }  // namespace distlops

@@ -1,0 +1,137 @@
+#pragma once
+/// \file slot_kernels.hpp
+/// The kernels behind `ScalarSlots` (scalar_slots.hpp): reductions that add into slots (doubles
+/// in a memory space), the step scalars the solvers derive from slots, and vector updates whose
+/// coefficients are read from a slot. On the host the slots are host memory and these are the
+/// host kernels (kernels.hpp) around a read of the slot; on Cuda (solvers/cuda/slot_kernels.cu)
+/// the slots stay in device memory and every function only enqueues work on the library's
+/// stream, so nothing here waits for the device.
+///
+/// Pointers are memory of the given space. `scratch` is space memory of at least
+/// `scratch_bytes` bytes for the intermediate result of a reduction (unused on the host).
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+
+#include "distlops/config.hpp"
+#include "distlops/core/host_device.hpp"
+#include "distlops/core/kernels.hpp"
+#include "distlops/core/memory_space.hpp"
+#include "distlops/core/types.hpp"
+
+namespace distlops::detail::slot_kernels {
+
+inline constexpr std::size_t scratch_bytes = 2 * sizeof(double);
+
+/// The step length numerator / curvature of CG and CGLS, or 0 when the curvature is not
+/// positive or not finite: the solver then reports the breakdown after the read-back, and the
+/// zero step leaves the vectors as they were (the updates below skip a zero coefficient).
+DISTLOPS_HOST_DEVICE inline double guarded_step(double numerator, double curvature) {
+  return (curvature > 0 && curvature <= 1.7976931348623157e308) ? numerator / curvature : 0.0;
+}
+
+/// 1 / sqrt(squared) for a positive finite `squared`, else `otherwise`.
+DISTLOPS_HOST_DEVICE inline double guarded_reciprocal_sqrt(double squared, double otherwise) {
+  return (squared > 0 && squared <= 1.7976931348623157e308) ? 1.0 / std::sqrt(squared) : otherwise;
+}
+
+/// The scalar type's value of a coefficient (a real scalar for complex types).
+template <class T>
+T coefficient_of(double value) {
+  return T(static_cast<real_type_t<T>>(value));
+}
+
+// ---- Host ---------------------------------------------------------------------------------------
+
+/// Copies count slots to `host` (a copy: the slots are host memory).
+inline void read_back(Host, double* host, const double* slots, int count) {
+  std::copy_n(slots, count, host);
+}
+
+/// slots[i] = 0 for i < count
+inline void zero(Host, int count, double* slots) {
+  std::fill_n(slots, count, 0.0);
+}
+/// to[i] += from[i] for i < count
+inline void accumulate(Host, int count, const double* from, double* to) {
+  for (int i = 0; i < count; ++i)
+    to[i] += from[i];
+}
+/// *re += Re(sum_i conj(x[i]) y[i]) and, when im is not null, *im += Im(...).
+template <Scalar T>
+void add_vdot(Host, Index n, const T* x, const T* y, double* re, double* im, void*) {
+  const T value = kernels::vdot(Host{}, n, x, y);
+  *re += static_cast<double>(std::real(value));
+  if (im) *im += static_cast<double>(std::imag(value));
+}
+/// *slot += norm_reduce(kind, p) of x (a summing kind: power_sum or count_nonzero).
+template <Scalar T>
+void add_norm_reduce(Host, kernels::NormKind kind, real_type_t<T> p, Index n, const T* x,
+                     double* slot, void*) {
+  *slot += static_cast<double>(kernels::norm_reduce(Host{}, kind, p, n, x));
+}
+/// *out = guarded_step(numerator, *first + weight * *second) (second may be null).
+inline void step_length(Host, double numerator, const double* first, const double* second,
+                        double weight, double* out) {
+  *out = guarded_step(numerator, *first + (second ? weight * *second : 0.0));
+}
+/// *out = guarded_reciprocal_sqrt(*squared, otherwise)
+inline void reciprocal_sqrt(Host, const double* squared, double otherwise, double* out) {
+  *out = guarded_reciprocal_sqrt(*squared, otherwise);
+}
+/// y[i] += c x[i] with c = factor * *a; y is not touched when c == 0.
+template <Scalar T>
+void axpy(Host, Index n, const double* a, double factor, const T* x, T* y) {
+  const double c = factor * *a;
+  if (c != 0) kernels::axpy(Host{}, n, coefficient_of<T>(c), x, y);
+}
+/// y[i] = *a x[i] + *b y[i]; y is not touched when *a == 0 and *b == 1.
+template <Scalar T>
+void axpby(Host, Index n, const double* a, const T* x, const double* b, T* y) {
+  if (*a == 0 && *b == 1) return;
+  kernels::axpby(Host{}, n, coefficient_of<T>(*a), x, coefficient_of<T>(*b), y);
+}
+/// y[i] = c y[i] with c = factor * *a; y is not touched when c == 1.
+template <Scalar T>
+void scale(Host, Index n, const double* a, double factor, T* y) {
+  const double c = factor * *a;
+  if (c != 1) kernels::scale(Host{}, n, coefficient_of<T>(c), y);
+}
+
+#if DISTLOPS_WITH_CUDA
+// ---- Cuda: the same on device memory, enqueued on the library's stream -------------------------
+void zero(Cuda, int count, double* slots);
+void accumulate(Cuda, int count, const double* from, double* to);
+template <Scalar T>
+void add_vdot(Cuda, Index n, const T* x, const T* y, double* re, double* im, void* scratch);
+template <Scalar T>
+void add_norm_reduce(Cuda, kernels::NormKind kind, real_type_t<T> p, Index n, const T* x,
+                     double* slot, void* scratch);
+void step_length(Cuda, double numerator, const double* first, const double* second, double weight,
+                 double* out);
+void reciprocal_sqrt(Cuda, const double* squared, double otherwise, double* out);
+template <Scalar T>
+void axpy(Cuda, Index n, const double* a, double factor, const T* x, T* y);
+template <Scalar T>
+void axpby(Cuda, Index n, const double* a, const T* x, const double* b, T* y);
+template <Scalar T>
+void scale(Cuda, Index n, const double* a, double factor, T* y);
+/// Copies count slots to the host: one synchronisation (cuda::Context::read_back).
+void read_back(Cuda, double* host, const double* slots, int count);
+
+#define DISTLOPS_DECLARE_CUDA_SLOT_KERNELS(T)                                                 \
+  extern template void add_vdot<T>(Cuda, Index, const T*, const T*, double*, double*, void*); \
+  extern template void add_norm_reduce<T>(Cuda, kernels::NormKind, real_type_t<T>, Index,     \
+                                          const T*, double*, void*);                          \
+  extern template void axpy<T>(Cuda, Index, const double*, double, const T*, T*);             \
+  extern template void axpby<T>(Cuda, Index, const double*, const T*, const double*, T*);     \
+  extern template void scale<T>(Cuda, Index, const double*, double, T*);
+DISTLOPS_DECLARE_CUDA_SLOT_KERNELS(float)
+DISTLOPS_DECLARE_CUDA_SLOT_KERNELS(double)
+DISTLOPS_DECLARE_CUDA_SLOT_KERNELS(std::complex<float>)
+DISTLOPS_DECLARE_CUDA_SLOT_KERNELS(std::complex<double>)
+#undef DISTLOPS_DECLARE_CUDA_SLOT_KERNELS
+#endif
+
+}  // namespace distlops::detail::slot_kernels

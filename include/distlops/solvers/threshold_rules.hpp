@@ -1,0 +1,91 @@
+#pragma once
+/// \file threshold_rules.hpp
+/// The thresholding rules of ISTA and FISTA as per-element functions (thresholding.hpp has the
+/// formulas and the vector-level functions), light enough for CUDA files, and the kernels that
+/// apply them to contiguous data in each memory space.
+
+#include <cmath>
+
+#include "distlops/config.hpp"
+#include "distlops/core/host_device.hpp"
+#include "distlops/core/memory_space.hpp"
+#include "distlops/core/pointwise.hpp"
+#include "distlops/core/types.hpp"
+
+namespace distlops {
+
+enum class ThresholdKind { soft, hard, half };
+
+/// The exponent p of the penalty a rule is the proximal operator of: 1, 0 or 0.5.
+constexpr double penalty_exponent(ThresholdKind kind) {
+  return kind == ThresholdKind::soft ? 1.0 : kind == ThresholdKind::hard ? 0.0 : 0.5;
+}
+
+/// The per-element rules, written once for the host loop (solvers/thresholding.cpp) and the
+/// CUDA kernel (solvers/cuda/threshold_kernels.cu). T is a real type, std::complex or
+/// pointwise::complex_pair (device code).
+namespace threshold_rules {
+
+/// x * s for a real s (exact per component for complex values).
+template <class T, class R>
+DISTLOPS_HOST_DEVICE inline T times_real(const T& x, R s) {
+  if constexpr (pointwise::ComplexLike<T>) {
+    return T(x.real() * s, x.imag() * s);
+  } else {
+    return x * s;
+  }
+}
+
+template <class T>
+DISTLOPS_HOST_DEVICE inline T soft(const T& x, pointwise::real_of_t<T> t) {
+  using R = pointwise::real_of_t<T>;
+  const R magnitude = std::sqrt(pointwise::abs_squared(x));
+  return magnitude > t ? times_real(x, (magnitude - t) / magnitude) : pointwise::from_real<T>(0);
+}
+
+/// `cut` = sqrt(2 t), computed once by the caller.
+template <class T>
+DISTLOPS_HOST_DEVICE inline T hard(const T& x, pointwise::real_of_t<T> cut) {
+  return std::sqrt(pointwise::abs_squared(x)) > cut ? x : pointwise::from_real<T>(0);
+}
+
+/// `cut` = 54^(1/3) / 4 t^(2/3), computed once by the caller.
+template <class T>
+DISTLOPS_HOST_DEVICE inline T half(const T& x, pointwise::real_of_t<T> t,
+                                   pointwise::real_of_t<T> cut) {
+  using R = pointwise::real_of_t<T>;
+  const R magnitude = std::sqrt(pointwise::abs_squared(x));
+  if (magnitude <= cut) return pointwise::from_real<T>(0);
+  R argument = (t / R(8)) * std::pow(magnitude / R(3), R(-1.5));
+  argument = std::fmin(std::fmax(argument, R(-1)), R(1));
+  const R phi = R(2) / R(3) * std::acos(argument);
+  const R two_pi_over_three = R(2.0943951023931954923);
+  return times_real(x, R(2) / R(3) * (R(1) + std::cos(two_pi_over_three - phi)));
+}
+
+}  // namespace threshold_rules
+
+/// The cut of the hard rule for threshold t: sqrt(2 t).
+template <class R>
+R hard_threshold_cut(R t) {
+  return std::sqrt(R(2) * t);
+}
+/// The cut of the half rule for threshold t: 54^(1/3) / 4 t^(2/3).
+template <class R>
+R half_threshold_cut(R t) {
+  return std::cbrt(R(54)) / R(4) * std::pow(t, R(2) / R(3));
+}
+
+namespace kernels {
+/// x[i] = T(x[i]) for the rule `kind` with threshold t >= 0, in place.
+template <Scalar T>
+void threshold(Host, ThresholdKind kind, Index n, real_type_t<T> t, T* x);
+#if DISTLOPS_WITH_CUDA
+/// The same on device memory, one kernel on the library's stream
+/// (solvers/cuda/threshold_kernels.cu).
+template <Scalar T>
+void threshold(Cuda, ThresholdKind kind, Index n, real_type_t<T> t, T* x);
+#endif
+}  // namespace kernels
+
+}  // namespace distlops

@@ -49,11 +49,11 @@ sanitize_ranks="${DISTLOPS_SANITIZE_RANKS:-np[12]}"
 # buffers and messages: the core, the parallel I/O, the communicating operators (stacks,
 # derivative stencils, halos, FFT transposes, SUMMA, Fredholm/MDC), the local operators that
 # copy blocks around (Pad, Transpose, composition), and the least-squares solvers with their
-# checkpoints. The other test programs only instantiate the same code for more cases.
+# checkpoints and batched reductions. The other test programs only instantiate the same code for more cases.
 default_sanitize_programs="test_layout test_distributed_array test_stacked_array test_communicator \
 test_errors test_kernels test_buffer test_npy test_stacks test_derivatives test_halo \
 test_local_pad test_local_transpose test_local_composition test_fft_local test_fft_distributed \
-test_matrix_mult test_fredholm_mdc test_least_squares test_solver_runtime"
+test_matrix_mult test_fredholm_mdc test_least_squares test_solver_runtime test_solver_collectives"
 read -r -a sanitize_programs <<<"${DISTLOPS_SANITIZE_PROGRAMS:-$default_sanitize_programs}"
 if [ "${sanitize_programs[*]}" = "all" ]; then
   sanitize_build_targets=(all)

@@ -85,6 +85,17 @@ template <Scalar T>
 void gemm(Cuda, bool adjoint, Index rows, Index cols, const T* a, Index k, T alpha, const T* in,
           T beta, T* out);
 
+/// `batch` products at once, out_b = alpha * op(A_b) * in_b + beta * out_b for b < batch, each
+/// as in gemm: A_b (row-major rows x cols) at a + b * a_stride (a_stride 0: one A for every
+/// product), in_b at in + b * in_stride, out_b (op(A) rows x k) at out + b * out_stride. One
+/// cublas<t>gemmStridedBatched, or cublas<t>gemvStridedBatched when k == 1 (except for the
+/// adjoint of complex types, which gemv cannot form from the row-major data). `caller` names
+/// the operator in errors. Every cuBLAS status is checked.
+template <Scalar T>
+void gemm_strided_batched(Cuda, const char* caller, bool adjoint, Index batch, Index rows,
+                          Index cols, const T* a, Index a_stride, Index k, T alpha, const T* in,
+                          Index in_stride, T beta, T* out, Index out_stride);
+
 }  // namespace distlops::device_ops
 
 #endif

@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <string>
 
+#include "../cuda/device_kernels.hpp"
+#include "../rank_exchange.hpp"
+#include "distlops/core/buffer.hpp"
 #include "distlops/core/collective_check.hpp"
+#include "distlops/core/kernels.hpp"
 
 namespace distlops {
 
@@ -48,17 +52,96 @@ Map<T> view(T* data, Index rows, Index cols) {
   return Map<T>(data, static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
 }
 
+// ---- the local steps in each space ----------------------------------------------------------
+
 // Copies a rows x cols matrix into the top-left corner of a zeroed padded_rows x padded_cols
-// one, and back.
+// one.
 template <class T>
-void pad(const T* source, Index rows, Index cols, T* padded, Index padded_rows, Index padded_cols) {
+void pad(Host, const T* source, Index rows, Index cols, T* padded, Index padded_rows,
+         Index padded_cols) {
   auto target = view(padded, padded_rows, padded_cols);
   target.setZero();
   target.topLeftCorner(rows, cols) = view(source, rows, cols);
 }
+// The top-left rows x cols corner of a matrix with padded_cols columns.
 template <class T>
-void unpad(const T* padded, Index padded_cols, T* target, Index rows, Index cols) {
+void unpad(Host, const T* padded, Index padded_cols, T* target, Index rows, Index cols) {
   view(target, rows, cols) = view(padded, rows, padded_cols).leftCols(cols);
+}
+// out_b = op(A) in_b for b < batch, A row-major rows x cols, op(A) = A or A^H.
+template <class T>
+void products(Host, bool adjoint, Index batch, Index rows, Index cols, const T* a, Index k,
+              const T* in, Index in_stride, T* out, Index out_stride) {
+  const auto matrix = view(a, rows, cols);
+  for (Index b = 0; b < batch; ++b) {
+    if (adjoint) {
+      view(out + b * out_stride, cols, k).noalias() =
+          matrix.adjoint() * view(in + b * in_stride, rows, k);
+    } else {
+      view(out + b * out_stride, rows, k).noalias() = matrix * view(in + b * in_stride, cols, k);
+    }
+  }
+}
+// target = the sum of the p consecutive blocks of `count` elements at `blocks`.
+template <class T>
+void sum_blocks(Host, int p, const T* blocks, Index count, T* target) {
+  std::copy(blocks, blocks + count, target);
+  for (int j = 1; j < p; ++j) {
+    const T* block = blocks + j * count;
+    for (Index i = 0; i < count; ++i)
+      target[i] += block[i];
+  }
+}
+
+#if DISTLOPS_WITH_CUDA
+// The same steps on device memory: box copies and fills, cuBLAS, the space's axpy.
+template <class T>
+void pad(Cuda, const T* source, Index rows, Index cols, T* padded, Index padded_rows,
+         Index padded_cols) {
+  if (rows == padded_rows && cols == padded_cols) {
+    kernels::copy(Cuda{}, rows * cols, source, padded);
+    return;
+  }
+  kernels::fill(Cuda{}, padded_rows * padded_cols, T(0), padded);
+  if (rows * cols == 0) return;
+  const Index source_shape[2] = {rows, cols}, padded_shape[2] = {padded_rows, padded_cols};
+  const Index corner[2] = {0, 0};
+  kernels::copy_box(Cuda{}, sizeof(T), source, {source_shape, corner}, padded,
+                    {padded_shape, corner}, source_shape);
+}
+template <class T>
+void unpad(Cuda, const T* padded, Index padded_cols, T* target, Index rows, Index cols) {
+  if (rows * cols == 0) return;
+  if (cols == padded_cols) {
+    kernels::copy(Cuda{}, rows * cols, padded, target);
+    return;
+  }
+  const Index padded_shape[2] = {rows, padded_cols}, target_shape[2] = {rows, cols};
+  const Index corner[2] = {0, 0};
+  kernels::copy_box(Cuda{}, sizeof(T), padded, {padded_shape, corner}, target,
+                    {target_shape, corner}, target_shape);
+}
+template <class T>
+void products(Cuda, bool adjoint, Index batch, Index rows, Index cols, const T* a, Index k,
+              const T* in, Index in_stride, T* out, Index out_stride) {
+  // One cuBLAS call for the batch, every product with the same A (stride 0).
+  device_ops::gemm_strided_batched(Cuda{}, "MatrixMult", adjoint, batch, rows, cols, a, 0, k, T(1),
+                                   in, in_stride, T(0), out, out_stride);
+}
+template <class T>
+void sum_blocks(Cuda, int p, const T* blocks, Index count, T* target) {
+  kernels::copy(Cuda{}, count, blocks, target);
+  for (int j = 1; j < p; ++j)
+    kernels::axpy(Cuda{}, count, T(1), blocks + j * count, target);
+}
+#endif
+
+// A host matrix copied into a buffer of the space.
+template <class T, MemorySpace Space>
+Buffer<T, Space> to_space(const T* values, Index count) {
+  Buffer<T, Space> buffer(count);
+  memory::copy_bytes<Space, Host>(buffer.data(), values, static_cast<std::size_t>(buffer.bytes()));
+  return buffer;
 }
 
 struct Grid {
@@ -78,10 +161,10 @@ Grid make_grid(const Communicator& comm) {
 
 // ---- SUMMA with stationary A --------------------------------------------------------------------
 
-template <Scalar T>
-class SummaMatrixMultOperator final : public LinearOperatorBase<DistributedArray<T, Host>> {
+template <Scalar T, MemorySpace Space>
+class SummaMatrixMultOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
-  using Array = DistributedArray<T, Host>;
+  using Array = DistributedArray<T, Space>;
   SummaMatrixMultOperator(const EigenRowMajorMatrix<T>& local_a, Index n, Index k, Index m,
                           const Communicator& comm)
       : SummaMatrixMultOperator(
@@ -90,34 +173,28 @@ class SummaMatrixMultOperator final : public LinearOperatorBase<DistributedArray
 
   void forward(const Array& x, Array& y) const override {
     const Index xs = bk_ * bm_, ys = bn_ * bm_;
-    pad(x.data(), blocks_.x.rows(), blocks_.x.cols(), tile_.data(), bk_, bm_);
-    swap(tile_.data(), swapped_.data(), xs);
+    pad(Space{}, x.data(), blocks_.x.rows(), blocks_.x.cols(), tile_.data(), bk_, bm_);
+    all_.swap(tile_.data(), swapped_.data(), xs, partner());
     // Rank (g, c) now holds X(c, g); the ranks of grid column c gather X(c, :).
-    grid_.col_comm.allgather(swapped_.data(), xs, panel_.data());
-    const auto a = view(a_.data(), bn_, bk_);
-    for (int j = 0; j < grid_.p; ++j) {
-      view(partial_.data() + j * ys, bn_, bm_).noalias() =
-          a * view(panel_.data() + j * xs, bk_, bm_);
-    }
+    column_.allgather(swapped_.data(), xs, panel_.data());
+    products(Space{}, false, grid_.p, bn_, bk_, a_.data(), bm_, panel_.data(), xs, partial_.data(),
+             ys);
     // A(g, c) X(c, j) goes to rank (g, j), which sums what its grid row sends.
-    grid_.row_comm.alltoall(partial_.data(), ys, received_.data());
-    sum_blocks(received_.data(), ys, tile_.data());
-    unpad(tile_.data(), bm_, y.data(), blocks_.y.rows(), blocks_.y.cols());
+    row_.alltoall(partial_.data(), ys, received_.data());
+    sum_blocks(Space{}, grid_.p, received_.data(), ys, tile_.data());
+    unpad(Space{}, tile_.data(), bm_, y.data(), blocks_.y.rows(), blocks_.y.cols());
   }
 
   void adjoint(const Array& y, Array& x) const override {
     const Index xs = bk_ * bm_, ys = bn_ * bm_;
-    pad(y.data(), blocks_.y.rows(), blocks_.y.cols(), tile_.data(), bn_, bm_);
-    grid_.row_comm.allgather(tile_.data(), ys, received_.data());
-    const auto a = view(a_.data(), bn_, bk_);
-    for (int j = 0; j < grid_.p; ++j) {
-      view(partial_.data() + j * xs, bk_, bm_).noalias() =
-          a.adjoint() * view(received_.data() + j * ys, bn_, bm_);
-    }
-    grid_.col_comm.alltoall(partial_.data(), xs, panel_.data());
-    sum_blocks(panel_.data(), xs, swapped_.data());
-    swap(swapped_.data(), tile_.data(), xs);
-    unpad(tile_.data(), bm_, x.data(), blocks_.x.rows(), blocks_.x.cols());
+    pad(Space{}, y.data(), blocks_.y.rows(), blocks_.y.cols(), tile_.data(), bn_, bm_);
+    row_.allgather(tile_.data(), ys, received_.data());
+    products(Space{}, true, grid_.p, bn_, bk_, a_.data(), bm_, received_.data(), ys,
+             partial_.data(), xs);
+    column_.alltoall(partial_.data(), xs, panel_.data());
+    sum_blocks(Space{}, grid_.p, panel_.data(), xs, swapped_.data());
+    all_.swap(swapped_.data(), tile_.data(), xs, partner());
+    unpad(Space{}, tile_.data(), bm_, x.data(), blocks_.x.rows(), blocks_.x.cols());
   }
 
  private:
@@ -126,56 +203,43 @@ class SummaMatrixMultOperator final : public LinearOperatorBase<DistributedArray
       : LinearOperatorBase<Array>(
             Layout::from_local_shape(comm, {blocks.x.rows() * blocks.x.cols()}),
             Layout::from_local_shape(comm, {blocks.y.rows() * blocks.y.cols()}), "MatrixMult"),
-        comm_(comm),
         grid_(make_grid(comm)),
-        blocks_(blocks) {
+        blocks_(blocks),
+        all_(comm),
+        row_(grid_.row_comm),
+        column_(grid_.col_comm) {
     const int p = grid_.p;
     bn_ = (n + p - 1) / p;
     bk_ = (k + p - 1) / p;
     bm_ = (m + p - 1) / p;
-    a_ = Buffer<T, Host>(bn_ * bk_);
-    pad(local_a.data(), local_a.rows(), local_a.cols(), a_.data(), bn_, bk_);
+    Buffer<T, Host> padded_a(bn_ * bk_);
+    pad(Host{}, local_a.data(), local_a.rows(), local_a.cols(), padded_a.data(), bn_, bk_);
+    a_ = to_space<T, Space>(padded_a.data(), padded_a.size());
     const Index tile = std::max(bk_, bn_) * bm_;
-    tile_ = Buffer<T, Host>(tile);
-    swapped_ = Buffer<T, Host>(bk_ * bm_);
-    panel_ = Buffer<T, Host>(p * bk_ * bm_);
-    partial_ = Buffer<T, Host>(p * tile);
-    received_ = Buffer<T, Host>(p * bn_ * bm_);
+    tile_ = Buffer<T, Space>(tile);
+    swapped_ = Buffer<T, Space>(bk_ * bm_);
+    panel_ = Buffer<T, Space>(p * bk_ * bm_);
+    partial_ = Buffer<T, Space>(p * tile);
+    received_ = Buffer<T, Space>(p * bn_ * bm_);
   }
 
-  // Exchanges `count` elements with the rank at the transposed grid position.
-  void swap(const T* send, T* receive, Index count) const {
-    const int partner = grid_.col * grid_.p + grid_.row;
-    if (partner == comm_.rank()) {
-      std::copy(send, send + count, receive);
-    } else {
-      comm_.sendrecv(send, count, partner, receive, count, partner, 0);
-    }
-  }
-  // target = the sum of the p consecutive blocks of `count` elements at `blocks`.
-  void sum_blocks(const T* blocks, Index count, T* target) const {
-    std::copy(blocks, blocks + count, target);
-    for (int j = 1; j < grid_.p; ++j) {
-      const T* block = blocks + j * count;
-      for (Index i = 0; i < count; ++i)
-        target[i] += block[i];
-    }
-  }
+  // The rank at the transposed grid position.
+  int partner() const { return grid_.col * grid_.p + grid_.row; }
 
-  Communicator comm_;
   Grid grid_;
   MatrixMultBlocks blocks_;
   Index bn_ = 0, bk_ = 0, bm_ = 0;
-  Buffer<T, Host> a_;  // the padded tile of A
-  mutable Buffer<T, Host> tile_, swapped_, panel_, partial_, received_;
+  detail::RankExchange<T, Space> all_, row_, column_;  // over comm, grid rows, grid columns
+  Buffer<T, Space> a_;                                 // the padded tile of A
+  mutable Buffer<T, Space> tile_, swapped_, panel_, partial_, received_;
 };
 
 // ---- block rows of A, block columns of X and Y -------------------------------------------------
 
-template <Scalar T>
-class BlockMatrixMultOperator final : public LinearOperatorBase<DistributedArray<T, Host>> {
+template <Scalar T, MemorySpace Space>
+class BlockMatrixMultOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
-  using Array = DistributedArray<T, Host>;
+  using Array = DistributedArray<T, Space>;
   BlockMatrixMultOperator(const EigenRowMajorMatrix<T>& local_a, Index n, Index k, Index m,
                           const Communicator& comm)
       : BlockMatrixMultOperator(
@@ -184,14 +248,14 @@ class BlockMatrixMultOperator final : public LinearOperatorBase<DistributedArray
 
   void forward(const Array& x, Array& y) const override {
     const Index cols = blocks_.x.cols();
-    view(rows_.data(), a_.rows(), cols).noalias() = a_ * view(x.data(), k_, cols);
-    grid_.row_comm.allgatherv(rows_.data(), a_.rows() * cols, y.data(), counts_, offsets_);
+    products(Space{}, false, 1, a_rows_, k_, a_.data(), cols, x.data(), 0, rows_.data(), 0);
+    row_.allgatherv(rows_.data(), y.data(), counts_, offsets_);
   }
   void adjoint(const Array& y, Array& x) const override {
     const Index cols = blocks_.x.cols();
-    view(sums_.data(), k_, cols).noalias() =
-        a_.adjoint() * view(y.data() + blocks_.a.row_begin * cols, a_.rows(), cols);
-    grid_.row_comm.allreduce(sums_.data(), x.data(), k_ * cols, ReduceOp::sum);
+    products(Space{}, true, 1, a_rows_, k_, a_.data(), cols, y.data() + blocks_.a.row_begin * cols,
+             0, x.data(), 0);
+    row_.sum_in_place(x.data(), k_ * cols);
   }
 
  private:
@@ -206,15 +270,16 @@ class BlockMatrixMultOperator final : public LinearOperatorBase<DistributedArray
         grid_(make_grid(comm)),
         blocks_(blocks),
         k_(k),
-        a_(local_a) {
+        a_rows_(local_a.rows()),
+        a_(to_space<T, Space>(local_a.data(), Index(local_a.size()))),
+        row_(grid_.row_comm) {
     // The row blocks of Y that the ranks of this grid row compute, in order.
     for (int c = 0; c < grid_.p; ++c) {
       const auto rows = block_of(n, grid_.p, c);
       counts_.push_back((rows.second - rows.first) * blocks.y.cols());
       offsets_.push_back(rows.first * blocks.y.cols());
     }
-    rows_ = Buffer<T, Host>(a_.rows() * blocks.x.cols());
-    sums_ = Buffer<T, Host>(k * blocks.x.cols());
+    rows_ = Buffer<T, Space>(a_rows_ * blocks.x.cols());
   }
 
   // Mask c for the ranks of grid column c: they hold one replica of model and data together.
@@ -229,9 +294,11 @@ class BlockMatrixMultOperator final : public LinearOperatorBase<DistributedArray
   Grid grid_;
   MatrixMultBlocks blocks_;
   Index k_;
-  EigenRowMajorMatrix<T> a_;
+  Index a_rows_;
+  Buffer<T, Space> a_;  // this rank's rows of A (a_rows_ x k_, C order)
+  detail::RankExchange<T, Space> row_;
   std::vector<Index> counts_, offsets_;
-  mutable Buffer<T, Host> rows_, sums_;
+  mutable Buffer<T, Space> rows_;
 };
 
 }  // namespace
@@ -257,9 +324,9 @@ MatrixMultBlocks matrix_mult_blocks(MatrixMultKind kind, Index n, Index k, Index
           block({0, n}, block_of(m, p, g))};
 }
 
-template <Scalar T>
-LinearOperator<T, Host> MatrixMult(const EigenRowMajorMatrix<T>& local_a, Index m,
-                                   MatrixMultKind kind, const Communicator& comm) {
+template <Scalar T, MemorySpace Space>
+LinearOperator<T, Space> MatrixMult(const EigenRowMajorMatrix<T>& local_a, Index m,
+                                    MatrixMultKind kind, const Communicator& comm) {
   Fingerprint fingerprint;
   fingerprint.add(m).add(kind);
   collective_check(comm, fingerprint, "MatrixMult: M or kind", [&] {
@@ -292,19 +359,26 @@ LinearOperator<T, Host> MatrixMult(const EigenRowMajorMatrix<T>& local_a, Index 
     }
   });
   if (kind == MatrixMultKind::summa) {
-    return LinearOperator<T, Host>::template make<SummaMatrixMultOperator<T>>(local_a, n, k, m,
-                                                                              comm);
+    return LinearOperator<T, Space>::template make<SummaMatrixMultOperator<T, Space>>(local_a, n, k,
+                                                                                      m, comm);
   }
-  return LinearOperator<T, Host>::template make<BlockMatrixMultOperator<T>>(local_a, n, k, m, comm);
+  return LinearOperator<T, Space>::template make<BlockMatrixMultOperator<T, Space>>(local_a, n, k,
+                                                                                    m, comm);
 }
 
-template LinearOperator<float, Host> MatrixMult(const EigenRowMajorMatrix<float>&, Index,
-                                                MatrixMultKind, const Communicator&);
-template LinearOperator<double, Host> MatrixMult(const EigenRowMajorMatrix<double>&, Index,
+#define DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT(T, S)                                   \
+  template LinearOperator<T, S> MatrixMult<T, S>(const EigenRowMajorMatrix<T>&, Index, \
                                                  MatrixMultKind, const Communicator&);
-template LinearOperator<std::complex<float>, Host> MatrixMult(
-    const EigenRowMajorMatrix<std::complex<float>>&, Index, MatrixMultKind, const Communicator&);
-template LinearOperator<std::complex<double>, Host> MatrixMult(
-    const EigenRowMajorMatrix<std::complex<double>>&, Index, MatrixMultKind, const Communicator&);
+DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT(float, Host)
+DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT(double, Host)
+DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT(std::complex<float>, Host)
+DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT(std::complex<double>, Host)
+#if DISTLOPS_WITH_CUDA
+DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT(float, Cuda)
+DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT(double, Cuda)
+DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT(std::complex<float>, Cuda)
+DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT(std::complex<double>, Cuda)
+#endif
+#undef DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT
 
 }  // namespace distlops

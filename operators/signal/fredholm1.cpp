@@ -1,5 +1,10 @@
 #include "distlops/operators/signal/fredholm1.hpp"
 
+#include <type_traits>
+
+#include "../cuda/device_kernels.hpp"
+#include "../rank_exchange.hpp"
+#include "distlops/core/buffer.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "slice_products.hpp"
 
@@ -15,34 +20,97 @@ void check_kernel(const Shape& shape, Index nz) {
   if (nz < 0) throw InvalidArgument("Fredholm1: nz = " + std::to_string(nz) + " is negative");
 }
 
+#if DISTLOPS_WITH_CUDA
+// The slice products on the device: G (and G^H with keep_adjoint) copied once, every slice in
+// one batched cuBLAS call.
 template <Scalar T>
-class LocalFredholm1Operator final : public LinearOperatorBase<LocalArray<T, Host>> {
+class DeviceSliceProducts {
  public:
-  using Local = LocalArray<T, Host>;
-  LocalFredholm1Operator(const Local& g, Index nz, bool keep_adjoint)
+  DeviceSliceProducts(const T* g, Index nsl, Index nx, Index ny, Index nz, bool keep_adjoint)
+      : nsl_(nsl), nx_(nx), ny_(ny), nz_(nz), keep_adjoint_(keep_adjoint), g_(nsl * nx * ny) {
+    memory::copy_bytes<Cuda, Host>(g_.data(), g, g_.bytes());
+    if (!keep_adjoint_) return;
+    // G[i]^H of every slice, formed on the host (row-major ny x nx each).
+    using ConstMap = Eigen::Map<const EigenRowMajorMatrix<T>>;
+    using Map = Eigen::Map<EigenRowMajorMatrix<T>>;
+    std::vector<T> adjoint(static_cast<std::size_t>(g_.size()));
+    for (Index i = 0; i < nsl_; ++i) {
+      Map(adjoint.data() + i * nx_ * ny_, ny_, nx_) =
+          ConstMap(g + i * nx_ * ny_, nx_, ny_).adjoint();
+    }
+    g_adjoint_ = Buffer<T, Cuda>(g_.size());
+    memory::copy_bytes<Cuda, Host>(g_adjoint_.data(), adjoint.data(), g_adjoint_.bytes());
+  }
+
+  /// y[i] = G[i] x[i] for every slice: x (nsl, ny, nz), y (nsl, nx, nz).
+  void forward(const T* x, T* y) const {
+    device_ops::gemm_strided_batched(Cuda{}, "Fredholm1", false, nsl_, nx_, ny_, g_.data(),
+                                     nx_ * ny_, nz_, T(1), x, ny_ * nz_, T(0), y, nx_ * nz_);
+  }
+  /// x[i] = G[i]^H y[i] for every slice.
+  void adjoint(const T* y, T* x) const {
+    if (keep_adjoint_) {
+      device_ops::gemm_strided_batched(Cuda{}, "Fredholm1 adjoint", false, nsl_, ny_, nx_,
+                                       g_adjoint_.data(), nx_ * ny_, nz_, T(1), y, nx_ * nz_, T(0),
+                                       x, ny_ * nz_);
+    } else {
+      device_ops::gemm_strided_batched(Cuda{}, "Fredholm1 adjoint", true, nsl_, nx_, ny_, g_.data(),
+                                       nx_ * ny_, nz_, T(1), y, nx_ * nz_, T(0), x, ny_ * nz_);
+    }
+  }
+
+ private:
+  Index nsl_, nx_, ny_, nz_;
+  bool keep_adjoint_;
+  Buffer<T, Cuda> g_, g_adjoint_;
+};
+#endif
+
+// The slice products in each space: Eigen on the host, cuBLAS on the device.
+template <Scalar T, MemorySpace Space>
+struct SliceProductsOf {
+  using type = detail::SliceProducts<T>;
+  static type make(const LocalArray<T, Host>& g, Index nz, bool keep_adjoint) {
+    return type(g.data(), g.shape()[0], g.shape()[1], g.shape()[2], nz, T(1), false, keep_adjoint);
+  }
+};
+#if DISTLOPS_WITH_CUDA
+template <Scalar T>
+struct SliceProductsOf<T, Cuda> {
+  using type = DeviceSliceProducts<T>;
+  static type make(const LocalArray<T, Host>& g, Index nz, bool keep_adjoint) {
+    return type(g.data(), g.shape()[0], g.shape()[1], g.shape()[2], nz, keep_adjoint);
+  }
+};
+#endif
+
+template <Scalar T, MemorySpace Space>
+class LocalFredholm1Operator final : public LinearOperatorBase<LocalArray<T, Space>> {
+ public:
+  using Local = LocalArray<T, Space>;
+  LocalFredholm1Operator(const LocalArray<T, Host>& g, Index nz, bool keep_adjoint)
       : LinearOperatorBase<Local>({g.shape()[0], g.shape()[2], nz},
                                   {g.shape()[0], g.shape()[1], nz}, "Fredholm1"),
-        products_(g.data(), g.shape()[0], g.shape()[1], g.shape()[2], nz, T(1), false,
-                  keep_adjoint) {}
+        products_(SliceProductsOf<T, Space>::make(g, nz, keep_adjoint)) {}
   void forward(const Local& x, Local& y) const override { products_.forward(x.data(), y.data()); }
   void adjoint(const Local& y, Local& x) const override { products_.adjoint(y.data(), x.data()); }
 
  private:
-  detail::SliceProducts<T> products_;
+  typename SliceProductsOf<T, Space>::type products_;
 };
 
-template <Scalar T>
-class Fredholm1Operator final : public LinearOperatorBase<DistributedArray<T, Host>> {
+template <Scalar T, MemorySpace Space>
+class Fredholm1Operator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
-  using Array = DistributedArray<T, Host>;
+  using Array = DistributedArray<T, Space>;
   Fredholm1Operator(const LocalArray<T, Host>& g, Index nz, const Fredholm1Options& options,
                     const Layout& slices)
       : LinearOperatorBase<Array>(layout_of(slices, g.shape()[2], nz, options.partition),
                                   layout_of(slices, g.shape()[1], nz, options.partition),
                                   "Fredholm1"),
-        products_(g.data(), g.shape()[0], g.shape()[1], g.shape()[2], nz, T(1), false,
-                  options.keep_adjoint),
-        replicated_(is_replicated(options.partition)) {
+        products_(SliceProductsOf<T, Space>::make(g, nz, options.keep_adjoint)),
+        replicated_(is_replicated(options.partition)),
+        exchange_(slices.communicator()) {
     if (!replicated_) return;
     // Where this rank's slices sit in the whole model and data, and what the all-gathers move.
     const Communicator& comm = slices.communicator();
@@ -54,7 +122,7 @@ class Fredholm1Operator final : public LinearOperatorBase<DistributedArray<T, Ho
       data_offsets_.push_back(slices.offset(r) * nx * nz);
     }
     const int me = comm.rank();
-    workspace_ = Buffer<T, Host>(std::max(model_counts_[me], data_counts_[me]));
+    workspace_ = Buffer<T, Space>(std::max(model_counts_[me], data_counts_[me]));
   }
 
   void forward(const Array& x, Array& y) const override {
@@ -64,8 +132,7 @@ class Fredholm1Operator final : public LinearOperatorBase<DistributedArray<T, Ho
     }
     const int me = this->domain().rank();
     products_.forward(x.data() + model_offsets_[me], workspace_.data());
-    this->range().communicator().allgatherv(workspace_.data(), data_counts_[me], y.data(),
-                                            data_counts_, data_offsets_);
+    exchange_.allgatherv(workspace_.data(), y.data(), data_counts_, data_offsets_);
   }
   void adjoint(const Array& y, Array& x) const override {
     if (!replicated_) {
@@ -74,8 +141,7 @@ class Fredholm1Operator final : public LinearOperatorBase<DistributedArray<T, Ho
     }
     const int me = this->domain().rank();
     products_.adjoint(y.data() + data_offsets_[me], workspace_.data());
-    this->domain().communicator().allgatherv(workspace_.data(), model_counts_[me], x.data(),
-                                             model_counts_, model_offsets_);
+    exchange_.allgatherv(workspace_.data(), x.data(), model_counts_, model_offsets_);
   }
 
  private:
@@ -88,25 +154,27 @@ class Fredholm1Operator final : public LinearOperatorBase<DistributedArray<T, Ho
     return Layout(slices.communicator(), shape, LayoutOptions{.local_shapes = locals});
   }
 
-  detail::SliceProducts<T> products_;
+  typename SliceProductsOf<T, Space>::type products_;
   bool replicated_;
+  detail::RankExchange<T, Space> exchange_;
   std::vector<Index> model_counts_, model_offsets_, data_counts_, data_offsets_;
-  mutable Buffer<T, Host> workspace_;
+  mutable Buffer<T, Space> workspace_;
 };
 
 }  // namespace
 
 namespace local {
-template <Scalar T>
-LocalOperator<T, Host> Fredholm1(const LocalArray<T, Host>& g, Index nz, bool keep_adjoint) {
+template <Scalar T, MemorySpace Space>
+LocalOperator<T, Space> Fredholm1(const LocalArray<T, Host>& g, Index nz, bool keep_adjoint) {
   check_kernel(g.shape(), nz);
-  return LocalOperator<T, Host>::template make<LocalFredholm1Operator<T>>(g, nz, keep_adjoint);
+  return LocalOperator<T, Space>::template make<LocalFredholm1Operator<T, Space>>(g, nz,
+                                                                                  keep_adjoint);
 }
 }  // namespace local
 
-template <Scalar T>
-LinearOperator<T, Host> Fredholm1(const LocalArray<T, Host>& local_g, Index nz,
-                                  const Fredholm1Options& options, const Communicator& comm) {
+template <Scalar T, MemorySpace Space>
+LinearOperator<T, Space> Fredholm1(const LocalArray<T, Host>& local_g, Index nz,
+                                   const Fredholm1Options& options, const Communicator& comm) {
   const Shape& shape = local_g.shape();
   Fingerprint fingerprint;
   fingerprint.add(nz).add(options.partition).add(options.keep_adjoint);
@@ -115,19 +183,26 @@ LinearOperator<T, Host> Fredholm1(const LocalArray<T, Host>& local_g, Index nz,
                    [&] { check_kernel(shape, nz); });
   // The split of the slices over the ranks (collective).
   const Layout slices = Layout::from_local_shape(comm, {shape[0]});
-  return LinearOperator<T, Host>::template make<Fredholm1Operator<T>>(local_g, nz, options, slices);
+  return LinearOperator<T, Space>::template make<Fredholm1Operator<T, Space>>(local_g, nz, options,
+                                                                              slices);
 }
 
-#define DISTLOPS_INSTANTIATE_FREDHOLM1(T)                                             \
-  namespace local {                                                                   \
-  template LocalOperator<T, Host> Fredholm1(const LocalArray<T, Host>&, Index, bool); \
-  }                                                                                   \
-  template LinearOperator<T, Host> Fredholm1(const LocalArray<T, Host>&, Index,       \
-                                             const Fredholm1Options&, const Communicator&);
-DISTLOPS_INSTANTIATE_FREDHOLM1(float)
-DISTLOPS_INSTANTIATE_FREDHOLM1(double)
-DISTLOPS_INSTANTIATE_FREDHOLM1(std::complex<float>)
-DISTLOPS_INSTANTIATE_FREDHOLM1(std::complex<double>)
+#define DISTLOPS_INSTANTIATE_FREDHOLM1(T, S)                                             \
+  namespace local {                                                                      \
+  template LocalOperator<T, S> Fredholm1<T, S>(const LocalArray<T, Host>&, Index, bool); \
+  }                                                                                      \
+  template LinearOperator<T, S> Fredholm1<T, S>(const LocalArray<T, Host>&, Index,       \
+                                                const Fredholm1Options&, const Communicator&);
+DISTLOPS_INSTANTIATE_FREDHOLM1(float, Host)
+DISTLOPS_INSTANTIATE_FREDHOLM1(double, Host)
+DISTLOPS_INSTANTIATE_FREDHOLM1(std::complex<float>, Host)
+DISTLOPS_INSTANTIATE_FREDHOLM1(std::complex<double>, Host)
+#if DISTLOPS_WITH_CUDA
+DISTLOPS_INSTANTIATE_FREDHOLM1(float, Cuda)
+DISTLOPS_INSTANTIATE_FREDHOLM1(double, Cuda)
+DISTLOPS_INSTANTIATE_FREDHOLM1(std::complex<float>, Cuda)
+DISTLOPS_INSTANTIATE_FREDHOLM1(std::complex<double>, Cuda)
+#endif
 #undef DISTLOPS_INSTANTIATE_FREDHOLM1
 
 }  // namespace distlops

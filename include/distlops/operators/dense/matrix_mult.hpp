@@ -4,7 +4,7 @@
 /// model X is K x M and the data Y are N x M, all three cut into blocks over a square grid of
 /// P = p x p ranks; rank r sits at grid row g = r / p and column c = r % p. Blocks have
 /// ceil(n / p) rows or columns, the last ones fewer (or none). The local products are Eigen
-/// GEMMs; the adjoint is X = A^H Y exactly.
+/// GEMMs on the host and cuBLAS GEMMs on the device; the adjoint is X = A^H Y exactly.
 ///
 /// kind = summa: A, X and Y are tiled over the grid: rank (g, c) holds tile (g, c) of each
 ///   (A: rows block g of N, columns block c of K; X: rows block g of K, columns block c of M;
@@ -28,6 +28,7 @@
 ///
 /// Other rank counts than perfect squares raise InvalidArgument on every rank.
 
+#include "distlops/config.hpp"
 #include "distlops/core/eigen.hpp"
 #include "distlops/operators/linear_operator.hpp"
 
@@ -55,18 +56,29 @@ MatrixMultBlocks matrix_mult_blocks(MatrixMultKind kind, Index n, Index k, Index
 /// matrix_mult_blocks gives) and M columns of X. N and K are the sums of the blocks' extents
 /// along the grid; blocks that do not fit the grid raise InvalidArgument on every rank.
 /// Collective.
-template <Scalar T>
-LinearOperator<T, Host> MatrixMult(const EigenRowMajorMatrix<T>& local_a, Index m,
-                                   MatrixMultKind kind = MatrixMultKind::summa,
-                                   const Communicator& comm = Communicator::world());
+///
+/// Space = Cuda: model and data are device arrays; the tile of A (given in host memory) is
+/// copied to the device once, the local products are cuBLAS GEMMs (one strided-batched call
+/// for the p products of a SUMMA step), and the steps above move device memory over NCCL, or
+/// through host copies over MPI (gpu_collectives()). Workspaces are made at construction.
+template <Scalar T, MemorySpace Space = Host>
+LinearOperator<T, Space> MatrixMult(const EigenRowMajorMatrix<T>& local_a, Index m,
+                                    MatrixMultKind kind = MatrixMultKind::summa,
+                                    const Communicator& comm = Communicator::world());
 
-extern template LinearOperator<float, Host> MatrixMult(const EigenRowMajorMatrix<float>&, Index,
-                                                       MatrixMultKind, const Communicator&);
-extern template LinearOperator<double, Host> MatrixMult(const EigenRowMajorMatrix<double>&, Index,
+#define DISTLOPS_EXTERN_DENSE_MATRIX_MULT(T, S)                                               \
+  extern template LinearOperator<T, S> MatrixMult<T, S>(const EigenRowMajorMatrix<T>&, Index, \
                                                         MatrixMultKind, const Communicator&);
-extern template LinearOperator<std::complex<float>, Host> MatrixMult(
-    const EigenRowMajorMatrix<std::complex<float>>&, Index, MatrixMultKind, const Communicator&);
-extern template LinearOperator<std::complex<double>, Host> MatrixMult(
-    const EigenRowMajorMatrix<std::complex<double>>&, Index, MatrixMultKind, const Communicator&);
+DISTLOPS_EXTERN_DENSE_MATRIX_MULT(float, Host)
+DISTLOPS_EXTERN_DENSE_MATRIX_MULT(double, Host)
+DISTLOPS_EXTERN_DENSE_MATRIX_MULT(std::complex<float>, Host)
+DISTLOPS_EXTERN_DENSE_MATRIX_MULT(std::complex<double>, Host)
+#if DISTLOPS_WITH_CUDA
+DISTLOPS_EXTERN_DENSE_MATRIX_MULT(float, Cuda)
+DISTLOPS_EXTERN_DENSE_MATRIX_MULT(double, Cuda)
+DISTLOPS_EXTERN_DENSE_MATRIX_MULT(std::complex<float>, Cuda)
+DISTLOPS_EXTERN_DENSE_MATRIX_MULT(std::complex<double>, Cuda)
+#endif
+#undef DISTLOPS_EXTERN_DENSE_MATRIX_MULT
 
 }  // namespace distlops

@@ -7,6 +7,11 @@
 ///
 /// one Eigen matrix product per slice (a matrix-vector product when nz == 1).
 ///
+/// Space = Cuda: model and data are device arrays; G (given in host memory), and G^H with
+/// `keep_adjoint`, are copied to the device once, and every slice goes in one batched cuBLAS
+/// call (gemmStridedBatched, gemvStridedBatched when nz == 1). The all-gather of BROADCAST
+/// moves device memory over NCCL, or through host copies over MPI (gpu_collectives()).
+///
 /// Performance options that replace PyLops' `saveGt` and `usematmul`:
 /// - `keep_adjoint` stores G[k]^H next to G[k] (PyLops' saveGt): twice the memory, and the
 ///   adjoint reads a row-major G^H instead of G transposed. Eigen's products take the
@@ -21,6 +26,7 @@
 /// result. With SCATTER, model and data are split along their first axis like G and nothing
 /// is communicated.
 
+#include "distlops/config.hpp"
 #include "distlops/operators/linear_operator.hpp"
 
 namespace distlops {
@@ -34,28 +40,34 @@ struct Fredholm1Options {
 
 namespace local {
 /// Fredholm1 on one rank's arrays: `g` of shape (nsl, nx, ny), models of shape (nsl, ny, nz).
-template <Scalar T>
-LocalOperator<T, Host> Fredholm1(const LocalArray<T, Host>& g, Index nz = 1,
-                                 bool keep_adjoint = false);
+template <Scalar T, MemorySpace Space = Host>
+LocalOperator<T, Space> Fredholm1(const LocalArray<T, Host>& g, Index nz = 1,
+                                  bool keep_adjoint = false);
 }  // namespace local
 
 /// The distributed Fredholm1: `local_g` holds this rank's slices (nsl_r, nx, ny); nsl is the
 /// sum of the nsl_r in rank order. nx, ny and nz must agree on every rank. Collective.
-template <Scalar T>
-LinearOperator<T, Host> Fredholm1(const LocalArray<T, Host>& local_g, Index nz = 1,
-                                  const Fredholm1Options& options = {},
-                                  const Communicator& comm = Communicator::world());
+template <Scalar T, MemorySpace Space = Host>
+LinearOperator<T, Space> Fredholm1(const LocalArray<T, Host>& local_g, Index nz = 1,
+                                   const Fredholm1Options& options = {},
+                                   const Communicator& comm = Communicator::world());
 
-#define DISTLOPS_DECLARE_FREDHOLM1(T)                                                        \
-  namespace local {                                                                          \
-  extern template LocalOperator<T, Host> Fredholm1(const LocalArray<T, Host>&, Index, bool); \
-  }                                                                                          \
-  extern template LinearOperator<T, Host> Fredholm1(const LocalArray<T, Host>&, Index,       \
-                                                    const Fredholm1Options&, const Communicator&);
-DISTLOPS_DECLARE_FREDHOLM1(float)
-DISTLOPS_DECLARE_FREDHOLM1(double)
-DISTLOPS_DECLARE_FREDHOLM1(std::complex<float>)
-DISTLOPS_DECLARE_FREDHOLM1(std::complex<double>)
+#define DISTLOPS_DECLARE_FREDHOLM1(T, S)                                                        \
+  namespace local {                                                                             \
+  extern template LocalOperator<T, S> Fredholm1<T, S>(const LocalArray<T, Host>&, Index, bool); \
+  }                                                                                             \
+  extern template LinearOperator<T, S> Fredholm1<T, S>(                                         \
+      const LocalArray<T, Host>&, Index, const Fredholm1Options&, const Communicator&);
+DISTLOPS_DECLARE_FREDHOLM1(float, Host)
+DISTLOPS_DECLARE_FREDHOLM1(double, Host)
+DISTLOPS_DECLARE_FREDHOLM1(std::complex<float>, Host)
+DISTLOPS_DECLARE_FREDHOLM1(std::complex<double>, Host)
+#if DISTLOPS_WITH_CUDA
+DISTLOPS_DECLARE_FREDHOLM1(float, Cuda)
+DISTLOPS_DECLARE_FREDHOLM1(double, Cuda)
+DISTLOPS_DECLARE_FREDHOLM1(std::complex<float>, Cuda)
+DISTLOPS_DECLARE_FREDHOLM1(std::complex<double>, Cuda)
+#endif
 #undef DISTLOPS_DECLARE_FREDHOLM1
 
 }  // namespace distlops

@@ -9,7 +9,7 @@
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/redistribute.hpp"
 #if DISTLOPS_WITH_CUDA
-#include "../cuda/batched_blas.hpp"
+#include "../cuda/device_kernels.hpp"
 #endif
 
 namespace distlops {
@@ -107,13 +107,13 @@ class DeviceSliceProducts {
   }
   /// y[i] = G[i] x[i] for every slice (device memory): x (nsl, ny, nz), y (nsl, nx, nz).
   void forward(const T* x, T* y) const {
-    device_ops::gemm_strided_batched(Cuda{}, false, nsl_, nx_, ny_, g_.data(), nz_, T(1), x, T(0),
-                                     y);
+    device_ops::gemm_strided_batched(Cuda{}, "MDC", false, nsl_, nx_, ny_, g_.data(), nx_ * ny_,
+                                     nz_, T(1), x, ny_ * nz_, T(0), y, nx_ * nz_);
   }
   /// x[i] = G[i]^H y[i] for every slice.
   void adjoint(const T* y, T* x) const {
-    device_ops::gemm_strided_batched(Cuda{}, true, nsl_, nx_, ny_, g_.data(), nz_, T(1), y, T(0),
-                                     x);
+    device_ops::gemm_strided_batched(Cuda{}, "MDC", true, nsl_, nx_, ny_, g_.data(), nx_ * ny_, nz_,
+                                     T(1), y, nx_ * nz_, T(0), x, ny_ * nz_);
   }
 
  private:

@@ -8,29 +8,14 @@ namespace distlops::device_ops {
 
 namespace {
 
+using kernels::device::accumulate;
 using kernels::device::first_index;
 using kernels::device::grid_stride;
+using kernels::device::launch_elements;
 using kernels::device::pointer;
 using kernels::device::scalar_t;
 using kernels::device::value;
 namespace pw = pointwise;
-
-template <class F, class... A>
-void launch(const char* name, Index n, F kernel, A... arguments) {
-  if (n <= 0) return;
-  kernel<<<kernels::device::grid_size(n), kernels::device::block_size, 0,
-           kernels::device::stream()>>>(n, arguments...);
-  cuda::check_launch(name);
-}
-
-template <class D>
-__device__ bool is_zero(const D& v) {
-  if constexpr (pw::ComplexLike<D>) {
-    return v.real() == 0 && v.imag() == 0;
-  } else {
-    return v == D(0);
-  }
-}
 
 __device__ inline Index smaller(Index a, Index b) {
   return a < b ? a : b;
@@ -58,7 +43,7 @@ __global__ void convolve1d_kernel(Index n, bool adjoint, Index in_rows, Index ou
       sum = pw::add(sum, pw::multiply(w[k], row[s * inner]));
     }
     const D scaled = pw::multiply(alpha, sum);
-    out[p] = is_zero(beta) ? scaled : pw::add(scaled, pw::multiply(beta, out[p]));
+    out[p] = accumulate(scaled, beta, out + p);
   }
 }
 
@@ -106,9 +91,9 @@ __global__ void nonstationary_adjoint_kernel(Index n, Index length, Index inner,
 template <Scalar T>
 void convolve1d(Cuda, bool adjoint, Index outer, Index in_rows, Index out_rows, Index inner,
                 Index taps, Index offset, const T* w, T alpha, const T* in, T beta, T* out) {
-  launch("Convolve1D kernel launch", outer * out_rows * inner, convolve1d_kernel<scalar_t<T>>,
-         adjoint, in_rows, out_rows, inner, taps, offset, pointer(w), value(alpha), pointer(in),
-         value(beta), pointer(out));
+  launch_elements("Convolve1D kernel launch", outer * out_rows * inner,
+                  convolve1d_kernel<scalar_t<T>>, adjoint, in_rows, out_rows, inner, taps, offset,
+                  pointer(w), value(alpha), pointer(in), value(beta), pointer(out));
 }
 
 template <Scalar T>
@@ -116,13 +101,13 @@ void nonstationary_convolve1d(Cuda, bool adjoint, Index outer, Index length, Ind
                               Index window_start, Index window, Index half, const T* filters,
                               const T* in, T* out) {
   if (adjoint) {
-    launch("NonStationaryConvolve1D adjoint kernel launch", outer * length * inner,
-           nonstationary_adjoint_kernel<scalar_t<T>>, length, inner, window_start, window, half,
-           pointer(filters), pointer(in), pointer(out));
+    launch_elements("NonStationaryConvolve1D adjoint kernel launch", outer * length * inner,
+                    nonstationary_adjoint_kernel<scalar_t<T>>, length, inner, window_start, window,
+                    half, pointer(filters), pointer(in), pointer(out));
   } else {
-    launch("NonStationaryConvolve1D kernel launch", outer * window * inner,
-           nonstationary_forward_kernel<scalar_t<T>>, length, inner, window_start, window, half,
-           pointer(filters), pointer(in), pointer(out));
+    launch_elements("NonStationaryConvolve1D kernel launch", outer * window * inner,
+                    nonstationary_forward_kernel<scalar_t<T>>, length, inner, window_start, window,
+                    half, pointer(filters), pointer(in), pointer(out));
   }
 }
 

@@ -9,43 +9,21 @@ namespace distlops::device_ops {
 
 namespace {
 
+using kernels::device::accumulate;
 using kernels::device::first_index;
 using kernels::device::grid_stride;
+using kernels::device::launch_elements;
 using kernels::device::pointer;
 using kernels::device::scalar_t;
 using kernels::device::value;
 namespace pw = pointwise;
-
-template <class F, class... A>
-void launch(const char* name, Index n, F kernel, A... arguments) {
-  if (n <= 0) return;
-  kernel<<<kernels::device::grid_size(n), kernels::device::block_size, 0,
-           kernels::device::stream()>>>(n, arguments...);
-  cuda::check_launch(name);
-}
-
-template <class D>
-__device__ bool is_zero(const D& v) {
-  if constexpr (pw::ComplexLike<D>) {
-    return v.real() == 0 && v.imag() == 0;
-  } else {
-    return v == D(0);
-  }
-}
-
-// alpha * sum + beta * old, old not read when beta == 0.
-template <class D>
-__device__ D finish(D alpha_sum, D beta, const D* out) {
-  if (is_zero(beta)) return alpha_sum;
-  return pw::add(alpha_sum, pw::multiply(beta, *out));
-}
 
 template <class D>
 __global__ void diagonal_kernel(Index n, Index length, Index inner, D alpha, const D* w,
                                 const D* in, D beta, D* out) {
   for (Index p = first_index(); p < n; p += grid_stride()) {
     const Index l = (p / inner) % length;
-    out[p] = finish(pw::multiply(alpha, pw::multiply(w[l], in[p])), beta, out + p);
+    out[p] = accumulate(pw::multiply(alpha, pw::multiply(w[l], in[p])), beta, out + p);
   }
 }
 
@@ -57,7 +35,7 @@ __global__ void gather_rows_kernel(Index n, Index length, Index inner, Index cou
     const Index i = (p / inner) % count;
     const Index o = p / (inner * count);
     const D sample = in[(o * length + index[i]) * inner + k];
-    out[p] = finish(pw::multiply(alpha, sample), beta, out + p);
+    out[p] = accumulate(pw::multiply(alpha, sample), beta, out + p);
   }
 }
 
@@ -72,7 +50,7 @@ __global__ void scatter_rows_kernel(Index n, Index length, Index inner, Index co
     D sum = pw::from_real<D>(0);
     for (Index s = first[j]; s < first[j + 1]; ++s)
       sum = pw::add(sum, in[(o * count + sources[s]) * inner + k]);
-    out[p] = finish(pw::multiply(alpha, sum), beta, out + p);
+    out[p] = accumulate(pw::multiply(alpha, sum), beta, out + p);
   }
 }
 
@@ -93,7 +71,7 @@ __global__ void local_stencil_kernel(Index n, LocalStencil<R> stencil, bool adjo
         sum = pw::add(sum, pw::multiply(weight, in[p + points.offset[s] * stride]));
       }
     }
-    out[p] = finish(sum, beta, out + p);
+    out[p] = accumulate(sum, beta, out + p);
   }
 }
 
@@ -127,7 +105,7 @@ __global__ void stencil_box_kernel(Index n, StencilBox<D> box, const D* in, cons
       }
       sum = pw::add(sum, pw::multiply(box.coefficient[t], sample));
     }
-    out[base] = finish(sum, beta, out + base);
+    out[base] = accumulate(sum, beta, out + base);
   }
 }
 
@@ -136,23 +114,24 @@ __global__ void stencil_box_kernel(Index n, StencilBox<D> box, const D* in, cons
 template <Scalar T>
 void diagonal(Cuda, Index outer, Index length, Index inner, T alpha, const T* w, const T* in,
               T beta, T* out) {
-  launch("Diagonal kernel launch", outer * length * inner, diagonal_kernel<scalar_t<T>>, length,
-         inner, value(alpha), pointer(w), pointer(in), value(beta), pointer(out));
+  launch_elements("Diagonal kernel launch", outer * length * inner, diagonal_kernel<scalar_t<T>>,
+                  length, inner, value(alpha), pointer(w), pointer(in), value(beta), pointer(out));
 }
 
 template <Scalar T>
 void gather_rows(Cuda, Index outer, Index length, Index inner, Index count, const Index* index,
                  T alpha, const T* in, T beta, T* out) {
-  launch("Restriction kernel launch", outer * count * inner, gather_rows_kernel<scalar_t<T>>,
-         length, inner, count, index, value(alpha), pointer(in), value(beta), pointer(out));
+  launch_elements("Restriction kernel launch", outer * count * inner,
+                  gather_rows_kernel<scalar_t<T>>, length, inner, count, index, value(alpha),
+                  pointer(in), value(beta), pointer(out));
 }
 
 template <Scalar T>
 void scatter_rows(Cuda, Index outer, Index length, Index inner, Index count, const Index* first,
                   const Index* sources, T alpha, const T* in, T beta, T* out) {
-  launch("Restriction adjoint kernel launch", outer * length * inner,
-         scatter_rows_kernel<scalar_t<T>>, length, inner, count, first, sources, value(alpha),
-         pointer(in), value(beta), pointer(out));
+  launch_elements("Restriction adjoint kernel launch", outer * length * inner,
+                  scatter_rows_kernel<scalar_t<T>>, length, inner, count, first, sources,
+                  value(alpha), pointer(in), value(beta), pointer(out));
 }
 
 template <Scalar T>
@@ -161,8 +140,9 @@ void local_stencil(Cuda, const LocalStencil<real_type_t<T>>& stencil, bool adjoi
   Index n = 1;
   for (int k = 0; k < stencil.ndim; ++k)
     n *= stencil.dims[k];
-  launch("StencilOperator kernel launch", n, local_stencil_kernel<scalar_t<T>, real_type_t<T>>,
-         stencil, adjoint, value(alpha), pointer(in), value(beta), pointer(out));
+  launch_elements("StencilOperator kernel launch", n,
+                  local_stencil_kernel<scalar_t<T>, real_type_t<T>>, stencil, adjoint, value(alpha),
+                  pointer(in), value(beta), pointer(out));
 }
 
 template <Scalar T>
@@ -176,8 +156,9 @@ void stencil_box(Cuda, const StencilBox<T>& box, const T* in, const T* front_gho
   static_assert(sizeof(StencilBox<D>) == sizeof(StencilBox<T>));
   StencilBox<D> device_box;
   std::memcpy(static_cast<void*>(&device_box), &box, sizeof(box));
-  launch("distributed StencilOperator kernel launch", n, stencil_box_kernel<D>, device_box,
-         pointer(in), pointer(front_ghosts), pointer(back_ghosts), value(beta), pointer(out));
+  launch_elements("distributed StencilOperator kernel launch", n, stencil_box_kernel<D>, device_box,
+                  pointer(in), pointer(front_ghosts), pointer(back_ghosts), value(beta),
+                  pointer(out));
 }
 
 #define DISTLOPS_INSTANTIATE_DEVICE_OPS(T)                                                        \

@@ -11,28 +11,13 @@ namespace distlops::device_ops {
 
 namespace {
 
+using kernels::device::accumulate;
 using kernels::device::first_index;
 using kernels::device::grid_stride;
 using kernels::device::pointer;
 using kernels::device::scalar_t;
 using kernels::device::value;
 namespace pw = pointwise;
-
-template <class D>
-__device__ bool is_zero(const D& v) {
-  if constexpr (pw::ComplexLike<D>) {
-    return v.real() == 0 && v.imag() == 0;
-  } else {
-    return v == D(0);
-  }
-}
-
-// alpha_value + beta * old, old not read when beta == 0 (the host's rule).
-template <class D>
-__device__ D finish(D alpha_value, D beta, const D* out) {
-  if (is_zero(beta)) return alpha_value;
-  return pw::add(alpha_value, pw::multiply(beta, *out));
-}
 
 // Odometer over the leading axes [0, count) of `extent`; false when done.
 bool next_index(const Shape& extent, std::size_t count, Shape& index) {
@@ -77,7 +62,7 @@ __global__ void box_axpby_kernel(Index n, BoxParameters box, D alpha, const D* i
       }
     }
     const D sample = inside ? pw::multiply(alpha, in[in_index]) : pw::from_real<D>(0);
-    out[out_index] = finish(sample, beta, out + out_index);
+    out[out_index] = accumulate(sample, beta, out + out_index);
   }
 }
 
@@ -139,7 +124,7 @@ __global__ void transpose_tiles_kernel(TileParameters p, D alpha, const D* in, D
           const Index row = row0 + j, column = column0 + tx;
           if (row < p.rows && column < p.length) {
             const Index o = out_base + row * p.out_across + column;
-            out[o] = finish(pw::multiply(alpha, staged[tx][j]), beta, out + o);
+            out[o] = accumulate(pw::multiply(alpha, staged[tx][j]), beta, out + o);
           }
         }
         __syncthreads();

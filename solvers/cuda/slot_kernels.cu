@@ -14,6 +14,7 @@ namespace {
 
 using kernels::device::first_index;
 using kernels::device::grid_stride;
+using kernels::device::launch_elements;
 using kernels::device::pointer;
 using kernels::device::scalar_t;
 namespace pw = pointwise;
@@ -94,14 +95,6 @@ __global__ void lsqr_after_v_kernel(double* slots, LsqrParameters p) {
 template <class K, class... A>
 void launch_scalar(const char* name, int threads, K kernel, A... arguments) {
   kernel<<<1, threads, 0, stream()>>>(arguments...);
-  cuda::check_launch(name);
-}
-
-template <class K, class... A>
-void launch_elements(const char* name, Index n, K kernel, A... arguments) {
-  if (n <= 0) return;
-  kernel<<<kernels::device::grid_size(n), kernels::device::block_size, 0, stream()>>>(n,
-                                                                                      arguments...);
   cuda::check_launch(name);
 }
 

@@ -64,4 +64,30 @@ inline cudaStream_t stream() {
   return cuda::Context::get().stream();
 }
 
+// Launches kernel(n, arguments...) over n elements with the grid above on the library's
+// stream (nothing when n <= 0) and checks the launch; `name` names it in errors.
+template <class F, class... A>
+void launch_elements(const char* name, Index n, F kernel, A... arguments) {
+  if (n <= 0) return;
+  kernel<<<grid_size(n), block_size, 0, stream()>>>(n, arguments...);
+  cuda::check_launch(name);
+}
+
+template <class D>
+__device__ bool is_zero(const D& v) {
+  if constexpr (pointwise::ComplexLike<D>) {
+    return v.real() == 0 && v.imag() == 0;
+  } else {
+    return v == D(0);
+  }
+}
+
+// The accumulating operators' rule: alpha_value + beta * (*out), with *out not read when
+// beta == 0 (so that uninitialised output is never read).
+template <class D>
+__device__ D accumulate(D alpha_value, D beta, const D* out) {
+  if (is_zero(beta)) return alpha_value;
+  return pointwise::add(alpha_value, pointwise::multiply(beta, *out));
+}
+
 }  // namespace distlops::kernels::device

@@ -5,17 +5,11 @@
 
 #include "../../src/device_collectives.hpp"
 #include "../cuda/device_kernels.hpp"
+#include "../local/support.hpp"
 
 namespace distlops {
 
 namespace {
-
-Shape c_order_strides(const Shape& shape) {
-  Shape strides(shape.size(), 1);
-  for (std::size_t k = shape.size(); k-- > 1;)
-    strides[k - 1] = strides[k] * shape[k];
-  return strides;
-}
 
 std::vector<StencilTerm> transposed_terms(const std::vector<StencilTerm>& terms) {
   std::vector<StencilTerm> result;
@@ -52,7 +46,7 @@ StencilOperator<T, Space>::StencilOperator(const Layout& layout, std::vector<Ste
   }
   distributed_axis_ = layout.replicated() ? -1 : layout.axis();
   local_shape_ = layout.local_shape();
-  local_strides_ = c_order_strides(local_shape_);
+  local_strides_ = local::detail::strides_of(local_shape_);
   block_start_ = layout.replicated() ? 0 : layout.offset(layout.rank());
   std::vector<StencilTerm> adjoint_terms = transposed_terms(terms);
   forward_ = make_plan(std::move(terms));
@@ -76,8 +70,8 @@ auto StencilOperator<T, Space>::make_plan(std::vector<StencilTerm> terms) const 
   }
   if (a >= 0 && layout.size() > 1 && (front > 0 || back > 0)) {
     plan.exchange.emplace(layout, front, back, GhostReach::any);
-    plan.front_strides = c_order_strides(plan.exchange->front_shape());
-    plan.back_strides = c_order_strides(plan.exchange->back_shape());
+    plan.front_strides = local::detail::strides_of(plan.exchange->front_shape());
+    plan.back_strides = local::detail::strides_of(plan.exchange->back_shape());
   }
 
   // Segments: along each axis, the interior rows (every term on the axis in its interior and,

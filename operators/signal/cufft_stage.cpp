@@ -6,19 +6,13 @@
 #include <string>
 
 #include "../../src/cuda/cufft_check.hpp"
+#include "../local/support.hpp"
 #include "distlops/core/cuda_context.hpp"
 #include "distlops/core/error.hpp"
 
 namespace distlops::detail {
 
 namespace {
-
-Shape c_order_strides(const Shape& shape) {
-  Shape strides(shape.size(), 1);
-  for (std::size_t k = shape.size(); k-- > 1;)
-    strides[k - 1] = strides[k] * shape[k];
-  return strides;
-}
 
 // A block of `shape` and `strides` seen as lines along axis k.
 device_ops::FftLines lines_along(const Shape& shape, const Shape& strides, int k) {
@@ -159,8 +153,8 @@ CufftStage<R>::CufftStage(std::vector<FftAxis> axes, double scale, FFTPlanning /
     empty_ = true;  // this rank holds no data
     return;
   }
-  if (domain_strides.empty()) domain_strides = c_order_strides(domain_shape_);
-  if (range_strides.empty()) range_strides = c_order_strides(range_shape_);
+  if (domain_strides.empty()) domain_strides = local::detail::strides_of(domain_shape_);
+  if (range_strides.empty()) range_strides = local::detail::strides_of(range_shape_);
   Shape shape = domain_shape_;
   Index intermediate = 0, work = 0, real_work = 0;
   for (std::size_t p = 0; p < order.size(); ++p) {
@@ -169,9 +163,9 @@ CufftStage<R>::CufftStage(std::vector<FftAxis> axes, double scale, FFTPlanning /
     Pass pass;
     pass.axis = axes_[k];
     const FftAxis& a = pass.axis;
-    pass.input = lines_along(shape, p == 0 ? domain_strides : c_order_strides(shape), k);
+    pass.input = lines_along(shape, p == 0 ? domain_strides : local::detail::strides_of(shape), k);
     shape[k] = a.range();
-    pass.output = lines_along(shape, last ? range_strides : c_order_strides(shape), k);
+    pass.output = lines_along(shape, last ? range_strides : local::detail::strides_of(shape), k);
     if (!last) intermediate = std::max(intermediate, element_count(shape));
     const Index lines = pass.input.lines;
     work = std::max(work, lines * a.spectrum());

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "../local/support.hpp"
 #include "distlops/core/error.hpp"
 #include "distlops/core/kernels.hpp"
 
@@ -14,13 +15,6 @@ namespace {
 
 // Most axes a stage handles (the odometers below use fixed-size arrays).
 constexpr int max_axes = 16;
-
-Shape c_order_strides(const Shape& shape) {
-  Shape strides(shape.size(), 1);
-  for (std::size_t k = shape.size(); k-- > 1;)
-    strides[k - 1] = strides[k] * shape[k];
-  return strides;
-}
 
 std::vector<Index> identity(Index n) {
   std::vector<Index> map(static_cast<std::size_t>(n));
@@ -290,8 +284,8 @@ FftStage<R>::FftStage(std::vector<FftAxis> axes, double scale, FFTPlanning plann
   const unsigned flags = planner_flags(planning);
   if (!domain_strides.empty() || !range_strides.empty()) {
     mode_ = Mode::work;
-    if (domain_strides.empty()) domain_strides = c_order_strides(domain_shape_);
-    if (range_strides.empty()) range_strides = c_order_strides(range_shape_);
+    if (domain_strides.empty()) domain_strides = local::detail::strides_of(domain_shape_);
+    if (range_strides.empty()) range_strides = local::detail::strides_of(range_shape_);
     make_work_plans(flags, domain_strides, range_strides);
   } else if (transformed == 1 && last == ndim - 1 && plain) {
     mode_ = Mode::direct;
@@ -416,8 +410,8 @@ void FftStage<R>::make_work_plans(unsigned flags, const Shape& domain_strides,
     work_shape_.push_back(a.spectrum());
     real_work_shape_.push_back(a.transform && a.real ? a.nfft : a.spectrum());
   }
-  const Shape strides = c_order_strides(work_shape_);
-  const Shape real_strides = c_order_strides(real_work_shape_);
+  const Shape strides = local::detail::strides_of(work_shape_);
+  const Shape real_strides = local::detail::strides_of(real_work_shape_);
   // The four copies around the transforms.
   std::vector<std::vector<Index>> in, out, adjoint_in, adjoint_out;
   std::vector<R> forward_weights, adjoint_weights;

@@ -66,4 +66,70 @@ Pair<T> both_spaces(const Layout& layout, const std::vector<T>& global) {
           DistributedArray<T, Cuda>::from_global(layout, global)};
 }
 
+/// Tolerance of operators on the device against the host: results differ by fused
+/// multiply-adds, the order of sums and the device libraries' algorithms.
+template <class T>
+constexpr double device_operator_tolerance() {
+  return 50 * tolerance<T>();
+}
+
+/// The values of a local array of either space, on the host.
+template <class T, MemorySpace Space>
+std::vector<T> values_of(const LocalArray<T, Space>& a) {
+  std::vector<T> values(static_cast<std::size_t>(a.size()));
+  memory::copy_bytes<Host, Space>(values.data(), a.data(), values.size() * sizeof(T));
+  return values;
+}
+/// The whole of a distributed array of either space, on every rank.
+template <class T, MemorySpace Space>
+std::vector<T> values_of(const DistributedArray<T, Space>& a) {
+  return a.gather();
+}
+
+/// The same local operator built in both spaces.
+template <class T>
+struct LocalPair {
+  LocalOperator<T, Host> host;
+  LocalOperator<T, Cuda> device;
+};
+
+/// Forward, adjoint and both accumulating applies (beta = 0 and beta != 0) agree between the
+/// spaces; the device dot test passes; applying again into the same arrays allocates nothing.
+template <class T>
+void check_local_pair(const LocalPair<T>& op, std::uint64_t seed) {
+  LocalArray<T, Host> hx(op.host.domain()), hy(op.host.range());
+  LocalArray<T, Cuda> dx(op.device.domain()), dy(op.device.range());
+  fill_random(hx, seed);
+  fill_random(dx, seed);
+  fill_random(hy, seed + 1);
+  fill_random(dy, seed + 1);
+  const double tol = device_operator_tolerance<T>();
+  CHECK(all_close(values_of(op.device.apply(dx)), values_of(op.host.apply(hx)), tol));
+  CHECK(
+      all_close(values_of(op.device.apply_adjoint(dy)), values_of(op.host.apply_adjoint(hy)), tol));
+  for (const T beta : {T(0), random_scalar<T>(seed + 3)}) {
+    const T alpha = random_scalar<T>(seed + 2);
+    LocalArray<T, Host> hz = hy;
+    LocalArray<T, Cuda> dz = dy;
+    op.host.apply_add(alpha, hx, beta, hz);
+    op.device.apply_add(alpha, dx, beta, dz);
+    CHECK(all_close(values_of(dz), values_of(hz), tol));
+    LocalArray<T, Host> hw = hx;
+    LocalArray<T, Cuda> dw = dx;
+    op.host.apply_adjoint_add(alpha, hy, beta, hw);
+    op.device.apply_adjoint_add(alpha, dy, beta, dw);
+    CHECK(all_close(values_of(dw), values_of(hw), tol));
+  }
+  CHECK(dottest(op.device, seed + 4, 100 * dottest_tolerance<T>(), 0.0, false).passed);
+  // Workspaces exist after the first applies: the next ones allocate nothing.
+  LocalArray<T, Cuda> dz(op.device.range()), dw(op.device.domain());
+  op.device.apply(dx, dz);
+  op.device.apply_adjoint(dy, dw);
+  const std::uint64_t before = memory::allocation_count();
+  op.device.apply(dx, dz);
+  op.device.apply_adjoint(dy, dw);
+  op.device.apply_add(T(2), dx, T(1), dz);
+  CHECK(memory::allocation_count() == before);
+}
+
 }  // namespace distlops::testing

@@ -5,7 +5,7 @@
 // slices), through both paths of device collectives. Dot tests run on the device, and a
 // second apply allocates nothing. The cases that need a device skip without one; the argument
 // errors, raised before any device memory is touched, run everywhere.
-#include "dense_reference.hpp"
+#include "../operators/fft_dense/operator_checks.hpp"
 #include "distlops/distlops.hpp"
 #include "gpu_support.hpp"
 
@@ -13,12 +13,6 @@ using namespace distlops;
 using namespace distlops::testing;
 
 namespace {
-
-// Device results differ from the host's by fused multiply-adds and the order of sums.
-template <class T>
-constexpr double device_tolerance() {
-  return 50 * tolerance<T>();
-}
 
 bool square(int size) {
   int p = 0;
@@ -54,26 +48,6 @@ Pair<T> distribute(const Layout& layout, const DenseMatrix<T>& full, const Matri
   return pair;
 }
 
-// Whether applying forward and adjoint again allocates nothing (in either space).
-template <class T>
-bool second_apply_allocates_nothing(const LinearOperator<T, Cuda>& op) {
-  DistributedArray<T, Cuda> x(op.domain()), y(op.range());
-  fill_random(x, 1);
-  op.apply(x, y);
-  op.apply_adjoint(y, x);
-  const std::uint64_t before = memory::allocation_count();
-  op.apply(x, y);
-  op.apply_adjoint(y, x);
-  return memory::allocation_count() == before;
-}
-
-template <class T, MemorySpace Space>
-std::vector<T> local_values(const LocalArray<T, Space>& a) {
-  std::vector<T> values(static_cast<std::size_t>(a.size()));
-  memory::copy_bytes<Host, Space>(values.data(), a.data(), values.size() * sizeof(T));
-  return values;
-}
-
 // Slices [begin, end) of a kernel (nsl, nx, ny) in C order, as a host array.
 template <class T>
 LocalArray<T, Host> slices(const std::vector<T>& g, Index nx, Index ny, Index begin, Index end) {
@@ -95,7 +69,7 @@ TEMPLATE_TEST_CASE("device MatrixMult matches the host's on every grid", "[gpu][
   using T = TestType;
   const Communicator comm = world();
   if (!square(comm.size())) return;  // see the error case
-  const double tol = device_tolerance<T>();
+  const double tol = device_operator_tolerance<T>();
   for (GpuCollectives path : collective_paths()) {
     const CollectivesPath selected(path);
     for (MatrixMultKind kind : {MatrixMultKind::summa, MatrixMultKind::block}) {
@@ -186,7 +160,7 @@ TEMPLATE_TEST_CASE("device local Fredholm1 matches the host's", "[gpu][fredholm1
                    DISTLOPS_SCALAR_TYPES) {
   DISTLOPS_SKIP_WITHOUT_DEVICE();
   using T = TestType;
-  const double tol = device_tolerance<T>();
+  const double tol = device_operator_tolerance<T>();
   struct Case {
     Index nsl, nx, ny;
   };
@@ -207,9 +181,9 @@ TEMPLATE_TEST_CASE("device local Fredholm1 matches the host's", "[gpu][fredholm1
         fill_random(dx, 22);
         fill_random(hy, 23);
         fill_random(dy, 23);
-        CHECK(all_close(local_values(device.apply(dx)), local_values(host.apply(hx)), tol));
-        CHECK(all_close(local_values(device.apply_adjoint(dy)),
-                        local_values(host.apply_adjoint(hy)), tol));
+        CHECK(all_close(values_of(device.apply(dx)), values_of(host.apply(hx)), tol));
+        CHECK(
+            all_close(values_of(device.apply_adjoint(dy)), values_of(host.apply_adjoint(hy)), tol));
         CHECK(dottest(device, 24, 100 * dottest_tolerance<T>(), 0.0, false).passed);
         // A second apply allocates nothing.
         device.apply(dx, dy);
@@ -228,7 +202,7 @@ TEMPLATE_TEST_CASE("device Fredholm1 matches the host's across ranks",
   DISTLOPS_SKIP_WITHOUT_DEVICE();
   using T = TestType;
   const Communicator comm = world();
-  const double tol = device_tolerance<T>();
+  const double tol = device_operator_tolerance<T>();
   const Index nx = 3, ny = 4;
   Index nsl = 0, begin = 0;
   for (int r = 0; r < comm.size(); ++r) {

@@ -9,6 +9,7 @@
 #include <array>
 #include <sstream>
 
+#include "../operators/fft_dense/fft_reference.hpp"
 #include "distlops/distlops.hpp"
 #include "gpu_support.hpp"
 
@@ -18,23 +19,6 @@ using namespace distlops::testing;
 namespace {
 
 #define DISTLOPS_COMPLEX_TYPES std::complex<float>, std::complex<double>
-
-// cuFFT's algorithms differ from FFTW's; the transforms here are short.
-template <class T>
-constexpr double device_tolerance() {
-  return 50 * tolerance<T>();
-}
-
-template <class T, MemorySpace Space>
-std::vector<T> values_of(const LocalArray<T, Space>& a) {
-  std::vector<T> values(static_cast<std::size_t>(a.size()));
-  memory::copy_bytes<Host, Space>(values.data(), a.data(), values.size() * sizeof(T));
-  return values;
-}
-template <class T, MemorySpace Space>
-std::vector<T> values_of(const DistributedArray<T, Space>& a) {
-  return a.gather();
-}
 
 template <class T>
 std::complex<double> host_vdot(const std::vector<T>& a, const std::vector<T>& b) {
@@ -75,7 +59,7 @@ void check_pair(const HostOp& host, const DeviceOp& device, bool real, std::uint
   fill_random(dx, seed);
   fill_random(hy, seed + 1);
   fill_random(dy, seed + 1);
-  const double tol = device_tolerance<T>();
+  const double tol = device_operator_tolerance<T>();
   CHECK(all_close(values_of(device.apply(dx)), values_of(host.apply(hx)), tol));
   CHECK(all_close(values_of(device.apply_adjoint(dy)), values_of(host.apply_adjoint(hy)), tol));
   const T alpha = random_scalar<T>(seed + 2), beta = random_scalar<T>(seed + 3);
@@ -175,24 +159,6 @@ std::string describe_options(const Options& o) {
   for (std::size_t i = 0; i < o.ifftshift_before.size(); ++i)
     text << " " << o.ifftshift_before[i] << o.fftshift_after[i];
   return text.str();
-}
-
-// Layouts of a shape: split along each axis, a split along axis 0 in which rank 0 owns all
-// but one plane and the others nothing but the last rank's plane, and a replicated one.
-std::vector<Layout> layouts_of(const Communicator& comm, const Shape& shape) {
-  std::vector<Layout> layouts;
-  for (int axis = 0; axis < int(shape.size()); ++axis)
-    layouts.emplace_back(comm, shape, Partition::SCATTER, axis);
-  if (comm.size() > 1) {
-    std::vector<Shape> local(comm.size(), shape);
-    for (int r = 0; r < comm.size(); ++r)
-      local[r][0] = 0;
-    local[comm.size() - 1][0] = 1;
-    local[0][0] = shape[0] - 1;
-    layouts.emplace_back(comm, shape, LayoutOptions{.local_shapes = local});
-  }
-  layouts.emplace_back(comm, shape, Partition::BROADCAST);
-  return layouts;
 }
 
 }  // namespace

@@ -13,64 +13,6 @@ using namespace distlops::testing;
 
 namespace {
 
-// Device results differ from the host's by fused multiply-adds and the order of sums.
-template <class T>
-constexpr double device_tolerance() {
-  return 50 * tolerance<T>();
-}
-
-template <class T>
-struct LocalPair {
-  LocalOperator<T, Host> host;
-  LocalOperator<T, Cuda> device;
-};
-
-template <class T, MemorySpace Space>
-std::vector<T> local_values(const LocalArray<T, Space>& a) {
-  std::vector<T> values(static_cast<std::size_t>(a.size()));
-  memory::copy_bytes<Host, Space>(values.data(), a.data(), values.size() * sizeof(T));
-  return values;
-}
-
-// Forward, adjoint and both accumulating applies (beta = 0 and beta != 0) agree between the
-// spaces; the device dot test passes; applying again into the same arrays allocates nothing.
-template <class T>
-void check_local_pair(const LocalPair<T>& op, std::uint64_t seed) {
-  LocalArray<T, Host> hx(op.host.domain()), hy(op.host.range());
-  LocalArray<T, Cuda> dx(op.device.domain()), dy(op.device.range());
-  fill_random(hx, seed);
-  fill_random(dx, seed);
-  fill_random(hy, seed + 1);
-  fill_random(dy, seed + 1);
-  const double tol = device_tolerance<T>();
-  CHECK(all_close(local_values(op.device.apply(dx)), local_values(op.host.apply(hx)), tol));
-  CHECK(all_close(local_values(op.device.apply_adjoint(dy)),
-                  local_values(op.host.apply_adjoint(hy)), tol));
-  for (const T beta : {T(0), random_scalar<T>(seed + 3)}) {
-    const T alpha = random_scalar<T>(seed + 2);
-    LocalArray<T, Host> hz = hy;
-    LocalArray<T, Cuda> dz = dy;
-    op.host.apply_add(alpha, hx, beta, hz);
-    op.device.apply_add(alpha, dx, beta, dz);
-    CHECK(all_close(local_values(dz), local_values(hz), tol));
-    LocalArray<T, Host> hw = hx;
-    LocalArray<T, Cuda> dw = dx;
-    op.host.apply_adjoint_add(alpha, hy, beta, hw);
-    op.device.apply_adjoint_add(alpha, dy, beta, dw);
-    CHECK(all_close(local_values(dw), local_values(hw), tol));
-  }
-  CHECK(dottest(op.device, seed + 4, 100 * dottest_tolerance<T>(), 0.0, false).passed);
-  // Workspaces exist after the first applies: the next ones allocate nothing.
-  LocalArray<T, Cuda> dz(op.device.range()), dw(op.device.domain());
-  op.device.apply(dx, dz);
-  op.device.apply_adjoint(dy, dw);
-  const std::uint64_t before = memory::allocation_count();
-  op.device.apply(dx, dz);
-  op.device.apply_adjoint(dy, dw);
-  op.device.apply_add(T(2), dx, T(1), dz);
-  CHECK(memory::allocation_count() == before);
-}
-
 template <class T>
 void add_transposes(std::vector<LocalPair<T>>& ops) {
   const std::vector<std::pair<Shape, std::vector<int>>> cases = {
@@ -187,7 +129,7 @@ void check_distributed_pair(const LinearOperator<T, Host>& host,
   fill_random(dx, seed);
   fill_random(hy, seed + 1);
   fill_random(dy, seed + 1);
-  const double tol = device_tolerance<T>();
+  const double tol = device_operator_tolerance<T>();
   CHECK(all_close(gathered(device.apply(dx)), gathered(host.apply(hx)), tol));
   CHECK(all_close(gathered(device.apply_adjoint(dy)), gathered(host.apply_adjoint(hy)), tol));
   const T alpha = random_scalar<T>(seed + 2), beta = random_scalar<T>(seed + 3);

@@ -12,54 +12,6 @@ using namespace distlops::testing;
 
 namespace {
 
-// Device results differ from the host's by fused multiply-adds and the order of reductions.
-template <class T>
-constexpr double device_tolerance() {
-  return 50 * tolerance<T>();
-}
-
-// The same local operator built in both spaces.
-template <class T>
-struct LocalPair {
-  LocalOperator<T, Host> host;
-  LocalOperator<T, Cuda> device;
-};
-
-template <class T, MemorySpace Space>
-std::vector<T> local_values(const LocalArray<T, Space>& a) {
-  std::vector<T> values(static_cast<std::size_t>(a.size()));
-  memory::copy_bytes<Host, Space>(values.data(), a.data(), values.size() * sizeof(T));
-  return values;
-}
-
-// Forward, adjoint and both accumulating applies agree between the spaces; the device dot test
-// passes.
-template <class T>
-void check_local_pair(const LocalPair<T>& op, std::uint64_t seed) {
-  LocalArray<T, Host> hx(op.host.domain()), hy(op.host.range());
-  LocalArray<T, Cuda> dx(op.device.domain()), dy(op.device.range());
-  fill_random(hx, seed);
-  fill_random(dx, seed);
-  fill_random(hy, seed + 1);
-  fill_random(dy, seed + 1);
-  const double tol = device_tolerance<T>();
-  CHECK(all_close(local_values(op.device.apply(dx)), local_values(op.host.apply(hx)), tol));
-  CHECK(all_close(local_values(op.device.apply_adjoint(dy)),
-                  local_values(op.host.apply_adjoint(hy)), tol));
-  const T alpha = random_scalar<T>(seed + 2), beta = random_scalar<T>(seed + 3);
-  LocalArray<T, Host> hz = hy;
-  LocalArray<T, Cuda> dz = dy;
-  op.host.apply_add(alpha, hx, beta, hz);
-  op.device.apply_add(alpha, dx, beta, dz);
-  CHECK(all_close(local_values(dz), local_values(hz), tol));
-  LocalArray<T, Host> hw = hx;
-  LocalArray<T, Cuda> dw = dx;
-  op.host.apply_adjoint_add(alpha, hy, beta, hw);
-  op.device.apply_adjoint_add(alpha, dy, beta, dw);
-  CHECK(all_close(local_values(dw), local_values(hw), tol));
-  CHECK(dottest(op.device, seed + 4, 100 * dottest_tolerance<T>(), 0.0, false).passed);
-}
-
 template <class T>
 std::vector<LocalPair<T>> local_operators() {
   std::vector<LocalPair<T>> ops;
@@ -118,7 +70,7 @@ void check_distributed_pair(const LinearOperator<T, Host>& host,
   fill_random(dx, seed);
   fill_random(hy, seed + 1);
   fill_random(dy, seed + 1);
-  const double tol = device_tolerance<T>();
+  const double tol = device_operator_tolerance<T>();
   CHECK(all_close(gathered(device.apply(dx)), gathered(host.apply(hx)), tol));
   CHECK(all_close(gathered(device.apply_adjoint(dy)), gathered(host.apply_adjoint(hy)), tol));
   const T alpha = random_scalar<T>(seed + 2), beta = random_scalar<T>(seed + 3);
@@ -300,7 +252,7 @@ TEST_CASE("symmetric memory holds a device array until its collective release",
   CHECK(x.gather() == reference.gather());
   for (GpuCollectives path : collective_paths()) {
     const CollectivesPath selected(path);
-    CHECK(close(double(x.norm()), double(reference.norm()), device_tolerance<double>()));
+    CHECK(close(double(x.norm()), double(reference.norm()), device_operator_tolerance<double>()));
   }
   buffer.release();
   CHECK(buffer.released());

@@ -205,4 +205,23 @@ void check_against_reference(const BasicLinearOperator<Domain, Range>& op,
   CHECK(real_dottest_holds(op, u, y));
 }
 
+/// Layouts of a shape for the distributed transforms: the default split along each axis, a
+/// split along axis 0 in which rank 0 owns all planes but one, the last rank that plane and
+/// the others nothing, and a replicated one.
+std::vector<Layout> layouts_of(const Communicator& comm, const Shape& shape) {
+  std::vector<Layout> layouts;
+  for (int axis = 0; axis < int(shape.size()); ++axis)
+    layouts.emplace_back(comm, shape, Partition::SCATTER, axis);
+  if (comm.size() > 1) {
+    std::vector<Shape> local(comm.size(), shape);
+    for (int r = 0; r < comm.size(); ++r)
+      local[r][0] = 0;
+    local[comm.size() - 1][0] = 1;
+    local[0][0] = shape[0] - 1;
+    layouts.emplace_back(comm, shape, LayoutOptions{.local_shapes = local});
+  }
+  layouts.emplace_back(comm, shape, Partition::BROADCAST);
+  return layouts;
+}
+
 }  // namespace distlops::testing

@@ -12,24 +12,6 @@ namespace {
 
 #define DISTLOPS_COMPLEX_TYPES std::complex<float>, std::complex<double>
 
-// Layouts of a shape: the default split along each axis, a split along axis 0 in which rank 0
-// owns everything but one plane and the even ranks own nothing, and a replicated one.
-std::vector<Layout> layouts_of(const Communicator& comm, const Shape& shape) {
-  std::vector<Layout> layouts;
-  for (int axis = 0; axis < int(shape.size()); ++axis)
-    layouts.emplace_back(comm, shape, Partition::SCATTER, axis);
-  if (comm.size() > 1) {
-    std::vector<Shape> local(comm.size(), shape);
-    for (int r = 0; r < comm.size(); ++r)
-      local[r][0] = 0;
-    local[comm.size() - 1][0] = 1;
-    local[0][0] = shape[0] - 1;
-    layouts.emplace_back(comm, shape, LayoutOptions{.local_shapes = local});
-  }
-  layouts.emplace_back(comm, shape, Partition::BROADCAST);
-  return layouts;
-}
-
 DistributedFFTOptions options_of(const FftCase& c, FFTOutputLayout output) {
   return {.axes = c.axes,
           .nfft = c.nfft,

@@ -54,34 +54,6 @@ std::vector<LocalPair<T>> local_operators() {
   return ops;
 }
 
-template <class T, MemorySpace Space>
-std::vector<T> gathered(const DistributedArray<T, Space>& x) {
-  return x.gather();
-}
-
-// A distributed operator in both spaces: forward and adjoint on the same random input agree,
-// and the device dot test passes.
-template <class T>
-void check_distributed_pair(const LinearOperator<T, Host>& host,
-                            const LinearOperator<T, Cuda>& device, std::uint64_t seed) {
-  DistributedArray<T, Host> hx(host.domain()), hy(host.range());
-  DistributedArray<T, Cuda> dx(device.domain()), dy(device.range());
-  fill_random(hx, seed);
-  fill_random(dx, seed);
-  fill_random(hy, seed + 1);
-  fill_random(dy, seed + 1);
-  const double tol = device_operator_tolerance<T>();
-  CHECK(all_close(gathered(device.apply(dx)), gathered(host.apply(hx)), tol));
-  CHECK(all_close(gathered(device.apply_adjoint(dy)), gathered(host.apply_adjoint(hy)), tol));
-  const T alpha = random_scalar<T>(seed + 2), beta = random_scalar<T>(seed + 3);
-  DistributedArray<T, Host> hz = hy;
-  DistributedArray<T, Cuda> dz = dy;
-  host.apply_add(alpha, hx, beta, hz);
-  device.apply_add(alpha, dx, beta, dz);
-  CHECK(all_close(gathered(dz), gathered(hz), tol));
-  CHECK(dottest(device, seed + 4, 100 * dottest_tolerance<T>(), 0.0, false).passed);
-}
-
 }  // namespace
 
 TEMPLATE_TEST_CASE("device local operators match the host's", "[gpu][operators]",

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 
-#include "../src/device_collectives.hpp"
 #include "cuda/layout_kernels.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/kernels.hpp"
@@ -278,9 +277,8 @@ void add_or_clear(Space, const Shape& extended_shape, T* extended, const Slab& s
 
 }  // namespace
 
-// One axis at a time: pack the planes the neighbours need, move them (host memory over MPI;
-// device memory over NCCL in stream order, or staged through host memory over MPI), then copy
-// (forward) or add (adjoint) what arrived. Messages of no bytes are not sent on the device.
+// One axis at a time: pack the planes the neighbours need, move them through the space's
+// transport, then copy (forward) or add (adjoint) what arrived.
 template <Scalar T, MemorySpace Space>
 void HaloOperator<T, Space>::exchange(T* extended, bool accumulate) const {
   const int ndim = static_cast<int>(dims_.size());
@@ -331,103 +329,48 @@ void HaloOperator<T, Space>::exchange(T* extended, bool accumulate) const {
       const Slab& send_from;
       Buffer<T, Space>& receive;
       Buffer<T, Space>& send;
-      std::vector<T>& staged_receive;
-      std::vector<T>& staged_send;
       int receive_tag;
       int send_tag;
     };
     const std::array<Side, 2> sides = {
         Side{minus_neighbour_[k], accumulate ? first_planes : minus_ghosts,
              accumulate ? minus_ghosts : first_planes, receive_minus_, send_minus_,
-             staged_receive_minus_, staged_send_minus_, halo_tag_to_plus, halo_tag_to_minus},
+             halo_tag_to_plus, halo_tag_to_minus},
         Side{plus_neighbour_[k], accumulate ? last_planes : plus_ghosts,
-             accumulate ? plus_ghosts : last_planes, receive_plus_, send_plus_,
-             staged_receive_plus_, staged_send_plus_, halo_tag_to_minus, halo_tag_to_plus}};
+             accumulate ? plus_ghosts : last_planes, receive_plus_, send_plus_, halo_tag_to_minus,
+             halo_tag_to_plus}};
 
-    if constexpr (std::same_as<Space, Host>) {
-      std::vector<Request> requests;
-      for (const Side& side : sides) {
-        if (side.neighbour < 0) continue;
-        const Index receive_count = element_count(side.receive_into.extent);
-        ensure(side.receive, receive_count);
-        requests.push_back(
-            comm.irecv(side.receive.data(), receive_count, side.neighbour, side.receive_tag));
-        pack(side.send_from, side.send);
-        requests.push_back(comm.isend(side.send.data(), element_count(side.send_from.extent),
-                                      side.neighbour, side.send_tag));
+    // One batch of messages per axis through the space's transport; messages of no bytes are
+    // not sent (a neighbour's matching message has no bytes either).
+    std::array<ReceiveMessage, 2> receives{};
+    std::array<SendMessage, 2> sends{};
+    std::size_t receive_count = 0, send_count = 0;
+    for (const Side& side : sides) {
+      if (side.neighbour < 0) continue;
+      const Index receive_size = element_count(side.receive_into.extent);
+      ensure(side.receive, receive_size);
+      pack(side.send_from, side.send);
+      const Index receive_bytes = receive_size * Index(sizeof(T));
+      const Index send_bytes = element_count(side.send_from.extent) * Index(sizeof(T));
+      if (receive_bytes > 0) {
+        receives[receive_count++] = {reinterpret_cast<std::byte*>(side.receive.data()),
+                                     receive_bytes, side.neighbour, side.receive_tag};
       }
-      if (accumulate) {
-        // The ghost cells are consumed: they must not travel again along earlier axes.
-        clear(minus_ghosts);
-        clear(plus_ghosts);
-      }
-      wait_all(requests);
-    } else {
-      for (const Side& side : sides) {
-        if (side.neighbour < 0) continue;
-        ensure(side.receive, element_count(side.receive_into.extent));
-        pack(side.send_from, side.send);
-      }
-      bool moved = false;
-      if constexpr (detail::nccl_space<Space>) {
-        if (detail::use_nccl(comm)) {
-          // One NCCL group in stream order; what follows on the stream sees the data.
-          if (!device_transport_) device_transport_ = detail::nccl_transport(comm);
-          std::array<ReceiveMessage, 2> receives{};
-          std::array<SendMessage, 2> sends{};
-          std::size_t receive_count = 0, send_count = 0;
-          for (const Side& side : sides) {
-            if (side.neighbour < 0) continue;
-            const Index receive_bytes = element_count(side.receive_into.extent) * Index(sizeof(T));
-            const Index send_bytes = element_count(side.send_from.extent) * Index(sizeof(T));
-            if (receive_bytes > 0) {
-              receives[receive_count++] = {reinterpret_cast<std::byte*>(side.receive.data()),
-                                           receive_bytes, side.neighbour, side.receive_tag};
-            }
-            if (send_bytes > 0) {
-              sends[send_count++] = {reinterpret_cast<const std::byte*>(side.send.data()),
-                                     send_bytes, side.neighbour, side.send_tag};
-            }
-          }
-          Request done = device_transport_->start(
-              std::span<const ReceiveMessage>(receives.data(), receive_count),
-              std::span<const SendMessage>(sends.data(), send_count));
-          done.wait();
-          moved = true;
-        }
-      }
-      if (!moved) {
-        // Host staging: the packed slabs to the host, MPI, and what arrived back to the device.
-        std::vector<Request> requests;
-        for (const Side& side : sides) {
-          if (side.neighbour < 0) continue;
-          const Index receive_count = element_count(side.receive_into.extent);
-          const Index send_count = element_count(side.send_from.extent);
-          if (side.staged_receive.size() < std::size_t(receive_count))
-            side.staged_receive.resize(std::size_t(receive_count));
-          if (side.staged_send.size() < std::size_t(send_count))
-            side.staged_send.resize(std::size_t(send_count));
-          memory::copy_bytes<Host, Space>(side.staged_send.data(), side.send.data(),
-                                          std::size_t(send_count) * sizeof(T));
-          requests.push_back(comm.irecv(side.staged_receive.data(), receive_count, side.neighbour,
-                                        side.receive_tag));
-          requests.push_back(
-              comm.isend(side.staged_send.data(), send_count, side.neighbour, side.send_tag));
-        }
-        wait_all(requests);
-        for (const Side& side : sides) {
-          if (side.neighbour < 0) continue;
-          memory::copy_bytes<Space, Host>(
-              side.receive.data(), side.staged_receive.data(),
-              std::size_t(element_count(side.receive_into.extent)) * sizeof(T));
-        }
-      }
-      if (accumulate) {
-        // Stream order: the sends above have read the packed copies, not the ghosts.
-        clear(minus_ghosts);
-        clear(plus_ghosts);
+      if (send_bytes > 0) {
+        sends[send_count++] = {reinterpret_cast<const std::byte*>(side.send.data()), send_bytes,
+                               side.neighbour, side.send_tag};
       }
     }
+    Request done =
+        transport_(comm).start(std::span<const ReceiveMessage>(receives.data(), receive_count),
+                               std::span<const SendMessage>(sends.data(), send_count));
+    if (accumulate) {
+      // The ghost cells are consumed: they must not travel again along earlier axes. The
+      // sends read the packed copies, not the ghosts, so this may overlap the messages.
+      clear(minus_ghosts);
+      clear(plus_ghosts);
+    }
+    done.wait();
     for (const Side& side : sides) {
       if (side.neighbour >= 0) unpack(side.receive, side.receive_into);
     }

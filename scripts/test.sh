@@ -50,7 +50,7 @@ sanitize_ranks="${DISTLOPS_SANITIZE_RANKS:-np[12]}"
 # derivative stencils, halos, FFT transposes, SUMMA, Fredholm/MDC), the local operators that
 # copy blocks around (Pad, Transpose, composition), and the least-squares solvers with their
 # checkpoints and batched reductions. The other test programs only instantiate the same code for more cases.
-default_sanitize_programs="test_layout test_distributed_array test_stacked_array test_communicator \
+default_sanitize_programs="test_layout test_distributed_array test_stacked_array test_communicator test_transport \
 test_errors test_kernels test_buffer test_npy test_stacks test_derivatives test_halo \
 test_local_pad test_local_transpose test_local_composition test_fft_local test_fft_distributed \
 test_matrix_mult test_fredholm_mdc test_least_squares test_solver_runtime test_solver_collectives"

@@ -208,6 +208,23 @@ bool Communicator::congruent(const Communicator& other) const {
   return verdict == MPI_IDENT || verdict == MPI_CONGRUENT;
 }
 
+std::vector<int> Communicator::world_ranks() const {
+  MPI_Group group = MPI_GROUP_NULL, world = MPI_GROUP_NULL;
+  check_mpi(MPI_Comm_group(native(), &group), "MPI_Comm_group");
+  const int code = MPI_Comm_group(MPI_COMM_WORLD, &world);
+  if (code != MPI_SUCCESS) MPI_Group_free(&group);
+  check_mpi(code, "MPI_Comm_group");
+  std::vector<int> ranks(static_cast<std::size_t>(size())), translated(ranks.size());
+  for (std::size_t r = 0; r < ranks.size(); ++r)
+    ranks[r] = static_cast<int>(r);
+  const int translated_code =
+      MPI_Group_translate_ranks(group, size(), ranks.data(), world, translated.data());
+  MPI_Group_free(&group);
+  MPI_Group_free(&world);
+  check_mpi(translated_code, "MPI_Group_translate_ranks");
+  return translated;
+}
+
 void Communicator::barrier() const {
   check_mpi(MPI_Barrier(native()), "MPI_Barrier");
 }

@@ -1,16 +1,14 @@
 #pragma once
 // Definitions of DistributedArray's members, written once for every memory space. Included by
 // the translation units that instantiate the class for a space (host/distributed_array.cpp,
-// and the CUDA backend's). Only kernels::* and memory::* differ per space. Communication of
-// device data goes over NCCL where it is chosen (device_collectives.hpp: the branches under
-// `nccl_space`), and otherwise through host staging for MPI.
+// and the CUDA backend's). Only kernels::* and memory::* differ per space; data of either
+// space cross ranks through the space's transport (transport.hpp), which decides how.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <numeric>
 
-#include "device_collectives.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/distributed_array.hpp"
 #include "distlops/core/error.hpp"
@@ -48,6 +46,28 @@ void with_host_output(T* data, Index n, bool read_first, F&& f) {
     f(staged.data());
     memory::copy_bytes<Space, Host>(data, staged.data(), staged.size() * sizeof(T));
   }
+}
+
+// The transport workspace slot of the one-element reductions (slots 0 and 1 are the plans').
+constexpr int reduction_slot = 2;
+
+// op over the ranks of comm of the one-element reduction that `reduce_into` writes to memory of
+// Space. Host: reduced in place, one MPI allreduce. Device: reduced into device memory, one
+// collective through the space's transport, one read-back.
+template <class R, class Space, class F>
+R reduce_across(const Communicator& comm, ReduceOp op, F&& reduce_into) {
+  R result{};
+  if constexpr (std::same_as<Space, Host>) {
+    reduce_into(&result);
+    comm.allreduce(&result, &result, 1, op);
+  } else {
+    const std::shared_ptr<Transport> transport = transport_for<Space>(comm);
+    R* slot = reinterpret_cast<R*>(transport->workspace(reduction_slot, sizeof(R)));
+    reduce_into(slot);
+    allreduce_in_place(*transport, slot, 1, op);
+    memory::copy_bytes<Host, Space>(&result, slot, sizeof(R));
+  }
+  return result;
 }
 
 // Product of the extents before and after `axis`.
@@ -284,14 +304,9 @@ std::vector<T> DistributedArray<T, Space>::gather(bool masked) const {
     displacements[i] = position;
     position += counts[i];
   }
-  // Every member's block, in member order, into host memory at `packed`.
+  // Every member's block, in member order, into host memory at `packed`: the result is host
+  // memory, so device blocks come to the host first and the gather runs there.
   auto allgather_blocks = [&](T* packed) {
-    if constexpr (detail::nccl_space<Space>) {
-      if (detail::use_nccl(comm)) {
-        detail::nccl_allgatherv_to_host(comm, data_, local_size_, packed, counts, displacements);
-        return;
-      }
-    }
     detail::with_host_input<T, Space>(data_, local_size_, [&](const T* local) {
       comm.allgatherv(local, local_size_, packed, counts, displacements);
     });
@@ -482,27 +497,19 @@ DISTLOPS_IN_PLACE_ARRAY_OP(/=, 3)
 template <Scalar T, MemorySpace Space>
 T DistributedArray<T, Space>::dot(const DistributedArray& other) const {
   require_same_layout(other, "dot");
-  if constexpr (detail::nccl_space<Space>) {
-    if (!layout_.replicated() && detail::use_nccl(layout_.sub_communicator())) {
-      return detail::nccl_dot(layout_.sub_communicator(), local_size_, data_, other.data_, false);
-    }
-  }
-  const T local = kernels::dot(Space{}, local_size_, data_, other.data_);
-  if (layout_.replicated()) return local;
-  return layout_.sub_communicator().allreduce(local, ReduceOp::sum);
+  if (layout_.replicated()) return kernels::dot(Space{}, local_size_, data_, other.data_);
+  return detail::reduce_across<T, Space>(layout_.sub_communicator(), ReduceOp::sum, [&](T* slot) {
+    kernels::dot_into(Space{}, local_size_, data_, other.data_, slot);
+  });
 }
 
 template <Scalar T, MemorySpace Space>
 T DistributedArray<T, Space>::vdot(const DistributedArray& other) const {
   require_same_layout(other, "vdot");
-  if constexpr (detail::nccl_space<Space>) {
-    if (!layout_.replicated() && detail::use_nccl(layout_.sub_communicator())) {
-      return detail::nccl_dot(layout_.sub_communicator(), local_size_, data_, other.data_, true);
-    }
-  }
-  const T local = kernels::vdot(Space{}, local_size_, data_, other.data_);
-  if (layout_.replicated()) return local;
-  return layout_.sub_communicator().allreduce(local, ReduceOp::sum);
+  if (layout_.replicated()) return kernels::vdot(Space{}, local_size_, data_, other.data_);
+  return detail::reduce_across<T, Space>(layout_.sub_communicator(), ReduceOp::sum, [&](T* slot) {
+    kernels::vdot_into(Space{}, local_size_, data_, other.data_, slot);
+  });
 }
 
 namespace detail {
@@ -539,18 +546,16 @@ template <Scalar T, MemorySpace Space>
 auto DistributedArray<T, Space>::norm(double ord) const -> real_type {
   if (empty()) throw InvalidArgument("DistributedArray::norm: empty array");
   const detail::NormPlan plan = detail::plan_norm(ord);
-  if constexpr (detail::nccl_space<Space>) {
-    if (!layout_.replicated() && detail::use_nccl(layout_.sub_communicator())) {
-      return detail::finish_norm(
-          plan, detail::nccl_norm_reduce(layout_.sub_communicator(), plan.kind,
-                                         static_cast<real_type>(plan.p), local_size_, data_,
-                                         plan.across_ranks));
-    }
+  const auto p = static_cast<real_type>(plan.p);
+  if (layout_.replicated()) {
+    return detail::finish_norm(plan,
+                               kernels::norm_reduce(Space{}, plan.kind, p, local_size_, data_));
   }
-  real_type value =
-      kernels::norm_reduce(Space{}, plan.kind, static_cast<real_type>(plan.p), local_size_, data_);
-  if (!layout_.replicated()) value = layout_.sub_communicator().allreduce(value, plan.across_ranks);
-  return detail::finish_norm(plan, value);
+  return detail::finish_norm(
+      plan, detail::reduce_across<real_type, Space>(
+                layout_.sub_communicator(), plan.across_ranks, [&](real_type* slot) {
+                  kernels::norm_reduce_into(Space{}, plan.kind, p, local_size_, data_, slot);
+                }));
 }
 
 template <Scalar T, MemorySpace Space>
@@ -569,36 +574,32 @@ auto DistributedArray<T, Space>::norm(double ord, int norm_axis) const -> std::v
   const Index length = local[static_cast<std::size_t>(norm_axis)];
   const Index inner = detail::extent_product(local, norm_axis + 1, nd);
 
-  // Partial reduction of this rank's block, brought to the host; when the reduced axis is the
-  // distribution axis and NCCL carries device collectives, reduced across ranks first.
+  // Partial reduction of this rank's block, where the data live. When the reduced axis is the
+  // distribution axis, every rank holds a partial result of the full output shape: reduced
+  // across the group there, through the space's transport. Then brought to the host.
   std::vector<real_type> partial(static_cast<std::size_t>(outer * inner));
-  bool reduced_across_ranks = false;
+  const bool reduce_across_ranks = !layout_.replicated() && norm_axis == axis();
   if constexpr (std::same_as<Space, Host>) {
     kernels::norm_reduce_axis(Space{}, plan.kind, static_cast<real_type>(plan.p), outer, length,
                               inner, data_, partial.data());
+    if (reduce_across_ranks) {
+      layout_.sub_communicator().allreduce(partial.data(), partial.data(),
+                                           static_cast<Index>(partial.size()), plan.across_ranks);
+    }
   } else {
     Buffer<real_type, Space> device_partial(outer * inner);
     kernels::norm_reduce_axis(Space{}, plan.kind, static_cast<real_type>(plan.p), outer, length,
                               inner, data_, device_partial.data());
-    if constexpr (detail::nccl_space<Space>) {
-      if (!layout_.replicated() && norm_axis == axis() &&
-          detail::use_nccl(layout_.sub_communicator())) {
-        detail::nccl_allreduce(layout_.sub_communicator(), device_partial.data(),
-                               device_partial.size(), plan.across_ranks);
-        reduced_across_ranks = true;
-      }
+    if (reduce_across_ranks) {
+      allreduce_in_place(*transport_for<Space>(layout_.sub_communicator()), device_partial.data(),
+                         device_partial.size(), plan.across_ranks);
     }
     memory::copy_bytes<Host, Space>(partial.data(), device_partial.data(), device_partial.bytes());
   }
 
   std::vector<real_type> result;
-  if (layout_.replicated() || reduced_across_ranks) {
+  if (layout_.replicated() || reduce_across_ranks) {
     result = std::move(partial);
-  } else if (norm_axis == axis()) {
-    // Every rank holds a partial result of the full output shape: reduce across the group.
-    result.resize(partial.size());
-    layout_.sub_communicator().allreduce(partial.data(), result.data(),
-                                         static_cast<Index>(partial.size()), plan.across_ranks);
   } else {
     // Each rank holds its block of the output, distributed along the (shifted) array axis.
     Shape output_shape = global_shape();
@@ -638,16 +639,7 @@ DistributedArray<T, Space> DistributedArray<T, Space>::redistribute(const Layout
   if (empty()) throw InvalidArgument("DistributedArray::redistribute: empty array");
   const RedistributePlan plan(layout_, target);
   DistributedArray result(target);
-  if constexpr (detail::nccl_space<Space>) {
-    if (detail::use_nccl(communicator())) {
-      plan.execute(*detail::nccl_transport(communicator()), data_, result.data_);
-      return result;
-    }
-  }
-  detail::with_host_input<T, Space>(data_, local_size_, [&](const T* source) {
-    detail::with_host_output<T, Space>(result.data_, result.local_size_, false,
-                                       [&](T* output) { plan.execute(Host{}, source, output); });
-  });
+  plan.execute(*transport_for<Space>(communicator()), data_, result.data_);
   return result;
 }
 
@@ -665,9 +657,10 @@ LocalArray<T, Space> DistributedArray<T, Space>::add_ghost_cells(Index front, In
   LocalArray<T, Space> result(ghosted_shape);
   const Shape local = local_shape();
   const std::size_t a = static_cast<std::size_t>(axis());
-  // Builds the ghosted block at `ghosted` from this rank's block at `source`, both in memory
-  // of space S, exchanging the planes through `transport`.
-  auto assemble = [&]<class S>(S space, Transport& transport, const T* source, T* ghosted) {
+  // Builds the ghosted block at `ghosted` from this rank's block at `source`, exchanging the
+  // planes through `transport`.
+  auto assemble = [&](Transport& transport, const T* source, T* ghosted) {
+    const Space space{};
     if (detail::extent_product(local, 0, axis()) == 1) {
       // The ghosted block is [front planes][local block][back planes], each contiguous.
       T* front_part = ghosted;
@@ -677,8 +670,8 @@ LocalArray<T, Space> DistributedArray<T, Space>::add_ghost_cells(Index front, In
       exchange.exchange(transport, source, front_part, back_part);
       return;
     }
-    Buffer<T, S> front_planes(element_count(exchange.front_shape()));
-    Buffer<T, S> back_planes(element_count(exchange.back_shape()));
+    Buffer<T, Space> front_planes(element_count(exchange.front_shape()));
+    Buffer<T, Space> back_planes(element_count(exchange.back_shape()));
     exchange.exchange(transport, source, front_planes.data(), back_planes.data());
     detail::copy_block_in(sizeof(T), front_planes.data(), exchange.front_shape(), ghosted,
                           ghosted_shape, axis(), 0, space);
@@ -687,18 +680,7 @@ LocalArray<T, Space> DistributedArray<T, Space>::add_ghost_cells(Index front, In
     detail::copy_block_in(sizeof(T), back_planes.data(), exchange.back_shape(), ghosted,
                           ghosted_shape, axis(), exchange.front() + local[a], space);
   };
-  if constexpr (detail::nccl_space<Space>) {
-    if (detail::use_nccl(communicator())) {
-      assemble(Space{}, *detail::nccl_transport(communicator()), data_, result.data());
-      return result;
-    }
-  }
-  detail::with_host_input<T, Space>(data_, local_size_, [&](const T* source) {
-    detail::with_host_output<T, Space>(result.data(), result.size(), false, [&](T* ghosted) {
-      MpiTransport transport(communicator());
-      assemble(Host{}, transport, source, ghosted);
-    });
-  });
+  assemble(*transport_for<Space>(communicator()), data_, result.data());
   return result;
 }
 

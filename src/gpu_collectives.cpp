@@ -6,11 +6,10 @@
 
 #include <complex>
 #include <concepts>
-#include <vector>
 
-#include "device_collectives.hpp"
 #include "distlops/config.hpp"
 #include "distlops/core/error.hpp"
+#include "distlops/core/transport.hpp"
 
 namespace distlops {
 
@@ -71,23 +70,8 @@ void allreduce_sum_in_place(const Communicator& comm, T* data, Index count) {
   if constexpr (std::same_as<Space, Host>) {
     comm.allreduce(data, data, count, ReduceOp::sum);
   } else {
-    if (comm.size() == 1) return;
-    if constexpr (detail::nccl_space<Space>) {
-      if (detail::use_nccl(comm)) {
-        // A sum of complex numbers is the sum of their real and imaginary parts.
-        using R = real_type_t<T>;
-        detail::nccl_allreduce(comm, reinterpret_cast<R*>(data),
-                               count * Index(sizeof(T) / sizeof(R)), ReduceOp::sum);
-        return;
-      }
-    }
-    // Host staging, in a buffer kept for the next call of the same element type.
-    thread_local std::vector<T> staged;
-    if (staged.size() < static_cast<std::size_t>(count)) staged.resize(std::size_t(count));
-    const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(T);
-    memory::copy_bytes<Host, Space>(staged.data(), data, bytes);
-    comm.allreduce(staged.data(), staged.data(), count, ReduceOp::sum);
-    memory::copy_bytes<Space, Host>(data, staged.data(), bytes);
+    if (comm.size() == 1 || count == 0) return;
+    allreduce_in_place(*transport_for<Space>(comm), data, count, ReduceOp::sum);
   }
 }
 

@@ -6,6 +6,30 @@
 
 namespace distlops {
 
+const char* to_string(TransportKind kind) {
+  switch (kind) {
+    case TransportKind::mpi:
+      return "mpi";
+    case TransportKind::nccl:
+      return "nccl";
+    case TransportKind::staged:
+      return "staged";
+  }
+  return "unknown";
+}
+
+void MpiTransport::allreduce(float* data, Index count, ReduceOp op) {
+  comm_.allreduce(data, data, count, op);
+}
+
+void MpiTransport::allreduce(double* data, Index count, ReduceOp op) {
+  comm_.allreduce(data, data, count, op);
+}
+
+void MpiTransport::allgather(const std::byte* send, Index bytes, std::byte* recv) {
+  comm_.allgather(send, bytes, recv);
+}
+
 void MpiTransport::copy_box(std::size_t element_size, const void* source,
                             kernels::BoxView source_box, void* destination,
                             kernels::BoxView destination_box, std::span<const Index> extent) {
@@ -40,6 +64,25 @@ Request MpiTransport::start(std::span<const ReceiveMessage> receives,
   for (const SendMessage& message : sends)
     all.merge(comm_.isend(message.data, message.bytes, message.peer, message.tag));
   return all;
+}
+
+}  // namespace distlops
+
+namespace distlops {
+
+template <>
+TransportKind transport_kind<Host>(const Communicator&) {
+  return TransportKind::mpi;
+}
+
+template <>
+std::unique_ptr<Transport> make_transport<Host>(const Communicator& comm) {
+  return std::make_unique<MpiTransport>(comm);
+}
+
+template <>
+std::shared_ptr<Transport> transport_for<Host>(const Communicator& comm) {
+  return std::make_shared<MpiTransport>(comm);
 }
 
 }  // namespace distlops

@@ -7,9 +7,9 @@
 #include <limits>
 #include <string>
 
-#include "../../src/cuda/cuda_check.hpp"
 #include "device_kernels.hpp"
 #include "distlops/core/cuda_context.hpp"
+#include "distlops/core/detail/cuda_check.hpp"
 #include "distlops/core/kernels.hpp"
 
 namespace distlops::device_ops {

@@ -1,8 +1,8 @@
 // The 1-d convolution kernels (convolution_kernels.hpp): grid-stride loops over output points,
 // each summing the taps that reach it.
-#include "../../src/cuda/launch.cuh"
 #include "../signal/nonstationary_taps.hpp"
 #include "convolution_kernels.hpp"
+#include "distlops/core/detail/cuda_launch.cuh"
 
 namespace distlops::device_ops {
 

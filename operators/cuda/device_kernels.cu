@@ -2,8 +2,8 @@
 // whose arithmetic is that of pointwise.hpp and whose stencils come from local/stencil.hpp.
 #include <cstring>
 
-#include "../../src/cuda/launch.cuh"
 #include "device_kernels.hpp"
+#include "distlops/core/detail/cuda_launch.cuh"
 
 namespace distlops::device_ops {
 

@@ -1,6 +1,6 @@
 // The copies around the cuFFT transforms (fft_kernels.hpp): one thread per destination element
 // (fft_copy_line_element), 64-bit grid-stride loops.
-#include "../../src/cuda/launch.cuh"
+#include "distlops/core/detail/cuda_launch.cuh"
 #include "fft_kernels.hpp"
 
 namespace distlops::device_ops {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "../../src/cuda/launch.cuh"
+#include "distlops/core/detail/cuda_launch.cuh"
 #include "layout_kernels.hpp"
 
 namespace distlops::device_ops {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 
-#include "../../src/device_collectives.hpp"
 #include "../cuda/device_kernels.hpp"
 #include "../local/support.hpp"
 
@@ -245,8 +244,8 @@ void StencilOperator<T, Space>::run_box(const Plan& plan, const Box& box, const 
   }
 }
 
-// The Cuda space: the ghost planes first (over NCCL in stream order, or staged through host
-// memory and MPI), then one kernel per box, with the taps resolved on the host as run_box does.
+// The Cuda space: the ghost planes first (through the space's transport), then one kernel per box,
+// with the taps resolved on the host as run_box does.
 template <Scalar T, MemorySpace Space>
 void StencilOperator<T, Space>::run_device(const Plan& plan, const Array& in, Array& out, T alpha,
                                            T beta) const {
@@ -257,29 +256,8 @@ void StencilOperator<T, Space>::run_device(const Plan& plan, const Array& in, Ar
       const Index back_size = element_count(plan.exchange->back_shape());
       if (front_ghosts_.size() < front_size) front_ghosts_ = Buffer<T, Space>(front_size);
       if (back_ghosts_.size() < back_size) back_ghosts_ = Buffer<T, Space>(back_size);
-      bool exchanged = false;
-      if constexpr (detail::nccl_space<Space>) {
-        if (detail::use_nccl(in.communicator())) {
-          if (!device_transport_) device_transport_ = detail::nccl_transport(in.communicator());
-          plan.exchange->exchange(*device_transport_, in.data(), front_ghosts_.data(),
-                                  back_ghosts_.data());
-          exchanged = true;
-        }
-      }
-      if (!exchanged) {
-        // Without NCCL: the block and the ghost planes are staged through host memory.
-        const auto local = static_cast<std::size_t>(in.local_size());
-        if (staged_block_.size() < local) staged_block_.resize(local);
-        if (staged_front_.size() < std::size_t(front_size)) staged_front_.resize(front_size);
-        if (staged_back_.size() < std::size_t(back_size)) staged_back_.resize(back_size);
-        memory::copy_bytes<Host, Cuda>(staged_block_.data(), in.data(), local * sizeof(T));
-        plan.exchange->exchange(Host{}, staged_block_.data(), staged_front_.data(),
-                                staged_back_.data());
-        memory::copy_bytes<Cuda, Host>(front_ghosts_.data(), staged_front_.data(),
-                                       std::size_t(front_size) * sizeof(T));
-        memory::copy_bytes<Cuda, Host>(back_ghosts_.data(), staged_back_.data(),
-                                       std::size_t(back_size) * sizeof(T));
-      }
+      plan.exchange->exchange(transport_(in.communicator()), in.data(), front_ghosts_.data(),
+                              back_ghosts_.data());
     }
     const int ndim = static_cast<int>(local_shape_.size());
     const int a = distributed_axis_;

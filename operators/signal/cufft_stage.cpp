@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <string>
 
-#include "../../src/cuda/cufft_check.hpp"
 #include "../local/support.hpp"
 #include "distlops/core/cuda_context.hpp"
+#include "distlops/core/detail/cufft_check.hpp"
 #include "distlops/core/error.hpp"
 
 namespace distlops::detail {

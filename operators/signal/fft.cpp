@@ -5,7 +5,6 @@
 #include <memory>
 #include <optional>
 
-#include "device_moves.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/redistribute.hpp"
 #include "stage_for.hpp"
@@ -356,7 +355,7 @@ class DistributedFFTOperator final : public LinearOperatorBase<DistributedArray<
       if (step.stage) {
         step.stage->forward(source, target);
       } else {
-        mover_.run(*step.there, source, target);
+        step.there->execute(transport_, source, target);
       }
       source = target;
     }
@@ -369,7 +368,7 @@ class DistributedFFTOperator final : public LinearOperatorBase<DistributedArray<
       if (step.stage) {
         step.stage->adjoint(source, target);
       } else {
-        mover_.run(*step.back, source, target);
+        step.back->execute(transport_, source, target);
       }
       source = target;
     }
@@ -385,7 +384,8 @@ class DistributedFFTOperator final : public LinearOperatorBase<DistributedArray<
 
   std::vector<Step<Stage>> steps_;
   mutable Buffer<T, Space> buffers_[2];
-  detail::BlockMover<T, Space> mover_;
+  // Carries the plans' data between ranks, kept between applies.
+  KeptTransport<Space> transport_;
 };
 
 template <Scalar T, MemorySpace Space, class Options>

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <memory>
 
-#include "../signal/device_moves.hpp"
 #include "../signal/slice_products.hpp"
 #include "../signal/stage_for.hpp"
 #include "distlops/core/collective_check.hpp"
@@ -175,7 +174,7 @@ class MDCOperator final : public LinearOperatorBase<DistributedArray<R, Space>> 
     C* model_frequencies = relay(model_there_.get(), model_spectrum_, model_frequencies_);
     C* data_frequencies = model_there_ ? data_frequencies_.data() : data_spectrum_.data();
     products_.forward(model_frequencies, data_frequencies);
-    if (data_there_) mover_.run(*data_there_, data_frequencies, data_spectrum_.data());
+    if (data_there_) data_there_->execute(transport_, data_frequencies, data_spectrum_.data());
     data_transform_->adjoint(data_spectrum_.data(), y.data());
   }
   void adjoint(const Array& y, Array& x) const override {
@@ -183,7 +182,7 @@ class MDCOperator final : public LinearOperatorBase<DistributedArray<R, Space>> 
     C* data_frequencies = relay(data_back_.get(), data_spectrum_, data_frequencies_);
     C* model_frequencies = data_back_ ? model_frequencies_.data() : model_spectrum_.data();
     products_.adjoint(data_frequencies, model_frequencies);
-    if (model_back_) mover_.run(*model_back_, model_frequencies, model_spectrum_.data());
+    if (model_back_) model_back_->execute(transport_, model_frequencies, model_spectrum_.data());
     model_transform_->adjoint(model_spectrum_.data(), x.data());
   }
 
@@ -191,13 +190,14 @@ class MDCOperator final : public LinearOperatorBase<DistributedArray<R, Space>> 
   // Runs `plan` from `from` into `to` and returns `to`; without a plan, `from` is used as is.
   C* relay(const RedistributePlan* plan, Buffer<C, Space>& from, Buffer<C, Space>& to) const {
     if (!plan) return from.data();
-    mover_.run(*plan, from.data(), to.data());
+    plan->execute(transport_, from.data(), to.data());
     return to.data();
   }
 
   std::unique_ptr<Stage> model_transform_, data_transform_;
   Products products_;
-  detail::BlockMover<C, Space> mover_;
+  // Carries the plans' data between ranks, kept between applies.
+  KeptTransport<Space> transport_;
   std::unique_ptr<RedistributePlan> model_there_, model_back_, data_there_, data_back_;
   mutable Buffer<C, Space> model_spectrum_, data_spectrum_, model_frequencies_, data_frequencies_;
 };

@@ -4,7 +4,7 @@
 // scalar arithmetic is the host's (shared DISTLOPS_HOST_DEVICE functions, compiled without
 // fused multiply-adds so that it rounds as on the host); the vector updates read their
 // coefficient from the slot in every thread. Nothing here synchronises except read_back().
-#include "../../src/cuda/launch.cuh"
+#include "distlops/core/detail/cuda_launch.cuh"
 #include "distlops/solvers/detail/lsqr_recurrence.hpp"
 #include "distlops/solvers/detail/slot_kernels.hpp"
 

@@ -1,7 +1,7 @@
 // The Cuda kernel of the thresholding rules of ISTA and FISTA: one thread per element, each
 // calling the rule shared with the host loop (threshold_rules.hpp); the rule's cut is computed
 // once on the host, as the host kernel does.
-#include "../../src/cuda/launch.cuh"
+#include "distlops/core/detail/cuda_launch.cuh"
 #include "distlops/solvers/threshold_rules.hpp"
 
 namespace distlops::kernels {

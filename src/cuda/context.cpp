@@ -6,7 +6,7 @@
 #include <mutex>
 #include <string>
 
-#include "cuda_check.hpp"
+#include "distlops/core/detail/cuda_check.hpp"
 #include "distlops/core/environment.hpp"
 
 namespace distlops::cuda {

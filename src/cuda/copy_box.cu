@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "../box_copy_plan.hpp"
+#include "distlops/core/detail/cuda_launch.cuh"
 #include "distlops/core/kernels.hpp"
-#include "launch.cuh"
 
 namespace distlops::kernels {
 

@@ -1,7 +1,7 @@
 // Element-wise kernels of the Cuda space. Each kernel applies a function object of
 // pointwise.hpp (the formulas of the host kernels) in a grid-stride loop.
+#include "distlops/core/detail/cuda_launch.cuh"
 #include "distlops/core/kernels.hpp"
-#include "launch.cuh"
 
 namespace distlops::kernels {
 

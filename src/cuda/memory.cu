@@ -3,8 +3,8 @@
 #include <cuda_runtime.h>
 
 #include "../memory_internal.hpp"
-#include "cuda_check.hpp"
 #include "distlops/core/cuda_context.hpp"
+#include "distlops/core/detail/cuda_check.hpp"
 #include "distlops/core/memory_space.hpp"
 
 namespace distlops {

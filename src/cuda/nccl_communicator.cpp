@@ -9,9 +9,9 @@
 #include <mutex>
 #include <string>
 
-#include "cuda_check.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/cuda_context.hpp"
+#include "distlops/core/detail/cuda_check.hpp"
 #include "distlops/core/error.hpp"
 #include "distlops/core/kernels.hpp"
 
@@ -415,22 +415,16 @@ void NcclCommunicator::exchange(std::span<const ReceiveMessage> receives,
 
 // ---- transport ------------------------------------------------------------------------------
 
-void NcclTransport::copy_box(std::size_t element_size, const void* source,
-                             kernels::BoxView source_box, void* destination,
-                             kernels::BoxView destination_box, std::span<const Index> extent) {
-  kernels::copy_box(Cuda{}, element_size, source, source_box, destination, destination_box, extent);
+void NcclTransport::allreduce(float* data, Index count, ReduceOp op) {
+  nccl_.allreduce(data, data, count, op);
 }
 
-std::byte* NcclTransport::workspace(int slot, std::size_t bytes) {
-  if (slot < 0) throw InvalidArgument("NcclTransport: negative workspace slot");
-  const auto index = static_cast<std::size_t>(slot);
-  if (workspaces_.size() <= index) workspaces_.resize(index + 1);
-  if (workspaces_[index].bytes() < bytes) {
-    // The old buffer is freed first: cudaFree waits for the work that may still use it.
-    workspaces_[index] = Buffer<std::byte, Cuda>();
-    workspaces_[index] = Buffer<std::byte, Cuda>(static_cast<Index>(bytes));
-  }
-  return workspaces_[index].data();
+void NcclTransport::allreduce(double* data, Index count, ReduceOp op) {
+  nccl_.allreduce(data, data, count, op);
+}
+
+void NcclTransport::allgather(const std::byte* send, Index bytes, std::byte* recv) {
+  nccl_.allgather(send, bytes, recv);
 }
 
 void NcclTransport::allgatherv(const std::byte* send, Index send_bytes, std::byte* recv,
@@ -456,34 +450,12 @@ Request NcclTransport::start(std::span<const ReceiveMessage> receives,
 
 namespace detail {
 
-namespace {
-
-// The ranks in MPI_COMM_WORLD of comm's ranks, in comm's order.
-std::vector<int> world_ranks(const Communicator& comm) {
-  MPI_Group group = MPI_GROUP_NULL, world = MPI_GROUP_NULL;
-  check_mpi(MPI_Comm_group(comm.native(), &group), "MPI_Comm_group");
-  const int code = MPI_Comm_group(MPI_COMM_WORLD, &world);
-  if (code != MPI_SUCCESS) MPI_Group_free(&group);
-  check_mpi(code, "MPI_Comm_group");
-  std::vector<int> ranks(static_cast<std::size_t>(comm.size())), translated(ranks.size());
-  for (std::size_t r = 0; r < ranks.size(); ++r)
-    ranks[r] = static_cast<int>(r);
-  const int translated_code =
-      MPI_Group_translate_ranks(group, comm.size(), ranks.data(), world, translated.data());
-  MPI_Group_free(&group);
-  MPI_Group_free(&world);
-  check_mpi(translated_code, "MPI_Group_translate_ranks");
-  return translated;
-}
-
-}  // namespace
-
 const NcclCommunicator& nccl_of(const Communicator& comm) {
   // Never destroyed: NCCL communicators are not torn down during static destruction, after
   // which the CUDA runtime may be gone.
   static auto* const cache = new std::map<std::vector<int>, NcclCommunicator>();
   static std::mutex mutex;
-  std::vector<int> key = world_ranks(comm);
+  std::vector<int> key = comm.world_ranks();
   const std::lock_guard<std::mutex> lock(mutex);
   auto found = cache->find(key);
   if (found == cache->end()) {

@@ -8,8 +8,8 @@
 #include <limits>
 
 #include "../kernel_checks.hpp"
+#include "distlops/core/detail/cuda_launch.cuh"
 #include "distlops/core/kernels.hpp"
-#include "launch.cuh"
 
 namespace distlops::kernels {
 

@@ -137,6 +137,9 @@ class Communicator {
   Communicator duplicate() const;
   /// True when both handles refer to communicators with the same ranks in the same order.
   bool congruent(const Communicator& other) const;
+  /// The ranks in MPI_COMM_WORLD of this communicator's ranks, in its order: a key that
+  /// communicators over the same ranks share.
+  std::vector<int> world_ranks() const;
 
   void barrier() const;
 

@@ -71,6 +71,22 @@ real_type_t<T> norm_reduce(Host, NormKind kind, real_type_t<T> p, Index n, const
 template <Scalar T>
 void norm_reduce_axis(Host, NormKind kind, real_type_t<T> p, Index outer, Index length, Index inner,
                       const T* x, real_type_t<T>* out);
+/// dot, vdot and norm_reduce with the result written to `*result`: the form the Cuda space has
+/// (there the result stays in device memory), so that code written for both spaces reads the
+/// same.
+template <Scalar T>
+void dot_into(Host, Index n, const T* x, const T* y, T* result) {
+  *result = dot(Host{}, n, x, y);
+}
+template <Scalar T>
+void vdot_into(Host, Index n, const T* x, const T* y, T* result) {
+  *result = vdot(Host{}, n, x, y);
+}
+template <Scalar T>
+void norm_reduce_into(Host, NormKind kind, real_type_t<T> p, Index n, const T* x,
+                      real_type_t<T>* result) {
+  *result = norm_reduce(Host{}, kind, p, n, x);
+}
 /// How partial results of norm_reduce combine across ranks or blocks: sum, sum, max, min.
 template <class R>
 R norm_combine(NormKind kind, R a, R b) {

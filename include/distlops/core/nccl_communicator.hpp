@@ -7,7 +7,7 @@
 /// without waiting. Complex values travel as pairs of reals (reductions: sum only). Zero-size
 /// transfers are never issued. Failures raise CommunicationError naming the NCCL call.
 ///
-/// `NcclTransport` runs the plans of redistribute.hpp and ghost_cells.hpp on device memory.
+/// `NcclTransport` is the transport (transport.hpp) of device memory over NCCL.
 
 #include "distlops/config.hpp"
 
@@ -25,7 +25,7 @@
 
 #include "distlops/core/buffer.hpp"
 #include "distlops/core/communicator.hpp"
-#include "distlops/core/transport.hpp"
+#include "distlops/core/device_transport.hpp"
 
 namespace distlops {
 
@@ -167,18 +167,17 @@ class NcclCommunicator {
   std::shared_ptr<const Impl> impl_;
 };
 
-/// Device memory over NCCL: box copies by the device kernels, workspaces in device memory that
-/// it keeps for reuse (keep one transport for repeated executions of a plan).
-class NcclTransport final : public Transport {
+/// Device memory over NCCL, in the order of the library's stream (device_transport.hpp).
+class NcclTransport final : public DeviceTransport {
  public:
   explicit NcclTransport(NcclCommunicator nccl) : nccl_(std::move(nccl)) {}
 
   const NcclCommunicator& nccl() const { return nccl_; }
+  TransportKind kind() const override { return TransportKind::nccl; }
   const Communicator& communicator() const override { return nccl_.mpi(); }
-  void copy_box(std::size_t element_size, const void* source, kernels::BoxView source_box,
-                void* destination, kernels::BoxView destination_box,
-                std::span<const Index> extent) override;
-  std::byte* workspace(int slot, std::size_t bytes) override;
+  void allreduce(float* data, Index count, ReduceOp op) override;
+  void allreduce(double* data, Index count, ReduceOp op) override;
+  void allgather(const std::byte* send, Index bytes, std::byte* recv) override;
   void allgatherv(const std::byte* send, Index send_bytes, std::byte* recv,
                   std::span<const Index> counts, std::span<const Index> displacements) override;
   void alltoallv(const std::byte* send, std::span<const Index> send_counts,
@@ -190,7 +189,6 @@ class NcclTransport final : public Transport {
 
  private:
   NcclCommunicator nccl_;
-  std::vector<Buffer<std::byte, Cuda>> workspaces_;
 };
 
 namespace detail {

@@ -37,6 +37,13 @@ class RedistributePlan {
     execute_bytes(transport, sizeof(T), source_local, destination_local);
   }
 
+  /// The same through the transport an operator keeps for blocks of Space.
+  template <class T, MemorySpace Space>
+  void execute(const KeptTransport<Space>& transport, const T* source_local,
+               T* destination_local) const {
+    execute_bytes(transport(source_.communicator()), sizeof(T), source_local, destination_local);
+  }
+
   /// Bytes this rank sends to other ranks per execution.
   Index bytes_sent(std::size_t element_size) const;
 

@@ -1,19 +1,31 @@
 #pragma once
 /// \file transport.hpp
-/// `Transport`: how the plans of redistribute.hpp and ghost_cells.hpp carry out their data
-/// movement. A plan computes once which boxes of which block go to which rank; a transport
-/// provides the memory space of the buffers (box copies, scratch memory) and the messages
-/// between ranks. The plans' algorithms are thus written once for every space:
-/// `MpiTransport` moves host memory over MPI; the CUDA backend's `NcclTransport`
-/// (nccl_communicator.hpp) moves device memory over NCCL.
+/// `Transport`: the one object that moves a memory space's data between ranks. Plans
+/// (redistribute.hpp, ghost_cells.hpp), operators and solvers describe what goes where; a
+/// transport provides the memory space of the buffers (box copies, scratch memory), the
+/// collectives and the messages. Every algorithm is thus written once for every space, and
+/// none of them decides how the bytes travel:
+///
+/// | kind     | memory | how                                                            |
+/// |----------|--------|----------------------------------------------------------------|
+/// | `mpi`    | host   | MPI on the buffers (`MpiTransport`)                             |
+/// | `nccl`   | device | NCCL on the device buffers (`NcclTransport`, CUDA backend)      |
+/// | `staged` | device | copies through host memory and MPI (the MPI may not be CUDA-aware) |
+///
+/// `make_transport<Space>(comm)` is the one place that chooses: host memory always goes over
+/// MPI; device memory goes over NCCL when gpu_collectives() says so, staged otherwise.
 
 #include <cstddef>
 #include <span>
 #include <utility>
 #include <vector>
 
+#include <memory>
+
 #include "distlops/core/communicator.hpp"
+#include "distlops/core/error.hpp"
 #include "distlops/core/kernels.hpp"
+#include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
 
 namespace distlops {
@@ -33,9 +45,17 @@ struct ReceiveMessage {
   int tag;
 };
 
+/// How a transport moves its bytes (see the table above).
+enum class TransportKind { mpi, nccl, staged };
+
+/// "mpi", "nccl" or "staged".
+const char* to_string(TransportKind kind);
+
 class Transport {
  public:
   virtual ~Transport() = default;
+
+  virtual TransportKind kind() const = 0;
 
   /// The communicator whose ranks the peers, counts and displacements refer to.
   virtual const Communicator& communicator() const = 0;
@@ -49,6 +69,14 @@ class Transport {
   /// transport. Slots are independent; a slot's memory grows on demand, and a request for no
   /// more bytes than it holds returns the same memory with its content.
   virtual std::byte* workspace(int slot, std::size_t bytes) = 0;
+
+  /// Collective, in place: data[i] = op over the ranks of data[i], for `count` reals in this
+  /// transport's memory space.
+  virtual void allreduce(float* data, Index count, ReduceOp op) = 0;
+  virtual void allreduce(double* data, Index count, ReduceOp op) = 0;
+
+  /// Collective: every rank contributes `bytes` bytes; recv holds size() * bytes, in rank order.
+  virtual void allgather(const std::byte* send, Index bytes, std::byte* recv) = 0;
 
   /// Collective: rank r contributes `send_bytes` bytes (counts[r] on every rank), placed at
   /// byte offset displacements[r] of `recv` on every rank.
@@ -75,7 +103,11 @@ class MpiTransport final : public Transport {
  public:
   explicit MpiTransport(Communicator comm) : comm_(std::move(comm)) {}
 
+  TransportKind kind() const override { return TransportKind::mpi; }
   const Communicator& communicator() const override { return comm_; }
+  void allreduce(float* data, Index count, ReduceOp op) override;
+  void allreduce(double* data, Index count, ReduceOp op) override;
+  void allgather(const std::byte* send, Index bytes, std::byte* recv) override;
   void copy_box(std::size_t element_size, const void* source, kernels::BoxView source_box,
                 void* destination, kernels::BoxView destination_box,
                 std::span<const Index> extent) override;
@@ -92,6 +124,67 @@ class MpiTransport final : public Transport {
  private:
   Communicator comm_;
   std::vector<std::vector<std::byte>> workspaces_;
+};
+
+/// In-place sum (or another `op`) over the ranks of `count` values at `data`, memory of the
+/// transport's space. Complex values are reduced as pairs of reals, which only a sum allows.
+template <Scalar T>
+void allreduce_in_place(Transport& transport, T* data, Index count, ReduceOp op) {
+  using R = real_type_t<T>;
+  if constexpr (is_complex_v<T>) {
+    if (op != ReduceOp::sum)
+      throw InvalidArgument("allreduce: complex values can only be summed across ranks");
+  }
+  if (count == 0) return;
+  transport.allreduce(reinterpret_cast<R*>(data), count * Index(sizeof(T) / sizeof(R)), op);
+}
+
+/// The kind of transport that carries data of Space over `comm` now: mpi for host memory; for
+/// device memory nccl when gpu_collectives() asks for it, staged otherwise. The same on every
+/// rank of comm.
+template <MemorySpace Space>
+TransportKind transport_kind(const Communicator& comm);
+template <>
+TransportKind transport_kind<Host>(const Communicator& comm);
+template <>
+TransportKind transport_kind<Cuda>(const Communicator& comm);
+
+/// A new transport of that kind for comm's ranks. Collective when it creates an NCCL
+/// communicator (the first time for comm's group of ranks).
+template <MemorySpace Space>
+std::unique_ptr<Transport> make_transport(const Communicator& comm);
+template <>
+std::unique_ptr<Transport> make_transport<Host>(const Communicator& comm);
+template <>
+std::unique_ptr<Transport> make_transport<Cuda>(const Communicator& comm);
+
+/// The transport the process keeps for one-shot collectives on comm (an array's
+/// redistribution, ghost cells, sums): device transports are made once per group of ranks and
+/// kind, so that repeated calls allocate nothing; host transports are made per call, as they
+/// cost nothing to make and should keep no scratch memory after it.
+template <MemorySpace Space>
+std::shared_ptr<Transport> transport_for(const Communicator& comm);
+template <>
+std::shared_ptr<Transport> transport_for<Host>(const Communicator& comm);
+template <>
+std::shared_ptr<Transport> transport_for<Cuda>(const Communicator& comm);
+
+/// The transport an object keeps between calls (an operator's exchanges): made on first use and
+/// made anew when transport_kind() changes (set_gpu_collectives() between applies). Not
+/// thread-safe, like the objects that hold it.
+template <MemorySpace Space>
+class KeptTransport {
+ public:
+  Transport& operator()(const Communicator& comm) const {
+    if (!transport_ || transport_->kind() != transport_kind<Space>(comm)) {
+      transport_.reset();  // first: device workspaces are freed before new ones are made
+      transport_ = make_transport<Space>(comm);
+    }
+    return *transport_;
+  }
+
+ private:
+  mutable std::unique_ptr<Transport> transport_;
 };
 
 }  // namespace distlops

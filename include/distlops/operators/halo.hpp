@@ -15,10 +15,10 @@
 /// ghost cells are sent back to their owners and added, so Halo passes the dot test and
 /// compositions such as Crop * A_local * Halo have exact adjoints.
 ///
-/// On the device (Cuda) the slabs are packed and unpacked by device kernels and travel, one
-/// axis at a time, in one NCCL group of sends and receives in stream order, or (without NCCL,
-/// or with DISTLOPS_GPU_COLLECTIVES=mpi) staged through host memory over MPI: only the slabs
-/// cross, not the block. Empty slabs are never sent over NCCL. Buffers are kept between applies.
+/// The slabs are packed and unpacked by the space's kernels and travel, one axis at a time, in
+/// one batch of messages through the space's transport (transport.hpp: on the device one NCCL
+/// group in stream order, or staged through host memory over MPI): only the slabs cross, not
+/// the block. Empty slabs are never sent. Buffers are kept between applies.
 
 #include <memory>
 #include <vector>
@@ -86,10 +86,8 @@ class HaloOperator final : public LinearOperatorBase<DistributedArray<T, Space>>
   std::vector<Index> neighbour_plus_width_;   // ghost width of the minus neighbour's plus side
   mutable Buffer<T, Space> workspace_;        // extended block (adjoint) and message slabs
   mutable Buffer<T, Space> send_minus_, send_plus_, receive_minus_, receive_plus_;
-  // Device spaces: the NCCL transport, or host copies of the slabs for MPI (made on first use).
-  mutable std::unique_ptr<Transport> device_transport_;
-  mutable std::vector<T> staged_send_minus_, staged_send_plus_;
-  mutable std::vector<T> staged_receive_minus_, staged_receive_plus_;
+  // Carries the slabs between neighbours (made on first use).
+  KeptTransport<Space> transport_;
 };
 
 /// Halo of `width` ghost cells on every side (trimmed at the array ends).

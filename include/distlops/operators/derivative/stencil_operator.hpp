@@ -93,12 +93,8 @@ class StencilOperator final : public LinearOperatorBase<DistributedArray<T, Spac
   Plan adjoint_;
   mutable Buffer<T, Space> front_ghosts_;
   mutable Buffer<T, Space> back_ghosts_;
-  // The Cuda space: the transport of device memory (NCCL), or host copies of the block and
-  // of the ghost planes when the planes travel over MPI.
-  mutable std::unique_ptr<Transport> device_transport_;
-  mutable std::vector<T> staged_block_;
-  mutable std::vector<T> staged_front_;
-  mutable std::vector<T> staged_back_;
+  // The Cuda space: the transport of the ghost planes.
+  KeptTransport<Space> transport_;
 };
 
 extern template class StencilOperator<float, Host>;

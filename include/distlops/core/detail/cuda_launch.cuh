@@ -5,8 +5,8 @@
 #include <complex>
 #include <type_traits>
 
-#include "cuda_check.hpp"
 #include "distlops/core/cuda_context.hpp"
+#include "distlops/core/detail/cuda_check.hpp"
 #include "distlops/core/pointwise.hpp"
 #include "distlops/core/types.hpp"
 

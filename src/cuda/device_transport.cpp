@@ -1,0 +1,216 @@
+// The transports of device memory and the Cuda space's transport factory (transport.hpp): the
+// one place that decides whether device data go over NCCL or through host memory.
+#include "distlops/core/device_transport.hpp"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <utility>
+
+#include "distlops/core/gpu_collectives.hpp"
+#if DISTLOPS_WITH_NCCL
+#include "distlops/core/nccl_communicator.hpp"
+#endif
+
+namespace distlops {
+
+// ---- what device transports share ------------------------------------------------------------
+
+void DeviceTransport::copy_box(std::size_t element_size, const void* source,
+                               kernels::BoxView source_box, void* destination,
+                               kernels::BoxView destination_box, std::span<const Index> extent) {
+  kernels::copy_box(Cuda{}, element_size, source, source_box, destination, destination_box, extent);
+}
+
+std::byte* DeviceTransport::workspace(int slot, std::size_t bytes) {
+  if (slot < 0) throw InvalidArgument("device transport: negative workspace slot");
+  const auto index = static_cast<std::size_t>(slot);
+  if (workspaces_.size() <= index) workspaces_.resize(index + 1);
+  if (workspaces_[index].bytes() < bytes) {
+    // The old buffer is freed first: cudaFree waits for the work that may still use it.
+    workspaces_[index] = Buffer<std::byte, Cuda>();
+    workspaces_[index] = Buffer<std::byte, Cuda>(static_cast<Index>(bytes));
+  }
+  return workspaces_[index].data();
+}
+
+// ---- staged through host memory ----------------------------------------------------------------
+
+namespace {
+
+std::byte* grown(std::vector<std::byte>& stage, std::size_t bytes) {
+  if (stage.size() < bytes) stage.resize(bytes);
+  return stage.data();
+}
+
+void to_host(std::byte* host, const std::byte* device, Index bytes) {
+  memory::copy_bytes<Host, Cuda>(host, device, static_cast<std::size_t>(bytes));
+}
+
+void to_device(std::byte* device, const std::byte* host, Index bytes) {
+  memory::copy_bytes<Cuda, Host>(device, host, static_cast<std::size_t>(bytes));
+}
+
+// The bytes a set of (count, displacement) regions spans from the start of its buffer.
+Index extent_of(std::span<const Index> counts, std::span<const Index> displacements) {
+  Index extent = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    if (counts[r] > 0) extent = std::max(extent, displacements[r] + counts[r]);
+  }
+  return extent;
+}
+
+}  // namespace
+
+std::byte* StagedTransport::host_send(std::size_t bytes) {
+  return grown(send_stage_, bytes);
+}
+
+std::byte* StagedTransport::host_receive(std::size_t bytes) {
+  return grown(receive_stage_, bytes);
+}
+
+template <class R>
+void StagedTransport::allreduce_staged(R* data, Index count, ReduceOp op) {
+  if (count == 0 || comm_.size() == 1) return;
+  const Index bytes = count * Index(sizeof(R));
+  R* host = reinterpret_cast<R*>(host_send(static_cast<std::size_t>(bytes)));
+  to_host(reinterpret_cast<std::byte*>(host), reinterpret_cast<const std::byte*>(data), bytes);
+  comm_.allreduce(host, host, count, op);
+  to_device(reinterpret_cast<std::byte*>(data), reinterpret_cast<const std::byte*>(host), bytes);
+}
+
+void StagedTransport::allreduce(float* data, Index count, ReduceOp op) {
+  allreduce_staged(data, count, op);
+}
+
+void StagedTransport::allreduce(double* data, Index count, ReduceOp op) {
+  allreduce_staged(data, count, op);
+}
+
+void StagedTransport::allgather(const std::byte* send, Index bytes, std::byte* recv) {
+  if (bytes == 0) return;
+  if (comm_.size() == 1) {
+    memory::copy_bytes<Cuda, Cuda>(recv, send, static_cast<std::size_t>(bytes));
+    return;
+  }
+  std::byte* staged = host_send(static_cast<std::size_t>(bytes));
+  std::byte* gathered = host_receive(static_cast<std::size_t>(bytes * comm_.size()));
+  to_host(staged, send, bytes);
+  comm_.allgather(staged, bytes, gathered);
+  to_device(recv, gathered, bytes * comm_.size());
+}
+
+void StagedTransport::allgatherv(const std::byte* send, Index send_bytes, std::byte* recv,
+                                 std::span<const Index> counts,
+                                 std::span<const Index> displacements) {
+  if (comm_.size() == 1) {
+    if (counts[0] > 0) {
+      memory::copy_bytes<Cuda, Cuda>(recv + displacements[0], send,
+                                     static_cast<std::size_t>(counts[0]));
+    }
+    return;
+  }
+  const Index extent = extent_of(counts, displacements);
+  std::byte* staged = host_send(static_cast<std::size_t>(send_bytes));
+  std::byte* gathered = host_receive(static_cast<std::size_t>(extent));
+  to_host(staged, send, send_bytes);
+  comm_.allgatherv(staged, send_bytes, gathered, counts, displacements);
+  // Only the gathered regions: the rest of recv is not this call's to write.
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    if (counts[r] > 0) to_device(recv + displacements[r], gathered + displacements[r], counts[r]);
+  }
+}
+
+void StagedTransport::alltoallv(const std::byte* send, std::span<const Index> send_counts,
+                                std::span<const Index> send_displacements, std::byte* recv,
+                                std::span<const Index> recv_counts,
+                                std::span<const Index> recv_displacements) {
+  if (comm_.size() == 1) {
+    if (send_counts[0] > 0) {
+      memory::copy_bytes<Cuda, Cuda>(recv + recv_displacements[0], send + send_displacements[0],
+                                     static_cast<std::size_t>(send_counts[0]));
+    }
+    return;
+  }
+  const Index send_extent = extent_of(send_counts, send_displacements);
+  const Index recv_extent = extent_of(recv_counts, recv_displacements);
+  std::byte* staged = host_send(static_cast<std::size_t>(send_extent));
+  std::byte* arrived = host_receive(static_cast<std::size_t>(recv_extent));
+  to_host(staged, send, send_extent);
+  comm_.alltoallv(staged, send_counts, send_displacements, arrived, recv_counts,
+                  recv_displacements);
+  for (std::size_t r = 0; r < recv_counts.size(); ++r) {
+    if (recv_counts[r] > 0)
+      to_device(recv + recv_displacements[r], arrived + recv_displacements[r], recv_counts[r]);
+  }
+}
+
+Request StagedTransport::start(std::span<const ReceiveMessage> receives,
+                               std::span<const SendMessage> sends) {
+  // One host buffer for the sends and one for the receives, each message at its own offset.
+  Index send_total = 0, receive_total = 0;
+  for (const SendMessage& message : sends)
+    send_total += message.bytes;
+  for (const ReceiveMessage& message : receives)
+    receive_total += message.bytes;
+  std::byte* staged = host_send(static_cast<std::size_t>(send_total));
+  std::byte* arrived = host_receive(static_cast<std::size_t>(receive_total));
+  Request all;
+  Index offset = 0;
+  for (const ReceiveMessage& message : receives) {
+    if (message.bytes > 0)
+      all.merge(comm_.irecv(arrived + offset, message.bytes, message.peer, message.tag));
+    offset += message.bytes;
+  }
+  offset = 0;
+  for (const SendMessage& message : sends) {
+    if (message.bytes > 0) {
+      to_host(staged + offset, message.data, message.bytes);
+      all.merge(comm_.isend(staged + offset, message.bytes, message.peer, message.tag));
+    }
+    offset += message.bytes;
+  }
+  all.wait();
+  offset = 0;
+  for (const ReceiveMessage& message : receives) {
+    if (message.bytes > 0) to_device(message.data, arrived + offset, message.bytes);
+    offset += message.bytes;
+  }
+  return Request();
+}
+
+// ---- the factory --------------------------------------------------------------------------------
+
+template <>
+TransportKind transport_kind<Cuda>(const Communicator&) {
+  return gpu_collectives() == GpuCollectives::nccl ? TransportKind::nccl : TransportKind::staged;
+}
+
+template <>
+std::unique_ptr<Transport> make_transport<Cuda>(const Communicator& comm) {
+#if DISTLOPS_WITH_NCCL
+  if (transport_kind<Cuda>(comm) == TransportKind::nccl)
+    return std::make_unique<NcclTransport>(detail::nccl_of(comm));
+#endif
+  return std::make_unique<StagedTransport>(comm);
+}
+
+template <>
+std::shared_ptr<Transport> transport_for<Cuda>(const Communicator& comm) {
+  // Never destroyed: device memory and NCCL communicators are not released during static
+  // destruction, after which the CUDA runtime may be gone.
+  using Key = std::pair<TransportKind, std::vector<int>>;
+  static auto* const kept = new std::map<Key, std::shared_ptr<Transport>>();
+  static std::mutex mutex;
+  Key key{transport_kind<Cuda>(comm), comm.world_ranks()};
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto found = kept->find(key);
+  if (found == kept->end()) {
+    found =
+        kept->emplace(std::move(key), std::shared_ptr<Transport>(make_transport<Cuda>(comm))).first;
+  }
+  return found->second;
+}
+
+}  // namespace distlops

@@ -1,6 +1,7 @@
 // The Cuda space of a build without the CUDA backend: every use reports that clearly.
 #include "distlops/core/error.hpp"
 #include "distlops/core/memory_space.hpp"
+#include "distlops/core/transport.hpp"
 
 namespace distlops {
 
@@ -39,4 +40,18 @@ void copy_bytes<Cuda, Cuda>(void*, const void*, std::size_t bytes) {
   if (bytes > 0) no_cuda("copy on device");
 }
 }  // namespace memory
+
+template <>
+TransportKind transport_kind<Cuda>(const Communicator&) {
+  no_cuda("transport_kind<Cuda>");
+}
+template <>
+std::unique_ptr<Transport> make_transport<Cuda>(const Communicator&) {
+  no_cuda("make_transport<Cuda>");
+}
+template <>
+std::shared_ptr<Transport> transport_for<Cuda>(const Communicator&) {
+  no_cuda("transport_for<Cuda>");
+}
+
 }  // namespace distlops

@@ -5,6 +5,7 @@
 
 #include "cuda/layout_kernels.hpp"
 #include "distlops/core/collective_check.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
 
 namespace distlops {
@@ -377,15 +378,6 @@ void HaloOperator<T, Space>::exchange(T* extended, bool accumulate) const {
   }
 }
 
-template class HaloOperator<float, Host>;
-template class HaloOperator<double, Host>;
-template class HaloOperator<std::complex<float>, Host>;
-template class HaloOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-template class HaloOperator<float, Cuda>;
-template class HaloOperator<double, Cuda>;
-template class HaloOperator<std::complex<float>, Cuda>;
-template class HaloOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(HaloOperator)
 
 }  // namespace distlops

@@ -9,6 +9,7 @@
 
 #include "distlops/config.hpp"
 #include "distlops/core/error.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/transport.hpp"
 
 namespace distlops {
@@ -77,16 +78,7 @@ void allreduce_sum_in_place(const Communicator& comm, T* data, Index count) {
 
 #define DISTLOPS_INSTANTIATE_ALLREDUCE(T, S) \
   template void allreduce_sum_in_place<T, S>(const Communicator&, T*, Index);
-DISTLOPS_INSTANTIATE_ALLREDUCE(float, Host)
-DISTLOPS_INSTANTIATE_ALLREDUCE(double, Host)
-DISTLOPS_INSTANTIATE_ALLREDUCE(std::complex<float>, Host)
-DISTLOPS_INSTANTIATE_ALLREDUCE(std::complex<double>, Host)
-#if DISTLOPS_WITH_CUDA
-DISTLOPS_INSTANTIATE_ALLREDUCE(float, Cuda)
-DISTLOPS_INSTANTIATE_ALLREDUCE(double, Cuda)
-DISTLOPS_INSTANTIATE_ALLREDUCE(std::complex<float>, Cuda)
-DISTLOPS_INSTANTIATE_ALLREDUCE(std::complex<double>, Cuda)
-#endif
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_ALLREDUCE)
 #undef DISTLOPS_INSTANTIATE_ALLREDUCE
 
 }  // namespace distlops

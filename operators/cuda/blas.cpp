@@ -10,6 +10,7 @@
 #include "device_kernels.hpp"
 #include "distlops/core/cuda_context.hpp"
 #include "distlops/core/detail/cuda_check.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
 
 namespace distlops::device_ops {
@@ -263,10 +264,7 @@ void gemm_strided_batched(Cuda, const char* caller, bool adjoint, Index batch, I
 #define DISTLOPS_INSTANTIATE_GEMM_STRIDED_BATCHED(T)                                            \
   template void gemm_strided_batched<T>(Cuda, const char*, bool, Index, Index, Index, const T*, \
                                         Index, Index, T, const T*, Index, T, T*, Index);
-DISTLOPS_INSTANTIATE_GEMM_STRIDED_BATCHED(float)
-DISTLOPS_INSTANTIATE_GEMM_STRIDED_BATCHED(double)
-DISTLOPS_INSTANTIATE_GEMM_STRIDED_BATCHED(std::complex<float>)
-DISTLOPS_INSTANTIATE_GEMM_STRIDED_BATCHED(std::complex<double>)
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_GEMM_STRIDED_BATCHED)
 #undef DISTLOPS_INSTANTIATE_GEMM_STRIDED_BATCHED
 
 }  // namespace distlops::device_ops

@@ -3,6 +3,7 @@
 #include "../signal/nonstationary_taps.hpp"
 #include "convolution_kernels.hpp"
 #include "distlops/core/detail/cuda_launch.cuh"
+#include "distlops/core/instantiate.hpp"
 
 namespace distlops::device_ops {
 
@@ -116,10 +117,7 @@ void nonstationary_convolve1d(Cuda, bool adjoint, Index outer, Index length, Ind
                               const T*, T, T*);                                                   \
   template void nonstationary_convolve1d<T>(Cuda, bool, Index, Index, Index, Index, Index, Index, \
                                             const T*, const T*, T*);
-DISTLOPS_INSTANTIATE_CONVOLUTION_KERNELS(float)
-DISTLOPS_INSTANTIATE_CONVOLUTION_KERNELS(double)
-DISTLOPS_INSTANTIATE_CONVOLUTION_KERNELS(std::complex<float>)
-DISTLOPS_INSTANTIATE_CONVOLUTION_KERNELS(std::complex<double>)
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_CONVOLUTION_KERNELS)
 #undef DISTLOPS_INSTANTIATE_CONVOLUTION_KERNELS
 
 }  // namespace distlops::device_ops

@@ -4,6 +4,7 @@
 
 #include "device_kernels.hpp"
 #include "distlops/core/detail/cuda_launch.cuh"
+#include "distlops/core/instantiate.hpp"
 
 namespace distlops::device_ops {
 
@@ -170,10 +171,7 @@ void stencil_box(Cuda, const StencilBox<T>& box, const T* in, const T* front_gho
   template void local_stencil<T>(Cuda, const LocalStencil<real_type_t<T>>&, bool, T, const T*, T, \
                                  T*);                                                             \
   template void stencil_box<T>(Cuda, const StencilBox<T>&, const T*, const T*, const T*, T, T*);
-DISTLOPS_INSTANTIATE_DEVICE_OPS(float)
-DISTLOPS_INSTANTIATE_DEVICE_OPS(double)
-DISTLOPS_INSTANTIATE_DEVICE_OPS(std::complex<float>)
-DISTLOPS_INSTANTIATE_DEVICE_OPS(std::complex<double>)
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_DEVICE_OPS)
 #undef DISTLOPS_INSTANTIATE_DEVICE_OPS
 
 }  // namespace distlops::device_ops

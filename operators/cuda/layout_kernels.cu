@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "distlops/core/detail/cuda_launch.cuh"
+#include "distlops/core/instantiate.hpp"
 #include "layout_kernels.hpp"
 
 namespace distlops::device_ops {
@@ -235,10 +236,7 @@ void transpose_tiles(Cuda, const Shape& shape, const Shape& in_strides, std::siz
   template void box_axpby<T>(Cuda, const BoxAxpby&, T, const T*, T, T*);                          \
   template void transpose_tiles<T>(Cuda, const Shape&, const Shape&, std::size_t, T, const T*, T, \
                                    T*);
-DISTLOPS_INSTANTIATE_LAYOUT_KERNELS(float)
-DISTLOPS_INSTANTIATE_LAYOUT_KERNELS(double)
-DISTLOPS_INSTANTIATE_LAYOUT_KERNELS(std::complex<float>)
-DISTLOPS_INSTANTIATE_LAYOUT_KERNELS(std::complex<double>)
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_LAYOUT_KERNELS)
 #undef DISTLOPS_INSTANTIATE_LAYOUT_KERNELS
 
 }  // namespace distlops::device_ops

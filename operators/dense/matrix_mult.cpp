@@ -7,6 +7,7 @@
 #include "../rank_exchange.hpp"
 #include "distlops/core/buffer.hpp"
 #include "distlops/core/collective_check.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
 
 namespace distlops {
@@ -369,16 +370,7 @@ LinearOperator<T, Space> MatrixMult(const EigenRowMajorMatrix<T>& local_a, Index
 #define DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT(T, S)                                   \
   template LinearOperator<T, S> MatrixMult<T, S>(const EigenRowMajorMatrix<T>&, Index, \
                                                  MatrixMultKind, const Communicator&);
-DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT(float, Host)
-DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT(double, Host)
-DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT(std::complex<float>, Host)
-DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT(std::complex<double>, Host)
-#if DISTLOPS_WITH_CUDA
-DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT(float, Cuda)
-DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT(double, Cuda)
-DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT(std::complex<float>, Cuda)
-DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT(std::complex<double>, Cuda)
-#endif
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT)
 #undef DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT
 
 }  // namespace distlops

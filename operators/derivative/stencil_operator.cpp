@@ -5,6 +5,7 @@
 
 #include "../cuda/device_kernels.hpp"
 #include "../local/support.hpp"
+#include "distlops/core/instantiate.hpp"
 
 namespace distlops {
 
@@ -302,15 +303,6 @@ void StencilOperator<T, Space>::run_device(const Plan& plan, const Array& in, Ar
   throw DeviceError(this->name() + ": this build has no CUDA backend");
 }
 
-template class StencilOperator<float, Host>;
-template class StencilOperator<double, Host>;
-template class StencilOperator<std::complex<float>, Host>;
-template class StencilOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-template class StencilOperator<float, Cuda>;
-template class StencilOperator<double, Cuda>;
-template class StencilOperator<std::complex<float>, Cuda>;
-template class StencilOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(StencilOperator)
 
 }  // namespace distlops

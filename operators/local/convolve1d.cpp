@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "../cuda/convolution_kernels.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "support.hpp"
 
 namespace distlops::local {
@@ -134,15 +135,6 @@ void Convolve1DOperator<T, Space>::apply(bool adjoint, T alpha, const T* in, T b
   }
 }
 
-template class Convolve1DOperator<float, Host>;
-template class Convolve1DOperator<double, Host>;
-template class Convolve1DOperator<std::complex<float>, Host>;
-template class Convolve1DOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-template class Convolve1DOperator<float, Cuda>;
-template class Convolve1DOperator<double, Cuda>;
-template class Convolve1DOperator<std::complex<float>, Cuda>;
-template class Convolve1DOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(Convolve1DOperator)
 
 }  // namespace distlops::local

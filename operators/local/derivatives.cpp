@@ -2,6 +2,7 @@
 // a StencilOperator.
 #include <cmath>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/first_derivative.hpp"
 #include "distlops/operators/local/laplacian.hpp"
 #include "distlops/operators/local/second_derivative.hpp"
@@ -68,30 +69,12 @@ LocalOperator<T, Space> Laplacian(const Shape& dims, const LaplacianOptions& opt
   return LocalOperator<T, Space>::template make<StencilOperator<T, Space>>(dims, terms, op);
 }
 
-#define DISTLOPS_INSTANTIATE_DERIVATIVES(T)                                                  \
-  template LocalOperator<T, Host> FirstDerivative<T, Host>(const Shape&,                     \
-                                                           const FirstDerivativeOptions&);   \
-  template LocalOperator<T, Host> SecondDerivative<T, Host>(const Shape&,                    \
-                                                            const SecondDerivativeOptions&); \
-  template LocalOperator<T, Host> Laplacian<T, Host>(const Shape&, const LaplacianOptions&);
+#define DISTLOPS_INSTANTIATE_DERIVATIVES(T, S)                                                     \
+  template LocalOperator<T, S> FirstDerivative<T, S>(const Shape&, const FirstDerivativeOptions&); \
+  template LocalOperator<T, S> SecondDerivative<T, S>(const Shape&,                                \
+                                                      const SecondDerivativeOptions&);             \
+  template LocalOperator<T, S> Laplacian<T, S>(const Shape&, const LaplacianOptions&);
 
-DISTLOPS_INSTANTIATE_DERIVATIVES(float)
-DISTLOPS_INSTANTIATE_DERIVATIVES(double)
-DISTLOPS_INSTANTIATE_DERIVATIVES(std::complex<float>)
-DISTLOPS_INSTANTIATE_DERIVATIVES(std::complex<double>)
-
-#if DISTLOPS_WITH_CUDA
-#define DISTLOPS_INSTANTIATE_CUDA_DERIVATIVES(T)                                             \
-  template LocalOperator<T, Cuda> FirstDerivative<T, Cuda>(const Shape&,                     \
-                                                           const FirstDerivativeOptions&);   \
-  template LocalOperator<T, Cuda> SecondDerivative<T, Cuda>(const Shape&,                    \
-                                                            const SecondDerivativeOptions&); \
-  template LocalOperator<T, Cuda> Laplacian<T, Cuda>(const Shape&, const LaplacianOptions&);
-DISTLOPS_INSTANTIATE_CUDA_DERIVATIVES(float)
-DISTLOPS_INSTANTIATE_CUDA_DERIVATIVES(double)
-DISTLOPS_INSTANTIATE_CUDA_DERIVATIVES(std::complex<float>)
-DISTLOPS_INSTANTIATE_CUDA_DERIVATIVES(std::complex<double>)
-#undef DISTLOPS_INSTANTIATE_CUDA_DERIVATIVES
-#endif
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_DERIVATIVES)
 
 }  // namespace distlops::local

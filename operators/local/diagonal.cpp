@@ -3,6 +3,7 @@
 #include "distlops/operators/local/diagonal.hpp"
 
 #include "../cuda/device_kernels.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "support.hpp"
 
 namespace distlops::local {
@@ -109,22 +110,9 @@ LocalOperator<T, Space> Diagonal(std::span<const T> diag, const Shape& dims, int
   return LocalOperator<T, Space>::template make<DiagonalOperator<T, Space>>(diag, dims, axis);
 }
 
-#define DISTLOPS_INSTANTIATE_DIAGONAL(T)    \
-  template class DiagonalOperator<T, Host>; \
-  template LocalOperator<T, Host> Diagonal<T, Host>(std::span<const T>, const Shape&, int);
-DISTLOPS_INSTANTIATE_DIAGONAL(float)
-DISTLOPS_INSTANTIATE_DIAGONAL(double)
-DISTLOPS_INSTANTIATE_DIAGONAL(std::complex<float>)
-DISTLOPS_INSTANTIATE_DIAGONAL(std::complex<double>)
-#if DISTLOPS_WITH_CUDA
-#define DISTLOPS_INSTANTIATE_CUDA_DIAGONAL(T) \
-  template class DiagonalOperator<T, Cuda>;   \
-  template LocalOperator<T, Cuda> Diagonal<T, Cuda>(std::span<const T>, const Shape&, int);
-DISTLOPS_INSTANTIATE_CUDA_DIAGONAL(float)
-DISTLOPS_INSTANTIATE_CUDA_DIAGONAL(double)
-DISTLOPS_INSTANTIATE_CUDA_DIAGONAL(std::complex<float>)
-DISTLOPS_INSTANTIATE_CUDA_DIAGONAL(std::complex<double>)
-#undef DISTLOPS_INSTANTIATE_CUDA_DIAGONAL
-#endif
+#define DISTLOPS_INSTANTIATE_DIAGONAL(T, S) \
+  template class DiagonalOperator<T, S>;    \
+  template LocalOperator<T, S> Diagonal<T, S>(std::span<const T>, const Shape&, int);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_DIAGONAL)
 
 }  // namespace distlops::local

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "../cuda/layout_kernels.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/identity.hpp"
 #include "distlops/operators/local/pad.hpp"
 #include "support.hpp"
@@ -153,24 +154,10 @@ LocalOperator<T, Space> Pad(const Shape& dims, const std::vector<PadWidth>& pad)
   return LocalOperator<T, Space>::template make<EmbedOperator<T, Space>>(dims, padded, shift, op);
 }
 
-#define DISTLOPS_INSTANTIATE_EMBED(T)                                            \
-  template class EmbedOperator<T, Host>;                                         \
-  template LocalOperator<T, Host> Identity<T, Host>(const Shape&, const Shape&); \
-  template LocalOperator<T, Host> Pad<T, Host>(const Shape&, const std::vector<PadWidth>&);
-DISTLOPS_INSTANTIATE_EMBED(float)
-DISTLOPS_INSTANTIATE_EMBED(double)
-DISTLOPS_INSTANTIATE_EMBED(std::complex<float>)
-DISTLOPS_INSTANTIATE_EMBED(std::complex<double>)
-#if DISTLOPS_WITH_CUDA
-#define DISTLOPS_INSTANTIATE_CUDA_EMBED(T)                                       \
-  template class EmbedOperator<T, Cuda>;                                         \
-  template LocalOperator<T, Cuda> Identity<T, Cuda>(const Shape&, const Shape&); \
-  template LocalOperator<T, Cuda> Pad<T, Cuda>(const Shape&, const std::vector<PadWidth>&);
-DISTLOPS_INSTANTIATE_CUDA_EMBED(float)
-DISTLOPS_INSTANTIATE_CUDA_EMBED(double)
-DISTLOPS_INSTANTIATE_CUDA_EMBED(std::complex<float>)
-DISTLOPS_INSTANTIATE_CUDA_EMBED(std::complex<double>)
-#undef DISTLOPS_INSTANTIATE_CUDA_EMBED
-#endif
+#define DISTLOPS_INSTANTIATE_EMBED(T, S)                                   \
+  template class EmbedOperator<T, S>;                                      \
+  template LocalOperator<T, S> Identity<T, S>(const Shape&, const Shape&); \
+  template LocalOperator<T, S> Pad<T, S>(const Shape&, const std::vector<PadWidth>&);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_EMBED)
 
 }  // namespace distlops::local

@@ -1,6 +1,7 @@
 // FunctionOperator: the user's callables behind the operator interface.
 #include "distlops/operators/local/function_operator.hpp"
 
+#include "distlops/core/instantiate.hpp"
 #include "support.hpp"
 
 namespace distlops::local {
@@ -30,15 +31,6 @@ void CallableOperator<T, Space>::adjoint(const Vector& y, Vector& x) const {
   adjoint_(y, x);
 }
 
-template class CallableOperator<float, Host>;
-template class CallableOperator<double, Host>;
-template class CallableOperator<std::complex<float>, Host>;
-template class CallableOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-template class CallableOperator<float, Cuda>;
-template class CallableOperator<double, Cuda>;
-template class CallableOperator<std::complex<float>, Cuda>;
-template class CallableOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(CallableOperator)
 
 }  // namespace distlops::local

@@ -2,6 +2,7 @@
 #include "distlops/operators/local/matrix_mult.hpp"
 
 #include "../cuda/device_kernels.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "support.hpp"
 
 namespace distlops::local {
@@ -107,15 +108,6 @@ LocalOperator<T, Space> MatrixMult(const Eigen::Ref<const EigenRowMajorMatrix<T>
   template LocalOperator<T, S> MatrixMult<T, S>(Index, Index, std::span<const T>, const Shape&); \
   template LocalOperator<T, S> MatrixMult<T, S>(const Eigen::Ref<const EigenRowMajorMatrix<T>>&, \
                                                 const Shape&);
-DISTLOPS_INSTANTIATE_MATRIX_MULT(float, Host)
-DISTLOPS_INSTANTIATE_MATRIX_MULT(double, Host)
-DISTLOPS_INSTANTIATE_MATRIX_MULT(std::complex<float>, Host)
-DISTLOPS_INSTANTIATE_MATRIX_MULT(std::complex<double>, Host)
-#if DISTLOPS_WITH_CUDA
-DISTLOPS_INSTANTIATE_MATRIX_MULT(float, Cuda)
-DISTLOPS_INSTANTIATE_MATRIX_MULT(double, Cuda)
-DISTLOPS_INSTANTIATE_MATRIX_MULT(std::complex<float>, Cuda)
-DISTLOPS_INSTANTIATE_MATRIX_MULT(std::complex<double>, Cuda)
-#endif
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_MATRIX_MULT)
 
 }  // namespace distlops::local

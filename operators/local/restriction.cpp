@@ -2,6 +2,7 @@
 #include "distlops/operators/local/restriction.hpp"
 
 #include "../cuda/device_kernels.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "support.hpp"
 
 namespace distlops::local {
@@ -134,15 +135,6 @@ void RestrictionOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta
   }
 }
 
-template class RestrictionOperator<float, Host>;
-template class RestrictionOperator<double, Host>;
-template class RestrictionOperator<std::complex<float>, Host>;
-template class RestrictionOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-template class RestrictionOperator<float, Cuda>;
-template class RestrictionOperator<double, Cuda>;
-template class RestrictionOperator<std::complex<float>, Cuda>;
-template class RestrictionOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(RestrictionOperator)
 
 }  // namespace distlops::local

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "../cuda/device_kernels.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "support.hpp"
 
 namespace distlops::local {
@@ -167,15 +168,6 @@ void StencilOperator<T, Space>::apply_host(bool adjoint, T alpha, const T* in, T
   }
 }
 
-template class StencilOperator<float, Host>;
-template class StencilOperator<double, Host>;
-template class StencilOperator<std::complex<float>, Host>;
-template class StencilOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-template class StencilOperator<float, Cuda>;
-template class StencilOperator<double, Cuda>;
-template class StencilOperator<std::complex<float>, Cuda>;
-template class StencilOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(StencilOperator)
 
 }  // namespace distlops::local

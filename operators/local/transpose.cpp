@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "../cuda/layout_kernels.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "support.hpp"
 
 namespace distlops::local {
@@ -166,15 +167,6 @@ void TransposeAxesOperator<T, Space>::apply(const Permutation& permutation, T al
   }
 }
 
-template class TransposeAxesOperator<float, Host>;
-template class TransposeAxesOperator<double, Host>;
-template class TransposeAxesOperator<std::complex<float>, Host>;
-template class TransposeAxesOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-template class TransposeAxesOperator<float, Cuda>;
-template class TransposeAxesOperator<double, Cuda>;
-template class TransposeAxesOperator<std::complex<float>, Cuda>;
-template class TransposeAxesOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(TransposeAxesOperator)
 
 }  // namespace distlops::local

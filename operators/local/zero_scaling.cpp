@@ -1,4 +1,5 @@
 // Zero and Scaling: one kernel call per apply.
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/scaling.hpp"
 #include "distlops/operators/local/zero.hpp"
 #include "support.hpp"
@@ -38,23 +39,7 @@ void ScalingOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta, Ve
   kernels::axpby(Space{}, y.size(), alpha * conjugate(scale_), y.data(), beta, x.data());
 }
 
-template class ZeroOperator<float, Host>;
-template class ZeroOperator<double, Host>;
-template class ZeroOperator<std::complex<float>, Host>;
-template class ZeroOperator<std::complex<double>, Host>;
-template class ScalingOperator<float, Host>;
-template class ScalingOperator<double, Host>;
-template class ScalingOperator<std::complex<float>, Host>;
-template class ScalingOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-template class ZeroOperator<float, Cuda>;
-template class ZeroOperator<double, Cuda>;
-template class ZeroOperator<std::complex<float>, Cuda>;
-template class ZeroOperator<std::complex<double>, Cuda>;
-template class ScalingOperator<float, Cuda>;
-template class ScalingOperator<double, Cuda>;
-template class ScalingOperator<std::complex<float>, Cuda>;
-template class ScalingOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(ZeroOperator)
+DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(ScalingOperator)
 
 }  // namespace distlops::local

@@ -6,6 +6,7 @@
 #include "../rank_exchange.hpp"
 #include "distlops/core/buffer.hpp"
 #include "distlops/core/collective_check.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "slice_products.hpp"
 
 namespace distlops {
@@ -193,16 +194,7 @@ LinearOperator<T, Space> Fredholm1(const LocalArray<T, Host>& local_g, Index nz,
   }                                                                                      \
   template LinearOperator<T, S> Fredholm1<T, S>(const LocalArray<T, Host>&, Index,       \
                                                 const Fredholm1Options&, const Communicator&);
-DISTLOPS_INSTANTIATE_FREDHOLM1(float, Host)
-DISTLOPS_INSTANTIATE_FREDHOLM1(double, Host)
-DISTLOPS_INSTANTIATE_FREDHOLM1(std::complex<float>, Host)
-DISTLOPS_INSTANTIATE_FREDHOLM1(std::complex<double>, Host)
-#if DISTLOPS_WITH_CUDA
-DISTLOPS_INSTANTIATE_FREDHOLM1(float, Cuda)
-DISTLOPS_INSTANTIATE_FREDHOLM1(double, Cuda)
-DISTLOPS_INSTANTIATE_FREDHOLM1(std::complex<float>, Cuda)
-DISTLOPS_INSTANTIATE_FREDHOLM1(std::complex<double>, Cuda)
-#endif
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_FREDHOLM1)
 #undef DISTLOPS_INSTANTIATE_FREDHOLM1
 
 }  // namespace distlops

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "../cuda/convolution_kernels.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "nonstationary_taps.hpp"
 
 namespace distlops {
@@ -154,15 +155,6 @@ void NonStationaryConvolve1DOperator<T, Space>::adjoint(const Local& y, Local& x
   }
 }
 
-template class NonStationaryConvolve1DOperator<float, Host>;
-template class NonStationaryConvolve1DOperator<double, Host>;
-template class NonStationaryConvolve1DOperator<std::complex<float>, Host>;
-template class NonStationaryConvolve1DOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-template class NonStationaryConvolve1DOperator<float, Cuda>;
-template class NonStationaryConvolve1DOperator<double, Cuda>;
-template class NonStationaryConvolve1DOperator<std::complex<float>, Cuda>;
-template class NonStationaryConvolve1DOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(NonStationaryConvolve1DOperator)
 
 }  // namespace distlops

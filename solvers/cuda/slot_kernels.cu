@@ -5,6 +5,7 @@
 // fused multiply-adds so that it rounds as on the host); the vector updates read their
 // coefficient from the slot in every thread. Nothing here synchronises except read_back().
 #include "distlops/core/detail/cuda_launch.cuh"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/solvers/detail/lsqr_recurrence.hpp"
 #include "distlops/solvers/detail/slot_kernels.hpp"
 
@@ -169,10 +170,7 @@ void read_back(Cuda, double* host, const double* slots, int count) {
   template void axpy<T>(Cuda, Index, const double*, double, const T*, T*);                   \
   template void axpby<T>(Cuda, Index, const double*, const T*, const double*, T*);           \
   template void scale<T>(Cuda, Index, const double*, double, T*);
-DISTLOPS_INSTANTIATE_CUDA_SLOT_KERNELS(float)
-DISTLOPS_INSTANTIATE_CUDA_SLOT_KERNELS(double)
-DISTLOPS_INSTANTIATE_CUDA_SLOT_KERNELS(std::complex<float>)
-DISTLOPS_INSTANTIATE_CUDA_SLOT_KERNELS(std::complex<double>)
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_CUDA_SLOT_KERNELS)
 #undef DISTLOPS_INSTANTIATE_CUDA_SLOT_KERNELS
 
 }  // namespace slot_kernels

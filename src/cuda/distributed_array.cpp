@@ -1,9 +1,7 @@
 // DistributedArray for the Cuda space and the four scalar types.
 #include "../distributed_array_impl.hpp"
+#include "distlops/core/instantiate.hpp"
 
 namespace distlops {
-template class DistributedArray<float, Cuda>;
-template class DistributedArray<double, Cuda>;
-template class DistributedArray<std::complex<float>, Cuda>;
-template class DistributedArray<std::complex<double>, Cuda>;
+DISTLOPS_INSTANTIATE_TEMPLATE_CLASS_IN(DistributedArray, Cuda)
 }  // namespace distlops

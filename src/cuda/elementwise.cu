@@ -1,6 +1,7 @@
 // Element-wise kernels of the Cuda space. Each kernel applies a function object of
 // pointwise.hpp (the formulas of the host kernels) in a grid-stride loop.
 #include "distlops/core/detail/cuda_launch.cuh"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
 
 namespace distlops::kernels {
@@ -198,9 +199,6 @@ void conj(Cuda, Index n, const T* x, T* y) {
   template void scalar_binary<T>(Cuda, BinaryOp, Index, T, const T*, T*);  \
   template void conj<T>(Cuda, Index, const T*, T*);
 
-DISTLOPS_INSTANTIATE_CUDA_ELEMENTWISE(float)
-DISTLOPS_INSTANTIATE_CUDA_ELEMENTWISE(double)
-DISTLOPS_INSTANTIATE_CUDA_ELEMENTWISE(std::complex<float>)
-DISTLOPS_INSTANTIATE_CUDA_ELEMENTWISE(std::complex<double>)
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_CUDA_ELEMENTWISE)
 
 }  // namespace distlops::kernels

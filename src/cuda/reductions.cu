@@ -9,6 +9,7 @@
 
 #include "../kernel_checks.hpp"
 #include "distlops/core/detail/cuda_launch.cuh"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
 
 namespace distlops::kernels {
@@ -314,9 +315,6 @@ void norm_reduce_axis(Cuda, NormKind kind, real_type_t<T> p, Index outer, Index 
   template void norm_reduce_into<T>(Cuda, NormKind, real_type_t<T>, Index, const T*,               \
                                     real_type_t<T>*);
 
-DISTLOPS_INSTANTIATE_CUDA_REDUCTIONS(float)
-DISTLOPS_INSTANTIATE_CUDA_REDUCTIONS(double)
-DISTLOPS_INSTANTIATE_CUDA_REDUCTIONS(std::complex<float>)
-DISTLOPS_INSTANTIATE_CUDA_REDUCTIONS(std::complex<double>)
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_CUDA_REDUCTIONS)
 
 }  // namespace distlops::kernels

@@ -1,9 +1,7 @@
 // StackedDistributedArray for the Cuda space and the four scalar types.
 #include "../stacked_distributed_array_impl.hpp"
+#include "distlops/core/instantiate.hpp"
 
 namespace distlops {
-template class StackedDistributedArray<float, Cuda>;
-template class StackedDistributedArray<double, Cuda>;
-template class StackedDistributedArray<std::complex<float>, Cuda>;
-template class StackedDistributedArray<std::complex<double>, Cuda>;
+DISTLOPS_INSTANTIATE_TEMPLATE_CLASS_IN(StackedDistributedArray, Cuda)
 }  // namespace distlops

@@ -1,9 +1,7 @@
 // DistributedArray for the host space and the four scalar types.
 #include "../distributed_array_impl.hpp"
+#include "distlops/core/instantiate.hpp"
 
 namespace distlops {
-template class DistributedArray<float, Host>;
-template class DistributedArray<double, Host>;
-template class DistributedArray<std::complex<float>, Host>;
-template class DistributedArray<std::complex<double>, Host>;
+DISTLOPS_INSTANTIATE_TEMPLATE_CLASS_IN(DistributedArray, Host)
 }  // namespace distlops

@@ -11,6 +11,7 @@
 
 #include "../box_copy_plan.hpp"
 #include "../kernel_checks.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/pointwise.hpp"
 
 namespace distlops::kernels {
@@ -279,9 +280,6 @@ void copy_box(Host, std::size_t element_size, const void* source_data, BoxView s
   template void norm_reduce_axis<T>(Host, NormKind, real_type_t<T>, Index, Index, Index, const T*, \
                                     real_type_t<T>*);
 
-DISTLOPS_INSTANTIATE_HOST_KERNELS(float)
-DISTLOPS_INSTANTIATE_HOST_KERNELS(double)
-DISTLOPS_INSTANTIATE_HOST_KERNELS(std::complex<float>)
-DISTLOPS_INSTANTIATE_HOST_KERNELS(std::complex<double>)
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_HOST_KERNELS)
 
 }  // namespace distlops::kernels

@@ -1,9 +1,7 @@
 // StackedDistributedArray for the host space and the four scalar types.
 #include "../stacked_distributed_array_impl.hpp"
+#include "distlops/core/instantiate.hpp"
 
 namespace distlops {
-template class StackedDistributedArray<float, Host>;
-template class StackedDistributedArray<double, Host>;
-template class StackedDistributedArray<std::complex<float>, Host>;
-template class StackedDistributedArray<std::complex<double>, Host>;
+DISTLOPS_INSTANTIATE_TEMPLATE_CLASS_IN(StackedDistributedArray, Host)
 }  // namespace distlops

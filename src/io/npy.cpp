@@ -33,6 +33,7 @@
 
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/error.hpp"
+#include "distlops/core/instantiate.hpp"
 
 static_assert(std::endian::native == std::endian::little,
               "distlops' .npy input and output store the host's little-endian bytes as is");
@@ -615,10 +616,7 @@ DistributedArray<T, Host> read_npy(const std::filesystem::path& path, const Comm
   template DistributedArray<T, Host> read_npy<T>(const std::filesystem::path&, const Layout&); \
   template DistributedArray<T, Host> read_npy<T>(const std::filesystem::path&,                 \
                                                  const Communicator&, Partition, int);
-DISTLOPS_INSTANTIATE_NPY(float)
-DISTLOPS_INSTANTIATE_NPY(double)
-DISTLOPS_INSTANTIATE_NPY(std::complex<float>)
-DISTLOPS_INSTANTIATE_NPY(std::complex<double>)
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_NPY)
 #undef DISTLOPS_INSTANTIATE_NPY
 
 }  // namespace distlops::io

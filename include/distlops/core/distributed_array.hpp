@@ -17,6 +17,7 @@
 
 #include "distlops/config.hpp"
 #include "distlops/core/buffer.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/layout.hpp"
 #include "distlops/core/local_array.hpp"
 #include "distlops/core/memory_space.hpp"
@@ -217,16 +218,7 @@ class DistributedArray {
 };
 
 #define DISTLOPS_DECLARE_ARRAY(T, S) extern template class DistributedArray<T, S>;
-DISTLOPS_DECLARE_ARRAY(float, Host)
-DISTLOPS_DECLARE_ARRAY(double, Host)
-DISTLOPS_DECLARE_ARRAY(std::complex<float>, Host)
-DISTLOPS_DECLARE_ARRAY(std::complex<double>, Host)
-#if DISTLOPS_WITH_CUDA
-DISTLOPS_DECLARE_ARRAY(float, Cuda)
-DISTLOPS_DECLARE_ARRAY(double, Cuda)
-DISTLOPS_DECLARE_ARRAY(std::complex<float>, Cuda)
-DISTLOPS_DECLARE_ARRAY(std::complex<double>, Cuda)
-#endif
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DECLARE_ARRAY)
 #undef DISTLOPS_DECLARE_ARRAY
 
 }  // namespace distlops

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "distlops/core/distributed_array.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/stacked_layout.hpp"
 
 namespace distlops {
@@ -161,16 +162,7 @@ void StackedDistributedArray<T, Space>::for_each_array(F&& f) {
 }
 
 #define DISTLOPS_DECLARE_STACKED(T, S) extern template class StackedDistributedArray<T, S>;
-DISTLOPS_DECLARE_STACKED(float, Host)
-DISTLOPS_DECLARE_STACKED(double, Host)
-DISTLOPS_DECLARE_STACKED(std::complex<float>, Host)
-DISTLOPS_DECLARE_STACKED(std::complex<double>, Host)
-#if DISTLOPS_WITH_CUDA
-DISTLOPS_DECLARE_STACKED(float, Cuda)
-DISTLOPS_DECLARE_STACKED(double, Cuda)
-DISTLOPS_DECLARE_STACKED(std::complex<float>, Cuda)
-DISTLOPS_DECLARE_STACKED(std::complex<double>, Cuda)
-#endif
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DECLARE_STACKED)
 #undef DISTLOPS_DECLARE_STACKED
 
 }  // namespace distlops

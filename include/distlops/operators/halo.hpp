@@ -23,6 +23,7 @@
 #include <memory>
 #include <vector>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/transport.hpp"
 #include "distlops/operators/linear_operator.hpp"
 
@@ -103,15 +104,6 @@ LinearOperator<T, Space> Halo(const Communicator& comm, const Shape& dims, const
   return LinearOperator<T, Space>::template make<HaloOperator<T, Space>>(comm, dims, widths, grid);
 }
 
-extern template class HaloOperator<float, Host>;
-extern template class HaloOperator<double, Host>;
-extern template class HaloOperator<std::complex<float>, Host>;
-extern template class HaloOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-extern template class HaloOperator<float, Cuda>;
-extern template class HaloOperator<double, Cuda>;
-extern template class HaloOperator<std::complex<float>, Cuda>;
-extern template class HaloOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_EXTERN_TEMPLATE_CLASS(HaloOperator)
 
 }  // namespace distlops

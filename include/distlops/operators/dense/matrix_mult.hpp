@@ -30,6 +30,7 @@
 
 #include "distlops/config.hpp"
 #include "distlops/core/eigen.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/linear_operator.hpp"
 
 namespace distlops {
@@ -69,16 +70,7 @@ LinearOperator<T, Space> MatrixMult(const EigenRowMajorMatrix<T>& local_a, Index
 #define DISTLOPS_EXTERN_DENSE_MATRIX_MULT(T, S)                                               \
   extern template LinearOperator<T, S> MatrixMult<T, S>(const EigenRowMajorMatrix<T>&, Index, \
                                                         MatrixMultKind, const Communicator&);
-DISTLOPS_EXTERN_DENSE_MATRIX_MULT(float, Host)
-DISTLOPS_EXTERN_DENSE_MATRIX_MULT(double, Host)
-DISTLOPS_EXTERN_DENSE_MATRIX_MULT(std::complex<float>, Host)
-DISTLOPS_EXTERN_DENSE_MATRIX_MULT(std::complex<double>, Host)
-#if DISTLOPS_WITH_CUDA
-DISTLOPS_EXTERN_DENSE_MATRIX_MULT(float, Cuda)
-DISTLOPS_EXTERN_DENSE_MATRIX_MULT(double, Cuda)
-DISTLOPS_EXTERN_DENSE_MATRIX_MULT(std::complex<float>, Cuda)
-DISTLOPS_EXTERN_DENSE_MATRIX_MULT(std::complex<double>, Cuda)
-#endif
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_EXTERN_DENSE_MATRIX_MULT)
 #undef DISTLOPS_EXTERN_DENSE_MATRIX_MULT
 
 }  // namespace distlops

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "distlops/core/ghost_cells.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
 #include "distlops/operators/derivative/band_rule.hpp"
 #include "distlops/operators/linear_operator.hpp"
@@ -97,15 +98,6 @@ class StencilOperator final : public LinearOperatorBase<DistributedArray<T, Spac
   KeptTransport<Space> transport_;
 };
 
-extern template class StencilOperator<float, Host>;
-extern template class StencilOperator<double, Host>;
-extern template class StencilOperator<std::complex<float>, Host>;
-extern template class StencilOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-extern template class StencilOperator<float, Cuda>;
-extern template class StencilOperator<double, Cuda>;
-extern template class StencilOperator<std::complex<float>, Cuda>;
-extern template class StencilOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_EXTERN_TEMPLATE_CLASS(StencilOperator)
 
 }  // namespace distlops

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "distlops/core/buffer.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/accumulating_operator.hpp"
 
 namespace distlops::local {
@@ -62,15 +63,6 @@ LocalOperator<T, Space> Convolve1D(const Shape& dims, std::span<const T> filter,
                                                                               axis);
 }
 
-extern template class Convolve1DOperator<float, Host>;
-extern template class Convolve1DOperator<double, Host>;
-extern template class Convolve1DOperator<std::complex<float>, Host>;
-extern template class Convolve1DOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-extern template class Convolve1DOperator<float, Cuda>;
-extern template class Convolve1DOperator<double, Cuda>;
-extern template class Convolve1DOperator<std::complex<float>, Cuda>;
-extern template class Convolve1DOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_EXTERN_TEMPLATE_CLASS(Convolve1DOperator)
 
 }  // namespace distlops::local

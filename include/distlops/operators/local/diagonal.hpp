@@ -15,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/accumulating_operator.hpp"
 
 namespace distlops::local {
@@ -48,23 +49,10 @@ class DiagonalOperator final : public AccumulatingOperator<T, Space> {
 template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> Diagonal(std::span<const T> diag, const Shape& dims = {}, int axis = -1);
 
-#define DISTLOPS_EXTERN_DIAGONAL(T)                \
-  extern template class DiagonalOperator<T, Host>; \
-  extern template LocalOperator<T, Host> Diagonal<T, Host>(std::span<const T>, const Shape&, int);
-DISTLOPS_EXTERN_DIAGONAL(float)
-DISTLOPS_EXTERN_DIAGONAL(double)
-DISTLOPS_EXTERN_DIAGONAL(std::complex<float>)
-DISTLOPS_EXTERN_DIAGONAL(std::complex<double>)
-#if DISTLOPS_WITH_CUDA
-#define DISTLOPS_EXTERN_CUDA_DIAGONAL(T)           \
-  extern template class DiagonalOperator<T, Cuda>; \
-  extern template LocalOperator<T, Cuda> Diagonal<T, Cuda>(std::span<const T>, const Shape&, int);
-DISTLOPS_EXTERN_CUDA_DIAGONAL(float)
-DISTLOPS_EXTERN_CUDA_DIAGONAL(double)
-DISTLOPS_EXTERN_CUDA_DIAGONAL(std::complex<float>)
-DISTLOPS_EXTERN_CUDA_DIAGONAL(std::complex<double>)
-#undef DISTLOPS_EXTERN_CUDA_DIAGONAL
-#endif
+#define DISTLOPS_EXTERN_DIAGONAL(T, S)          \
+  extern template class DiagonalOperator<T, S>; \
+  extern template LocalOperator<T, S> Diagonal<T, S>(std::span<const T>, const Shape&, int);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_EXTERN_DIAGONAL)
 #undef DISTLOPS_EXTERN_DIAGONAL
 
 }  // namespace distlops::local

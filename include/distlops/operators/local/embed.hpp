@@ -11,6 +11,7 @@
 
 #include <string>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/accumulating_operator.hpp"
 
 namespace distlops::local {
@@ -39,15 +40,6 @@ class EmbedOperator final : public AccumulatingOperator<T, Space> {
   Window adjoint_window_;
 };
 
-extern template class EmbedOperator<float, Host>;
-extern template class EmbedOperator<double, Host>;
-extern template class EmbedOperator<std::complex<float>, Host>;
-extern template class EmbedOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-extern template class EmbedOperator<float, Cuda>;
-extern template class EmbedOperator<double, Cuda>;
-extern template class EmbedOperator<std::complex<float>, Cuda>;
-extern template class EmbedOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_EXTERN_TEMPLATE_CLASS(EmbedOperator)
 
 }  // namespace distlops::local

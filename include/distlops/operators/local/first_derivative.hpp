@@ -18,6 +18,7 @@
 /// sampling, or an axis shorter than the edge formulas need (2 samples for order 3, 3 for
 /// order 5).
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/stencil_operator.hpp"
 
 namespace distlops::local {
@@ -47,10 +48,7 @@ FirstDerivative<std::complex<double>, Host>(const Shape&, const FirstDerivativeO
 #define DISTLOPS_EXTERN_CUDA_FIRSTDERIVATIVE(T)                                 \
   extern template LocalOperator<T, Cuda> FirstDerivative<T, Cuda>(const Shape&, \
                                                                   const FirstDerivativeOptions&);
-DISTLOPS_EXTERN_CUDA_FIRSTDERIVATIVE(float)
-DISTLOPS_EXTERN_CUDA_FIRSTDERIVATIVE(double)
-DISTLOPS_EXTERN_CUDA_FIRSTDERIVATIVE(std::complex<float>)
-DISTLOPS_EXTERN_CUDA_FIRSTDERIVATIVE(std::complex<double>)
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_EXTERN_CUDA_FIRSTDERIVATIVE)
 #undef DISTLOPS_EXTERN_CUDA_FIRSTDERIVATIVE
 #endif
 

@@ -17,6 +17,7 @@
 #include <functional>
 #include <string>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/linear_operator.hpp"
 
 namespace distlops::local {
@@ -59,15 +60,6 @@ LocalOperator<T, Space> FunctionOperator(typename CallableOperator<T, Space>::Fu
                                     std::move(name));
 }
 
-extern template class CallableOperator<float, Host>;
-extern template class CallableOperator<double, Host>;
-extern template class CallableOperator<std::complex<float>, Host>;
-extern template class CallableOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-extern template class CallableOperator<float, Cuda>;
-extern template class CallableOperator<double, Cuda>;
-extern template class CallableOperator<std::complex<float>, Cuda>;
-extern template class CallableOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_EXTERN_TEMPLATE_CLASS(CallableOperator)
 
 }  // namespace distlops::local

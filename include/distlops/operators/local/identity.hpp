@@ -10,6 +10,7 @@
 /// the caller's output array. Errors: InvalidArgument when N and M have different numbers of
 /// axes, a negative extent, or some axes larger in N and others in M (as PyLops).
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/embed.hpp"
 
 namespace distlops::local {
@@ -33,10 +34,7 @@ extern template LocalOperator<std::complex<double>, Host> Identity<std::complex<
 #if DISTLOPS_WITH_CUDA
 #define DISTLOPS_EXTERN_CUDA_IDENTITY(T) \
   extern template LocalOperator<T, Cuda> Identity<T, Cuda>(const Shape&, const Shape&);
-DISTLOPS_EXTERN_CUDA_IDENTITY(float)
-DISTLOPS_EXTERN_CUDA_IDENTITY(double)
-DISTLOPS_EXTERN_CUDA_IDENTITY(std::complex<float>)
-DISTLOPS_EXTERN_CUDA_IDENTITY(std::complex<double>)
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_EXTERN_CUDA_IDENTITY)
 #undef DISTLOPS_EXTERN_CUDA_IDENTITY
 #endif
 

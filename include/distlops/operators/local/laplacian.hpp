@@ -15,6 +15,7 @@
 
 #include <vector>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/stencil_operator.hpp"
 
 namespace distlops::local {
@@ -42,10 +43,7 @@ extern template LocalOperator<std::complex<double>, Host> Laplacian<std::complex
 #if DISTLOPS_WITH_CUDA
 #define DISTLOPS_EXTERN_CUDA_LAPLACIAN(T) \
   extern template LocalOperator<T, Cuda> Laplacian<T, Cuda>(const Shape&, const LaplacianOptions&);
-DISTLOPS_EXTERN_CUDA_LAPLACIAN(float)
-DISTLOPS_EXTERN_CUDA_LAPLACIAN(double)
-DISTLOPS_EXTERN_CUDA_LAPLACIAN(std::complex<float>)
-DISTLOPS_EXTERN_CUDA_LAPLACIAN(std::complex<double>)
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_EXTERN_CUDA_LAPLACIAN)
 #undef DISTLOPS_EXTERN_CUDA_LAPLACIAN
 #endif
 

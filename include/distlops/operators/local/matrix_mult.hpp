@@ -16,6 +16,7 @@
 #include <span>
 
 #include "distlops/core/eigen.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/accumulating_operator.hpp"
 
 namespace distlops::local {
@@ -57,16 +58,7 @@ LocalOperator<T, Space> MatrixMult(const Eigen::Ref<const EigenRowMajorMatrix<T>
                                                        const Shape&);                    \
   extern template LocalOperator<T, S> MatrixMult<T, S>(                                  \
       const Eigen::Ref<const EigenRowMajorMatrix<T>>&, const Shape&);
-DISTLOPS_EXTERN_MATRIX_MULT(float, Host)
-DISTLOPS_EXTERN_MATRIX_MULT(double, Host)
-DISTLOPS_EXTERN_MATRIX_MULT(std::complex<float>, Host)
-DISTLOPS_EXTERN_MATRIX_MULT(std::complex<double>, Host)
-#if DISTLOPS_WITH_CUDA
-DISTLOPS_EXTERN_MATRIX_MULT(float, Cuda)
-DISTLOPS_EXTERN_MATRIX_MULT(double, Cuda)
-DISTLOPS_EXTERN_MATRIX_MULT(std::complex<float>, Cuda)
-DISTLOPS_EXTERN_MATRIX_MULT(std::complex<double>, Cuda)
-#endif
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_EXTERN_MATRIX_MULT)
 #undef DISTLOPS_EXTERN_MATRIX_MULT
 
 }  // namespace distlops::local

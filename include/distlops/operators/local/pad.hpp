@@ -10,6 +10,7 @@
 
 #include <vector>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/embed.hpp"
 
 namespace distlops::local {
@@ -35,10 +36,7 @@ extern template LocalOperator<std::complex<double>, Host> Pad<std::complex<doubl
 #if DISTLOPS_WITH_CUDA
 #define DISTLOPS_EXTERN_CUDA_PAD(T) \
   extern template LocalOperator<T, Cuda> Pad<T, Cuda>(const Shape&, const std::vector<PadWidth>&);
-DISTLOPS_EXTERN_CUDA_PAD(float)
-DISTLOPS_EXTERN_CUDA_PAD(double)
-DISTLOPS_EXTERN_CUDA_PAD(std::complex<float>)
-DISTLOPS_EXTERN_CUDA_PAD(std::complex<double>)
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_EXTERN_CUDA_PAD)
 #undef DISTLOPS_EXTERN_CUDA_PAD
 #endif
 

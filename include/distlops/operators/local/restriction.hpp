@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "distlops/core/buffer.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/accumulating_operator.hpp"
 
 namespace distlops::local {
@@ -53,15 +54,6 @@ LocalOperator<T, Space> Restriction(const Shape& dims, std::span<const Index> ia
   return LocalOperator<T, Space>::template make<RestrictionOperator<T, Space>>(dims, iava, axis);
 }
 
-extern template class RestrictionOperator<float, Host>;
-extern template class RestrictionOperator<double, Host>;
-extern template class RestrictionOperator<std::complex<float>, Host>;
-extern template class RestrictionOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-extern template class RestrictionOperator<float, Cuda>;
-extern template class RestrictionOperator<double, Cuda>;
-extern template class RestrictionOperator<std::complex<float>, Cuda>;
-extern template class RestrictionOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_EXTERN_TEMPLATE_CLASS(RestrictionOperator)
 
 }  // namespace distlops::local

@@ -5,6 +5,7 @@
 /// operator); as an operator of its own it costs one axpby per apply and accumulates
 /// y = alpha s x + beta y directly.
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/accumulating_operator.hpp"
 
 namespace distlops::local {
@@ -31,15 +32,6 @@ LocalOperator<T, Space> Scaling(const Shape& shape, T scale) {
   return LocalOperator<T, Space>::template make<ScalingOperator<T, Space>>(shape, scale);
 }
 
-extern template class ScalingOperator<float, Host>;
-extern template class ScalingOperator<double, Host>;
-extern template class ScalingOperator<std::complex<float>, Host>;
-extern template class ScalingOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-extern template class ScalingOperator<float, Cuda>;
-extern template class ScalingOperator<double, Cuda>;
-extern template class ScalingOperator<std::complex<float>, Cuda>;
-extern template class ScalingOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_EXTERN_TEMPLATE_CLASS(ScalingOperator)
 
 }  // namespace distlops::local

@@ -14,6 +14,7 @@
 /// InvalidArgument for an axis out of range, a bad sampling, or `edge` on an axis shorter than
 /// 3 samples.
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/stencil_operator.hpp"
 
 namespace distlops::local {
@@ -42,10 +43,7 @@ SecondDerivative<std::complex<double>, Host>(const Shape&, const SecondDerivativ
 #define DISTLOPS_EXTERN_CUDA_SECONDDERIVATIVE(T)                    \
   extern template LocalOperator<T, Cuda> SecondDerivative<T, Cuda>( \
       const Shape&, const SecondDerivativeOptions&);
-DISTLOPS_EXTERN_CUDA_SECONDDERIVATIVE(float)
-DISTLOPS_EXTERN_CUDA_SECONDDERIVATIVE(double)
-DISTLOPS_EXTERN_CUDA_SECONDDERIVATIVE(std::complex<float>)
-DISTLOPS_EXTERN_CUDA_SECONDDERIVATIVE(std::complex<double>)
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_EXTERN_CUDA_SECONDDERIVATIVE)
 #undef DISTLOPS_EXTERN_CUDA_SECONDDERIVATIVE
 #endif
 

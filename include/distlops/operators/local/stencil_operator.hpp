@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/accumulating_operator.hpp"
 #include "distlops/operators/local/stencil.hpp"
 
@@ -52,15 +53,6 @@ class StencilOperator final : public AccumulatingOperator<T, Space> {
   int last_axis_ = 0;  // the largest axis of any term
 };
 
-extern template class StencilOperator<float, Host>;
-extern template class StencilOperator<double, Host>;
-extern template class StencilOperator<std::complex<float>, Host>;
-extern template class StencilOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-extern template class StencilOperator<float, Cuda>;
-extern template class StencilOperator<double, Cuda>;
-extern template class StencilOperator<std::complex<float>, Cuda>;
-extern template class StencilOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_EXTERN_TEMPLATE_CLASS(StencilOperator)
 
 }  // namespace distlops::local

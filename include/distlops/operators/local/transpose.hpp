@@ -14,6 +14,7 @@
 
 #include <vector>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/accumulating_operator.hpp"
 
 namespace distlops::local {
@@ -50,15 +51,6 @@ LocalOperator<T, Space> Transpose(const Shape& dims, const std::vector<int>& axe
   return LocalOperator<T, Space>::template make<TransposeAxesOperator<T, Space>>(dims, axes);
 }
 
-extern template class TransposeAxesOperator<float, Host>;
-extern template class TransposeAxesOperator<double, Host>;
-extern template class TransposeAxesOperator<std::complex<float>, Host>;
-extern template class TransposeAxesOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-extern template class TransposeAxesOperator<float, Cuda>;
-extern template class TransposeAxesOperator<double, Cuda>;
-extern template class TransposeAxesOperator<std::complex<float>, Cuda>;
-extern template class TransposeAxesOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_EXTERN_TEMPLATE_CLASS(TransposeAxesOperator)
 
 }  // namespace distlops::local

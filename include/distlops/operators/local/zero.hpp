@@ -3,6 +3,7 @@
 /// `local::Zero`: PyLops' `Zero(N, M)`, the operator that maps arrays of the model shape `M`
 /// to zeros of the data shape `N` (and back in the adjoint). The input is never read.
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/accumulating_operator.hpp"
 
 namespace distlops::local {
@@ -30,15 +31,6 @@ LocalOperator<T, Space> Zero(const Shape& shape) {
   return Zero<T, Space>(shape, shape);
 }
 
-extern template class ZeroOperator<float, Host>;
-extern template class ZeroOperator<double, Host>;
-extern template class ZeroOperator<std::complex<float>, Host>;
-extern template class ZeroOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-extern template class ZeroOperator<float, Cuda>;
-extern template class ZeroOperator<double, Cuda>;
-extern template class ZeroOperator<std::complex<float>, Cuda>;
-extern template class ZeroOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_EXTERN_TEMPLATE_CLASS(ZeroOperator)
 
 }  // namespace distlops::local

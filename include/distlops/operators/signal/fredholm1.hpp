@@ -27,6 +27,7 @@
 /// is communicated.
 
 #include "distlops/config.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/linear_operator.hpp"
 
 namespace distlops {
@@ -58,16 +59,7 @@ LinearOperator<T, Space> Fredholm1(const LocalArray<T, Host>& local_g, Index nz 
   }                                                                                             \
   extern template LinearOperator<T, S> Fredholm1<T, S>(                                         \
       const LocalArray<T, Host>&, Index, const Fredholm1Options&, const Communicator&);
-DISTLOPS_DECLARE_FREDHOLM1(float, Host)
-DISTLOPS_DECLARE_FREDHOLM1(double, Host)
-DISTLOPS_DECLARE_FREDHOLM1(std::complex<float>, Host)
-DISTLOPS_DECLARE_FREDHOLM1(std::complex<double>, Host)
-#if DISTLOPS_WITH_CUDA
-DISTLOPS_DECLARE_FREDHOLM1(float, Cuda)
-DISTLOPS_DECLARE_FREDHOLM1(double, Cuda)
-DISTLOPS_DECLARE_FREDHOLM1(std::complex<float>, Cuda)
-DISTLOPS_DECLARE_FREDHOLM1(std::complex<double>, Cuda)
-#endif
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DECLARE_FREDHOLM1)
 #undef DISTLOPS_DECLARE_FREDHOLM1
 
 }  // namespace distlops

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "distlops/core/buffer.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/halo.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 
@@ -95,15 +96,6 @@ LinearOperator<T, Space> NonStationaryConvolve1D(const Communicator& comm, const
   return BlockDiag<T, Space>({window}, comm) * LinearOperator<T, Space>(halo);
 }
 
-extern template class NonStationaryConvolve1DOperator<float, Host>;
-extern template class NonStationaryConvolve1DOperator<double, Host>;
-extern template class NonStationaryConvolve1DOperator<std::complex<float>, Host>;
-extern template class NonStationaryConvolve1DOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-extern template class NonStationaryConvolve1DOperator<float, Cuda>;
-extern template class NonStationaryConvolve1DOperator<double, Cuda>;
-extern template class NonStationaryConvolve1DOperator<std::complex<float>, Cuda>;
-extern template class NonStationaryConvolve1DOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_EXTERN_TEMPLATE_CLASS(NonStationaryConvolve1DOperator)
 
 }  // namespace distlops

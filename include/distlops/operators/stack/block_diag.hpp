@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <vector>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/stack/local_blocks.hpp"
 
 namespace distlops {
@@ -82,15 +83,6 @@ LinearOperator<T, Space> BlockDiag(std::initializer_list<LocalOperator<T, Space>
   return BlockDiag(std::vector<LocalOperator<T, Space>>(ops), comm, std::move(mask));
 }
 
-extern template class BlockDiagOperator<float, Host>;
-extern template class BlockDiagOperator<double, Host>;
-extern template class BlockDiagOperator<std::complex<float>, Host>;
-extern template class BlockDiagOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-extern template class BlockDiagOperator<float, Cuda>;
-extern template class BlockDiagOperator<double, Cuda>;
-extern template class BlockDiagOperator<std::complex<float>, Cuda>;
-extern template class BlockDiagOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_EXTERN_TEMPLATE_CLASS(BlockDiagOperator)
 
 }  // namespace distlops

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "distlops/core/gpu_collectives.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/stack/local_blocks.hpp"
 
 namespace distlops {
@@ -136,23 +137,7 @@ LinearOperator<T, Space> HStack(std::initializer_list<LocalOperator<T, Space>> o
   return HStack(std::vector<LocalOperator<T, Space>>(ops), comm);
 }
 
-extern template class VStackOperator<float, Host>;
-extern template class VStackOperator<double, Host>;
-extern template class VStackOperator<std::complex<float>, Host>;
-extern template class VStackOperator<std::complex<double>, Host>;
-extern template class HStackOperator<float, Host>;
-extern template class HStackOperator<double, Host>;
-extern template class HStackOperator<std::complex<float>, Host>;
-extern template class HStackOperator<std::complex<double>, Host>;
-#if DISTLOPS_WITH_CUDA
-extern template class VStackOperator<float, Cuda>;
-extern template class VStackOperator<double, Cuda>;
-extern template class VStackOperator<std::complex<float>, Cuda>;
-extern template class VStackOperator<std::complex<double>, Cuda>;
-extern template class HStackOperator<float, Cuda>;
-extern template class HStackOperator<double, Cuda>;
-extern template class HStackOperator<std::complex<float>, Cuda>;
-extern template class HStackOperator<std::complex<double>, Cuda>;
-#endif
+DISTLOPS_EXTERN_TEMPLATE_CLASS(VStackOperator)
+DISTLOPS_EXTERN_TEMPLATE_CLASS(HStackOperator)
 
 }  // namespace distlops

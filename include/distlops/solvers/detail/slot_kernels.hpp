@@ -16,6 +16,7 @@
 
 #include "distlops/config.hpp"
 #include "distlops/core/host_device.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
@@ -127,10 +128,7 @@ void read_back(Cuda, double* host, const double* slots, int count);
   extern template void axpy<T>(Cuda, Index, const double*, double, const T*, T*);             \
   extern template void axpby<T>(Cuda, Index, const double*, const T*, const double*, T*);     \
   extern template void scale<T>(Cuda, Index, const double*, double, T*);
-DISTLOPS_DECLARE_CUDA_SLOT_KERNELS(float)
-DISTLOPS_DECLARE_CUDA_SLOT_KERNELS(double)
-DISTLOPS_DECLARE_CUDA_SLOT_KERNELS(std::complex<float>)
-DISTLOPS_DECLARE_CUDA_SLOT_KERNELS(std::complex<double>)
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_DECLARE_CUDA_SLOT_KERNELS)
 #undef DISTLOPS_DECLARE_CUDA_SLOT_KERNELS
 #endif
 

@@ -1,0 +1,59 @@
+#pragma once
+/// \file instantiate.hpp
+/// The one family of macros that lists what the library is compiled for: the four scalar types
+/// (float, double, std::complex<float>, std::complex<double>) in every memory space of the build
+/// (Host, and Cuda with the CUDA backend). Headers declare their templates `extern` with it and
+/// the library's sources instantiate them with it, so that a user's build compiles none of
+/// them and no source lists types or spaces by hand:
+///
+///     DISTLOPS_EXTERN_TEMPLATE_CLASS(ZeroOperator)       // in zero.hpp
+///     DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(ZeroOperator)  // in zero_scaling.cpp
+///
+/// For function templates, a file defines a macro `M(T, Space)` for one instantiation and
+/// expands it with DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(M), or DISTLOPS_FOR_EACH_SCALAR_IN(M,
+/// Space) where one file serves one space.
+
+#include <complex>
+
+#include "distlops/config.hpp"
+#include "distlops/core/memory_space.hpp"
+
+#if DISTLOPS_WITH_CUDA
+#define DISTLOPS_DETAIL_IF_CUDA(...) __VA_ARGS__
+#else
+#define DISTLOPS_DETAIL_IF_CUDA(...)
+#endif
+
+#define DISTLOPS_DETAIL_EACH_SCALAR(MACRO, ARG, SPACE) \
+  MACRO(ARG, float, SPACE)                             \
+  MACRO(ARG, double, SPACE)                            \
+  MACRO(ARG, std::complex<float>, SPACE) MACRO(ARG, std::complex<double>, SPACE)
+#define DISTLOPS_DETAIL_EACH(MACRO, ARG)                    \
+  DISTLOPS_DETAIL_EACH_SCALAR(MACRO, ARG, ::distlops::Host) \
+  DISTLOPS_DETAIL_IF_CUDA(DISTLOPS_DETAIL_EACH_SCALAR(MACRO, ARG, ::distlops::Cuda))
+#define DISTLOPS_DETAIL_CALL(MACRO, T, SPACE) MACRO(T, SPACE)
+#define DISTLOPS_DETAIL_EXTERN_CLASS(TEMPLATE, T, SPACE) extern template class TEMPLATE<T, SPACE>;
+#define DISTLOPS_DETAIL_CLASS(TEMPLATE, T, SPACE) template class TEMPLATE<T, SPACE>;
+
+/// MACRO(T) for each scalar type.
+#define DISTLOPS_FOR_EACH_SCALAR(MACRO) \
+  MACRO(float) MACRO(double) MACRO(std::complex<float>) MACRO(std::complex<double>)
+
+/// MACRO(T, Space) for each scalar type in `SPACE`.
+#define DISTLOPS_FOR_EACH_SCALAR_IN(MACRO, SPACE) \
+  DISTLOPS_DETAIL_EACH_SCALAR(DISTLOPS_DETAIL_CALL, MACRO, SPACE)
+
+/// MACRO(T, Space) for each scalar type in each memory space of the build.
+#define DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(MACRO) DISTLOPS_DETAIL_EACH(DISTLOPS_DETAIL_CALL, MACRO)
+
+/// `extern template class TEMPLATE<T, Space>;` for each scalar type and space (headers).
+#define DISTLOPS_EXTERN_TEMPLATE_CLASS(TEMPLATE) \
+  DISTLOPS_DETAIL_EACH(DISTLOPS_DETAIL_EXTERN_CLASS, TEMPLATE)
+
+/// `template class TEMPLATE<T, Space>;` for each scalar type and space (the library's sources).
+#define DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(TEMPLATE) \
+  DISTLOPS_DETAIL_EACH(DISTLOPS_DETAIL_CLASS, TEMPLATE)
+
+/// The same for one space, where one source file serves one space.
+#define DISTLOPS_INSTANTIATE_TEMPLATE_CLASS_IN(TEMPLATE, SPACE) \
+  DISTLOPS_DETAIL_EACH_SCALAR(DISTLOPS_DETAIL_CLASS, TEMPLATE, SPACE)

@@ -2,6 +2,9 @@
 // ISTA and FISTA (three thresholding rules, with and without a sparsifying operator, with a
 // threshold decay), numbers produced by PyLops itself, the stopping rules, eigenvalue
 // estimates against Eigen's eigensolvers, breakdowns and bad input.
+#include "distlops/operators/stack/block_diag.hpp"
+#include "distlops/operators/stack/stacked.hpp"
+#include "distlops/operators/stack/vstack.hpp"
 #include "solver_test_support.hpp"
 
 using namespace distlops;

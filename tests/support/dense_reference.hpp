@@ -7,7 +7,10 @@
 #include <complex>
 #include <cstdint>
 
-#include "distlops/distlops.hpp"
+#include "distlops/core/distributed_array.hpp"
+#include "distlops/core/local_array.hpp"
+#include "distlops/core/random.hpp"
+#include "distlops/core/stacked_distributed_array.hpp"
 #include "distlops/operators/linear_operator.hpp"
 
 namespace distlops::testing {

@@ -8,6 +8,9 @@
 #include <string>
 
 #include "dense_reference.hpp"
+#include "distlops/core/memory_space.hpp"
+#include "distlops/core/pointwise.hpp"
+#include "distlops/operators/dottest.hpp"
 #include "test_support.hpp"
 
 namespace distlops::testing {

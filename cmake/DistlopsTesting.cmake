@@ -58,6 +58,7 @@ function(distlops_add_mpi_test name)
   target_link_libraries(${name} PRIVATE distlops_test_main distlops_test_support distlops::distlops
                         ${ARG_LIBRARIES})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
+  target_precompile_headers(${name} REUSE_FROM distlops_test_support)
   distlops_project_flags(${name})
   distlops_test_optimization(${name})
   foreach(ranks IN LISTS ARG_RANKS)

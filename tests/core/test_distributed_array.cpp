@@ -6,6 +6,9 @@
 
 #include <limits>
 
+#include "distlops/core/ghost_cells.hpp"
+#include "distlops/core/redistribute.hpp"
+#include "distlops/core/transport.hpp"
 #include "test_support.hpp"
 
 using namespace distlops;

@@ -3,6 +3,8 @@
 // would exceed the test's timeout and fail it.
 #include <limits>
 
+#include "distlops/core/collective_check.hpp"
+#include "distlops/core/ghost_cells.hpp"
 #include "test_support.hpp"
 
 using namespace distlops;

@@ -1,6 +1,8 @@
 #pragma once
 // Helpers of the tests of the Cuda space: skipping without a device, running a test body for
 // each path of device collectives, and reading device memory back.
+// The GPU tests exercise the whole library on the device: all of it.
+#include "distlops/distlops.hpp"
 #include "test_support.hpp"
 
 /// Ends the test case with a warning (and a success) when no CUDA device is visible.

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "distlops/io/npy.hpp"
 #include "test_support.hpp"
 
 using namespace distlops;

@@ -4,6 +4,8 @@
 // splits where ranks own a single plane (the stencil reaches two neighbours away) or none;
 // the adjoint against the transposed reference matrix; dot tests; values computed by PyLops.
 #include "dense_reference.hpp"
+#include "distlops/operators/derivative/derivatives.hpp"
+#include "distlops/operators/dottest.hpp"
 #include "test_support.hpp"
 
 using namespace distlops;

@@ -3,6 +3,9 @@
 // rank. NonStationaryConvolve1D, local and distributed, against PyLops' numbers and against
 // the serial operator applied to the gathered array.
 #include "dense_reference.hpp"
+#include "distlops/operators/dottest.hpp"
+#include "distlops/operators/halo.hpp"
+#include "distlops/operators/signal/nonstationary_convolve1d.hpp"
 #include "test_support.hpp"
 
 using namespace distlops;

@@ -2,6 +2,8 @@
 // identity) against the same algebra on dense matrices; flat and N-d inputs; layout errors;
 // no allocation on a second apply; the dot test itself.
 #include "dense_reference.hpp"
+#include "distlops/operators/dottest.hpp"
+#include "distlops/operators/stack/stacked.hpp"
 #include "test_support.hpp"
 
 using namespace distlops;

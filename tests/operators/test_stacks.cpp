@@ -3,6 +3,11 @@
 // blocks: they are deterministic functions of the rank and the block index). Uneven numbers
 // of blocks per rank, ranks without blocks, masks, N-d blocks, errors on every rank.
 #include "dense_reference.hpp"
+#include "distlops/operators/dottest.hpp"
+#include "distlops/operators/stack/block_diag.hpp"
+#include "distlops/operators/stack/replicated.hpp"
+#include "distlops/operators/stack/stacked.hpp"
+#include "distlops/operators/stack/vstack.hpp"
 #include "test_support.hpp"
 
 using namespace distlops;

@@ -4,11 +4,14 @@
 // does them (NumPy's bilinear dot with an explicit conjugate, |.| of the curvature, direct
 // residuals). They share no code with the library, so agreement of every iterate checks the
 // distributed implementations against an independent transcription.
+//
+// Only declared here: solver_reference_impl.hpp defines them, and solver_reference_real.cpp
+// and solver_reference_complex.cpp compile them once for the four scalar types of the tests
+// (DISTLOPS_SCALAR_TYPES) into the test support library, so that the test programs do not
+// each instantiate the recurrences and Eigen's decompositions.
 #include <Eigen/Dense>
 
-#include <cmath>
-#include <complex>
-#include <functional>
+#include <cstdint>
 #include <vector>
 
 #include "dense_reference.hpp"
@@ -22,12 +25,6 @@ struct ReferenceRun {
   std::vector<double> costs;
 };
 
-/// NumPy's a.dot(b): bilinear, no conjugate.
-template <class T>
-T numpy_dot(const DenseVector<T>& a, const DenseVector<T>& b) {
-  return (a.array() * b.array()).sum();
-}
-
 template <class T>
 T as_scalar(double value) {
   return T(static_cast<real_type_t<T>>(value));
@@ -36,149 +33,22 @@ T as_scalar(double value) {
 /// PyLops' CG (tol = 0).
 template <class T>
 ReferenceRun<T> reference_cg(const DenseMatrix<T>& a, const DenseVector<T>& y,
-                             const DenseVector<T>& x0, int niter) {
-  ReferenceRun<T> run;
-  DenseVector<T> x = x0;
-  DenseVector<T> r = y - a * x;
-  DenseVector<T> c = r;
-  double kold = std::abs(numpy_dot<T>(r, r.conjugate()));
-  run.iterates.push_back(x);
-  run.costs.push_back(std::sqrt(kold));
-  for (int i = 0; i < niter; ++i) {
-    const DenseVector<T> opc = a * c;
-    const double copc = std::abs(numpy_dot<T>(c, opc.conjugate()));
-    const double alpha = kold / copc;
-    x += as_scalar<T>(alpha) * c;
-    r -= as_scalar<T>(alpha) * opc;
-    const double k = std::abs(numpy_dot<T>(r, r.conjugate()));
-    const double beta = k / kold;
-    c = r + as_scalar<T>(beta) * c;
-    kold = k;
-    run.iterates.push_back(x);
-    run.costs.push_back(std::sqrt(kold));
-  }
-  return run;
-}
+                             const DenseVector<T>& x0, int niter);
 
 /// PyLops' CGLS (tol = 0) with damp^2 also in the initial normal residual (PyLops uses damp
 /// there; the two agree when x0 = 0). Costs: ||y - A x_k||.
 template <class T>
 ReferenceRun<T> reference_cgls(const DenseMatrix<T>& a, const DenseVector<T>& y,
-                               const DenseVector<T>& x0, int niter, double damp) {
-  const double damp2 = damp * damp;
-  ReferenceRun<T> run;
-  DenseVector<T> x = x0;
-  DenseVector<T> s = y - a * x;
-  DenseVector<T> c = a.adjoint() * s - as_scalar<T>(damp2) * x;
-  DenseVector<T> q = a * c;
-  double kold = std::abs(numpy_dot<T>(c, c.conjugate()));
-  run.iterates.push_back(x);
-  run.costs.push_back(static_cast<double>(s.norm()));
-  for (int i = 0; i < niter; ++i) {
-    const double alpha = kold / std::abs(numpy_dot<T>(q, q.conjugate()) +
-                                         as_scalar<T>(damp2) * numpy_dot<T>(c, c.conjugate()));
-    x = x + as_scalar<T>(alpha) * c;
-    s = s - as_scalar<T>(alpha) * q;
-    const DenseVector<T> r = a.adjoint() * s - as_scalar<T>(damp2) * x;
-    const double k = std::abs(numpy_dot<T>(r, r.conjugate()));
-    const double beta = k / kold;
-    c = r + as_scalar<T>(beta) * c;
-    q = a * c;
-    kold = k;
-    run.iterates.push_back(x);
-    run.costs.push_back(static_cast<double>(s.norm()));
-  }
-  return run;
-}
+                               const DenseVector<T>& x0, int niter, double damp);
 
 /// PyLops' (SciPy's) LSQR recurrence, without its stopping tests. Costs: the r1norm estimate.
 template <class T>
 ReferenceRun<T> reference_lsqr(const DenseMatrix<T>& a, const DenseVector<T>& y,
-                               const DenseVector<T>& x0, int niter, double damp) {
-  ReferenceRun<T> run;
-  DenseVector<T> x = x0;
-  DenseVector<T> u = y - a * x;
-  double alfa = 0;
-  double beta = static_cast<double>(u.norm());
-  DenseVector<T> v = DenseVector<T>::Zero(x.size());
-  if (beta > 0) {
-    u = u / as_scalar<T>(beta);
-    v = a.adjoint() * u;
-    alfa = static_cast<double>(v.norm());
-    if (alfa > 0) v = v / as_scalar<T>(alfa);
-  }
-  DenseVector<T> w = v;
-  double rhobar = alfa, phibar = beta, res2 = 0, xxnorm = 0, z = 0, cs2 = -1, sn2 = 0;
-  run.iterates.push_back(x);
-  run.costs.push_back(beta);
-  for (int i = 0; i < niter; ++i) {
-    u = a * v - as_scalar<T>(alfa) * u;
-    beta = static_cast<double>(u.norm());
-    if (beta > 0) {
-      u = u / as_scalar<T>(beta);
-      v = a.adjoint() * u - as_scalar<T>(beta) * v;
-      alfa = static_cast<double>(v.norm());
-      if (alfa > 0) v = v / as_scalar<T>(alfa);
-    }
-    const double rhobar1 = std::sqrt(rhobar * rhobar + damp * damp);
-    const double cs1 = rhobar / rhobar1;
-    const double sn1 = damp / rhobar1;
-    const double psi = sn1 * phibar;
-    phibar = cs1 * phibar;
-    const double rho = std::sqrt(rhobar1 * rhobar1 + beta * beta);
-    const double cs = rhobar1 / rho;
-    const double sn = beta / rho;
-    const double theta = sn * alfa;
-    rhobar = -cs * alfa;
-    const double phi = cs * phibar;
-    phibar = sn * phibar;
-    x = x + as_scalar<T>(phi / rho) * w;
-    w = v + as_scalar<T>(-theta / rho) * w;
-    const double delta = sn2 * rho;
-    const double gambar = -cs2 * rho;
-    const double rhs = phi - delta * z;
-    const double gamma = std::sqrt(gambar * gambar + theta * theta);
-    cs2 = gambar / gamma;
-    sn2 = theta / gamma;
-    z = rhs / gamma;
-    xxnorm += z * z;
-    res2 += psi * psi;
-    const double rnorm = std::sqrt(phibar * phibar + res2);
-    run.iterates.push_back(x);
-    run.costs.push_back(std::sqrt(std::abs(rnorm * rnorm - damp * damp * xxnorm)));
-  }
-  return run;
-}
+                               const DenseVector<T>& x0, int niter, double damp);
 
-/// PyLops' thresholding rules, written as in NumPy.
+/// PyLops' thresholding rules (kind 0: soft, 1: hard, 2: half), written as in NumPy.
 template <class T>
-DenseVector<T> reference_threshold(const DenseVector<T>& x, int kind, double thresh) {
-  using R = real_type_t<T>;
-  DenseVector<T> result = x;
-  for (Eigen::Index i = 0; i < x.size(); ++i) {
-    const double magnitude = std::abs(std::complex<double>(x(i)));
-    if (kind == 0) {  // soft: max(|x| - t, 0) * exp(1j angle(x))
-      const double shrunk = std::max(magnitude - thresh, 0.0);
-      const double angle = std::arg(std::complex<double>(x(i)));
-      if constexpr (is_complex_v<T>) {
-        result(i) = T(std::polar(shrunk, angle));
-      } else {
-        result(i) = static_cast<T>(shrunk * (x(i) > 0 ? 1 : x(i) < 0 ? -1 : 0));
-      }
-    } else if (kind == 1) {  // hard
-      if (magnitude <= std::sqrt(2 * thresh)) result(i) = T(0);
-    } else {  // half
-      double arg = 1.0;
-      if (magnitude != 0) arg = (thresh / 8.0) * std::pow(magnitude / 3.0, -1.5);
-      arg = std::clamp(arg, -1.0, 1.0);
-      const double phi = 2.0 / 3.0 * std::acos(arg);
-      const double pi = std::acos(-1.0);
-      result(i) = x(i) * static_cast<R>(2.0 / 3.0 * (1 + std::cos(2.0 * pi / 3.0 - phi)));
-      if (magnitude <= std::cbrt(54.0) / 4.0 * std::pow(thresh, 2.0 / 3.0)) result(i) = T(0);
-    }
-  }
-  return result;
-}
+DenseVector<T> reference_threshold(const DenseVector<T>& x, int kind, double thresh);
 
 /// PyLops' ISTA (accelerated = false) or FISTA (true), tol = 0, with an optional dense
 /// sparsifying matrix `sop` (empty: none).
@@ -186,47 +56,20 @@ template <class T>
 ReferenceRun<T> reference_sparse(const DenseMatrix<T>& a, const DenseVector<T>& y,
                                  const DenseVector<T>& x0, int niter, double eps, double alpha,
                                  int kind, bool accelerated, const DenseMatrix<T>& sop = {},
-                                 const std::vector<double>& decay = {}) {
-  ReferenceRun<T> run;
-  const double thresh = eps * alpha * 0.5;
-  DenseVector<T> x = x0;
-  DenseVector<T> z = x0;
-  double t = 1;
-  run.iterates.push_back(x);
-  for (int i = 0; i < niter; ++i) {
-    const DenseVector<T> xold = x;
-    const DenseVector<T>& from = accelerated ? z : x;
-    const DenseVector<T> res = y - a * from;
-    const DenseVector<T> grad = as_scalar<T>(alpha) * (a.adjoint() * res);
-    const DenseVector<T> unthresholded = from + grad;
-    const double factor = decay.empty() ? 1.0 : decay[static_cast<std::size_t>(i)];
-    if (sop.size() == 0) {
-      x = reference_threshold<T>(unthresholded, kind, factor * thresh);
-    } else {
-      x = sop * reference_threshold<T>(DenseVector<T>(sop.adjoint() * unthresholded), kind,
-                                       factor * thresh);
-    }
-    if (accelerated) {
-      const double told = t;
-      t = (1.0 + std::sqrt(1.0 + 4.0 * t * t)) / 2.0;
-      z = x + as_scalar<T>((told - 1.0) / t) * (x - xold);
-    }
-    run.iterates.push_back(x);
-  }
-  return run;
-}
+                                 const std::vector<double>& decay = {});
 
 /// max_k ||a_k - b_k|| / max(1, ||b_k||) over two sequences of vectors.
 template <class T>
 double max_relative_difference(const std::vector<DenseVector<T>>& a,
-                               const std::vector<DenseVector<T>>& b) {
-  if (a.size() != b.size()) return std::numeric_limits<double>::infinity();
-  double worst = 0;
-  for (std::size_t k = 0; k < a.size(); ++k) {
-    const double scale = std::max(1.0, static_cast<double>(b[k].norm()));
-    worst = std::max(worst, static_cast<double>((a[k] - b[k]).norm()) / scale);
-  }
-  return worst;
-}
+                               const std::vector<DenseVector<T>>& b);
+
+/// lambda_max(M^H M), from Eigen's self-adjoint eigensolver.
+template <class T>
+double largest_eigenvalue_of_normal(const DenseMatrix<T>& m);
+
+/// Q D with Q unitary (from a QR factorisation of a random matrix with this key) and
+/// D = diag(d): (Q D)^H (Q D) = D^2.
+template <class T>
+DenseMatrix<T> with_singular_values(const std::vector<double>& d, std::uint64_t key);
 
 }  // namespace distlops::testing

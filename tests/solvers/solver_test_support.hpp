@@ -9,6 +9,14 @@
 #include <vector>
 
 #include "dense_reference.hpp"
+#include "distlops/solvers/cg.hpp"
+#include "distlops/solvers/cgls.hpp"
+#include "distlops/solvers/common.hpp"
+#include "distlops/solvers/fista.hpp"
+#include "distlops/solvers/ista.hpp"
+#include "distlops/solvers/lsqr.hpp"
+#include "distlops/solvers/power_iteration.hpp"
+#include "distlops/solvers/thresholding.hpp"
 #include "solver_reference.hpp"
 #include "test_support.hpp"
 

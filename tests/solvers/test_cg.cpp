@@ -1,6 +1,9 @@
 // CG and preconditioned CG: every iterate against the serial transcription of PyLops' CG,
 // numbers produced by PyLops itself, convergence on distributed, stacked, replicated and local
 // operators for the four scalar types, the Jacobi preconditioner, breakdowns and bad input.
+#include "distlops/operators/stack/block_diag.hpp"
+#include "distlops/operators/stack/stacked.hpp"
+#include "distlops/operators/stack/vstack.hpp"
 #include "solver_test_support.hpp"
 
 using namespace distlops;

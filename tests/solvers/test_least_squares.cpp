@@ -2,6 +2,9 @@
 // numbers produced by PyLops itself, convergence on BlockDiag, VStack, HStack, stacked and
 // local operators for the four scalar types, damping against the dense normal equations,
 // LSQR's stopping tests, breakdowns and bad input.
+#include "distlops/operators/stack/block_diag.hpp"
+#include "distlops/operators/stack/stacked.hpp"
+#include "distlops/operators/stack/vstack.hpp"
 #include "solver_test_support.hpp"
 
 using namespace distlops;

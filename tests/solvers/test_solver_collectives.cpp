@@ -8,6 +8,10 @@
 
 #include <atomic>
 
+#include "distlops/operators/local/matrix_mult.hpp"
+#include "distlops/operators/stack/block_diag.hpp"
+#include "distlops/operators/stack/stacked.hpp"
+#include "distlops/operators/stack/vstack.hpp"
 #include "distlops/solvers/detail/scalar_slots.hpp"
 #include "solver_test_support.hpp"
 

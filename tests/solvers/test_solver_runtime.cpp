@@ -6,6 +6,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "distlops/operators/stack/block_diag.hpp"
+#include "distlops/operators/stack/stacked.hpp"
+#include "distlops/operators/stack/vstack.hpp"
 #include "solver_test_support.hpp"
 
 using namespace distlops;

@@ -4,7 +4,13 @@
 // and distributed operators can be compared against products of dense matrices.
 #include <Eigen/Dense>
 
-#include "distlops/distlops.hpp"
+#include <complex>
+#include <cstdint>
+
+#include "distlops/core/distributed_array.hpp"
+#include "distlops/core/local_array.hpp"
+#include "distlops/core/random.hpp"
+#include "distlops/core/stacked_distributed_array.hpp"
 #include "distlops/operators/linear_operator.hpp"
 
 namespace distlops::testing {
@@ -57,16 +63,23 @@ class DenseOperator final : public LinearOperatorBase<Domain, Range> {
                 std::string name = "Dense")
       : LinearOperatorBase<Domain, Range>(std::move(domain), std::move(range), std::move(name)),
         matrix_(std::move(matrix)) {}
-  void forward(const Domain& x, Range& y) const override {
-    scatter_vector<T>(matrix_ * global_vector(x), y);
-  }
-  void adjoint(const Range& y, Domain& x) const override {
-    scatter_vector<T>(matrix_.adjoint() * global_vector(y), x);
-  }
+  // Defined below, out of line, so that programs which use the instances compiled into the
+  // test support library do not compile them again.
+  void forward(const Domain& x, Range& y) const override;
+  void adjoint(const Range& y, Domain& x) const override;
 
  private:
   DenseMatrix<T> matrix_;
 };
+
+template <class Domain, class Range>
+void DenseOperator<Domain, Range>::forward(const Domain& x, Range& y) const {
+  scatter_vector<T>(matrix_ * global_vector(x), y);
+}
+template <class Domain, class Range>
+void DenseOperator<Domain, Range>::adjoint(const Range& y, Domain& x) const {
+  scatter_vector<T>(matrix_.adjoint() * global_vector(y), x);
+}
 
 /// A random dense matrix (the same on every rank).
 template <class T>
@@ -123,5 +136,31 @@ bool matrices_close(const DenseMatrix<T>& a, const DenseMatrix<T>& b, double rto
   const double scale = std::max(1.0, double(b.cwiseAbs().maxCoeff()));
   return double((a - b).cwiseAbs().maxCoeff()) <= rtol * scale;
 }
+
+/// The instances the tests use, compiled once for each scalar type in dense_reference.cpp
+/// (the test support library) and declared extern here: reference operators and assembly
+/// between distributed, stacked and local vectors. Expanded inside distlops::testing.
+#define DISTLOPS_DENSE_REFERENCE_ASSEMBLY(prefix, T, Domain, Range) \
+  prefix template DenseMatrix<T> assemble<Domain, Range>(           \
+      const BasicLinearOperator<Domain, Range>&);                   \
+  prefix template DenseMatrix<T> assemble_adjoint<Domain, Range>(   \
+      const BasicLinearOperator<Domain, Range>&);
+#define DISTLOPS_DENSE_REFERENCE(prefix, T)                                                     \
+  prefix template class DenseOperator<DistributedArray<T>>;                                     \
+  prefix template class DenseOperator<StackedDistributedArray<T>>;                              \
+  prefix template class DenseOperator<LocalArray<T>>;                                           \
+  prefix template DenseMatrix<T> random_matrix<T>(Index, Index, std::uint64_t);                 \
+  prefix template bool matrices_close<T>(const DenseMatrix<T>&, const DenseMatrix<T>&, double); \
+  DISTLOPS_DENSE_REFERENCE_ASSEMBLY(prefix, T, DistributedArray<T>, DistributedArray<T>)        \
+  DISTLOPS_DENSE_REFERENCE_ASSEMBLY(prefix, T, StackedDistributedArray<T>,                      \
+                                    StackedDistributedArray<T>)                                 \
+  DISTLOPS_DENSE_REFERENCE_ASSEMBLY(prefix, T, DistributedArray<T>, StackedDistributedArray<T>) \
+  DISTLOPS_DENSE_REFERENCE_ASSEMBLY(prefix, T, StackedDistributedArray<T>, DistributedArray<T>) \
+  DISTLOPS_DENSE_REFERENCE_ASSEMBLY(prefix, T, LocalArray<T>, LocalArray<T>)
+
+DISTLOPS_DENSE_REFERENCE(extern, float)
+DISTLOPS_DENSE_REFERENCE(extern, double)
+DISTLOPS_DENSE_REFERENCE(extern, std::complex<float>)
+DISTLOPS_DENSE_REFERENCE(extern, std::complex<double>)
 
 }  // namespace distlops::testing

@@ -8,6 +8,9 @@
 #include <string>
 
 #include "dense_reference.hpp"
+#include "distlops/core/memory_space.hpp"
+#include "distlops/core/pointwise.hpp"
+#include "distlops/operators/dottest.hpp"
 #include "test_support.hpp"
 
 namespace distlops::testing {
@@ -259,5 +262,18 @@ void check_values(const LocalArray<T>& actual, const std::vector<V>& expected, d
   }
   CHECK(close);
 }
+
+/// The checks of every local operator test, compiled once for each scalar type in
+/// local_operator_checks.cpp (the test support library). Expanded inside distlops::testing.
+#define DISTLOPS_LOCAL_OPERATOR_CHECKS(prefix, T)                                              \
+  prefix template void check_matrix<T>(const DenseMatrix<T>&, const DenseMatrix<T>&, double,   \
+                                       const std::string&);                                    \
+  prefix template void check_local_operator<T>(const LocalOperator<T>&, const DenseMatrix<T>&, \
+                                               const Shape&, const Shape&);
+
+DISTLOPS_LOCAL_OPERATOR_CHECKS(extern, float)
+DISTLOPS_LOCAL_OPERATOR_CHECKS(extern, double)
+DISTLOPS_LOCAL_OPERATOR_CHECKS(extern, std::complex<float>)
+DISTLOPS_LOCAL_OPERATOR_CHECKS(extern, std::complex<double>)
 
 }  // namespace distlops::testing

@@ -9,6 +9,7 @@
 #include <numbers>
 #include <vector>
 
+#include "distlops/operators/signal/fft.hpp"
 #include "operator_checks.hpp"
 
 namespace distlops::testing {

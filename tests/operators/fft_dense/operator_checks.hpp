@@ -1,6 +1,7 @@
 #pragma once
 // Checks shared by the FFT, MatrixMult, Fredholm1 and MDC tests.
 #include "dense_reference.hpp"
+#include "distlops/operators/dottest.hpp"
 #include "test_support.hpp"
 
 namespace distlops::testing {

@@ -6,6 +6,8 @@
 // every rank.
 #include <numbers>
 
+#include "distlops/operators/signal/fredholm1.hpp"
+#include "distlops/operators/waveeq/mdc.hpp"
 #include "operator_checks.hpp"
 
 using namespace distlops;

@@ -2,6 +2,7 @@
 // matrices: forward, adjoint, dot tests, edge tiles that are smaller or empty, replicas that
 // agree (block kind), numbers from PyLops-MPI's test matrices, and InvalidArgument on every rank
 // for rank counts that are not perfect squares and for blocks that do not fit the grid.
+#include "distlops/operators/dense/matrix_mult.hpp"
 #include "operator_checks.hpp"
 
 using namespace distlops;

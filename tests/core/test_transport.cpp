@@ -5,7 +5,13 @@
 // contributions, gaps that must stay untouched, and messages of a rank to itself.
 #include "test_support.hpp"
 
-#include <functional>
+#include <array>
+#include <memory>
+
+#include "distlops/core/buffer.hpp"
+#include "distlops/core/gpu_collectives.hpp"
+#include "distlops/core/memory_space.hpp"
+#include "distlops/core/transport.hpp"
 
 using namespace distlops;
 using namespace distlops::testing;

@@ -48,9 +48,6 @@ void with_host_output(T* data, Index n, bool read_first, F&& f) {
   }
 }
 
-// The transport workspace slot of the one-element reductions (slots 0 and 1 are the plans').
-constexpr int reduction_slot = 2;
-
 // op over the ranks of comm of the one-element reduction that `reduce_into` writes to memory of
 // Space. Host: reduced in place, one MPI allreduce. Device: reduced into device memory, one
 // collective through the space's transport, one read-back.
@@ -62,7 +59,7 @@ R reduce_across(const Communicator& comm, ReduceOp op, F&& reduce_into) {
     comm.allreduce(&result, &result, 1, op);
   } else {
     const std::shared_ptr<Transport> transport = transport_for<Space>(comm);
-    R* slot = reinterpret_cast<R*>(transport->workspace(reduction_slot, sizeof(R)));
+    R* slot = reinterpret_cast<R*>(transport->workspace(WorkspaceSlot::reduction, sizeof(R)));
     reduce_into(slot);
     allreduce_in_place(*transport, slot, 1, op);
     memory::copy_bytes<Host, Space>(&result, slot, sizeof(R));

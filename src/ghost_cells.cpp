@@ -10,9 +10,8 @@ namespace distlops {
 namespace {
 constexpr int front_tag = 32011;
 constexpr int back_tag = 32012;
-// Workspace slots of the transport.
-constexpr int pack_slot = 0;
-constexpr int unpack_slot = 1;
+constexpr int pack_slot = WorkspaceSlot::outgoing;
+constexpr int unpack_slot = WorkspaceSlot::incoming;
 
 Communicator communicator_of(const Layout& layout) {
   if (!layout.valid()) throw InvalidArgument("ghost cells: empty layout");

@@ -25,9 +25,8 @@ void block_bounds(const Layout& layout, int rank, Shape& lo, Shape& hi) {
 
 namespace {
 
-// Workspace slots of the transport.
-constexpr int send_slot = 0;
-constexpr int recv_slot = 1;
+constexpr int send_slot = WorkspaceSlot::outgoing;
+constexpr int recv_slot = WorkspaceSlot::incoming;
 
 Communicator communicator_of(const Layout& layout) {
   if (!layout.valid()) throw InvalidArgument("redistribute: empty layout");

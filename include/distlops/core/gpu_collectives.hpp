@@ -30,8 +30,8 @@ void set_gpu_collectives(GpuCollectives choice);
 const char* to_string(GpuCollectives choice);
 
 /// Sums `count` elements at `data` (memory of Space) over the ranks of `comm`, in place: one
-/// MPI allreduce for host memory; for device memory one NCCL allreduce, or (the mpi path) an
-/// MPI allreduce on a host copy kept between calls. Collective.
+/// MPI allreduce for host memory; for device memory one allreduce through the transport the
+/// process keeps for comm (transport_for: NCCL, or staged through host memory). Collective.
 template <Scalar T, MemorySpace Space>
 void allreduce_sum_in_place(const Communicator& comm, T* data, Index count);
 

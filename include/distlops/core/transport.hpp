@@ -45,6 +45,15 @@ struct ReceiveMessage {
   int tag;
 };
 
+/// The workspace slots (Transport::workspace) the library's own code takes: a plan's outgoing
+/// and incoming buffers (redistribute.hpp, ghost_cells.hpp) and the one-element reductions of
+/// arrays. Code sharing one transport (transport_for) thus never takes another's slot.
+struct WorkspaceSlot {
+  static constexpr int outgoing = 0;
+  static constexpr int incoming = 1;
+  static constexpr int reduction = 2;
+};
+
 /// How a transport moves its bytes (see the table above).
 enum class TransportKind { mpi, nccl, staged };
 

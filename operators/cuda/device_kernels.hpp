@@ -1,16 +1,15 @@
 #pragma once
 // The CUDA kernels of the operators (builds with the CUDA backend only; not part of the
 // installed API). Each function is the Cuda-space counterpart of a host loop in the operator's
-// .cpp file; the per-point formulas are the shared ones of pointwise.hpp and
-// operators/local/stencil.hpp. All of them enqueue on the library's stream and return
-// without waiting. Pointers are device memory unless said otherwise.
+// .cpp file; the per-point formulas are the shared ones of pointwise.hpp. All of them enqueue on
+// the library's stream and return without waiting. Pointers are device memory unless said
+// otherwise.
 #include "distlops/config.hpp"
 
 #if DISTLOPS_WITH_CUDA
 
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
-#include "distlops/operators/local/stencil.hpp"
 
 namespace distlops::device_ops {
 
@@ -31,53 +30,6 @@ void gather_rows(Cuda, Index outer, Index length, Index inner, Index count, cons
 template <Scalar T>
 void scatter_rows(Cuda, Index outer, Index length, Index inner, Index count, const Index* first,
                   const Index* sources, T alpha, const T* in, T beta, T* out);
-
-/// The most terms and dimensions of a local stencil operator on the device.
-inline constexpr int max_stencil_terms = 8;
-inline constexpr int max_stencil_dimensions = 8;
-
-/// The terms of local::StencilOperator, passed by value to the kernel.
-template <class R>
-struct LocalStencil {
-  int ndim = 0;
-  int count = 0;
-  Index dims[max_stencil_dimensions] = {};
-  Index strides[max_stencil_dimensions] = {};
-  int axis[max_stencil_terms] = {};
-  local::stencil::Spec<R> spec[max_stencil_terms] = {};
-};
-
-/// y = alpha * sum_t D_t x + beta y over the whole array (size = product of dims): one thread
-/// per output point, whose stencils come from local::stencil::at like the host loops'.
-template <Scalar T>
-void local_stencil(Cuda, const LocalStencil<real_type_t<T>>& stencil, bool adjoint, T alpha,
-                   const T* in, T beta, T* out);
-
-/// One box of the distributed StencilOperator's plan, with its taps resolved to element
-/// offsets (or ghost planes) on the host.
-inline constexpr int max_box_taps = 32;
-inline constexpr int max_box_dimensions = 8;
-template <class T>
-struct StencilBox {
-  int ndim = 0;
-  int distributed_axis = -1;
-  int count = 0;
-  Index start[max_box_dimensions] = {};
-  Index extent[max_box_dimensions] = {};
-  Index strides[max_box_dimensions] = {};        // of the local block
-  Index front_strides[max_box_dimensions] = {};  // of the front ghost block
-  Index back_strides[max_box_dimensions] = {};   // of the back ghost block
-  T coefficient[max_box_taps] = {};
-  Index shift[max_box_taps] = {};  // element offset of a local tap
-  int ghost[max_box_taps] = {};    // 0 local, 1 front ghosts, 2 back ghosts
-  Index ghost_plane[max_box_taps] = {};
-};
-
-/// out[p] = sum_t coefficient[t] * source_t(p) + beta * out[p] for every point p of the box
-/// (out not read when beta == 0).
-template <Scalar T>
-void stencil_box(Cuda, const StencilBox<T>& box, const T* in, const T* front_ghosts,
-                 const T* back_ghosts, T beta, T* out);
 
 /// out (m x k) = alpha * op(A) * in + beta * out with A row-major rows x cols and op(A) = A or
 /// A^H, through cuBLAS (gemv when k == 1). Every cuBLAS status is checked.

@@ -1,97 +1,174 @@
+// StencilOperator: the plan (boxes of constant stencils, ghost planes) made once from the
+// formulas of stencil.hpp; the host loops over boxes; the Cuda space's single launch.
 #include "distlops/operators/derivative/stencil_operator.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <map>
 
-#include "../cuda/device_kernels.hpp"
 #include "../local/support.hpp"
 #include "distlops/core/instantiate.hpp"
+#include "distlops/core/kernels.hpp"
+#include "stencil_kernels.hpp"
 
 namespace distlops {
 
 namespace {
 
-std::vector<StencilTerm> transposed_terms(const std::vector<StencilTerm>& terms) {
-  std::vector<StencilTerm> result;
-  for (const StencilTerm& term : terms)
-    result.push_back({term.axis, term.rule.transposed()});
-  return result;
+// Most taps one output point combines: every term's points, none merged.
+constexpr int max_taps = 16 * stencil::max_points;
+
+// The rows of one term along its axis of global length n (its columns for the adjoint): the
+// rows within `width` of either end have their own stencils; those between share one,
+// translated (stencil::edge_width).
+struct AxisStencil {
+  AxisStencil(const stencil::Spec<double>& term_spec, bool columns, Index n)
+      : spec(term_spec), adjoint(columns), length(n), width(stencil::edge_width(columns)) {}
+
+  bool has_interior() const { return length > 2 * width; }
+  /// Row g, or the interior stencil when `interior`.
+  stencil::Stencil<double> at(Index g) const { return stencil::at(spec, adjoint, g, length); }
+  stencil::Stencil<double> interior() const { return at(width); }
+
+  /// Smallest and largest offset of any row (0 and 0 without any point).
+  std::pair<Index, Index> reach() const {
+    Index low = 0, high = 0;
+    auto visit = [&](Index g) {
+      const stencil::Stencil<double> points = at(g);
+      for (int s = 0; s < points.count; ++s) {
+        low = std::min<Index>(low, points.offset[s]);
+        high = std::max<Index>(high, points.offset[s]);
+      }
+    };
+    for (Index g = 0; g < std::min(width, length); ++g)
+      visit(g);
+    if (has_interior()) visit(width);
+    for (Index g = std::max(width, length - width); g < length; ++g)
+      visit(g);
+    return {low, high};
+  }
+
+  stencil::Spec<double> spec;
+  bool adjoint;
+  Index length;
+  Index width;
+};
+
+void check_term(const std::string& op, const StencilTerm& term, const Shape& shape) {
+  const stencil::Spec<double>& s = term.spec;
+  if (s.derivative != 1 && s.derivative != 2) {
+    throw InvalidArgument(op + ": the derivative must be of order 1 or 2, got " +
+                          std::to_string(s.derivative));
+  }
+  if (s.derivative == 1 && s.order != 3 && s.order != 5) {
+    throw InvalidArgument(op + ": order must be 3 or 5, got " + std::to_string(s.order));
+  }
+  if (!std::isfinite(s.scale)) {
+    throw InvalidArgument(op + ": the stencil weights are not finite (scale " +
+                          std::to_string(s.scale) + ")");
+  }
+  // The one-sided edge formulas read 2 (first derivative, order 3) or 3 samples.
+  const Index length = shape[static_cast<std::size_t>(term.axis)];
+  const Index needed = s.derivative == 1 && s.order == 3 ? 2 : 3;
+  if (s.kind == DerivativeKind::centered && s.edge && length < needed) {
+    throw InvalidArgument(op + ": edge = true needs at least " + std::to_string(needed) +
+                          " samples along axis " + std::to_string(term.axis) + ", got " +
+                          std::to_string(length) + " (shape " + to_string(shape) + ")");
+  }
 }
 
 }  // namespace
 
-template <Scalar T, MemorySpace Space>
-StencilOperator<T, Space>::StencilOperator(const Layout& layout, std::vector<StencilTerm> terms,
-                                           std::string name)
-    : LinearOperatorBase<Array>(layout, layout, std::move(name)) {
-  const int ndim = layout.ndim();
-  if (terms.empty()) throw InvalidArgument(this->name() + ": no stencil terms");
-  if (ndim > max_dimensions) {
-    throw InvalidArgument(this->name() + ": arrays of at most " + std::to_string(max_dimensions) +
-                          " dimensions are supported, got " + std::to_string(ndim));
+template <class Vector>
+StencilOperator<Vector>::StencilOperator(layout_type layout, std::vector<StencilTerm> terms,
+                                         std::string name)
+    : LinearOperatorBase<Vector>(layout, layout, std::move(name)) {
+  const std::string& op = this->name();
+  if constexpr (distributed) {
+    global_shape_ = layout.global_shape();
+    local_shape_ = layout.local_shape();
+    distributed_axis_ = layout.replicated() ? -1 : layout.axis();
+    block_start_ = layout.replicated() ? 0 : layout.offset(layout.rank());
+  } else {
+    local::detail::check_shape(op, "dims", layout);
+    global_shape_ = local_shape_ = layout;
+  }
+  local_strides_ = local::detail::strides_of(local_shape_);
+  const int ndim = static_cast<int>(global_shape_.size());
+  if (terms.empty()) throw InvalidArgument(op + ": no derivative term");
+  static_assert(max_dimensions == kernels::max_stencil_dimensions &&
+                max_terms == kernels::max_stencil_terms);
+  if (ndim > max_dimensions || static_cast<int>(terms.size()) > max_terms) {
+    throw InvalidArgument(op + ": at most " + std::to_string(max_terms) + " terms on arrays of " +
+                          "at most " + std::to_string(max_dimensions) + " dimensions, got " +
+                          std::to_string(terms.size()) + " terms and " + std::to_string(ndim) +
+                          " dimensions");
   }
   for (StencilTerm& term : terms) {
-    if (term.axis < -ndim || term.axis >= ndim) {
-      throw InvalidArgument(this->name() + ": axis " + std::to_string(term.axis) +
-                            " is out of range for an array of " + std::to_string(ndim) +
-                            " dimension(s)");
-    }
-    if (term.axis < 0) term.axis += ndim;
-    const Index n = layout.global_shape()[static_cast<std::size_t>(term.axis)];
-    if (term.rule.length != n) {
-      throw ShapeMismatch(this->name() + ": a stencil made for " +
-                          std::to_string(term.rule.length) + " samples is applied along axis " +
-                          std::to_string(term.axis) + " of length " + std::to_string(n));
-    }
+    term.axis = local::detail::normalise_axis(op, term.axis, ndim);
+    check_term(op, term, global_shape_);
+    const stencil::Spec<double>& s = term.spec;
+    terms_.push_back({term.axis, {s.derivative, s.kind, s.order, s.edge, real_type_t<T>(s.scale)}});
   }
-  distributed_axis_ = layout.replicated() ? -1 : layout.axis();
-  local_shape_ = layout.local_shape();
-  local_strides_ = local::detail::strides_of(local_shape_);
-  block_start_ = layout.replicated() ? 0 : layout.offset(layout.rank());
-  std::vector<StencilTerm> adjoint_terms = transposed_terms(terms);
-  forward_ = make_plan(std::move(terms));
-  adjoint_ = make_plan(std::move(adjoint_terms));
+  forward_ = make_plan(false, terms);
+  adjoint_ = make_plan(true, terms);
 }
 
-template <Scalar T, MemorySpace Space>
-auto StencilOperator<T, Space>::make_plan(std::vector<StencilTerm> terms) const -> Plan {
-  const Layout& layout = this->domain();
-  const int ndim = layout.ndim();
-  const int a = distributed_axis_;
+template <class Vector>
+auto StencilOperator<Vector>::make_plan(bool adjoint, const std::vector<StencilTerm>& terms) const
+    -> Plan {
   Plan plan;
-  plan.terms = std::move(terms);
-
-  // Ghost planes along the distributed axis: as far as the taps of its terms reach.
-  Index front = 0, back = 0;
-  for (const StencilTerm& term : plan.terms) {
-    if (term.axis != a) continue;
-    front = std::max(front, -term.rule.min_offset());
-    back = std::max(back, term.rule.max_offset());
+  plan.adjoint = adjoint;
+  if constexpr (distributed) {
+    // Ghost planes along the distributed axis: as far as the stencils of its terms reach.
+    const int a = distributed_axis_;
+    const Layout& layout = this->domain();
+    Index front = 0, back = 0;
+    for (const StencilTerm& term : terms) {
+      if (term.axis != a) continue;
+      const auto [low, high] =
+          AxisStencil(term.spec, adjoint, global_shape_[static_cast<std::size_t>(a)]).reach();
+      front = std::max(front, -low);
+      back = std::max(back, high);
+    }
+    if (a >= 0 && layout.size() > 1 && (front > 0 || back > 0)) {
+      plan.exchange.emplace(layout, front, back, GhostReach::any);
+      plan.front_strides = local::detail::strides_of(plan.exchange->front_shape());
+      plan.back_strides = local::detail::strides_of(plan.exchange->back_shape());
+    }
   }
-  if (a >= 0 && layout.size() > 1 && (front > 0 || back > 0)) {
-    plan.exchange.emplace(layout, front, back, GhostReach::any);
-    plan.front_strides = local::detail::strides_of(plan.exchange->front_shape());
-    plan.back_strides = local::detail::strides_of(plan.exchange->back_shape());
-  }
+  if constexpr (std::same_as<Space, Host>) make_boxes(plan, terms);
+  return plan;
+}
 
-  // Segments: along each axis, the interior rows (every term on the axis in its interior and,
-  // along the distributed axis, every source local) form one segment; other rows are single.
+// Segments: along each axis, the interior rows (every term on the axis in its interior and,
+// along the distributed axis, every source local) form one segment; other rows are single.
+// Boxes: every combination of one segment per axis, with the taps of all terms merged.
+template <class Vector>
+void StencilOperator<Vector>::make_boxes(Plan& plan, const std::vector<StencilTerm>& terms) const {
+  const int ndim = static_cast<int>(local_shape_.size());
+  const int a = distributed_axis_;
+  auto stencil_of = [&](const StencilTerm& term) {
+    return AxisStencil(term.spec, plan.adjoint, global_shape_[static_cast<std::size_t>(term.axis)]);
+  };
   plan.segments.resize(static_cast<std::size_t>(ndim));
   for (int k = 0; k < ndim; ++k) {
     const Index extent = local_shape_[static_cast<std::size_t>(k)];
     const Index shift = k == a ? block_start_ : 0;  // global index of local row 0
     Index first = 0, last = extent;                 // candidate interior rows [first, last)
     bool has_terms = false;
-    for (const StencilTerm& term : plan.terms) {
+    for (const StencilTerm& term : terms) {
       if (term.axis != k) continue;
       has_terms = true;
-      const BandRule& rule = term.rule;
-      first = std::max(first, static_cast<Index>(rule.front_rows.size()) - shift);
-      last = std::min(last, rule.length - static_cast<Index>(rule.back_rows.size()) - shift);
-      if (k == a) {
-        for (const StencilTap& tap : rule.interior) {
-          first = std::max(first, -tap.offset);
-          last = std::min(last, extent - tap.offset);
+      const AxisStencil rows = stencil_of(term);
+      first = std::max(first, rows.width - shift);
+      last = std::min(last, rows.length - rows.width - shift);
+      if (k == a && rows.has_interior()) {
+        const stencil::Stencil<double> inner = rows.interior();
+        for (int s = 0; s < inner.count; ++s) {
+          first = std::max<Index>(first, -inner.offset[s]);
+          last = std::min<Index>(last, extent - inner.offset[s]);
         }
       }
     }
@@ -109,26 +186,26 @@ auto StencilOperator<T, Space>::make_plan(std::vector<StencilTerm> terms) const 
       segments.push_back({p, 1, false});
   }
 
-  // Boxes: every combination of one segment per axis, with the taps of all terms merged.
-  std::vector<std::size_t> index(static_cast<std::size_t>(ndim), 0);
   for (const auto& segments : plan.segments) {
-    if (segments.empty()) return plan;  // this rank holds no data
+    if (segments.empty()) return;  // this rank holds no data
   }
+  std::vector<std::size_t> index(static_cast<std::size_t>(ndim), 0);
   while (true) {
     Box box;
     box.segment = index;
     std::map<std::pair<int, Index>, double> merged;
-    for (const StencilTerm& term : plan.terms) {
+    for (const StencilTerm& term : terms) {
       const Segment& segment = plan.segments[static_cast<std::size_t>(term.axis)][index[term.axis]];
       const Index shift = term.axis == a ? block_start_ : 0;
-      const StencilRow& row =
-          segment.interior ? term.rule.interior : term.rule.row(segment.start + shift);
-      for (const StencilTap& tap : row) {
+      const AxisStencil rows = stencil_of(term);
+      const stencil::Stencil<double> points =
+          segment.interior ? rows.interior() : rows.at(segment.start + shift);
+      for (int s = 0; s < points.count; ++s) {
         // Offset 0 is the same point whatever the axis.
-        const int axis = tap.offset == 0 ? -1 : term.axis;
-        merged[{axis, tap.offset}] += tap.weight;
+        const Index offset = points.offset[s];
+        merged[{offset == 0 ? -1 : term.axis, offset}] += points.weight[s];
         if (plan.exchange && term.axis == a && !segment.interior) {
-          const Index source = segment.start + tap.offset;
+          const Index source = segment.start + offset;
           if (source < 0 || source >= local_shape_[static_cast<std::size_t>(a)])
             box.needs_ghosts = true;
         }
@@ -136,10 +213,6 @@ auto StencilOperator<T, Space>::make_plan(std::vector<StencilTerm> terms) const 
     }
     for (const auto& [key, weight] : merged)
       box.taps.push_back({key.first, key.second, weight});
-    if (static_cast<int>(box.taps.size()) > max_taps) {
-      throw InvalidArgument(this->name() + ": more than " + std::to_string(max_taps) +
-                            " taps per point");
-    }
     plan.boxes.push_back(std::move(box));
     int k = ndim - 1;
     while (k >= 0 && ++index[k] == plan.segments[k].size())
@@ -149,40 +222,48 @@ auto StencilOperator<T, Space>::make_plan(std::vector<StencilTerm> terms) const 
   // Boxes that need ghost planes go last: the others are computed while the planes travel.
   std::stable_partition(plan.boxes.begin(), plan.boxes.end(),
                         [](const Box& box) { return !box.needs_ghosts; });
-  return plan;
 }
 
-template <Scalar T, MemorySpace Space>
-void StencilOperator<T, Space>::run(const Plan& plan, const Array& in, Array& out, T alpha,
-                                    T beta) const {
-  if constexpr (!std::same_as<Space, Host>) {
-    run_device(plan, in, out, alpha, beta);
-    return;
+template <class Vector>
+void StencilOperator<Vector>::run(bool adjoint, const Vector& in, Vector& out, T alpha,
+                                  T beta) const {
+  const Plan& plan = adjoint ? adjoint_ : forward_;
+  if (plan.exchange) {
+    const Index front_size = element_count(plan.exchange->front_shape());
+    const Index back_size = element_count(plan.exchange->back_shape());
+    if (front_ghosts_.size() < front_size) front_ghosts_ = Buffer<T, Space>(front_size);
+    if (back_ghosts_.size() < back_size) back_ghosts_ = Buffer<T, Space>(back_size);
   }
+  if constexpr (std::same_as<Space, Host>) {
+    run_host(plan, in.data(), out.data(), alpha, beta);
+  } else {
+    run_device(plan, in, out, alpha, beta);
+  }
+}
+
+template <class Vector>
+void StencilOperator<Vector>::run_host(const Plan& plan, const T* in, T* out, T alpha,
+                                       T beta) const {
   if (!plan.exchange) {
     for (const Box& box : plan.boxes)
-      run_box(plan, box, in.data(), out.data(), alpha, beta);
+      run_box(plan, box, in, out, alpha, beta);
     return;
   }
-  const Index front_size = element_count(plan.exchange->front_shape());
-  const Index back_size = element_count(plan.exchange->back_shape());
-  if (front_ghosts_.size() < front_size) front_ghosts_ = Buffer<T, Space>(front_size);
-  if (back_ghosts_.size() < back_size) back_ghosts_ = Buffer<T, Space>(back_size);
   GhostExchange::Pending pending =
-      plan.exchange->begin(Host{}, in.data(), front_ghosts_.data(), back_ghosts_.data());
+      plan.exchange->begin(Host{}, in, front_ghosts_.data(), back_ghosts_.data());
   std::size_t next = 0;
   for (; next < plan.boxes.size() && !plan.boxes[next].needs_ghosts; ++next) {
-    run_box(plan, plan.boxes[next], in.data(), out.data(), alpha, beta);
+    run_box(plan, plan.boxes[next], in, out, alpha, beta);
   }
   plan.exchange->end(pending);
   for (; next < plan.boxes.size(); ++next) {
-    run_box(plan, plan.boxes[next], in.data(), out.data(), alpha, beta);
+    run_box(plan, plan.boxes[next], in, out, alpha, beta);
   }
 }
 
-template <Scalar T, MemorySpace Space>
-void StencilOperator<T, Space>::run_box(const Plan& plan, const Box& box, const T* in, T* out,
-                                        T alpha, T beta) const {
+template <class Vector>
+void StencilOperator<Vector>::run_box(const Plan& plan, const Box& box, const T* in, T* out,
+                                      T alpha, T beta) const {
   const int ndim = static_cast<int>(local_shape_.size());
   const int a = distributed_axis_;
   const int last_axis = ndim - 1;
@@ -245,64 +326,45 @@ void StencilOperator<T, Space>::run_box(const Plan& plan, const Box& box, const 
   }
 }
 
-// The Cuda space: the ghost planes first (through the space's transport), then one kernel per box,
-// with the taps resolved on the host as run_box does.
-template <Scalar T, MemorySpace Space>
-void StencilOperator<T, Space>::run_device(const Plan& plan, const Array& in, Array& out, T alpha,
-                                           T beta) const {
-#if DISTLOPS_WITH_CUDA
-  if constexpr (std::same_as<Space, Cuda>) {
-    if (plan.exchange) {
-      const Index front_size = element_count(plan.exchange->front_shape());
-      const Index back_size = element_count(plan.exchange->back_shape());
-      if (front_ghosts_.size() < front_size) front_ghosts_ = Buffer<T, Space>(front_size);
-      if (back_ghosts_.size() < back_size) back_ghosts_ = Buffer<T, Space>(back_size);
-      plan.exchange->exchange(transport_(in.communicator()), in.data(), front_ghosts_.data(),
-                              back_ghosts_.data());
-    }
-    const int ndim = static_cast<int>(local_shape_.size());
-    const int a = distributed_axis_;
-    for (const Box& box : plan.boxes) {
-      device_ops::StencilBox<T> kernel_box;
-      kernel_box.ndim = ndim;
-      kernel_box.distributed_axis = a;
-      kernel_box.count = static_cast<int>(box.taps.size());
-      for (int k = 0; k < ndim; ++k) {
-        const Segment& segment = plan.segments[k][box.segment[k]];
-        kernel_box.start[k] = segment.start;
-        kernel_box.extent[k] = segment.count;
-        kernel_box.strides[k] = local_strides_[k];
-        if (plan.exchange) {
-          kernel_box.front_strides[k] = plan.front_strides[k];
-          kernel_box.back_strides[k] = plan.back_strides[k];
-        }
+// The Cuda space: the ghost planes first (through the space's transport), then one launch.
+template <class Vector>
+void StencilOperator<Vector>::run_device(const Plan& plan, const Vector& in, Vector& out, T alpha,
+                                         T beta) const {
+  if constexpr (!std::same_as<Space, Host>) {
+    if constexpr (distributed) {
+      if (plan.exchange) {
+        plan.exchange->exchange(transport_(in.communicator()), in.data(), front_ghosts_.data(),
+                                back_ghosts_.data());
       }
-      const Index row_a = a >= 0 ? plan.segments[a][box.segment[a]].start : 0;
-      for (int t = 0; t < kernel_box.count; ++t) {
-        const Tap& tap = box.taps[t];
-        kernel_box.coefficient[t] = alpha * T(static_cast<real_type_t<T>>(tap.weight));
-        kernel_box.shift[t] = tap.axis < 0 ? 0 : tap.offset * local_strides_[tap.axis];
-        if (box.needs_ghosts && tap.axis == a) {
-          const Index source = row_a + tap.offset;
-          if (source < 0) {
-            kernel_box.ghost[t] = 1;
-            kernel_box.ghost_plane[t] = plan.exchange->front() + source;
-          } else if (source >= local_shape_[a]) {
-            kernel_box.ghost[t] = 2;
-            kernel_box.ghost_plane[t] = source - local_shape_[a];
-          }
-        }
-      }
-      device_ops::stencil_box(Cuda{}, kernel_box, in.data(), front_ghosts_.data(),
-                              back_ghosts_.data(), beta, out.data());
     }
-    return;
+    if (element_count(local_shape_) == 0) return;
+    kernels::StencilPoints<real_type_t<T>> points;
+    points.ndim = static_cast<int>(local_shape_.size());
+    points.count = static_cast<int>(terms_.size());
+    points.distributed_axis = distributed_axis_;
+    points.block_start = block_start_;
+    points.front_planes = plan.exchange ? plan.exchange->front() : 0;
+    for (int k = 0; k < points.ndim; ++k) {
+      points.extent[k] = local_shape_[k];
+      points.strides[k] = local_strides_[k];
+      if (plan.exchange) {
+        points.front_strides[k] = plan.front_strides[k];
+        points.back_strides[k] = plan.back_strides[k];
+      }
+    }
+    for (int t = 0; t < points.count; ++t) {
+      points.axis[t] = terms_[t].axis;
+      points.length[t] = global_shape_[static_cast<std::size_t>(terms_[t].axis)];
+      points.spec[t] = terms_[t].spec;
+    }
+    kernels::stencil(Space{}, points, plan.adjoint, alpha, in.data(), front_ghosts_.data(),
+                     back_ghosts_.data(), beta, out.data());
   }
-#endif
-  (void)plan, (void)in, (void)out, (void)alpha, (void)beta;
-  throw DeviceError(this->name() + ": this build has no CUDA backend");
 }
 
-DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(StencilOperator)
+#define DISTLOPS_DETAIL_INSTANTIATE_STENCIL_OPERATOR(T, SPACE) \
+  DISTLOPS_DETAIL_STENCIL_OPERATOR(, T, SPACE)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_INSTANTIATE_STENCIL_OPERATOR)
+#undef DISTLOPS_DETAIL_INSTANTIATE_STENCIL_OPERATOR
 
 }  // namespace distlops

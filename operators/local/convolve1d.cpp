@@ -115,8 +115,8 @@ void Convolve1DOperator<T, Space>::apply(bool adjoint, T alpha, const T* in, T b
             const T* shifted[detail::max_combined];
             for (int t = 0; t < count; ++t)
               shifted[t] = source + (common_first + displacement[t]);
-            detail::combine(Space{}, detail::Combine::add, count, common_last - common_first,
-                            shifted, scaled, beta, destination + common_first);
+            kernels::combine(Host{}, common_last - common_first, count, scaled, shifted, T(1),
+                             destination + common_first);
           }
           for (int t = 0; t < count; ++t) {
             // [first, last) minus [common_first, common_last): up to two pieces.

@@ -85,16 +85,7 @@ void scale_or_zero(Space space, Index n, T beta, T* y) {
   }
 }
 
-/// How `combine` writes its sum s into y: y = s, y = s + beta y, or y += s.
-enum class Combine { overwrite, scale, add };
-
-/// The most terms `combine` fuses into one pass.
+/// The most taps Convolve1D fuses into one pass of kernels::combine over a block.
 inline constexpr int max_combined = 5;
-
-/// y[k] = sum_e a[e] * x[e][k] for k < n and `count` <= max_combined terms, written into y
-/// as `mode` says, in one pass over y (y must not overlap any x[e]). Host loops with the term
-/// count fixed at compile time, so that they vectorise over k.
-template <class T>
-void combine(Host, Combine mode, int count, Index n, const T* const* x, const T* a, T beta, T* y);
 
 }  // namespace distlops::local::detail

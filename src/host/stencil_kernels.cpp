@@ -1,6 +1,7 @@
-// The combine kernel behind stencil operators: a weighted sum of a few shifted inputs. The
-// common tap counts are unrolled so that the compiler keeps every source pointer in a
-// register and vectorises the loop.
+// The combine kernel behind the stencil and convolution operators: a weighted sum of a few
+// shifted inputs. The common tap counts are unrolled so that the compiler keeps every source
+// pointer in a register and vectorises the loop.
+#include <algorithm>
 #include <complex>
 
 #include "distlops/core/kernels.hpp"
@@ -9,45 +10,43 @@ namespace distlops::kernels {
 
 namespace {
 
+// The sum is formed first and beta * y added last (y is not read when beta == 0 and only
+// added to when beta == 1): the same order whatever the tap count.
 template <int K, class T>
-void combine_fixed(Index n, const T* c, const T* const* s, T beta, T* y) {
-  const T* __restrict src[K > 0 ? K : 1];
-  T coef[K > 0 ? K : 1];
+void combine_fixed(Index n, const T* c, const T* const* s, T beta, T* __restrict y) {
+  const T* __restrict src[K];
+  T coef[K];
   for (int k = 0; k < K; ++k) {
     src[k] = s[k];
     coef[k] = c[k];
   }
+  auto sum = [&](Index i) {
+    T value = coef[0] * src[0][i];
+    for (int k = 1; k < K; ++k)
+      value += coef[k] * src[k][i];
+    return value;
+  };
   if (beta == T(0)) {
-    for (Index i = 0; i < n; ++i) {
-      T sum = coef[0] * src[0][i];
-      for (int k = 1; k < K; ++k)
-        sum += coef[k] * src[k][i];
-      y[i] = sum;
-    }
+    for (Index i = 0; i < n; ++i)
+      y[i] = sum(i);
+  } else if (beta == T(1)) {
+    for (Index i = 0; i < n; ++i)
+      y[i] += sum(i);
   } else {
-    for (Index i = 0; i < n; ++i) {
-      T sum = beta * y[i];
-      for (int k = 0; k < K; ++k)
-        sum += coef[k] * src[k][i];
-      y[i] = sum;
-    }
+    for (Index i = 0; i < n; ++i)
+      y[i] = sum(i) + beta * y[i];
   }
 }
 
+// More taps than the unrolled cases: groups of the largest unrolled count, each added to y.
+constexpr int max_unrolled = 7;
+
 template <class T>
 void combine_any(Index n, int count, const T* c, const T* const* s, T beta, T* y) {
-  if (beta == T(0)) {
-    for (Index i = 0; i < n; ++i)
-      y[i] = T(0);
-  } else if (beta != T(1)) {
-    for (Index i = 0; i < n; ++i)
-      y[i] *= beta;
-  }
-  for (int k = 0; k < count; ++k) {
-    const T coefficient = c[k];
-    const T* __restrict source = s[k];
-    for (Index i = 0; i < n; ++i)
-      y[i] += coefficient * source[i];
+  combine_fixed<max_unrolled>(n, c, s, beta, y);
+  for (int first = max_unrolled; first < count; first += max_unrolled) {
+    const int group = std::min(max_unrolled, count - first);
+    kernels::combine(Host{}, n, group, c + first, s + first, T(1), y);
   }
 }
 
@@ -57,6 +56,14 @@ template <Scalar T>
 void combine(Host, Index n, int count, const T* coefficients, const T* const* sources, T beta,
              T* y) {
   switch (count) {
+    case 0:
+      if (beta == T(0)) {
+        std::fill(y, y + n, T(0));
+      } else if (beta != T(1)) {
+        for (Index i = 0; i < n; ++i)
+          y[i] *= beta;
+      }
+      return;
     case 1:
       return combine_fixed<1>(n, coefficients, sources, beta, y);
     case 2:

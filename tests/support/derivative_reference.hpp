@@ -3,12 +3,12 @@
 // row by row from the slicing formulas of pylops/basicoperators/firstderivative.py and
 // secondderivative.py: the inner rows first, then the edge rows overwriting them, as NumPy
 // slice assignments do.
-#include "distlops/operators/local/stencil.hpp"
+#include "distlops/operators/derivative/stencil.hpp"
 #include "local_operator_checks.hpp"
 
 namespace distlops::testing {
 
-using local::DerivativeKind;
+using distlops::DerivativeKind;
 
 // PyLops' FirstDerivative along an axis of n samples with sampling h.
 inline SparseRows<double> first_derivative_rows(Index n, double h, DerivativeKind kind, bool edge,

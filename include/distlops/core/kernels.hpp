@@ -101,9 +101,10 @@ R norm_combine(NormKind kind, R a, R b) {
 }
 
 // ---- stencils -------------------------------------------------------------------------------
-/// y[i] = sum_k coefficients[k] * sources[k][i] + beta * y[i] for i < n (y is not read when
-/// beta == 0). The building block of the stencil operators: each source is a shifted view of
-/// the input. `count` may be 0 (then y = beta * y).
+/// y[i] = (sum_k coefficients[k] * sources[k][i]) + beta * y[i] for i < n, the sum formed in
+/// the order of k and beta * y added last (y is not read when beta == 0; beta == 1 adds to y).
+/// The building block of the stencil and convolution operators: each source is a shifted view
+/// of the input, and y must not overlap any source. `count` may be 0 (then y = beta * y).
 template <Scalar T>
 void combine(Host, Index n, int count, const T* coefficients, const T* const* sources, T beta,
              T* y);

@@ -1,10 +1,37 @@
 #pragma once
 /// \file derivative_kind.hpp
 /// Kinds of finite differences (PyLops' `kind`), shared by the local and distributed
-/// derivative operators.
+/// derivative operators, and their PyLops names.
+
+#include <string>
+
+#include "distlops/core/error.hpp"
 
 namespace distlops {
 
 enum class DerivativeKind { forward, backward, centered };
+
+/// PyLops' name of a kind: "forward", "backward" or "centered".
+inline const char* to_string(DerivativeKind kind) {
+  switch (kind) {
+    case DerivativeKind::forward:
+      return "forward";
+    case DerivativeKind::backward:
+      return "backward";
+    case DerivativeKind::centered:
+      return "centered";
+  }
+  return "unknown";
+}
+
+/// The kind of a PyLops name; InvalidArgument for any other name.
+inline DerivativeKind derivative_kind(const std::string& name) {
+  for (DerivativeKind kind :
+       {DerivativeKind::forward, DerivativeKind::backward, DerivativeKind::centered}) {
+    if (name == to_string(kind)) return kind;
+  }
+  throw InvalidArgument("derivative: kind must be 'forward', 'backward' or 'centered', got '" +
+                        name + "'");
+}
 
 }  // namespace distlops

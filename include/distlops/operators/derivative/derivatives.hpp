@@ -6,6 +6,9 @@
 /// neighbouring ranks (any number of them: a rank may own a single plane, or none); along
 /// other axes no communication happens. Each is one fused pass over the data.
 ///
+/// The formulas are those of stencil.hpp and the engine StencilOperator, the same as the local
+/// derivatives': they accept the same arguments (any axis length; `edge` needs 2 or 3 samples).
+///
 /// Differences from PyLops / PyLops-MPI: the Laplacian applies `kind` to every axis (as
 /// PyLops-MPI does; serial PyLops applies it to the first axis only), the derivatives accept
 /// arrays distributed along any axis and any split, and BROADCAST arrays are differentiated
@@ -14,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "distlops/operators/derivative/stencil_operator.hpp"
+#include "distlops/operators/derivative/derivative_terms.hpp"
 #include "distlops/operators/stack/stacked.hpp"
 
 namespace distlops {
@@ -45,63 +48,39 @@ struct GradientOptions {
   DerivativeKind kind = DerivativeKind::centered;
 };
 
-namespace detail {
-inline int normal_axis(int axis, const Layout& layout, const char* what) {
-  const int ndim = layout.ndim();
-  if (axis < -ndim || axis >= ndim) {
-    throw InvalidArgument(std::string(what) + ": axis " + std::to_string(axis) +
-                          " is out of range for an array of " + std::to_string(ndim) +
-                          " dimension(s)");
-  }
-  return axis < 0 ? axis + ndim : axis;
-}
-inline Index axis_length(const Layout& layout, int axis) {
-  return layout.global_shape()[static_cast<std::size_t>(axis)];
-}
-}  // namespace detail
-
 /// dx/d(axis) on arrays of `layout` (domain and range). Collective.
 template <Scalar T, MemorySpace Space = Host>
 LinearOperator<T, Space> FirstDerivative(const Layout& layout,
                                          const DerivativeOptions& options = {}) {
-  const int axis = detail::normal_axis(options.axis, layout, "FirstDerivative");
-  BandRule rule = first_derivative_rule(detail::axis_length(layout, axis), options.kind,
-                                        options.order, options.edge, options.sampling);
-  return LinearOperator<T, Space>::template make<StencilOperator<T, Space>>(
-      layout, std::vector<StencilTerm>{{axis, std::move(rule)}}, "FirstDerivative");
+  const std::string op = "FirstDerivative";
+  return LinearOperator<T, Space>::template make<StencilOperator<DistributedArray<T, Space>>>(
+      layout,
+      std::vector<StencilTerm>{detail::first_derivative_term(
+          op, options.axis, options.sampling, options.kind, options.edge, options.order)},
+      op);
 }
 
 /// d^2x/d(axis)^2 on arrays of `layout`. Collective.
 template <Scalar T, MemorySpace Space = Host>
 LinearOperator<T, Space> SecondDerivative(const Layout& layout,
                                           const DerivativeOptions& options = {}) {
-  const int axis = detail::normal_axis(options.axis, layout, "SecondDerivative");
-  BandRule rule = second_derivative_rule(detail::axis_length(layout, axis), options.kind,
-                                         options.edge, options.sampling);
-  return LinearOperator<T, Space>::template make<StencilOperator<T, Space>>(
-      layout, std::vector<StencilTerm>{{axis, std::move(rule)}}, "SecondDerivative");
+  const std::string op = "SecondDerivative";
+  return LinearOperator<T, Space>::template make<StencilOperator<DistributedArray<T, Space>>>(
+      layout,
+      std::vector<StencilTerm>{detail::second_derivative_term(op, options.axis, options.sampling,
+                                                              1.0, options.kind, options.edge)},
+      op);
 }
 
 /// sum over `axes` of weight * d^2x/d(axis)^2, in one pass. Collective.
 template <Scalar T, MemorySpace Space = Host>
 LinearOperator<T, Space> Laplacian(const Layout& layout, const LaplacianOptions& options = {}) {
-  if (options.axes.size() != options.weights.size() ||
-      options.axes.size() != options.sampling.size() || options.axes.empty()) {
-    throw InvalidArgument(
-        "Laplacian: axes, weights and sampling must have the same, non-zero "
-        "length (got " +
-        std::to_string(options.axes.size()) + ", " + std::to_string(options.weights.size()) + ", " +
-        std::to_string(options.sampling.size()) + ")");
-  }
-  std::vector<StencilTerm> terms;
-  for (std::size_t i = 0; i < options.axes.size(); ++i) {
-    const int axis = detail::normal_axis(options.axes[i], layout, "Laplacian");
-    terms.push_back({axis, second_derivative_rule(detail::axis_length(layout, axis), options.kind,
-                                                  options.edge, options.sampling[i])
-                               .scaled(options.weights[i])});
-  }
-  return LinearOperator<T, Space>::template make<StencilOperator<T, Space>>(
-      layout, std::move(terms), "Laplacian");
+  const std::string op = "Laplacian";
+  return LinearOperator<T, Space>::template make<StencilOperator<DistributedArray<T, Space>>>(
+      layout,
+      detail::laplacian_terms(op, options.axes, options.weights, options.sampling, options.kind,
+                              options.edge),
+      op);
 }
 
 /// The gradient: one first derivative per axis, stacked (the output is a

@@ -1,64 +1,89 @@
 #pragma once
 /// \file stencil_operator.hpp
-/// `StencilOperator`: y = sum over terms t of (band rule of t along axis a_t) x, on an N-d
-/// array distributed along any axis. Derivatives, Laplacians and gradients are stencil
-/// operators.
+/// `StencilOperator<Vector>`: y = sum over terms t of D_t x, where D_t is the finite difference
+/// of stencil.hpp along axis a_t of an N-d array (C order). The one finite-difference engine
+/// behind FirstDerivative, SecondDerivative, Laplacian and Gradient, local (Vector =
+/// LocalArray<T, Space>, described by its shape) and distributed (Vector = DistributedArray<T,
+/// Space>, split along any axis, any split, ranks that hold nothing). Both accept the same terms
+/// and check them alike.
 ///
-/// One pass: the array is cut into boxes in which every term has a constant stencil (the
-/// interior, or one boundary row), and each box is computed by one kernel call per line of
-/// its last axis, summing all terms at once. When a term acts along the distribution axis,
-/// the planes it needs from other ranks travel as non-blocking messages (any number of
-/// planes, from any number of ranks) while the boxes that need none are computed; the boxes
-/// next to the block edges follow. The plan (boxes, messages) is made once, at
-/// construction; applying allocates nothing beyond the ghost planes of the first apply.
+/// Host: the local block is cut into boxes in which every term has a constant stencil (the
+/// interior, or one boundary row), and each box is one kernels::combine call per line of its last
+/// axis, summing all terms at once. When a term acts along the distribution axis, the planes it
+/// needs from other ranks travel as non-blocking messages (any number of planes, from any number
+/// of ranks) while the boxes that need none are computed; the boxes next to the block edges
+/// follow. Cuda: one kernel launch for the whole block whatever the number of boxes, each thread
+/// evaluating its stencils with stencil::at, after the ghost planes have crossed through the
+/// space's transport. The plan is made once, at construction; applying allocates nothing beyond
+/// the ghost planes of the first apply.
 
-#include <array>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "distlops/core/ghost_cells.hpp"
 #include "distlops/core/instantiate.hpp"
-#include "distlops/core/kernels.hpp"
-#include "distlops/operators/derivative/band_rule.hpp"
+#include "distlops/operators/derivative/stencil.hpp"
 #include "distlops/operators/linear_operator.hpp"
 
 namespace distlops {
 
-/// A band rule applied along one axis, weighted.
+/// One term of a StencilOperator: the derivative `spec` along `axis` (negative values count
+/// from the end).
 struct StencilTerm {
   int axis = 0;
-  BandRule rule;
+  stencil::Spec<double> spec;
 };
 
-template <Scalar T, MemorySpace Space = Host>
-class StencilOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
+template <class Vector>
+class StencilOperator final : public LinearOperatorBase<Vector> {
  public:
-  using Array = DistributedArray<T, Space>;
-  /// Most taps one output point may combine (all terms together).
-  static constexpr int max_taps = 32;
-  /// Most dimensions of the arrays.
-  static constexpr int max_dimensions = 8;
+  using value_type = typename Vector::value_type;
+  using space_type = typename Vector::space_type;
+  using layout_type = vector_layout_t<Vector>;
+  /// Whether the arrays are distributed (DistributedArray) or local (LocalArray).
+  static constexpr bool distributed =
+      std::same_as<Vector, DistributedArray<value_type, space_type>>;
+  /// Most dimensions of the arrays and most terms.
+  static constexpr int max_dimensions = 16;
+  static constexpr int max_terms = 16;
 
-  /// Collective (ghost-exchange planning). `layout` is both domain and range; each term's
-  /// rule must be made for the global length of its axis.
-  StencilOperator(const Layout& layout, std::vector<StencilTerm> terms, std::string name);
+  /// `layout` (a Layout, collective: ghost-exchange planning; or the shape of local arrays) is
+  /// both domain and range. InvalidArgument, naming the operator `name`, for no term, an axis
+  /// out of range, a derivative other than 1 or 2, an order other than 3 or 5, a non-finite
+  /// scale, or `edge` on an axis shorter than its one-sided formula reads (2 samples for centered
+  /// first derivatives of order 3, 3 otherwise).
+  StencilOperator(layout_type layout, std::vector<StencilTerm> terms, std::string name);
 
-  void forward(const Array& x, Array& y) const override { run(forward_, x, y, T(1), T(0)); }
-  void adjoint(const Array& y, Array& x) const override { run(adjoint_, y, x, T(1), T(0)); }
-  void forward_add(T alpha, const Array& x, T beta, Array& y) const override {
-    run(forward_, x, y, alpha, beta);
+  void forward(const Vector& x, Vector& y) const override {
+    run(false, x, y, value_type(1), value_type(0));
   }
-  void adjoint_add(T alpha, const Array& y, T beta, Array& x) const override {
-    run(adjoint_, y, x, alpha, beta);
+  void adjoint(const Vector& y, Vector& x) const override {
+    run(true, y, x, value_type(1), value_type(0));
+  }
+  void forward_add(value_type alpha, const Vector& x, value_type beta, Vector& y) const override {
+    run(false, x, y, alpha, beta);
+  }
+  void adjoint_add(value_type alpha, const Vector& y, value_type beta, Vector& x) const override {
+    run(true, y, x, alpha, beta);
   }
 
   /// Bytes one apply must move at the least: read the input once, write the output once.
-  Index minimal_bytes() const { return 2 * this->domain().global_size() * Index(sizeof(T)); }
+  Index minimal_bytes() const {
+    return 2 * vector_traits<Vector>::size(this->domain()) * Index(sizeof(value_type));
+  }
 
  private:
-  struct Tap {
+  using T = value_type;
+  using Space = space_type;
+  /// A term with its axis in [0, ndim) and weights in the precision of T.
+  struct Term {
     int axis;
+    stencil::Spec<real_type_t<T>> spec;
+  };
+  struct Tap {
+    int axis;  // -1: the point itself, whatever the term's axis
     Index offset;
     double weight;
   };
@@ -72,24 +97,30 @@ class StencilOperator final : public LinearOperatorBase<DistributedArray<T, Spac
     std::vector<Tap> taps;
     bool needs_ghosts = false;
   };
+  /// The plan of the forward or of the adjoint: host boxes, and the ghost planes both spaces
+  /// exchange.
   struct Plan {
-    std::vector<StencilTerm> terms;
-    std::vector<std::vector<Segment>> segments;  // per axis
-    std::vector<Box> boxes;
+    bool adjoint = false;
+    std::vector<std::vector<Segment>> segments;  // per axis (host)
+    std::vector<Box> boxes;                      // host
     std::optional<GhostExchange> exchange;
     Shape front_strides;  // of the ghost blocks, when there is an exchange
     Shape back_strides;
   };
 
-  Plan make_plan(std::vector<StencilTerm> terms) const;
-  void run(const Plan& plan, const Array& in, Array& out, T alpha, T beta) const;
+  Plan make_plan(bool adjoint, const std::vector<StencilTerm>& terms) const;
+  void make_boxes(Plan& plan, const std::vector<StencilTerm>& terms) const;
+  void run(bool adjoint, const Vector& in, Vector& out, T alpha, T beta) const;
+  void run_host(const Plan& plan, const T* in, T* out, T alpha, T beta) const;
   void run_box(const Plan& plan, const Box& box, const T* in, T* out, T alpha, T beta) const;
-  void run_device(const Plan& plan, const Array& in, Array& out, T alpha, T beta) const;
+  void run_device(const Plan& plan, const Vector& in, Vector& out, T alpha, T beta) const;
 
-  int distributed_axis_ = -1;  // -1 when the layout is replicated
+  Shape global_shape_;
   Shape local_shape_;
   Shape local_strides_;
-  Index block_start_ = 0;  // global index of the first local plane along the distributed axis
+  int distributed_axis_ = -1;  // -1 for local arrays and replicated layouts
+  Index block_start_ = 0;      // global index of the first local plane along that axis
+  std::vector<Term> terms_;
   Plan forward_;
   Plan adjoint_;
   mutable Buffer<T, Space> front_ghosts_;
@@ -98,6 +129,12 @@ class StencilOperator final : public LinearOperatorBase<DistributedArray<T, Spac
   KeptTransport<Space> transport_;
 };
 
-DISTLOPS_EXTERN_TEMPLATE_CLASS(StencilOperator)
+#define DISTLOPS_DETAIL_STENCIL_OPERATOR(PREFIX, T, SPACE)     \
+  PREFIX template class StencilOperator<LocalArray<T, SPACE>>; \
+  PREFIX template class StencilOperator<DistributedArray<T, SPACE>>;
+#define DISTLOPS_DETAIL_EXTERN_STENCIL_OPERATOR(T, SPACE) \
+  DISTLOPS_DETAIL_STENCIL_OPERATOR(extern, T, SPACE)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_STENCIL_OPERATOR)
+#undef DISTLOPS_DETAIL_EXTERN_STENCIL_OPERATOR
 
 }  // namespace distlops

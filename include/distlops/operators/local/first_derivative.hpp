@@ -19,7 +19,8 @@
 /// order 5).
 
 #include "distlops/core/instantiate.hpp"
-#include "distlops/operators/local/stencil_operator.hpp"
+#include "distlops/operators/derivative_kind.hpp"
+#include "distlops/operators/linear_operator.hpp"
 
 namespace distlops::local {
 
@@ -36,20 +37,10 @@ template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> FirstDerivative(const Shape& dims,
                                         const FirstDerivativeOptions& options = {});
 
-extern template LocalOperator<float, Host> FirstDerivative<float, Host>(
-    const Shape&, const FirstDerivativeOptions&);
-extern template LocalOperator<double, Host> FirstDerivative<double, Host>(
-    const Shape&, const FirstDerivativeOptions&);
-extern template LocalOperator<std::complex<float>, Host> FirstDerivative<std::complex<float>, Host>(
-    const Shape&, const FirstDerivativeOptions&);
-extern template LocalOperator<std::complex<double>, Host>
-FirstDerivative<std::complex<double>, Host>(const Shape&, const FirstDerivativeOptions&);
-#if DISTLOPS_WITH_CUDA
-#define DISTLOPS_EXTERN_CUDA_FIRSTDERIVATIVE(T)                                 \
-  extern template LocalOperator<T, Cuda> FirstDerivative<T, Cuda>(const Shape&, \
-                                                                  const FirstDerivativeOptions&);
-DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_EXTERN_CUDA_FIRSTDERIVATIVE)
-#undef DISTLOPS_EXTERN_CUDA_FIRSTDERIVATIVE
-#endif
+#define DISTLOPS_DETAIL_EXTERN_FIRST_DERIVATIVE(T, S)                     \
+  extern template LocalOperator<T, S> FirstDerivative<T, S>(const Shape&, \
+                                                            const FirstDerivativeOptions&);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_FIRST_DERIVATIVE)
+#undef DISTLOPS_DETAIL_EXTERN_FIRST_DERIVATIVE
 
 }  // namespace distlops::local

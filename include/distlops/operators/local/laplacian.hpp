@@ -16,7 +16,8 @@
 #include <vector>
 
 #include "distlops/core/instantiate.hpp"
-#include "distlops/operators/local/stencil_operator.hpp"
+#include "distlops/operators/derivative_kind.hpp"
+#include "distlops/operators/linear_operator.hpp"
 
 namespace distlops::local {
 
@@ -32,19 +33,9 @@ struct LaplacianOptions {
 template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> Laplacian(const Shape& dims, const LaplacianOptions& options = {});
 
-extern template LocalOperator<float, Host> Laplacian<float, Host>(const Shape&,
-                                                                  const LaplacianOptions&);
-extern template LocalOperator<double, Host> Laplacian<double, Host>(const Shape&,
-                                                                    const LaplacianOptions&);
-extern template LocalOperator<std::complex<float>, Host> Laplacian<std::complex<float>, Host>(
-    const Shape&, const LaplacianOptions&);
-extern template LocalOperator<std::complex<double>, Host> Laplacian<std::complex<double>, Host>(
-    const Shape&, const LaplacianOptions&);
-#if DISTLOPS_WITH_CUDA
-#define DISTLOPS_EXTERN_CUDA_LAPLACIAN(T) \
-  extern template LocalOperator<T, Cuda> Laplacian<T, Cuda>(const Shape&, const LaplacianOptions&);
-DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_EXTERN_CUDA_LAPLACIAN)
-#undef DISTLOPS_EXTERN_CUDA_LAPLACIAN
-#endif
+#define DISTLOPS_DETAIL_EXTERN_LAPLACIAN(T, S) \
+  extern template LocalOperator<T, S> Laplacian<T, S>(const Shape&, const LaplacianOptions&);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_LAPLACIAN)
+#undef DISTLOPS_DETAIL_EXTERN_LAPLACIAN
 
 }  // namespace distlops::local

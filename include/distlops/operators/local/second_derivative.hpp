@@ -15,7 +15,8 @@
 /// 3 samples.
 
 #include "distlops/core/instantiate.hpp"
-#include "distlops/operators/local/stencil_operator.hpp"
+#include "distlops/operators/derivative_kind.hpp"
+#include "distlops/operators/linear_operator.hpp"
 
 namespace distlops::local {
 
@@ -31,20 +32,10 @@ template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> SecondDerivative(const Shape& dims,
                                          const SecondDerivativeOptions& options = {});
 
-extern template LocalOperator<float, Host> SecondDerivative<float, Host>(
-    const Shape&, const SecondDerivativeOptions&);
-extern template LocalOperator<double, Host> SecondDerivative<double, Host>(
-    const Shape&, const SecondDerivativeOptions&);
-extern template LocalOperator<std::complex<float>, Host>
-SecondDerivative<std::complex<float>, Host>(const Shape&, const SecondDerivativeOptions&);
-extern template LocalOperator<std::complex<double>, Host>
-SecondDerivative<std::complex<double>, Host>(const Shape&, const SecondDerivativeOptions&);
-#if DISTLOPS_WITH_CUDA
-#define DISTLOPS_EXTERN_CUDA_SECONDDERIVATIVE(T)                    \
-  extern template LocalOperator<T, Cuda> SecondDerivative<T, Cuda>( \
-      const Shape&, const SecondDerivativeOptions&);
-DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_EXTERN_CUDA_SECONDDERIVATIVE)
-#undef DISTLOPS_EXTERN_CUDA_SECONDDERIVATIVE
-#endif
+#define DISTLOPS_DETAIL_EXTERN_SECOND_DERIVATIVE(T, S)                     \
+  extern template LocalOperator<T, S> SecondDerivative<T, S>(const Shape&, \
+                                                             const SecondDerivativeOptions&);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_SECOND_DERIVATIVE)
+#undef DISTLOPS_DETAIL_EXTERN_SECOND_DERIVATIVE
 
 }  // namespace distlops::local

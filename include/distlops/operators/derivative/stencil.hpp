@@ -1,8 +1,9 @@
 #pragma once
 /// \file stencil.hpp
-/// The per-point finite-difference formulas of FirstDerivative, SecondDerivative and Laplacian,
-/// written once for the host loops and for device code: plain inline functions of integers and
-/// reals, without containers or exceptions (DISTLOPS_HOST_DEVICE marks them for CUDA).
+/// The per-point finite-difference formulas of FirstDerivative, SecondDerivative, Laplacian and
+/// Gradient, local and distributed: the one source of PyLops' formulas, read by the host
+/// planning of StencilOperator and by its device kernel. Plain inline functions of integers
+/// and reals, without containers or exceptions (DISTLOPS_HOST_DEVICE marks them for CUDA).
 ///
 /// Along one axis of length n, a derivative is an n x n banded matrix D; its row i is
 /// returned as a `Stencil` (the positions relative to i and the weights of the samples that
@@ -25,18 +26,15 @@
 ///     with `edge`, y[0] = (x[0] - 2x[1] + x[2]) / h^2 and
 ///     y[n-1] = (x[n-3] - 2x[n-2] + x[n-1]) / h^2, else 0
 /// `edge` only changes centered derivatives (as in PyLops). The minimum lengths with `edge`
-/// (2 for order 3, 3 for order 5 and for second derivatives) are checked by the operators.
+/// (2 for order 3, 3 for order 5 and for second derivatives) are checked by StencilOperator;
+/// without `edge` any length is valid (rows the formula cannot reach are zero).
 
 #include "distlops/core/types.hpp"
 
 #include "distlops/core/host_device.hpp"
 #include "distlops/operators/derivative_kind.hpp"
 
-namespace distlops::local {
-
-using distlops::DerivativeKind;
-
-namespace stencil {
+namespace distlops::stencil {
 
 /// No row or column has more than 5 points, and none reaches further than 2 samples.
 inline constexpr int max_points = 5;
@@ -180,5 +178,4 @@ DISTLOPS_HOST_DEVICE constexpr Index edge_width(bool adjoint) {
   return adjoint ? 2 * radius : radius;
 }
 
-}  // namespace stencil
-}  // namespace distlops::local
+}  // namespace distlops::stencil

@@ -1,0 +1,100 @@
+// The terms of the derivatives (derivative_terms.hpp) and the local FirstDerivative,
+// SecondDerivative and Laplacian: PyLops' arguments turned into a StencilOperator.
+#include <cmath>
+
+#include "distlops/core/instantiate.hpp"
+#include "distlops/operators/derivative/derivative_terms.hpp"
+#include "distlops/operators/local/first_derivative.hpp"
+#include "distlops/operators/local/laplacian.hpp"
+#include "distlops/operators/local/second_derivative.hpp"
+
+namespace distlops {
+
+namespace {
+
+void check_sampling(const std::string& op, double sampling) {
+  if (sampling == 0.0 || !std::isfinite(sampling)) {
+    throw InvalidArgument(op + ": sampling must be finite and non-zero, got " +
+                          std::to_string(sampling));
+  }
+}
+
+}  // namespace
+
+namespace detail {
+
+StencilTerm first_derivative_term(const std::string& op, int axis, double sampling,
+                                  DerivativeKind kind, bool edge, int order) {
+  check_sampling(op, sampling);
+  return {axis, {1, kind, order, edge, 1.0 / sampling}};
+}
+
+StencilTerm second_derivative_term(const std::string& op, int axis, double sampling, double weight,
+                                   DerivativeKind kind, bool edge) {
+  check_sampling(op, sampling);
+  return {axis, {2, kind, 3, edge, weight / (sampling * sampling)}};
+}
+
+std::vector<StencilTerm> laplacian_terms(const std::string& op, const std::vector<int>& axes,
+                                         const std::vector<double>& weights,
+                                         const std::vector<double>& sampling, DerivativeKind kind,
+                                         bool edge) {
+  const std::size_t count = axes.size();
+  if (count == 0 || weights.size() != count || sampling.size() != count) {
+    throw InvalidArgument(op + ": axes, weights and sampling must be non-empty and of the same " +
+                          "length, got " + std::to_string(count) + ", " +
+                          std::to_string(weights.size()) + " and " +
+                          std::to_string(sampling.size()));
+  }
+  std::vector<StencilTerm> terms;
+  for (std::size_t k = 0; k < count; ++k)
+    terms.push_back(second_derivative_term(op, axes[k], sampling[k], weights[k], kind, edge));
+  return terms;
+}
+
+}  // namespace detail
+
+namespace local {
+
+template <Scalar T, MemorySpace Space>
+LocalOperator<T, Space> FirstDerivative(const Shape& dims, const FirstDerivativeOptions& options) {
+  const std::string op = "FirstDerivative";
+  return LocalOperator<T, Space>::template make<StencilOperator<LocalArray<T, Space>>>(
+      dims,
+      std::vector<StencilTerm>{distlops::detail::first_derivative_term(
+          op, options.axis, options.sampling, options.kind, options.edge, options.order)},
+      op);
+}
+
+template <Scalar T, MemorySpace Space>
+LocalOperator<T, Space> SecondDerivative(const Shape& dims,
+                                         const SecondDerivativeOptions& options) {
+  const std::string op = "SecondDerivative";
+  return LocalOperator<T, Space>::template make<StencilOperator<LocalArray<T, Space>>>(
+      dims,
+      std::vector<StencilTerm>{distlops::detail::second_derivative_term(
+          op, options.axis, options.sampling, 1.0, options.kind, options.edge)},
+      op);
+}
+
+template <Scalar T, MemorySpace Space>
+LocalOperator<T, Space> Laplacian(const Shape& dims, const LaplacianOptions& options) {
+  const std::string op = "Laplacian";
+  return LocalOperator<T, Space>::template make<StencilOperator<LocalArray<T, Space>>>(
+      dims,
+      distlops::detail::laplacian_terms(op, options.axes, options.weights, options.sampling,
+                                        options.kind, options.edge),
+      op);
+}
+
+#define DISTLOPS_INSTANTIATE_DERIVATIVES(T, S)                                                     \
+  template LocalOperator<T, S> FirstDerivative<T, S>(const Shape&, const FirstDerivativeOptions&); \
+  template LocalOperator<T, S> SecondDerivative<T, S>(const Shape&,                                \
+                                                      const SecondDerivativeOptions&);             \
+  template LocalOperator<T, S> Laplacian<T, S>(const Shape&, const LaplacianOptions&);
+
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_DERIVATIVES)
+
+}  // namespace local
+
+}  // namespace distlops

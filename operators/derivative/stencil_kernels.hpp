@@ -1,0 +1,38 @@
+#pragma once
+// The Cuda kernel of StencilOperator (operators/cuda/stencil_operator.cu; built with the CUDA
+// backend only): the whole local block in one launch, each thread evaluating its output
+// point's stencils with stencil::at, reading neighbours from the block or, across the block
+// edges along the distribution axis, from the ghost planes.
+#include "distlops/core/memory_space.hpp"
+#include "distlops/core/types.hpp"
+#include "distlops/operators/derivative/stencil.hpp"
+
+namespace distlops::kernels {
+
+inline constexpr int max_stencil_dimensions = 16;
+inline constexpr int max_stencil_terms = 16;
+
+/// The geometry and the terms, passed by value to the kernel.
+template <class R>
+struct StencilPoints {
+  int ndim = 0;
+  int count = 0;                               // terms
+  int distributed_axis = -1;                   // -1: every neighbour is in the block
+  Index block_start = 0;                       // global index of plane 0 along the distributed axis
+  Index front_planes = 0;                      // depth of the front ghost block
+  Index extent[max_stencil_dimensions] = {};   // of the local block
+  Index strides[max_stencil_dimensions] = {};  // of the local block
+  Index front_strides[max_stencil_dimensions] = {};  // of the front ghost block
+  Index back_strides[max_stencil_dimensions] = {};   // of the back ghost block
+  int axis[max_stencil_terms] = {};
+  Index length[max_stencil_terms] = {};  // global length along the term's axis
+  stencil::Spec<R> spec[max_stencil_terms] = {};
+};
+
+/// out = alpha * sum_t D_t in + beta * out (out not read when beta == 0) over the local block,
+/// with the adjoint stencils (columns) when `adjoint`.
+template <Scalar T>
+void stencil(Cuda, const StencilPoints<real_type_t<T>>& points, bool adjoint, T alpha, const T* in,
+             const T* front_ghosts, const T* back_ghosts, T beta, T* out);
+
+}  // namespace distlops::kernels

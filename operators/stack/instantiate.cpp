@@ -6,8 +6,7 @@
 namespace distlops {
 #define DISTLOPS_INSTANTIATE_STACKS(T, S) \
   template class BlockDiagOperator<T, S>; \
-  template class VStackOperator<T, S>;    \
-  template class HStackOperator<T, S>;
+  template class VStackOperator<T, S>;
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_STACKS)
 #undef DISTLOPS_INSTANTIATE_STACKS
 }  // namespace distlops

@@ -39,7 +39,11 @@ class AdjointOperator final : public LinearOperatorBase<Range, Domain> {
  public:
   using T = typename Domain::value_type;
   explicit AdjointOperator(BasicLinearOperator<Domain, Range> op)
-      : LinearOperatorBase<Range, Domain>(op.range(), op.domain(), op.name() + ".H"),
+      : AdjointOperator(op, op.name() + ".H") {}
+  /// The adjoint under another name: an operator defined as the adjoint of another one
+  /// (HStack, the adjoint of a VStack) keeps its own name.
+  AdjointOperator(BasicLinearOperator<Domain, Range> op, std::string name)
+      : LinearOperatorBase<Range, Domain>(op.range(), op.domain(), std::move(name)),
         op_(std::move(op)) {}
   const BasicLinearOperator<Domain, Range>& original() const { return op_; }
   void forward(const Range& x, Domain& y) const override { op_.implementation().adjoint(x, y); }

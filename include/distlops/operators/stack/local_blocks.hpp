@@ -69,4 +69,11 @@ namespace distlops::detail {
 Shape agree_on_shape(const Communicator& comm, const std::vector<Shape>& local,
                      const std::string& what);
 
+/// How a stack names itself in messages: VStack, whose blocks share their domain, or HStack
+/// (built as the adjoint of a VStack), whose blocks share their range.
+struct StackWording {
+  const char* name = "VStack";
+  const char* shared_side = "domain";
+};
+
 }  // namespace distlops::detail

@@ -13,6 +13,8 @@
 #include <initializer_list>
 #include <vector>
 
+#include <string>
+
 #include "distlops/operators/stack/local_blocks.hpp"
 
 namespace distlops {
@@ -62,8 +64,11 @@ class StackedVStackOperator final
  public:
   using Array = DistributedArray<T, Space>;
   using Stacked = StackedDistributedArray<T, Space>;
-  explicit StackedVStackOperator(std::vector<LinearOperator<T, Space>> ops)
-      : LinearOperatorBase<Array, Stacked>(common_domain(ops), ranges(ops),
+  /// InvalidArgument for no operator, ShapeMismatch when the domains differ (worded as
+  /// `wording` says: StackedHStack is built as the adjoint of a StackedVStack).
+  explicit StackedVStackOperator(std::vector<LinearOperator<T, Space>> ops,
+                                 detail::StackWording wording = {"StackedVStack", "domain"})
+      : LinearOperatorBase<Array, Stacked>(common_domain(ops, wording), ranges(ops),
                                            "StackedVStack(" + detail::joined_names(ops) + ")"),
         ops_(std::move(ops)) {}
   void forward(const Array& x, Stacked& y) const override {
@@ -83,13 +88,15 @@ class StackedVStackOperator final
   }
 
  private:
-  static Layout common_domain(const std::vector<LinearOperator<T, Space>>& ops) {
-    if (ops.empty()) throw InvalidArgument("StackedVStack: no operators");
+  static Layout common_domain(const std::vector<LinearOperator<T, Space>>& ops,
+                              detail::StackWording wording) {
+    const std::string what = wording.name;
+    if (ops.empty()) throw InvalidArgument(what + ": no operators");
     for (std::size_t i = 1; i < ops.size(); ++i) {
       if (ops[i].domain() != ops[0].domain()) {
-        throw ShapeMismatch("StackedVStack: operator " + std::to_string(i) + " (" + ops[i].name() +
-                            ") has domain " + ops[i].domain().describe() + ", operator 0 (" +
-                            ops[0].name() + ") " + ops[0].domain().describe());
+        throw ShapeMismatch(what + ": operator " + std::to_string(i) + " (" + ops[i].name() +
+                            ") has " + wording.shared_side + " " + ops[i].domain().describe() +
+                            ", operator 0 (" + ops[0].name() + ") " + ops[0].domain().describe());
       }
     }
     return ops[0].domain();
@@ -98,53 +105,6 @@ class StackedVStackOperator final
     StackedLayout result;
     for (const auto& op : ops)
       result.push_back(op.range());
-    return result;
-  }
-  std::vector<LinearOperator<T, Space>> ops_;
-};
-
-template <Scalar T, MemorySpace Space = Host>
-class StackedHStackOperator final
-    : public LinearOperatorBase<StackedDistributedArray<T, Space>, DistributedArray<T, Space>> {
- public:
-  using Array = DistributedArray<T, Space>;
-  using Stacked = StackedDistributedArray<T, Space>;
-  explicit StackedHStackOperator(std::vector<LinearOperator<T, Space>> ops)
-      : LinearOperatorBase<Stacked, Array>(domains(ops), common_range(ops),
-                                           "StackedHStack(" + detail::joined_names(ops) + ")"),
-        ops_(std::move(ops)) {}
-  void forward(const Stacked& x, Array& y) const override { forward_add(T(1), x, T(0), y); }
-  void forward_add(T alpha, const Stacked& x, T beta, Array& y) const override {
-    for (std::size_t i = 0; i < ops_.size(); ++i) {
-      ops_[i].implementation().forward_add(alpha, x[i], i == 0 ? beta : T(1), y);
-    }
-  }
-  void adjoint(const Array& y, Stacked& x) const override {
-    for (std::size_t i = 0; i < ops_.size(); ++i)
-      ops_[i].implementation().adjoint(y, x[i]);
-  }
-  void adjoint_add(T alpha, const Array& y, T beta, Stacked& x) const override {
-    for (std::size_t i = 0; i < ops_.size(); ++i) {
-      ops_[i].implementation().adjoint_add(alpha, y, beta, x[i]);
-    }
-  }
-
- private:
-  static Layout common_range(const std::vector<LinearOperator<T, Space>>& ops) {
-    if (ops.empty()) throw InvalidArgument("StackedHStack: no operators");
-    for (std::size_t i = 1; i < ops.size(); ++i) {
-      if (ops[i].range() != ops[0].range()) {
-        throw ShapeMismatch("StackedHStack: operator " + std::to_string(i) + " (" + ops[i].name() +
-                            ") has range " + ops[i].range().describe() + ", operator 0 (" +
-                            ops[0].name() + ") " + ops[0].range().describe());
-      }
-    }
-    return ops[0].range();
-  }
-  static StackedLayout domains(const std::vector<LinearOperator<T, Space>>& ops) {
-    StackedLayout result;
-    for (const auto& op : ops)
-      result.push_back(op.domain());
     return result;
   }
   std::vector<LinearOperator<T, Space>> ops_;
@@ -173,11 +133,21 @@ BasicLinearOperator<DistributedArray<T, Space>, StackedDistributedArray<T, Space
   return StackedVStack(std::vector<LinearOperator<T, Space>>(ops));
 }
 
+/// The horizontal stack: the adjoint of the StackedVStack of the adjoints, named
+/// StackedHStack(...); the operators must share their range.
 template <Scalar T, MemorySpace Space>
 BasicLinearOperator<StackedDistributedArray<T, Space>, DistributedArray<T, Space>> StackedHStack(
     std::vector<LinearOperator<T, Space>> ops) {
-  return BasicLinearOperator<StackedDistributedArray<T, Space>, DistributedArray<T, Space>>::
-      template make<StackedHStackOperator<T, Space>>(std::move(ops));
+  using Array = DistributedArray<T, Space>;
+  using Stacked = StackedDistributedArray<T, Space>;
+  std::string name = "StackedHStack(" + detail::joined_names(ops) + ")";
+  for (LinearOperator<T, Space>& op : ops)
+    op = op.adjoint();
+  const auto vstack =
+      BasicLinearOperator<Array, Stacked>::template make<StackedVStackOperator<T, Space>>(
+          std::move(ops), detail::StackWording{"StackedHStack", "range"});
+  return BasicLinearOperator<Stacked, Array>::template make<AdjointOperator<Array, Stacked>>(
+      vstack, std::move(name));
 }
 template <Scalar T, MemorySpace Space>
 BasicLinearOperator<StackedDistributedArray<T, Space>, DistributedArray<T, Space>> StackedHStack(

@@ -6,10 +6,12 @@
 /// (BROADCAST) and the data are SCATTER, each rank's part being the concatenation of its
 /// blocks' outputs. The adjoint sums A_i^H y_i locally, then over ranks (one allreduce).
 ///
-/// HStack is its adjoint structure: SCATTER model split into the blocks' domains, replicated
-/// data; the forward sums over blocks and ranks (one allreduce).
+/// HStack is its adjoint structure (SCATTER model split into the blocks' domains, replicated
+/// data; the forward sums over blocks and ranks): HStack(A_0, A_1, ...) is
+/// VStack(A_0^H, A_1^H, ...)^H, the same code read backwards.
 
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 #include "distlops/core/gpu_collectives.hpp"
@@ -23,10 +25,12 @@ class VStackOperator final : public LinearOperatorBase<DistributedArray<T, Space
  public:
   using Array = DistributedArray<T, Space>;
   using Blocks = detail::LocalBlocks<T, Space>;
-  /// Collective over `comm`. Every block of every rank must have the same domain shape.
-  VStackOperator(std::vector<LocalOperator<T, Space>> ops, const Communicator& comm)
+  /// Collective over `comm`. Every block of every rank must have the same domain shape
+  /// (ShapeMismatch on every rank otherwise, worded as `wording` says).
+  VStackOperator(std::vector<LocalOperator<T, Space>> ops, const Communicator& comm,
+                 detail::StackWording wording = {})
       : VStackOperator(ops, comm, Blocks::shapes_of(ops, Blocks::Side::domain),
-                       Blocks(ops, Blocks::Side::range)) {}
+                       Blocks(ops, Blocks::Side::range), wording) {}
 
   void forward(const Array& x, Array& y) const override {
     for (std::size_t i = 0; i < ops_.size(); ++i) {
@@ -45,73 +49,27 @@ class VStackOperator final : public LinearOperatorBase<DistributedArray<T, Space
     for (std::size_t i = 0; i < ops_.size(); ++i) {
       ops_[i].implementation().adjoint_add(T(1), out_.at(i, y.data()), i == 0 ? T(0) : T(1), model);
     }
-    allreduce_sum(x);
+    allreduce_sum_in_place<T, Space>(x.communicator(), x.data(), x.local_size());
   }
 
  private:
   VStackOperator(const std::vector<LocalOperator<T, Space>>& ops, const Communicator& comm,
-                 const std::vector<Shape>& local_domains, Blocks out)
+                 const std::vector<Shape>& local_domains, Blocks out, detail::StackWording wording)
       : LinearOperatorBase<Array>(
-            Layout(comm, detail::agree_on_shape(comm, local_domains, "VStack: block domains"),
+            Layout(comm,
+                   detail::agree_on_shape(
+                       comm, local_domains,
+                       std::string(wording.name) + ": block " + wording.shared_side + "s"),
                    Partition::BROADCAST),
             Layout::from_local_shape(comm, {out.total()}),
             "VStack(" + detail::joined_names(ops) + ")"),
         ops_(ops),
         model_(std::vector<Shape>{this->domain().global_shape()}),
         out_(std::move(out)) {}
-  void allreduce_sum(Array& x) const {
-    allreduce_sum_in_place<T, Space>(x.communicator(), x.data(), x.local_size());
-  }
 
   std::vector<LocalOperator<T, Space>> ops_;
   Blocks model_;  // the whole replicated model, seen with the blocks' domain shape
   Blocks out_;
-};
-
-template <Scalar T, MemorySpace Space = Host>
-class HStackOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
- public:
-  using Array = DistributedArray<T, Space>;
-  using Blocks = detail::LocalBlocks<T, Space>;
-  /// Collective over `comm`. Every block of every rank must have the same range shape.
-  HStackOperator(std::vector<LocalOperator<T, Space>> ops, const Communicator& comm)
-      : HStackOperator(ops, comm, Blocks::shapes_of(ops, Blocks::Side::range),
-                       Blocks(ops, Blocks::Side::domain)) {}
-
-  void forward(const Array& x, Array& y) const override {
-    LocalArray<T, Space>& data = data_.at(0, y.data());
-    if (ops_.empty()) data.fill(T(0));
-    for (std::size_t i = 0; i < ops_.size(); ++i) {
-      ops_[i].implementation().forward_add(T(1), in_.at(i, x.data()), i == 0 ? T(0) : T(1), data);
-    }
-    allreduce_sum_in_place<T, Space>(y.communicator(), y.data(), y.local_size());
-  }
-  void adjoint(const Array& y, Array& x) const override {
-    for (std::size_t i = 0; i < ops_.size(); ++i) {
-      ops_[i].implementation().adjoint(data_.at(0, y.data()), in_.at(i, x.data()));
-    }
-  }
-  void adjoint_add(T alpha, const Array& y, T beta, Array& x) const override {
-    for (std::size_t i = 0; i < ops_.size(); ++i) {
-      ops_[i].implementation().adjoint_add(alpha, data_.at(0, y.data()), beta, in_.at(i, x.data()));
-    }
-  }
-
- private:
-  HStackOperator(const std::vector<LocalOperator<T, Space>>& ops, const Communicator& comm,
-                 const std::vector<Shape>& local_ranges, Blocks in)
-      : LinearOperatorBase<Array>(
-            Layout::from_local_shape(comm, {in.total()}),
-            Layout(comm, detail::agree_on_shape(comm, local_ranges, "HStack: block ranges"),
-                   Partition::BROADCAST),
-            "HStack(" + detail::joined_names(ops) + ")"),
-        ops_(ops),
-        in_(std::move(in)),
-        data_(std::vector<Shape>{this->range().global_shape()}) {}
-
-  std::vector<LocalOperator<T, Space>> ops_;
-  Blocks in_;
-  Blocks data_;  // the whole replicated data, seen with the blocks' range shape
 };
 
 /// Vertical stack of this rank's local operators (collective over `comm`).
@@ -125,11 +83,19 @@ LinearOperator<T, Space> VStack(std::initializer_list<LocalOperator<T, Space>> o
                                 const Communicator& comm = Communicator::world()) {
   return VStack(std::vector<LocalOperator<T, Space>>(ops), comm);
 }
-/// Horizontal stack of this rank's local operators (collective over `comm`).
+/// Horizontal stack of this rank's local operators (collective over `comm`): the adjoint of
+/// the VStack of their adjoints, named HStack(...).
 template <Scalar T, MemorySpace Space>
 LinearOperator<T, Space> HStack(std::vector<LocalOperator<T, Space>> ops,
                                 const Communicator& comm = Communicator::world()) {
-  return LinearOperator<T, Space>::template make<HStackOperator<T, Space>>(std::move(ops), comm);
+  std::string name = "HStack(" + detail::joined_names(ops) + ")";
+  for (LocalOperator<T, Space>& op : ops)
+    op = op.adjoint();
+  const auto vstack = LinearOperator<T, Space>::template make<VStackOperator<T, Space>>(
+      std::move(ops), comm, detail::StackWording{"HStack", "range"});
+  return LinearOperator<T, Space>::template make<
+      AdjointOperator<DistributedArray<T, Space>, DistributedArray<T, Space>>>(vstack,
+                                                                               std::move(name));
 }
 template <Scalar T, MemorySpace Space>
 LinearOperator<T, Space> HStack(std::initializer_list<LocalOperator<T, Space>> ops,
@@ -138,6 +104,5 @@ LinearOperator<T, Space> HStack(std::initializer_list<LocalOperator<T, Space>> o
 }
 
 DISTLOPS_EXTERN_TEMPLATE_CLASS(VStackOperator)
-DISTLOPS_EXTERN_TEMPLATE_CLASS(HStackOperator)
 
 }  // namespace distlops

@@ -118,12 +118,42 @@ else
   skipped "setup" "DISTLOPS_SETUP=0"
 fi
 
+# ---- sanitizer build, beside the main tests ---------------------------------------------------
+# Debug: the fastest to compile and the most precise reports; the sanitizers find the same
+# errors at any optimisation level. The build runs in the background while the main pass's
+# tests run: their ranks spend most of the time waiting on one another and leave about half of
+# the cores idle, which the build (at a lower priority, so the tests keep their latency) takes.
+asan_log="${asan_build_dir}/sanitizer-build.log"
+asan_pid=""
+start_asan_build() {
+  [ "${DISTLOPS_TEST_SANITIZE:-1}" != "0" ] || return 0
+  mkdir -p "$asan_build_dir"
+  rm -f "${asan_log}.result"
+  (
+    start=$(date +%s.%N)
+    status=0
+    # shellcheck disable=SC2046
+    cmake -S . -B "$asan_build_dir" $(generator_args "$asan_build_dir") \
+      -DCMAKE_BUILD_TYPE=Debug -DDISTLOPS_SANITIZE=ON -DDISTLOPS_ENABLE_CUDA=OFF \
+      -DDISTLOPS_ENABLE_TESTS=ON -DDISTLOPS_ENABLE_EXAMPLES=OFF -DDISTLOPS_ENABLE_BENCHMARKS=OFF \
+      -DDISTLOPS_TEST_INSTALL=OFF "${extra_cmake_args[@]}" || status=$?
+    if [ "$status" -eq 0 ]; then
+      nice -n 10 cmake --build "$asan_build_dir" -j "$build_jobs" \
+        --target "${sanitize_build_targets[@]}" || status=$?
+    fi
+    echo "$status $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')" \
+      >"${asan_log}.result"
+  ) >"$asan_log" 2>&1 &
+  asan_pid=$!
+}
+
 # ---- main pass ------------------------------------------------------------------------------
 # shellcheck disable=SC2046
 if phase "configure" cmake -S . -B "$build_dir" $(generator_args "$build_dir") \
   -DCMAKE_BUILD_TYPE=Release -DDISTLOPS_ENABLE_CUDA=AUTO -DDISTLOPS_ENABLE_TESTS=ON \
   -DDISTLOPS_ENABLE_EXAMPLES=ON "${extra_cmake_args[@]}"; then
   if phase "build" cmake --build "$build_dir" -j "$build_jobs"; then
+    start_asan_build
     phase "ctest" ctest --test-dir "$build_dir" --output-on-failure --no-tests=error \
       -j "$ctest_jobs"
   else
@@ -135,24 +165,24 @@ else
 fi
 
 # ---- sanitizer pass -------------------------------------------------------------------------
-# Debug: the fastest to compile and the most precise reports; the sanitizers find the same
-# errors at any optimisation level.
 if [ "${DISTLOPS_TEST_SANITIZE:-1}" != "0" ]; then
-  # shellcheck disable=SC2046
-  if phase "asan configure" cmake -S . -B "$asan_build_dir" $(generator_args "$asan_build_dir") \
-    -DCMAKE_BUILD_TYPE=Debug -DDISTLOPS_SANITIZE=ON -DDISTLOPS_ENABLE_CUDA=OFF \
-    -DDISTLOPS_ENABLE_TESTS=ON -DDISTLOPS_ENABLE_EXAMPLES=OFF -DDISTLOPS_ENABLE_BENCHMARKS=OFF \
-    -DDISTLOPS_TEST_INSTALL=OFF "${extra_cmake_args[@]}"; then
-    if phase "asan build" cmake --build "$asan_build_dir" -j "$build_jobs" \
-      --target "${sanitize_build_targets[@]}"; then
-      phase "asan ctest" ctest --test-dir "$asan_build_dir" --output-on-failure --no-tests=error \
-        -j "$ctest_jobs" -R "$sanitize_tests"
-    else
-      skipped "asan ctest" "the build failed"
-    fi
+  [ -n "$asan_pid" ] || start_asan_build
+  echo
+  echo "==== asan configure + build (beside the main ctest; log: $asan_log)"
+  wait "$asan_pid"
+  read -r asan_status asan_seconds <"${asan_log}.result" || asan_status=1
+  phase_names+=("asan build")
+  phase_seconds+=("${asan_seconds:--}")
+  if [ "${asan_status:-1}" -eq 0 ]; then
+    phase_results+=("ok (beside ctest)")
+    tail -n 3 "$asan_log"
+    phase "asan ctest" ctest --test-dir "$asan_build_dir" --output-on-failure --no-tests=error \
+      -j "$ctest_jobs" -R "$sanitize_tests"
   else
-    skipped "asan build" "the configure step failed"
-    skipped "asan ctest" "the configure step failed"
+    phase_results+=("FAILED (exit status $asan_status)")
+    failed=1
+    cat "$asan_log"
+    skipped "asan ctest" "the build failed"
   fi
 else
   skipped "asan" "DISTLOPS_TEST_SANITIZE=0"

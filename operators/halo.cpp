@@ -259,7 +259,6 @@ void add_or_clear(Space, const Shape& extended_shape, T* extended, const Slab& s
       source += count;
     });
   } else {
-#if DISTLOPS_WITH_CUDA
     // One box kernel: y = 1 * source + 1 * y, or y = 0 * nothing + 0 * y.
     const std::size_t ndim = extended_shape.size();
     device_ops::BoxAxpby box{slab.extent, Shape(ndim, 1), Shape(ndim, 1), Shape(ndim, 0),
@@ -272,7 +271,6 @@ void add_or_clear(Space, const Shape& extended_shape, T* extended, const Slab& s
       box.out_offset += slab.corner[k] * box.out_strides[k];
     const T one = source == nullptr ? T(0) : T(1);
     device_ops::box_axpby(Cuda{}, box, one, source, one, extended);
-#endif
   }
 }
 

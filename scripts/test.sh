@@ -138,7 +138,7 @@ start_asan_build() {
       -DDISTLOPS_ENABLE_TESTS=ON -DDISTLOPS_ENABLE_EXAMPLES=OFF -DDISTLOPS_ENABLE_BENCHMARKS=OFF \
       -DDISTLOPS_TEST_INSTALL=OFF "${extra_cmake_args[@]}" || status=$?
     if [ "$status" -eq 0 ]; then
-      nice -n 10 cmake --build "$asan_build_dir" -j "$build_jobs" \
+      nice -n 19 cmake --build "$asan_build_dir" -j "$build_jobs" \
         --target "${sanitize_build_targets[@]}" || status=$?
     fi
     echo "$status $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')" \

@@ -2,9 +2,6 @@
 // The CUDA kernels of the 1-d convolutions (builds with the CUDA backend only; not part of the
 // installed API): one thread per output point, which sums its taps in a register. They enqueue
 // on the library's stream and return without waiting. Pointers are device memory.
-#include "distlops/config.hpp"
-
-#if DISTLOPS_WITH_CUDA
 
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
@@ -32,5 +29,3 @@ void nonstationary_convolve1d(Cuda, bool adjoint, Index outer, Index length, Ind
                               const T* in, T* out);
 
 }  // namespace distlops::device_ops
-
-#endif

@@ -4,9 +4,6 @@
 // .cpp file; the per-point formulas are the shared ones of pointwise.hpp. All of them enqueue on
 // the library's stream and return without waiting. Pointers are device memory unless said
 // otherwise.
-#include "distlops/config.hpp"
-
-#if DISTLOPS_WITH_CUDA
 
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
@@ -49,5 +46,3 @@ void gemm_strided_batched(Cuda, const char* caller, bool adjoint, Index batch, I
                           Index in_stride, T beta, T* out, Index out_stride);
 
 }  // namespace distlops::device_ops
-
-#endif

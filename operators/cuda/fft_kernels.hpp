@@ -6,9 +6,6 @@
 // real axis), cuFFT transforms the lines, and a scatter copies them back into a block
 // (applying fftshift, the kept bins and the weights). The index maps and weights are those of
 // the host stage (fft_stage.hpp), computed on the host and copied to the device once.
-#include "distlops/config.hpp"
-
-#if DISTLOPS_WITH_CUDA
 
 #include "distlops/core/host_device.hpp"
 #include "distlops/core/memory_space.hpp"
@@ -107,5 +104,3 @@ void fft_copy_lines(Cuda, const FftLineCopy& copy, const Index* map, const R* we
                     const From* in, To* out);
 
 }  // namespace distlops::device_ops
-
-#endif

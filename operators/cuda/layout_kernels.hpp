@@ -3,9 +3,6 @@
 // the CUDA backend only; not part of the installed API): shifted boxes (Identity, Pad, Halo)
 // and axis permutations (Transpose). They enqueue on the library's stream and return without
 // waiting. Pointers are device memory.
-#include "distlops/config.hpp"
-
-#if DISTLOPS_WITH_CUDA
 
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
@@ -43,5 +40,3 @@ void transpose_tiles(Cuda, const Shape& shape, const Shape& in_strides, std::siz
                      const T* in, T beta, T* out);
 
 }  // namespace distlops::device_ops
-
-#endif

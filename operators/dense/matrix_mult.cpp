@@ -94,7 +94,6 @@ void sum_blocks(Host, int p, const T* blocks, Index count, T* target) {
   }
 }
 
-#if DISTLOPS_WITH_CUDA
 // The same steps on device memory: box copies and fills, cuBLAS, the space's axpy.
 template <class T>
 void pad(Cuda, const T* source, Index rows, Index cols, T* padded, Index padded_rows,
@@ -135,7 +134,6 @@ void sum_blocks(Cuda, int p, const T* blocks, Index count, T* target) {
   for (int j = 1; j < p; ++j)
     kernels::axpy(Cuda{}, count, T(1), blocks + j * count, target);
 }
-#endif
 
 // A host matrix copied into a buffer of the space.
 template <class T, MemorySpace Space>

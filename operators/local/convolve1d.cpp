@@ -75,12 +75,10 @@ void Convolve1DOperator<T, Space>::apply(bool adjoint, T alpha, const T* in, T b
   const Index out_rows = adjoint ? length_ : output_length_;
   const Index in_rows = adjoint ? output_length_ : length_;
   if constexpr (!std::same_as<Space, Host>) {
-#if DISTLOPS_WITH_CUDA
     // One thread per output point, summing the taps that reach it (the same sums as below).
     const auto taps = static_cast<Index>(filter_.size());
     device_ops::convolve1d(Cuda{}, adjoint, outer_, in_rows, out_rows, inner_, taps, offset_,
                            space_filters_.data() + (adjoint ? taps : 0), alpha, in, beta, out);
-#endif
   } else {
     const std::vector<T>& weights = adjoint ? conj_filter_ : filter_;
     const Index slab = out_rows * inner_;

@@ -74,11 +74,9 @@ void DiagonalOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta, V
 template <Scalar T, MemorySpace Space>
 void DiagonalOperator<T, Space>::apply(bool conj, T alpha, const T* in, T beta, T* out) const {
   if constexpr (!std::same_as<Space, Host>) {
-#if DISTLOPS_WITH_CUDA
     // One kernel over the whole (outer, length, inner) array.
     device_ops::diagonal(Cuda{}, outer_, length_, inner_, alpha, (conj ? conj_diag_ : diag_).data(),
                          in, beta, out);
-#endif
   } else {
     apply_host(conj, alpha, in, beta, out);
   }

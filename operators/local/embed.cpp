@@ -69,7 +69,6 @@ void EmbedOperator<T, Space>::apply(const Window& window, T alpha, const T* in, 
                                     T* out) const {
   const Shape source_strides = detail::strides_of(window.source);
   if constexpr (!std::same_as<Space, Host>) {
-#if DISTLOPS_WITH_CUDA
     // One kernel over the whole destination: inside the window alpha * source + beta * out,
     // outside beta * out.
     const std::size_t ndim = window.source.size();
@@ -81,7 +80,6 @@ void EmbedOperator<T, Space>::apply(const Window& window, T alpha, const T* in, 
       box.in_offset += window.shift[k] * source_strides[k];
     }
     device_ops::box_axpby(Cuda{}, box, alpha, in, beta, out);
-#endif
     return;
   }
   const std::size_t last = window.source.size() - 1;

@@ -40,14 +40,12 @@ void gemm(Host, bool adjoint, Index rows, Index cols, const T* a, Index k, T alp
   }
 }
 
-#if DISTLOPS_WITH_CUDA
 // The same product through cuBLAS.
 template <class T>
 void gemm(Cuda, bool adjoint, Index rows, Index cols, const T* a, Index k, T alpha, const T* in,
           T beta, T* out) {
   device_ops::gemm(Cuda{}, adjoint, rows, cols, a, k, alpha, in, beta, out);
 }
-#endif
 
 Shape with_first(Index first, const Shape& otherdims) {
   Shape shape{first};

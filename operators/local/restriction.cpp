@@ -80,10 +80,8 @@ template <Scalar T, MemorySpace Space>
 void RestrictionOperator<T, Space>::forward_add(T alpha, const Vector& x, T beta, Vector& y) const {
   const auto count = static_cast<Index>(iava_.size());
   if constexpr (!std::same_as<Space, Host>) {
-#if DISTLOPS_WITH_CUDA
     device_ops::gather_rows(Cuda{}, outer_, length_, inner_, count, device_iava_.data(), alpha,
                             x.data(), beta, y.data());
-#endif
     return;
   } else {
     if (inner_ == 1) {
@@ -104,10 +102,8 @@ template <Scalar T, MemorySpace Space>
 void RestrictionOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const {
   const auto count = static_cast<Index>(iava_.size());
   if constexpr (!std::same_as<Space, Host>) {
-#if DISTLOPS_WITH_CUDA
     device_ops::scatter_rows(Cuda{}, outer_, length_, inner_, count, device_first_.data(),
                              device_sources_.data(), alpha, y.data(), beta, x.data());
-#endif
     return;
   } else {
     if (inner_ == 1) {

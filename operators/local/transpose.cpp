@@ -121,7 +121,6 @@ void TransposeAxesOperator<T, Space>::apply(const Permutation& permutation, T al
   const std::size_t last = shape.size() - 1;
   const Index length = shape[last];
   if constexpr (!std::same_as<Space, Host>) {
-#if DISTLOPS_WITH_CUDA
     // The same two cases in one launch each: a gather over the whole output when both arrays
     // are contiguous along its last axis, else the tiled kernel.
     if (in_strides[last] == 1) {
@@ -132,7 +131,6 @@ void TransposeAxesOperator<T, Space>::apply(const Permutation& permutation, T al
       device_ops::transpose_tiles(Cuda{}, shape, in_strides, permutation.contiguous_axis, alpha, in,
                                   beta, out);
     }
-#endif
   } else {
     if (in_strides[last] == 1) {
       const Shape rows(shape.begin(), shape.begin() + Index(last));

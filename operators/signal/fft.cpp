@@ -460,12 +460,11 @@ requires is_complex_v<T> LocalOperator<T, Space> FFTND(const Shape& dims,
   template LocalOperator<T, Space> FFT<T, Space>(const Shape&, const FFTOptions&);   \
   template LocalOperator<T, Space> FFT2D<T, Space>(const Shape&, const FFTOptions&); \
   template LocalOperator<T, Space> FFTND<T, Space>(const Shape&, const FFTOptions&);
-DISTLOPS_INSTANTIATE_LOCAL_FFT(std::complex<float>, Host)
-DISTLOPS_INSTANTIATE_LOCAL_FFT(std::complex<double>, Host)
-#if DISTLOPS_WITH_CUDA
-DISTLOPS_INSTANTIATE_LOCAL_FFT(std::complex<float>, Cuda)
-DISTLOPS_INSTANTIATE_LOCAL_FFT(std::complex<double>, Cuda)
-#endif
+#define DISTLOPS_INSTANTIATE_LOCAL_FFTS(Space)               \
+  DISTLOPS_INSTANTIATE_LOCAL_FFT(std::complex<float>, Space) \
+  DISTLOPS_INSTANTIATE_LOCAL_FFT(std::complex<double>, Space)
+DISTLOPS_FOR_EACH_SPACE(DISTLOPS_INSTANTIATE_LOCAL_FFTS)
+#undef DISTLOPS_INSTANTIATE_LOCAL_FFTS
 #undef DISTLOPS_INSTANTIATE_LOCAL_FFT
 
 }  // namespace local
@@ -484,12 +483,11 @@ requires is_complex_v<T> LinearOperator<T, Space> FFTND(const Layout& layout,
 #define DISTLOPS_INSTANTIATE_DISTRIBUTED_FFT(T, Space)                                            \
   template LinearOperator<T, Space> FFT2D<T, Space>(const Layout&, const DistributedFFTOptions&); \
   template LinearOperator<T, Space> FFTND<T, Space>(const Layout&, const DistributedFFTOptions&);
-DISTLOPS_INSTANTIATE_DISTRIBUTED_FFT(std::complex<float>, Host)
-DISTLOPS_INSTANTIATE_DISTRIBUTED_FFT(std::complex<double>, Host)
-#if DISTLOPS_WITH_CUDA
-DISTLOPS_INSTANTIATE_DISTRIBUTED_FFT(std::complex<float>, Cuda)
-DISTLOPS_INSTANTIATE_DISTRIBUTED_FFT(std::complex<double>, Cuda)
-#endif
+#define DISTLOPS_INSTANTIATE_DISTRIBUTED_FFTS(Space)               \
+  DISTLOPS_INSTANTIATE_DISTRIBUTED_FFT(std::complex<float>, Space) \
+  DISTLOPS_INSTANTIATE_DISTRIBUTED_FFT(std::complex<double>, Space)
+DISTLOPS_FOR_EACH_SPACE(DISTLOPS_INSTANTIATE_DISTRIBUTED_FFTS)
+#undef DISTLOPS_INSTANTIATE_DISTRIBUTED_FFTS
 #undef DISTLOPS_INSTANTIATE_DISTRIBUTED_FFT
 
 }  // namespace distlops

@@ -21,7 +21,6 @@ void check_kernel(const Shape& shape, Index nz) {
   if (nz < 0) throw InvalidArgument("Fredholm1: nz = " + std::to_string(nz) + " is negative");
 }
 
-#if DISTLOPS_WITH_CUDA
 // The slice products on the device: G (and G^H with keep_adjoint) copied once, every slice in
 // one batched cuBLAS call.
 template <Scalar T>
@@ -65,7 +64,6 @@ class DeviceSliceProducts {
   bool keep_adjoint_;
   Buffer<T, Cuda> g_, g_adjoint_;
 };
-#endif
 
 // The slice products in each space: Eigen on the host, cuBLAS on the device.
 template <Scalar T, MemorySpace Space>
@@ -75,7 +73,6 @@ struct SliceProductsOf {
     return type(g.data(), g.shape()[0], g.shape()[1], g.shape()[2], nz, T(1), false, keep_adjoint);
   }
 };
-#if DISTLOPS_WITH_CUDA
 template <Scalar T>
 struct SliceProductsOf<T, Cuda> {
   using type = DeviceSliceProducts<T>;
@@ -83,7 +80,6 @@ struct SliceProductsOf<T, Cuda> {
     return type(g.data(), g.shape()[0], g.shape()[1], g.shape()[2], nz, keep_adjoint);
   }
 };
-#endif
 
 template <Scalar T, MemorySpace Space>
 class LocalFredholm1Operator final : public LinearOperatorBase<LocalArray<T, Space>> {

@@ -101,10 +101,8 @@ template <Scalar T, MemorySpace Space>
 void NonStationaryConvolve1DOperator<T, Space>::forward(const Local& x, Local& y) const {
   const Index window = this->range()[static_cast<std::size_t>(axis_)];
   if constexpr (!std::same_as<Space, Host>) {
-#if DISTLOPS_WITH_CUDA
     device_ops::nonstationary_convolve1d(Cuda{}, false, outer_, length_, inner_, window_start_,
                                          window, half_, space_filters_.data(), x.data(), y.data());
-#endif
   } else {
     y.fill(T(0));
     for (Index o = 0; o < outer_; ++o) {
@@ -129,10 +127,8 @@ template <Scalar T, MemorySpace Space>
 void NonStationaryConvolve1DOperator<T, Space>::adjoint(const Local& y, Local& x) const {
   const Index window = this->range()[static_cast<std::size_t>(axis_)];
   if constexpr (!std::same_as<Space, Host>) {
-#if DISTLOPS_WITH_CUDA
     device_ops::nonstationary_convolve1d(Cuda{}, true, outer_, length_, inner_, window_start_,
                                          window, half_, space_filters_.data(), y.data(), x.data());
-#endif
   } else {
     x.fill(T(0));
     for (Index o = 0; o < outer_; ++o) {

@@ -3,13 +3,11 @@
 #include <cmath>
 #include <memory>
 
+#include "../cuda/device_kernels.hpp"
 #include "../signal/slice_products.hpp"
 #include "../signal/stage_for.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/redistribute.hpp"
-#if DISTLOPS_WITH_CUDA
-#include "../cuda/device_kernels.hpp"
-#endif
 
 namespace distlops {
 
@@ -88,7 +86,6 @@ std::vector<C> kernel_in_frequency_order(const LocalArray<C, Host>& g, const Mdc
   return result;
 }
 
-#if DISTLOPS_WITH_CUDA
 // The products of SliceProducts on the device: G (nsl, nx, ny) scaled (and conjugated) on the
 // host, copied to the device once; every slice's product in one cublas<t>gemmStridedBatched
 // (the slices are contiguous and equally strided). G^H is applied through the call's
@@ -119,18 +116,15 @@ class DeviceSliceProducts {
   Index nsl_, nx_, ny_, nz_;
   Buffer<T, Cuda> g_;
 };
-#endif
 
 template <MemorySpace Space, class C>
 struct ProductsOf {
   using type = detail::SliceProducts<C>;
 };
-#if DISTLOPS_WITH_CUDA
 template <class C>
 struct ProductsOf<Cuda, C> {
   using type = DeviceSliceProducts<C>;
 };
-#endif
 
 template <std::floating_point R, MemorySpace Space>
 class MDCOperator final : public LinearOperatorBase<DistributedArray<R, Space>> {
@@ -247,19 +241,13 @@ LinearOperator<R, Space> MDC(const LocalArray<std::complex<R>, Host>& local_g, I
                                                                         slices, model, data);
 }
 
-template LinearOperator<float, Host> MDC<float, Host>(const LocalArray<std::complex<float>, Host>&,
-                                                      Index, Index, const MDCOptions&,
-                                                      const Communicator&);
-template LinearOperator<double, Host> MDC<double, Host>(
-    const LocalArray<std::complex<double>, Host>&, Index, Index, const MDCOptions&,
-    const Communicator&);
-#if DISTLOPS_WITH_CUDA
-template LinearOperator<float, Cuda> MDC<float, Cuda>(const LocalArray<std::complex<float>, Host>&,
-                                                      Index, Index, const MDCOptions&,
-                                                      const Communicator&);
-template LinearOperator<double, Cuda> MDC<double, Cuda>(
-    const LocalArray<std::complex<double>, Host>&, Index, Index, const MDCOptions&,
-    const Communicator&);
-#endif
+#define DISTLOPS_INSTANTIATE_MDC(R, Space)                                                         \
+  template LinearOperator<R, Space> MDC<R, Space>(const LocalArray<std::complex<R>, Host>&, Index, \
+                                                  Index, const MDCOptions&, const Communicator&);
+#define DISTLOPS_INSTANTIATE_MDCS(Space) \
+  DISTLOPS_INSTANTIATE_MDC(float, Space) DISTLOPS_INSTANTIATE_MDC(double, Space)
+DISTLOPS_FOR_EACH_SPACE(DISTLOPS_INSTANTIATE_MDCS)
+#undef DISTLOPS_INSTANTIATE_MDCS
+#undef DISTLOPS_INSTANTIATE_MDC
 
 }  // namespace distlops

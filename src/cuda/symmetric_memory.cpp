@@ -1,5 +1,6 @@
 // SymmetricArray: NCCL symmetric memory behind a device array (symmetric_memory.hpp).
 #include "distlops/core/symmetric_memory.hpp"
+#include "distlops/core/instantiate.hpp"
 
 #include <iostream>
 
@@ -91,9 +92,8 @@ bool SymmetricArray<T>::released() const {
   return !state_ || state_->released;
 }
 
-template class SymmetricArray<float>;
-template class SymmetricArray<double>;
-template class SymmetricArray<std::complex<float>>;
-template class SymmetricArray<std::complex<double>>;
+#define DISTLOPS_INSTANTIATE_SYMMETRIC_ARRAY(T) template class SymmetricArray<T>;
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_SYMMETRIC_ARRAY)
+#undef DISTLOPS_INSTANTIATE_SYMMETRIC_ARRAY
 
 }  // namespace distlops

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <complex>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
 
 namespace distlops::kernels {
@@ -83,14 +84,9 @@ void combine(Host, Index n, int count, const T* coefficients, const T* const* so
   }
 }
 
-template void combine<float>(Host, Index, int, const float*, const float* const*, float, float*);
-template void combine<double>(Host, Index, int, const double*, const double* const*, double,
-                              double*);
-template void combine<std::complex<float>>(Host, Index, int, const std::complex<float>*,
-                                           const std::complex<float>* const*, std::complex<float>,
-                                           std::complex<float>*);
-template void combine<std::complex<double>>(Host, Index, int, const std::complex<double>*,
-                                            const std::complex<double>* const*,
-                                            std::complex<double>, std::complex<double>*);
+#define DISTLOPS_INSTANTIATE_COMBINE(T) \
+  template void combine<T>(Host, Index, int, const T*, const T* const*, T, T*);
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_COMBINE)
+#undef DISTLOPS_INSTANTIATE_COMBINE
 
 }  // namespace distlops::kernels

@@ -39,6 +39,10 @@
 #define DISTLOPS_FOR_EACH_SCALAR(MACRO) \
   MACRO(float) MACRO(double) MACRO(std::complex<float>) MACRO(std::complex<double>)
 
+/// MACRO(Space) for each memory space of the build (for templates instantiated for some types).
+#define DISTLOPS_FOR_EACH_SPACE(MACRO) \
+  MACRO(::distlops::Host) DISTLOPS_DETAIL_IF_CUDA(MACRO(::distlops::Cuda))
+
 /// MACRO(T, Space) for each scalar type in `SPACE`.
 #define DISTLOPS_FOR_EACH_SCALAR_IN(MACRO, SPACE) \
   DISTLOPS_DETAIL_EACH_SCALAR(DISTLOPS_DETAIL_CALL, MACRO, SPACE)

@@ -121,7 +121,6 @@ struct BoxView {
 void copy_box(Host, std::size_t element_size, const void* source_data, BoxView source,
               void* destination_data, BoxView destination, std::span<const Index> extent);
 
-#if DISTLOPS_WITH_CUDA
 // ---- the Cuda space -------------------------------------------------------------------------
 // The same kernels on device memory of the rank's device. They are enqueued on the library's
 // stream (cuda_context.hpp) and return without waiting, except the reductions that return a
@@ -172,6 +171,5 @@ void norm_reduce_into(Cuda, NormKind kind, real_type_t<T> p, Index n, const T* x
 
 void copy_box(Cuda, std::size_t element_size, const void* source_data, BoxView source,
               void* destination_data, BoxView destination, std::span<const Index> extent);
-#endif
 
 }  // namespace distlops::kernels

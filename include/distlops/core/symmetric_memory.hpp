@@ -21,6 +21,7 @@
 #include <memory>
 
 #include "distlops/config.hpp"
+#include "distlops/core/instantiate.hpp"
 
 #if DISTLOPS_WITH_CUDA
 
@@ -57,10 +58,9 @@ class SymmetricArray {
   std::unique_ptr<State> state_;
 };
 
-extern template class SymmetricArray<float>;
-extern template class SymmetricArray<double>;
-extern template class SymmetricArray<std::complex<float>>;
-extern template class SymmetricArray<std::complex<double>>;
+#define DISTLOPS_DETAIL_EXTERN_SYMMETRIC_ARRAY(T) extern template class SymmetricArray<T>;
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_DETAIL_EXTERN_SYMMETRIC_ARRAY)
+#undef DISTLOPS_DETAIL_EXTERN_SYMMETRIC_ARRAY
 
 }  // namespace distlops
 

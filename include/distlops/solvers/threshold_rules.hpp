@@ -80,12 +80,10 @@ namespace kernels {
 /// x[i] = T(x[i]) for the rule `kind` with threshold t >= 0, in place.
 template <Scalar T>
 void threshold(Host, ThresholdKind kind, Index n, real_type_t<T> t, T* x);
-#if DISTLOPS_WITH_CUDA
 /// The same on device memory, one kernel on the library's stream
 /// (solvers/cuda/threshold_kernels.cu).
 template <Scalar T>
 void threshold(Cuda, ThresholdKind kind, Index n, real_type_t<T> t, T* x);
-#endif
 }  // namespace kernels
 
 }  // namespace distlops

@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "distlops/config.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
 #include "distlops/solvers/detail/vectors.hpp"
@@ -55,19 +56,9 @@ double penalty(const V& v, ThresholdKind kind) {
   return detail::penalty_sum(v, penalty_exponent(kind));
 }
 
-extern template void kernels::threshold<float>(Host, ThresholdKind, Index, float, float*);
-extern template void kernels::threshold<double>(Host, ThresholdKind, Index, double, double*);
-extern template void kernels::threshold<std::complex<float>>(Host, ThresholdKind, Index, float,
-                                                             std::complex<float>*);
-extern template void kernels::threshold<std::complex<double>>(Host, ThresholdKind, Index, double,
-                                                              std::complex<double>*);
-#if DISTLOPS_WITH_CUDA
-extern template void kernels::threshold<float>(Cuda, ThresholdKind, Index, float, float*);
-extern template void kernels::threshold<double>(Cuda, ThresholdKind, Index, double, double*);
-extern template void kernels::threshold<std::complex<float>>(Cuda, ThresholdKind, Index, float,
-                                                             std::complex<float>*);
-extern template void kernels::threshold<std::complex<double>>(Cuda, ThresholdKind, Index, double,
-                                                              std::complex<double>*);
-#endif
+#define DISTLOPS_DETAIL_EXTERN_THRESHOLD(T, S) \
+  extern template void kernels::threshold<T>(S, ThresholdKind, Index, real_type_t<T>, T*);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_THRESHOLD)
+#undef DISTLOPS_DETAIL_EXTERN_THRESHOLD
 
 }  // namespace distlops

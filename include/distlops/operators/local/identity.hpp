@@ -25,17 +25,9 @@ LocalOperator<T, Space> Identity(const Shape& shape) {
   return Identity<T, Space>(shape, shape);
 }
 
-extern template LocalOperator<float, Host> Identity<float, Host>(const Shape&, const Shape&);
-extern template LocalOperator<double, Host> Identity<double, Host>(const Shape&, const Shape&);
-extern template LocalOperator<std::complex<float>, Host> Identity<std::complex<float>, Host>(
-    const Shape&, const Shape&);
-extern template LocalOperator<std::complex<double>, Host> Identity<std::complex<double>, Host>(
-    const Shape&, const Shape&);
-#if DISTLOPS_WITH_CUDA
-#define DISTLOPS_EXTERN_CUDA_IDENTITY(T) \
-  extern template LocalOperator<T, Cuda> Identity<T, Cuda>(const Shape&, const Shape&);
-DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_EXTERN_CUDA_IDENTITY)
-#undef DISTLOPS_EXTERN_CUDA_IDENTITY
-#endif
+#define DISTLOPS_DETAIL_EXTERN_IDENTITY(T, S) \
+  extern template LocalOperator<T, S> Identity<T, S>(const Shape&, const Shape&);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_IDENTITY)
+#undef DISTLOPS_DETAIL_EXTERN_IDENTITY
 
 }  // namespace distlops::local

@@ -25,19 +25,9 @@ struct PadWidth {
 template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> Pad(const Shape& dims, const std::vector<PadWidth>& pad);
 
-extern template LocalOperator<float, Host> Pad<float, Host>(const Shape&,
-                                                            const std::vector<PadWidth>&);
-extern template LocalOperator<double, Host> Pad<double, Host>(const Shape&,
-                                                              const std::vector<PadWidth>&);
-extern template LocalOperator<std::complex<float>, Host> Pad<std::complex<float>, Host>(
-    const Shape&, const std::vector<PadWidth>&);
-extern template LocalOperator<std::complex<double>, Host> Pad<std::complex<double>, Host>(
-    const Shape&, const std::vector<PadWidth>&);
-#if DISTLOPS_WITH_CUDA
-#define DISTLOPS_EXTERN_CUDA_PAD(T) \
-  extern template LocalOperator<T, Cuda> Pad<T, Cuda>(const Shape&, const std::vector<PadWidth>&);
-DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_EXTERN_CUDA_PAD)
-#undef DISTLOPS_EXTERN_CUDA_PAD
-#endif
+#define DISTLOPS_DETAIL_EXTERN_PAD(T, S) \
+  extern template LocalOperator<T, S> Pad<T, S>(const Shape&, const std::vector<PadWidth>&);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_PAD)
+#undef DISTLOPS_DETAIL_EXTERN_PAD
 
 }  // namespace distlops::local

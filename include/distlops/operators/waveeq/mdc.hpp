@@ -27,6 +27,7 @@
 #include <concepts>
 
 #include "distlops/config.hpp"
+#include "distlops/core/instantiate.hpp"
 
 #include "distlops/operators/signal/fft.hpp"
 
@@ -59,19 +60,13 @@ LinearOperator<R, Space> MDC(const LocalArray<std::complex<R>, Host>& local_g, I
                              const MDCOptions& options = {},
                              const Communicator& comm = Communicator::world());
 
-extern template LinearOperator<float, Host> MDC<float, Host>(
-    const LocalArray<std::complex<float>, Host>&, Index, Index, const MDCOptions&,
-    const Communicator&);
-extern template LinearOperator<double, Host> MDC<double, Host>(
-    const LocalArray<std::complex<double>, Host>&, Index, Index, const MDCOptions&,
-    const Communicator&);
-#if DISTLOPS_WITH_CUDA
-extern template LinearOperator<float, Cuda> MDC<float, Cuda>(
-    const LocalArray<std::complex<float>, Host>&, Index, Index, const MDCOptions&,
-    const Communicator&);
-extern template LinearOperator<double, Cuda> MDC<double, Cuda>(
-    const LocalArray<std::complex<double>, Host>&, Index, Index, const MDCOptions&,
-    const Communicator&);
-#endif
+#define DISTLOPS_DETAIL_EXTERN_MDC(R, S)                                                          \
+  extern template LinearOperator<R, S> MDC<R, S>(const LocalArray<std::complex<R>, Host>&, Index, \
+                                                 Index, const MDCOptions&, const Communicator&);
+#define DISTLOPS_DETAIL_EXTERN_MDCS(S) \
+  DISTLOPS_DETAIL_EXTERN_MDC(float, S) DISTLOPS_DETAIL_EXTERN_MDC(double, S)
+DISTLOPS_FOR_EACH_SPACE(DISTLOPS_DETAIL_EXTERN_MDCS)
+#undef DISTLOPS_DETAIL_EXTERN_MDCS
+#undef DISTLOPS_DETAIL_EXTERN_MDC
 
 }  // namespace distlops

@@ -8,6 +8,7 @@
 #include <complex>
 
 #include "distlops/config.hpp"
+#include "distlops/core/instantiate.hpp"
 
 #include "distlops/core/distributed_array.hpp"
 #include "distlops/core/local_array.hpp"
@@ -42,7 +43,6 @@
 /// The Cuda-space cases compiled once in the library (builds with the CUDA backend): the
 /// square distributed and stacked cases of cg, cgls, lsqr and power iteration. Other vector
 /// types of the Cuda space work as well; they are compiled where they are used.
-#if DISTLOPS_WITH_CUDA
 namespace distlops::detail {
 // One-parameter names of the Cuda vector types, for the macro arguments.
 template <class T>
@@ -56,17 +56,13 @@ using CudaStackedArray = StackedDistributedArray<T, Cuda>;
 #define DISTLOPS_SOLVER_CUDA_PAIRS_OF(M, prefix, T)     \
   M(prefix, detail::CudaArray<T>, detail::CudaArray<T>) \
   M(prefix, detail::CudaStackedArray<T>, detail::CudaStackedArray<T>)
-#define DISTLOPS_SOLVER_CUDA_VECTORS(M, prefix)                   \
-  DISTLOPS_SOLVER_CUDA_VECTORS_OF(M, prefix, float)               \
-  DISTLOPS_SOLVER_CUDA_VECTORS_OF(M, prefix, double)              \
-  DISTLOPS_SOLVER_CUDA_VECTORS_OF(M, prefix, std::complex<float>) \
-  DISTLOPS_SOLVER_CUDA_VECTORS_OF(M, prefix, std::complex<double>)
-#define DISTLOPS_SOLVER_CUDA_PAIRS(M, prefix)                   \
-  DISTLOPS_SOLVER_CUDA_PAIRS_OF(M, prefix, float)               \
-  DISTLOPS_SOLVER_CUDA_PAIRS_OF(M, prefix, double)              \
-  DISTLOPS_SOLVER_CUDA_PAIRS_OF(M, prefix, std::complex<float>) \
-  DISTLOPS_SOLVER_CUDA_PAIRS_OF(M, prefix, std::complex<double>)
-#else
-#define DISTLOPS_SOLVER_CUDA_VECTORS(M, prefix)
-#define DISTLOPS_SOLVER_CUDA_PAIRS(M, prefix)
-#endif
+#define DISTLOPS_SOLVER_CUDA_VECTORS(M, prefix)                                              \
+  DISTLOPS_DETAIL_IF_CUDA(                                                                   \
+      DISTLOPS_SOLVER_CUDA_VECTORS_OF(M, prefix, float) DISTLOPS_SOLVER_CUDA_VECTORS_OF(     \
+          M, prefix, double) DISTLOPS_SOLVER_CUDA_VECTORS_OF(M, prefix, std::complex<float>) \
+          DISTLOPS_SOLVER_CUDA_VECTORS_OF(M, prefix, std::complex<double>))
+#define DISTLOPS_SOLVER_CUDA_PAIRS(M, prefix)                                               \
+  DISTLOPS_DETAIL_IF_CUDA(DISTLOPS_SOLVER_CUDA_PAIRS_OF(                                    \
+      M, prefix, float) DISTLOPS_SOLVER_CUDA_PAIRS_OF(M, prefix, double)                    \
+                              DISTLOPS_SOLVER_CUDA_PAIRS_OF(M, prefix, std::complex<float>) \
+                                  DISTLOPS_SOLVER_CUDA_PAIRS_OF(M, prefix, std::complex<double>))

@@ -142,10 +142,8 @@ inline void lsqr_after_u(Host, double* slots, double dampsq) {
 inline void lsqr_after_v(Host, double* slots, LsqrParameters p) {
   lsqr_after_v(*reinterpret_cast<LsqrSlots*>(slots), p);
 }
-#if DISTLOPS_WITH_CUDA
 /// The same as single-thread kernels on the library's stream (solvers/cuda/slot_kernels.cu).
 void lsqr_after_u(Cuda, double* slots, double dampsq);
 void lsqr_after_v(Cuda, double* slots, LsqrParameters p);
-#endif
 
 }  // namespace distlops::detail

@@ -100,7 +100,6 @@ void scale(Host, Index n, const double* a, double factor, T* y) {
   if (c != 1) kernels::scale(Host{}, n, coefficient_of<T>(c), y);
 }
 
-#if DISTLOPS_WITH_CUDA
 // ---- Cuda: the same on device memory, enqueued on the library's stream -------------------------
 void zero(Cuda, int count, double* slots);
 void accumulate(Cuda, int count, const double* from, double* to);
@@ -130,6 +129,5 @@ void read_back(Cuda, double* host, const double* slots, int count);
   extern template void scale<T>(Cuda, Index, const double*, double, T*);
 DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_DECLARE_CUDA_SLOT_KERNELS)
 #undef DISTLOPS_DECLARE_CUDA_SLOT_KERNELS
-#endif
 
 }  // namespace distlops::detail::slot_kernels

@@ -3,6 +3,7 @@
 // each path of device collectives, and reading device memory back.
 // The GPU tests exercise the whole library on the device: all of it.
 #include "distlops/distlops.hpp"
+#include "spaces.hpp"
 #include "test_support.hpp"
 
 /// Ends the test case with a warning (and a success) when no CUDA device is visible.
@@ -75,14 +76,7 @@ constexpr double device_operator_tolerance() {
   return 50 * tolerance<T>();
 }
 
-/// The values of a local array of either space, on the host.
-template <class T, MemorySpace Space>
-std::vector<T> values_of(const LocalArray<T, Space>& a) {
-  std::vector<T> values(static_cast<std::size_t>(a.size()));
-  memory::copy_bytes<Host, Space>(values.data(), a.data(), values.size() * sizeof(T));
-  return values;
-}
-/// The whole of a distributed array of either space, on every rank.
+/// The whole of a distributed array of either space, on every rank (local arrays: spaces.hpp).
 template <class T, MemorySpace Space>
 std::vector<T> values_of(const DistributedArray<T, Space>& a) {
   return a.gather();

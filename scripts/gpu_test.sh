@@ -4,9 +4,10 @@
 #
 #   bash scripts/gpu_test.sh
 #
-# The tests of label gpu compare every operator and solver with a CUDA path against the host
-# path on the same data (tests/gpu); without a visible device they skip, so this script
-# refuses to run where nvidia-smi sees no GPU rather than report skips as passes.
+# The tests of label gpu are the Cuda runs of the tests written for every memory space
+# (<program>.cuda.np<N>: arrays, kernels, transports, operators and solvers against the same
+# references as on the host); without a visible device they report Skipped, so this script
+# refuses to run where nvidia-smi sees no GPU rather than skip them all.
 #
 # Environment knobs:
 #   DISTLOPS_GPU_BUILD_DIR   build directory (default: build-gpu)

@@ -1,14 +1,17 @@
 // DistributedArray against references computed on the global array: construction and gathers,
 // element-wise algebra, fused updates, reductions and norms (with Eigen), norms along axes,
 // redistribution, ghost cells, masks and replicas. Every case runs on uneven splits, ranks
-// owning nothing, 1-d to 3-d arrays split along the first or a later axis, all scalar types.
+// owning nothing, 1-d to 3-d arrays split along the first or a later axis, all scalar types, in
+// every memory space (the collectives of device arrays over both of their paths).
 #include <Eigen/Core>
 
 #include <limits>
 
+#include "distlops/core/buffer.hpp"
 #include "distlops/core/ghost_cells.hpp"
 #include "distlops/core/redistribute.hpp"
 #include "distlops/core/transport.hpp"
+#include "spaces.hpp"
 #include "test_support.hpp"
 
 using namespace distlops;
@@ -26,9 +29,9 @@ Eigen::Map<const Vector<T>> as_eigen(const std::vector<T>& values) {
   return {values.data(), static_cast<Eigen::Index>(values.size())};
 }
 
-template <class T>
-DistributedArray<T> make_array(const Layout& layout, const std::vector<T>& global) {
-  return DistributedArray<T>::from_global(layout, global);
+template <class Space, class T>
+DistributedArray<T, Space> make_array(const Layout& layout, const std::vector<T>& global) {
+  return DistributedArray<T, Space>::from_global(layout, global);
 }
 
 // Reference norm of a vector (Eigen for 1, 2 and inf, plain loops for the others).
@@ -62,67 +65,71 @@ const std::vector<Partition> all_partitions = {Partition::SCATTER, Partition::BR
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("arrays built from global data gather back to it", "[array]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("arrays built from global data gather back to it", "[array]",
+                                  DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
-  for (const ShapeCase& c : shape_cases()) {
-    for (Partition partition : all_partitions) {
-      INFO(describe(c) << " " << to_string(partition));
-      const Layout layout(comm, c.shape, partition, c.axis);
-      const std::vector<T> global = random_values<T>(element_count(c.shape), 17);
+  for_each_collective_path<Space>([&] {
+    for (const ShapeCase& c : shape_cases()) {
+      for (Partition partition : all_partitions) {
+        INFO(describe(c) << " " << to_string(partition));
+        const Layout layout(comm, c.shape, partition, c.axis);
+        const std::vector<T> global = random_values<T>(element_count(c.shape), 17);
 
-      const auto x = DistributedArray<T>::from_global(layout, global);
-      CHECK(x.global_shape() == c.shape);
-      CHECK(x.local_size() == layout.local_size());
-      CHECK(x.gather() == global);
-      // The local block is the slice of the global array at this rank's offset.
-      if (partition == Partition::SCATTER) {
-        const int axis = layout.axis();
-        const auto expected = slice_along(global, c.shape, axis, layout.offset(comm.rank()),
-                                          layout.local_extent(comm.rank()));
-        CHECK(std::vector<T>(x.local().begin(), x.local().end()) == expected);
+        const auto x = DistributedArray<T, Space>::from_global(layout, global);
+        CHECK(x.global_shape() == c.shape);
+        CHECK(x.local_size() == layout.local_size());
+        CHECK(x.gather() == global);
+        // The local block is the slice of the global array at this rank's offset.
+        if (partition == Partition::SCATTER) {
+          const int axis = layout.axis();
+          const auto expected = slice_along(global, c.shape, axis, layout.offset(comm.rank()),
+                                            layout.local_extent(comm.rank()));
+          CHECK(local_values(x) == expected);
+        }
+        const int root = comm.size() - 1;
+        const auto y = DistributedArray<T, Space>::from_root(
+            layout, comm.rank() == root ? std::span<const T>(global) : std::span<const T>(), root);
+        CHECK(y.gather() == global);
+        const std::vector<T> on_root = y.gather_to(0);
+        if (comm.rank() == 0) {
+          CHECK(on_root == global);
+        } else {
+          CHECK(on_root.empty());
+        }
+        const DistributedArray<T, Space> filled(layout, T(3));
+        CHECK(filled.gather() == std::vector<T>(global.size(), T(3)));
+        if (partition != Partition::UNSAFE_BROADCAST) x.check_replicas();
       }
-      const int root = comm.size() - 1;
-      const auto y = DistributedArray<T>::from_root(
-          layout, comm.rank() == root ? std::span<const T>(global) : std::span<const T>(), root);
-      CHECK(y.gather() == global);
-      const std::vector<T> on_root = y.gather_to(0);
-      if (comm.rank() == 0) {
-        CHECK(on_root == global);
-      } else {
-        CHECK(on_root.empty());
-      }
-      const DistributedArray<T> filled(layout, T(3));
-      CHECK(filled.gather() == std::vector<T>(global.size(), T(3)));
     }
-  }
+  });
 }
 
-TEMPLATE_TEST_CASE("BROADCAST data entering from one rank are broadcast once", "[array]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("BROADCAST data entering from one rank are broadcast once",
+                                  "[array]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
   const Layout layout(comm, {6}, Partition::BROADCAST);
   // Every rank passes different values; rank 0's win everywhere.
   const std::vector<T> mine = random_values<T>(6, 100 + comm.rank());
   const std::vector<T> rank0 = random_values<T>(6, 100);
-  const auto x = DistributedArray<T>::from_global(layout, mine);
-  CHECK(std::vector<T>(x.local().begin(), x.local().end()) == rank0);
+  const auto x = DistributedArray<T, Space>::from_global(layout, mine);
+  CHECK(local_values(x) == rank0);
   x.check_replicas();
   // UNSAFE_BROADCAST keeps every rank's own values.
   const Layout unsafe(comm, {6}, Partition::UNSAFE_BROADCAST);
-  const auto u = DistributedArray<T>::from_global(unsafe, mine);
-  CHECK(std::vector<T>(u.local().begin(), u.local().end()) == mine);
+  const auto u = DistributedArray<T, Space>::from_global(unsafe, mine);
+  CHECK(local_values(u) == mine);
   if (comm.size() > 1) {
     CHECK_THROWS_AS(u.check_replicas(), ReplicaMismatch);
   }
 }
 
-TEMPLATE_TEST_CASE("element-wise algebra matches the global reference", "[array]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("element-wise algebra matches the global reference", "[array]",
+                                  DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
+  const double rtol = space_tolerance<T, Space>();
   for (const ShapeCase& c : shape_cases()) {
     for (Partition partition : all_partitions) {
       INFO(describe(c) << " " << to_string(partition));
@@ -133,8 +140,9 @@ TEMPLATE_TEST_CASE("element-wise algebra matches the global reference", "[array]
       std::vector<T> gy_nonzero = gy;
       for (T& v : gy_nonzero)
         v += T(real_type_t<T>(3));
-      const auto x = make_array(layout, gx), y = make_array(layout, gy), z = make_array(layout, gz);
-      const auto w = make_array(layout, gy_nonzero);
+      const auto x = make_array<Space>(layout, gx), y = make_array<Space>(layout, gy),
+                 z = make_array<Space>(layout, gz);
+      const auto w = make_array<Space>(layout, gy_nonzero);
       const T a = random_scalar<T>(4), b = random_scalar<T>(5), s = random_scalar<T>(6);
 
       auto reference = [&](auto f) {
@@ -143,18 +151,21 @@ TEMPLATE_TEST_CASE("element-wise algebra matches the global reference", "[array]
           out[i] = f(i);
         return out;
       };
-      CHECK(all_close((x + y).gather(), reference([&](Index i) { return gx[i] + gy[i]; })));
-      CHECK(all_close((x - y).gather(), reference([&](Index i) { return gx[i] - gy[i]; })));
-      CHECK(all_close((x * y).gather(), reference([&](Index i) { return gx[i] * gy[i]; })));
-      CHECK(all_close((x / w).gather(), reference([&](Index i) { return gx[i] / gy_nonzero[i]; })));
-      CHECK(all_close((x + s).gather(), reference([&](Index i) { return gx[i] + s; })));
-      CHECK(all_close((s - x).gather(), reference([&](Index i) { return s - gx[i]; })));
-      CHECK(all_close((x * s).gather(), reference([&](Index i) { return gx[i] * s; })));
-      CHECK(all_close((s * x).gather(), reference([&](Index i) { return s * gx[i]; })));
-      CHECK(all_close((x / s).gather(), reference([&](Index i) { return gx[i] / s; })));
-      CHECK(all_close((s / w).gather(), reference([&](Index i) { return s / gy_nonzero[i]; })));
-      CHECK(all_close((-x).gather(), reference([&](Index i) { return -gx[i]; })));
-      CHECK(all_close(x.conj().gather(), reference([&](Index i) { return conjugate(gx[i]); })));
+      CHECK(all_close((x + y).gather(), reference([&](Index i) { return gx[i] + gy[i]; }), rtol));
+      CHECK(all_close((x - y).gather(), reference([&](Index i) { return gx[i] - gy[i]; }), rtol));
+      CHECK(all_close((x * y).gather(), reference([&](Index i) { return gx[i] * gy[i]; }), rtol));
+      CHECK(all_close((x / w).gather(), reference([&](Index i) { return gx[i] / gy_nonzero[i]; }),
+                      rtol));
+      CHECK(all_close((x + s).gather(), reference([&](Index i) { return gx[i] + s; }), rtol));
+      CHECK(all_close((s - x).gather(), reference([&](Index i) { return s - gx[i]; }), rtol));
+      CHECK(all_close((x * s).gather(), reference([&](Index i) { return gx[i] * s; }), rtol));
+      CHECK(all_close((s * x).gather(), reference([&](Index i) { return s * gx[i]; }), rtol));
+      CHECK(all_close((x / s).gather(), reference([&](Index i) { return gx[i] / s; }), rtol));
+      CHECK(
+          all_close((s / w).gather(), reference([&](Index i) { return s / gy_nonzero[i]; }), rtol));
+      CHECK(all_close((-x).gather(), reference([&](Index i) { return -gx[i]; }), rtol));
+      CHECK(
+          all_close(x.conj().gather(), reference([&](Index i) { return conjugate(gx[i]); }), rtol));
 
       auto t = x.copy();
       t += y;
@@ -166,246 +177,265 @@ TEMPLATE_TEST_CASE("element-wise algebra matches the global reference", "[array]
       t *= a;
       CHECK(all_close(t.gather(), reference([&](Index i) {
                         return (((gx[i] + gy[i] - gz[i]) * gy_nonzero[i]) / s + s - b) * a;
-                      })));
+                      }),
+                      rtol));
       t.copy_from(x).axpy(a, y);
-      CHECK(all_close(t.gather(), reference([&](Index i) { return gx[i] + a * gy[i]; })));
+      CHECK(all_close(t.gather(), reference([&](Index i) { return gx[i] + a * gy[i]; }), rtol));
       t.copy_from(x).axpby(a, y, b);
-      CHECK(all_close(t.gather(), reference([&](Index i) { return a * gy[i] + b * gx[i]; })));
+      CHECK(all_close(t.gather(), reference([&](Index i) { return a * gy[i] + b * gx[i]; }), rtol));
       t.copy_from(z).axpbypcz(a, x, b, y, s);
       CHECK(all_close(t.gather(),
-                      reference([&](Index i) { return a * gx[i] + b * gy[i] + s * gz[i]; })));
+                      reference([&](Index i) { return a * gx[i] + b * gy[i] + s * gz[i]; }), rtol));
       t.fill(T(std::numeric_limits<real_type_t<T>>::quiet_NaN()));
       t.axpbypcz(a, x, b, y, T(0));  // c = 0 must not read the (NaN) destination
-      CHECK(all_close(t.gather(), reference([&](Index i) { return a * gx[i] + b * gy[i]; })));
+      CHECK(all_close(t.gather(), reference([&](Index i) { return a * gx[i] + b * gy[i]; }), rtol));
       t.copy_from(x).scale(a).conj_in_place();
-      CHECK(all_close(t.gather(), reference([&](Index i) { return conjugate(a * gx[i]); })));
+      CHECK(all_close(t.gather(), reference([&](Index i) { return conjugate(a * gx[i]); }), rtol));
       CHECK(x.zeros_like().gather() == std::vector<T>(static_cast<std::size_t>(n), T(0)));
       CHECK(x.empty_like().layout() == layout);
     }
   }
 }
 
-TEMPLATE_TEST_CASE("dot, vdot and norms equal Eigen's on the global vector", "[array][reductions]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("dot, vdot and norms equal Eigen's on the global vector",
+                                  "[array][reductions]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   using R = real_type_t<T>;
   const Communicator comm = world();
-  for (const ShapeCase& c : shape_cases()) {
-    for (Partition partition : all_partitions) {
-      INFO(describe(c) << " " << to_string(partition));
-      const Layout layout(comm, c.shape, partition, c.axis);
-      const Index n = element_count(c.shape);
-      std::vector<T> gx = random_values<T>(n, 7);
-      const std::vector<T> gy = random_values<T>(n, 8);
-      if (n > 2) gx[1] = T(0);  // something for the 0-"norm" to count
-      const auto x = make_array(layout, gx), y = make_array(layout, gy);
-      // Bilinear dot (no conjugate) and vdot (conjugate of the first argument).
-      const T expected_dot = (as_eigen(gx).transpose() * as_eigen(gy))(0, 0);
-      const T expected_vdot = as_eigen(gx).dot(as_eigen(gy));
-      CHECK(close(x.dot(y), expected_dot));
-      CHECK(close(x.vdot(y), expected_vdot));
-      if (n == 0) continue;
-      for (double ord : {2.0, 1.0, 0.0, 3.0, 0.5, -1.5, infinity, -infinity}) {
-        INFO("ord " << ord);
-        const double expected = reference_norm(gx, ord);
-        const double actual = static_cast<double>(x.norm(ord));
-        if (std::isinf(expected)) {
-          CHECK(actual == expected);
-        } else {
-          CHECK(close(actual, expected, 10 * tolerance<T>()));
+  const double rtol = space_tolerance<T, Space>();
+  for_each_collective_path<Space>([&] {
+    for (const ShapeCase& c : shape_cases()) {
+      for (Partition partition : all_partitions) {
+        INFO(describe(c) << " " << to_string(partition));
+        const Layout layout(comm, c.shape, partition, c.axis);
+        const Index n = element_count(c.shape);
+        std::vector<T> gx = random_values<T>(n, 7);
+        const std::vector<T> gy = random_values<T>(n, 8);
+        if (n > 2) gx[1] = T(0);  // something for the 0-"norm" to count
+        const auto x = make_array<Space>(layout, gx), y = make_array<Space>(layout, gy);
+        // Bilinear dot (no conjugate) and vdot (conjugate of the first argument).
+        const T expected_dot = (as_eigen(gx).transpose() * as_eigen(gy))(0, 0);
+        const T expected_vdot = as_eigen(gx).dot(as_eigen(gy));
+        CHECK(close(x.dot(y), expected_dot, rtol));
+        CHECK(close(x.vdot(y), expected_vdot, rtol));
+        if (n == 0) continue;
+        for (double ord : {2.0, 1.0, 0.0, 3.0, 0.5, -1.5, infinity, -infinity}) {
+          INFO("ord " << ord);
+          const double expected = reference_norm(gx, ord);
+          const double actual = static_cast<double>(x.norm(ord));
+          if (std::isinf(expected)) {
+            CHECK(actual == expected);
+          } else {
+            CHECK(close(actual, expected, 10 * rtol));
+          }
         }
+        CHECK(std::is_same_v<decltype(x.norm()), R>);
       }
-      CHECK(std::is_same_v<decltype(x.norm()), R>);
     }
-  }
+  });
 }
 
-TEMPLATE_TEST_CASE("norms along an axis equal the reference per line", "[array][reductions]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("norms along an axis equal the reference per line",
+                                  "[array][reductions]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
-  for (const ShapeCase& c : shape_cases()) {
-    if (c.shape.size() < 2 || element_count(c.shape) == 0) continue;
-    for (Partition partition : all_partitions) {
-      const Layout layout(comm, c.shape, partition, c.axis);
-      const std::vector<T> gx = random_values<T>(element_count(c.shape), 9);
-      const auto x = make_array(layout, gx);
-      const int ndim = static_cast<int>(c.shape.size());
-      for (int norm_axis = 0; norm_axis < ndim; ++norm_axis) {
-        for (double ord : {2.0, 1.0, 3.0, infinity, -infinity, 0.0}) {
-          INFO(describe(c) << " " << to_string(partition) << " norm axis " << norm_axis << " ord "
-                           << ord);
-          // Reference: collect each line along norm_axis of the global array.
-          Shape output_shape = c.shape;
-          output_shape.erase(output_shape.begin() + norm_axis);
-          const Shape strides = strides_of(c.shape);
-          const Shape output_strides = strides_of(output_shape);
-          std::vector<double> expected(static_cast<std::size_t>(element_count(output_shape)));
-          for (Index o = 0; o < static_cast<Index>(expected.size()); ++o) {
-            Index base = 0, remainder = o;
-            for (int k = 0, ko = 0; k < ndim; ++k) {
-              if (k == norm_axis) continue;
-              base += (remainder / output_strides[ko]) * strides[k];
-              remainder %= output_strides[ko];
-              ++ko;
+  for_each_collective_path<Space>([&] {
+    for (const ShapeCase& c : shape_cases()) {
+      if (c.shape.size() < 2 || element_count(c.shape) == 0) continue;
+      for (Partition partition : all_partitions) {
+        const Layout layout(comm, c.shape, partition, c.axis);
+        const std::vector<T> gx = random_values<T>(element_count(c.shape), 9);
+        const auto x = make_array<Space>(layout, gx);
+        const int ndim = static_cast<int>(c.shape.size());
+        for (int norm_axis = 0; norm_axis < ndim; ++norm_axis) {
+          for (double ord : {2.0, 1.0, 3.0, infinity, -infinity, 0.0}) {
+            INFO(describe(c) << " " << to_string(partition) << " norm axis " << norm_axis << " ord "
+                             << ord);
+            // Reference: collect each line along norm_axis of the global array.
+            Shape output_shape = c.shape;
+            output_shape.erase(output_shape.begin() + norm_axis);
+            const Shape strides = strides_of(c.shape);
+            const Shape output_strides = strides_of(output_shape);
+            std::vector<double> expected(static_cast<std::size_t>(element_count(output_shape)));
+            for (Index o = 0; o < static_cast<Index>(expected.size()); ++o) {
+              Index base = 0, remainder = o;
+              for (int k = 0, ko = 0; k < ndim; ++k) {
+                if (k == norm_axis) continue;
+                base += (remainder / output_strides[ko]) * strides[k];
+                remainder %= output_strides[ko];
+                ++ko;
+              }
+              std::vector<T> line;
+              for (Index l = 0; l < c.shape[norm_axis]; ++l)
+                line.push_back(gx[base + l * strides[norm_axis]]);
+              expected[o] = reference_norm(line, ord);
             }
-            std::vector<T> line;
-            for (Index l = 0; l < c.shape[norm_axis]; ++l)
-              line.push_back(gx[base + l * strides[norm_axis]]);
-            expected[o] = reference_norm(line, ord);
-          }
-          const auto actual = x.norm(ord, norm_axis);
-          REQUIRE(actual.size() == expected.size());
-          for (std::size_t i = 0; i < expected.size(); ++i) {
-            CHECK(close(static_cast<double>(actual[i]), expected[i], 10 * tolerance<T>()));
+            const auto actual = x.norm(ord, norm_axis);
+            REQUIRE(actual.size() == expected.size());
+            for (std::size_t i = 0; i < expected.size(); ++i) {
+              CHECK(close(static_cast<double>(actual[i]), expected[i],
+                          10 * space_tolerance<T, Space>()));
+            }
           }
         }
+        CHECK_THROWS_AS(x.norm(2, ndim), InvalidArgument);
       }
-      CHECK_THROWS_AS(x.norm(2, ndim), InvalidArgument);
     }
-  }
+  });
 }
 
-TEMPLATE_TEST_CASE("redistribution moves data between axes and partitions", "[array][redistribute]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("redistribution moves data between axes and partitions",
+                                  "[array][redistribute]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
   const int size = comm.size();
-  for (const ShapeCase& c : shape_cases()) {
-    const int ndim = static_cast<int>(c.shape.size());
-    const std::vector<T> global = random_values<T>(element_count(c.shape), 12);
-    const Layout source(comm, c.shape, Partition::SCATTER, c.axis);
-    const auto x = make_array(source, global);
-    std::vector<Layout> targets;
-    for (int axis = 0; axis < ndim; ++axis)
-      targets.emplace_back(comm, c.shape, Partition::SCATTER, axis);
-    targets.emplace_back(comm, c.shape, Partition::BROADCAST, c.axis);
-    targets.emplace_back(comm, c.shape, Partition::UNSAFE_BROADCAST, 0);
-    // Uneven custom extents along the source axis: everything on the last rank.
-    std::vector<Shape> skewed(size, c.shape);
-    const int axis = source.axis();
-    for (int r = 0; r < size; ++r)
-      skewed[r][axis] = r == size - 1 ? c.shape[axis] : 0;
-    targets.emplace_back(comm, c.shape, LayoutOptions{.axis = axis, .local_shapes = skewed});
-    for (const Layout& target : targets) {
-      INFO(describe(c) << " to " << target.describe());
-      const auto moved = x.redistribute(target);
-      CHECK(moved.layout() == target);
-      CHECK(moved.gather() == global);
-      if (!target.replicated()) {
-        const auto expected =
-            slice_along(global, c.shape, target.axis(), target.offset(comm.rank()),
-                        target.local_extent(comm.rank()));
-        CHECK(std::vector<T>(moved.local().begin(), moved.local().end()) == expected);
+  for_each_collective_path<Space>([&] {
+    for (const ShapeCase& c : shape_cases()) {
+      const int ndim = static_cast<int>(c.shape.size());
+      const std::vector<T> global = random_values<T>(element_count(c.shape), 12);
+      const Layout source(comm, c.shape, Partition::SCATTER, c.axis);
+      const auto x = make_array<Space>(source, global);
+      std::vector<Layout> targets;
+      for (int axis = 0; axis < ndim; ++axis)
+        targets.emplace_back(comm, c.shape, Partition::SCATTER, axis);
+      targets.emplace_back(comm, c.shape, Partition::BROADCAST, c.axis);
+      targets.emplace_back(comm, c.shape, Partition::UNSAFE_BROADCAST, 0);
+      // Uneven custom extents along the source axis: everything on the last rank.
+      std::vector<Shape> skewed(size, c.shape);
+      const int axis = source.axis();
+      for (int r = 0; r < size; ++r)
+        skewed[r][axis] = r == size - 1 ? c.shape[axis] : 0;
+      targets.emplace_back(comm, c.shape, LayoutOptions{.axis = axis, .local_shapes = skewed});
+      for (const Layout& target : targets) {
+        INFO(describe(c) << " to " << target.describe());
+        const auto moved = x.redistribute(target);
+        CHECK(moved.layout() == target);
+        CHECK(moved.gather() == global);
+        if (!target.replicated()) {
+          const auto expected =
+              slice_along(global, c.shape, target.axis(), target.offset(comm.rank()),
+                          target.local_extent(comm.rank()));
+          CHECK(local_values(moved) == expected);
+        }
+        // and back
+        const auto back = moved.redistribute(source);
+        CHECK(back.gather() == global);
+        CHECK(local_values(back) == local_values(x));
       }
-      // and back
-      const auto back = moved.redistribute(source);
-      CHECK(back.gather() == global);
-      CHECK(std::vector<T>(back.local().begin(), back.local().end()) ==
-            std::vector<T>(x.local().begin(), x.local().end()));
+      // A plan executed twice through a transport of the caller's.
+      const Layout last_axis(comm, c.shape, Partition::SCATTER, ndim - 1);
+      const RedistributePlan plan(source, last_axis);
+      const std::unique_ptr<Transport> transport = make_transport<Space>(comm);
+      for (int repeat = 0; repeat < 2; ++repeat) {
+        DistributedArray<T, Space> moved(last_axis);
+        plan.execute(*transport, x.data(), moved.data());
+        CHECK(moved.gather() == global);
+      }
+      if (ndim > 1) {
+        const auto other = x.redistribute((source.axis() + 1) % ndim);
+        CHECK(other.axis() == (source.axis() + 1) % ndim);
+        CHECK(other.gather() == global);
+      }
     }
-    // A plan executed twice through a transport of the caller's.
-    const Layout last_axis(comm, c.shape, Partition::SCATTER, ndim - 1);
-    const RedistributePlan plan(source, last_axis);
-    MpiTransport transport(comm);
-    for (int repeat = 0; repeat < 2; ++repeat) {
-      DistributedArray<T> moved(last_axis);
-      plan.execute(transport, x.data(), moved.data());
-      CHECK(moved.gather() == global);
-    }
-    if (ndim > 1) {
-      const auto other = x.redistribute((source.axis() + 1) % ndim);
-      CHECK(other.axis() == (source.axis() + 1) % ndim);
-      CHECK(other.gather() == global);
-    }
-  }
+  });
   SECTION("chunked transfers") {
     const ChunkLimit limit(3 * sizeof(T));
     const Shape shape{5, 7, 3};
     const std::vector<T> global = random_values<T>(element_count(shape), 13);
-    const auto x = make_array(Layout(comm, shape, Partition::SCATTER, 0), global);
+    const auto x = make_array<Space>(Layout(comm, shape, Partition::SCATTER, 0), global);
     CHECK(x.redistribute(2).gather() == global);
     CHECK(x.redistribute(Layout(comm, shape, Partition::BROADCAST, 1)).gather() == global);
   }
 }
 
-TEMPLATE_TEST_CASE("ghost cells hold the neighbours' planes", "[array][ghost]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("ghost cells hold the neighbours' planes", "[array][ghost]",
+                                  DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
   const int size = comm.size();
   const int rank = comm.rank();
-  for (const auto& [shape, axis] : std::vector<std::pair<Shape, int>>{
-           {{4 * 4}, 0}, {{9, 3}, 0}, {{3, 12}, 1}, {{2, 9, 2}, 1}, {{2, 2, 10}, 2}}) {
-    const Index n = shape[axis];
-    const Layout layout(comm, shape, Partition::SCATTER, axis);
-    const std::vector<T> global = random_values<T>(element_count(shape), 14);
-    const auto x = make_array(layout, global);
-    for (const auto& [front, back] :
-         std::vector<std::pair<Index, Index>>{{1, 1}, {2, 0}, {0, 2}, {0, 0}}) {
-      // Widths the neighbours can provide.
-      bool possible = true;
-      for (int r = 1; r < size; ++r)
-        possible = possible && layout.local_extent(r - 1) >= front;
-      for (int r = 0; r + 1 < size; ++r)
-        possible = possible && layout.local_extent(r + 1) >= back;
-      if (!possible) continue;
-      INFO("shape " << to_string(shape) << " axis " << axis << " front " << front << " back "
-                    << back);
-      const LocalArray<T> ghosted = x.add_ghost_cells(front, back);
-      const Index lo = layout.offset(rank), extent = layout.local_extent(rank);
-      const Index first = rank == 0 ? lo : lo - front;
-      const Index last = rank == size - 1 ? lo + extent : std::min(n, lo + extent + back);
-      const auto expected = slice_along(global, shape, axis, first, last - first);
-      CHECK(ghosted.shape()[axis] == last - first);
-      CHECK(std::vector<T>(ghosted.span().begin(), ghosted.span().end()) == expected);
+  for_each_collective_path<Space>([&] {
+    for (const auto& [shape, axis] : std::vector<std::pair<Shape, int>>{
+             {{4 * 4}, 0}, {{9, 3}, 0}, {{3, 12}, 1}, {{2, 9, 2}, 1}, {{2, 2, 10}, 2}}) {
+      const Index n = shape[axis];
+      const Layout layout(comm, shape, Partition::SCATTER, axis);
+      const std::vector<T> global = random_values<T>(element_count(shape), 14);
+      const auto x = make_array<Space>(layout, global);
+      for (const auto& [front, back] :
+           std::vector<std::pair<Index, Index>>{{1, 1}, {2, 0}, {0, 2}, {0, 0}}) {
+        // Widths the neighbours can provide.
+        bool possible = true;
+        for (int r = 1; r < size; ++r)
+          possible = possible && layout.local_extent(r - 1) >= front;
+        for (int r = 0; r + 1 < size; ++r)
+          possible = possible && layout.local_extent(r + 1) >= back;
+        if (!possible) continue;
+        INFO("shape " << to_string(shape) << " axis " << axis << " front " << front << " back "
+                      << back);
+        const LocalArray<T, Space> ghosted = x.add_ghost_cells(front, back);
+        const Index lo = layout.offset(rank), extent = layout.local_extent(rank);
+        const Index first = rank == 0 ? lo : lo - front;
+        const Index last = rank == size - 1 ? lo + extent : std::min(n, lo + extent + back);
+        const auto expected = slice_along(global, shape, axis, first, last - first);
+        CHECK(ghosted.shape()[axis] == last - first);
+        CHECK(values_of(ghosted) == expected);
+      }
     }
-  }
+  });
 }
 
-TEMPLATE_TEST_CASE("ghost planes may come from several ranks when asked", "[array][ghost]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("ghost planes may come from several ranks when asked",
+                                  "[array][ghost]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
   const int size = comm.size();
   const int rank = comm.rank();
   // Rank r owns r % 2 planes: single planes and empty blocks alternate.
-  for (int axis : {0, 1}) {
-    std::vector<Shape> shapes;
-    Index n = 0;
-    for (int r = 0; r < size; ++r) {
-      shapes.push_back(axis == 0 ? Shape{r % 2, 3} : Shape{3, r % 2});
-      n += r % 2;
+  for_each_collective_path<Space>([&] {
+    for (int axis : {0, 1}) {
+      std::vector<Shape> shapes;
+      Index n = 0;
+      for (int r = 0; r < size; ++r) {
+        shapes.push_back(axis == 0 ? Shape{r % 2, 3} : Shape{3, r % 2});
+        n += r % 2;
+      }
+      const Shape shape = axis == 0 ? Shape{n, 3} : Shape{3, n};
+      const Layout layout(comm, shape, LayoutOptions{.axis = axis, .local_shapes = shapes});
+      const std::vector<T> global = random_values<T>(element_count(shape), 15);
+      const auto x = make_array<Space>(layout, global);
+      const GhostExchange exchange(layout, 2, 2, GhostReach::any);
+      const Index lo = layout.offset(rank), hi = lo + layout.local_extent(rank);
+      const Index f = std::min<Index>(2, lo), b = std::min<Index>(2, n - hi);
+      CHECK(exchange.front() == f);
+      CHECK(exchange.back() == b);
+      const std::vector<T> expected_front = slice_along(global, shape, axis, lo - f, f);
+      const std::vector<T> expected_back = slice_along(global, shape, axis, hi, b);
+      Buffer<T, Space> front(element_count(exchange.front_shape()));
+      Buffer<T, Space> back(element_count(exchange.back_shape()));
+      if constexpr (!on_device<Space>) {
+        exchange.exchange(Host{}, x.data(), front.data(), back.data());
+        CHECK(values_of(front) == expected_front);
+        CHECK(values_of(back) == expected_back);
+      }
+      // Through a transport of the caller's, twice, split in two phases.
+      const std::unique_ptr<Transport> transport = make_transport<Space>(comm);
+      for (int repeat = 0; repeat < 2; ++repeat) {
+        Buffer<T, Space> front2(front.size()), back2(back.size());
+        GhostExchange::Pending pending =
+            exchange.begin(*transport, x.data(), front2.data(), back2.data());
+        exchange.end(pending);
+        CHECK(values_of(front2) == expected_front);
+        CHECK(values_of(back2) == expected_back);
+      }
     }
-    const Shape shape = axis == 0 ? Shape{n, 3} : Shape{3, n};
-    const Layout layout(comm, shape, LayoutOptions{.axis = axis, .local_shapes = shapes});
-    const std::vector<T> global = random_values<T>(element_count(shape), 15);
-    const auto x = make_array(layout, global);
-    const GhostExchange exchange(layout, 2, 2, GhostReach::any);
-    std::vector<T> front(static_cast<std::size_t>(element_count(exchange.front_shape())));
-    std::vector<T> back(static_cast<std::size_t>(element_count(exchange.back_shape())));
-    exchange.exchange(Host{}, x.data(), front.data(), back.data());
-    const Index lo = layout.offset(rank), hi = lo + layout.local_extent(rank);
-    const Index f = std::min<Index>(2, lo), b = std::min<Index>(2, n - hi);
-    CHECK(exchange.front() == f);
-    CHECK(exchange.back() == b);
-    CHECK(front == slice_along(global, shape, axis, lo - f, f));
-    CHECK(back == slice_along(global, shape, axis, hi, b));
-    // The same through a transport of the caller's, split in two phases.
-    MpiTransport transport(comm);
-    std::vector<T> front2(front.size()), back2(back.size());
-    GhostExchange::Pending pending =
-        exchange.begin(transport, x.data(), front2.data(), back2.data());
-    exchange.end(pending);
-    CHECK(front2 == front);
-    CHECK(back2 == back);
-  }
+  });
 }
 
-TEMPLATE_TEST_CASE("masked arrays reduce inside their group", "[array][mask]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("masked arrays reduce inside their group", "[array][mask]",
+                                  DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
+  const double rtol = space_tolerance<T, Space>();
   const int size = comm.size();
   // Two groups when possible: ranks [0, size/2) and [size/2, size); one group at 1 rank.
   const int groups = size >= 2 ? 2 : 1;
@@ -415,7 +445,7 @@ TEMPLATE_TEST_CASE("masked arrays reduce inside their group", "[array][mask]",
   const Index n = 11;
   const Layout layout(comm, {n, 2}, LayoutOptions{.mask = mask});
   const std::vector<T> gx = random_values<T>(2 * n, 20), gy = random_values<T>(2 * n, 21);
-  const auto x = make_array(layout, gx), y = make_array(layout, gy);
+  const auto x = make_array<Space>(layout, gx), y = make_array<Space>(layout, gy);
   // Reference: the part of the global array that this rank's group holds.
   const int colour = mask[comm.rank()];
   Index lo = -1, hi = 0;
@@ -426,22 +456,37 @@ TEMPLATE_TEST_CASE("masked arrays reduce inside their group", "[array][mask]",
   }
   const std::vector<T> part_x(gx.begin() + 2 * lo, gx.begin() + 2 * hi);
   const std::vector<T> part_y(gy.begin() + 2 * lo, gy.begin() + 2 * hi);
-  CHECK(close(x.vdot(y), T(as_eigen(part_x).dot(as_eigen(part_y)))));
-  CHECK(close(static_cast<double>(x.norm()), reference_norm(part_x, 2), tolerance<T>()));
-  CHECK(x.masked_shape() == Shape{hi - lo, 2});
-  CHECK(x.gather(true) == part_x);
-  CHECK(x.gather() == gx);
+  for_each_collective_path<Space>([&] {
+    CHECK(close(x.vdot(y), T(as_eigen(part_x).dot(as_eigen(part_y))), rtol));
+    CHECK(close(x.dot(y), T((as_eigen(part_x).transpose() * as_eigen(part_y))(0, 0)), rtol));
+    for (double ord : {2.0, 1.0, infinity, -infinity}) {
+      INFO("ord " << ord);
+      CHECK(close(static_cast<double>(x.norm(ord)), reference_norm(part_x, ord), rtol));
+    }
+    // Along axis 0: the columns of the group's part.
+    const auto columns = x.norm(2, 0);
+    REQUIRE(columns.size() == 2);
+    for (std::size_t j = 0; j < 2; ++j) {
+      std::vector<T> column;
+      for (std::size_t i = j; i < part_x.size(); i += 2)
+        column.push_back(part_x[i]);
+      CHECK(close(static_cast<double>(columns[j]), reference_norm(column, 2), rtol));
+    }
+    CHECK(x.masked_shape() == Shape{hi - lo, 2});
+    CHECK(x.gather(true) == part_x);
+    CHECK(x.gather() == gx);
+  });
   CHECK(x.zeros_like().layout().mask() == mask);
 }
 
-TEMPLATE_TEST_CASE("copies are deep, views alias, assignment reuses storage", "[array]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("copies are deep, views alias, assignment reuses storage",
+                                  "[array]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
   const Layout layout(comm, {6, 4});
   const std::vector<T> global = random_values<T>(24, 30);
-  auto x = make_array(layout, global);
-  DistributedArray<T> copy = x;
+  auto x = make_array<Space>(layout, global);
+  DistributedArray<T, Space> copy = x;
   copy *= T(2);
   CHECK(x.gather() == global);
 
@@ -453,10 +498,12 @@ TEMPLATE_TEST_CASE("copies are deep, views alias, assignment reuses storage", "[
   CHECK(x.gather() == std::vector<T>(24, T(1)));
 
   // Wrapping user memory.
-  std::vector<T> memory(static_cast<std::size_t>(layout.local_size()), T(5));
-  auto wrapped = DistributedArray<T>::wrap(layout, memory);
+  Buffer<T, Space> memory =
+      buffer_of<Space>(std::vector<T>(static_cast<std::size_t>(layout.local_size()), T(5)));
+  auto wrapped = DistributedArray<T, Space>::wrap(
+      layout, std::span<T>(memory.data(), static_cast<std::size_t>(memory.size())));
   wrapped += T(1);
-  CHECK(memory == std::vector<T>(memory.size(), T(6)));
+  CHECK(values_of(memory) == std::vector<T>(static_cast<std::size_t>(memory.size()), T(6)));
 
   // Assignment between equal layouts copies into the existing storage.
   const std::uint64_t before = memory::allocation_count();
@@ -464,10 +511,10 @@ TEMPLATE_TEST_CASE("copies are deep, views alias, assignment reuses storage", "[
   CHECK(memory::allocation_count() == before);
   CHECK(wrapped.data() == memory.data());
   CHECK(wrapped.gather() == copy.gather());
-  DistributedArray<T> empty;
+  DistributedArray<T, Space> empty;
   CHECK(empty.empty());
   empty = x;
   CHECK(empty.gather() == x.gather());
-  DistributedArray<T> moved = std::move(copy);
+  DistributedArray<T, Space> moved = std::move(copy);
   CHECK(moved.gather().size() == 24);
 }

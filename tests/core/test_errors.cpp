@@ -1,11 +1,19 @@
 // Bad input raises the same clear exception on every rank and never leaves a rank waiting:
 // each case is fed at every rank count, including input that is bad on one rank only. A hang
-// would exceed the test's timeout and fail it.
+// would exceed the test's timeout and fail it. Device memory in a process without a device
+// raises DeviceError on every rank.
 #include <limits>
 
+#include "distlops/config.hpp"
+#include "distlops/core/buffer.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/ghost_cells.hpp"
+#include "distlops/core/kernels.hpp"
+#include "distlops/core/memory_space.hpp"
 #include "test_support.hpp"
+#if DISTLOPS_WITH_NCCL
+#include "distlops/core/nccl_communicator.hpp"
+#endif
 
 using namespace distlops;
 using namespace distlops::testing;
@@ -25,6 +33,25 @@ void expect_everywhere(const Communicator& comm, F&& f, const std::string& expec
   } catch (const Exception& error) {
     INFO("message: " << error.what());
     CHECK(std::string(error.what()).find(expected_text) != std::string::npos);
+  }
+  expect_in_step(comm);
+}
+
+// Without a device, `f` raises DeviceError on every rank; with one, it succeeds on every rank.
+template <class F>
+void expect_device_error(const Communicator& comm, bool device, F&& f) {
+  if (device) {
+    CHECK_NOTHROW(f());
+  } else {
+    try {
+      f();
+      FAIL("no exception");
+    } catch (const DeviceError& error) {
+      const std::string message = error.what();
+      INFO("message: " << message);
+      CHECK((message.find("no CUDA device") != std::string::npos ||
+             message.find("without the CUDA backend") != std::string::npos));
+    }
   }
   expect_in_step(comm);
 }
@@ -170,4 +197,38 @@ TEST_CASE("an exception on one rank reaches every rank with its type and message
     CHECK_THROWS_AS(collective_check(comm, fingerprint, "the setting", [] {}), InvalidArgument);
   }
   expect_in_step(comm);
+}
+
+// The Host runs hide every device (cmake/DistlopsTesting.cmake) and builds without the CUDA
+// backend have none, so this runs without a device wherever CTest runs it.
+TEMPLATE_TEST_CASE("the Cuda space without a device raises DeviceError on every rank",
+                   "[errors][device]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const bool device = comm.allreduce(cuda_device_count(), ReduceOp::min) > 0;
+  expect_device_error(comm, device, [] { (void)Buffer<T, Cuda>(4); });
+#if DISTLOPS_WITH_CUDA
+  // Every rank holds elements, and some ranks none: both need the device.
+  for (const Shape& shape : {Shape{4 * comm.size()}, Shape{1}}) {
+    const Layout layout(comm, shape);
+    INFO(layout.describe());
+    const std::vector<T> global = random_values<T>(element_count(shape), 1);
+    expect_device_error(comm, device, [&] { (void)DistributedArray<T, Cuda>(layout); });
+    expect_device_error(comm, device,
+                        [&] { (void)DistributedArray<T, Cuda>::from_global(layout, global); });
+    expect_device_error(comm, device, [&] { (void)DistributedArray<T, Cuda>(layout, T(1)); });
+  }
+  if (!device) {
+    CHECK_THROWS_AS(
+        kernels::dot(Cuda{}, 4, static_cast<const T*>(nullptr), static_cast<const T*>(nullptr)),
+        DeviceError);
+  }
+  // An empty array needs no device.
+  const DistributedArray<T, Cuda> empty;
+  CHECK(empty.empty());
+#endif
+#if DISTLOPS_WITH_NCCL
+  // Ranks sharing a device cannot form an NCCL communicator: only the device-less case here.
+  if (!device) expect_device_error(comm, device, [&] { (void)NcclCommunicator(comm); });
+#endif
 }

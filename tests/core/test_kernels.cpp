@@ -1,11 +1,16 @@
 // The per-element formulas of pointwise.hpp (shared by the host and CUDA kernels) against
-// std::complex and plain arithmetic, and copy_box against element-by-element index
-// arithmetic on random boxes of 1-d to 5-d arrays.
+// std::complex and plain arithmetic; in every memory space, the reductions against sums in long
+// double and copy_box against element-by-element index arithmetic on random boxes of 1-d to 9-d
+// arrays.
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <random>
 
+#include "distlops/core/buffer.hpp"
+#include "distlops/core/kernels.hpp"
 #include "distlops/core/pointwise.hpp"
+#include "spaces.hpp"
 #include "test_support.hpp"
 
 using namespace distlops;
@@ -111,32 +116,102 @@ TEMPLATE_TEST_CASE("host kernels apply the pointwise formulas element by element
                   InvalidArgument);
 }
 
-TEST_CASE("copy_box copies random boxes between arrays of 1 to 5 dimensions", "[kernels][box]") {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("reductions equal sums in long double", "[kernels][reductions]",
+                                  DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using R = real_type_t<T>;
+  using Wide = std::conditional_t<is_complex_v<T>, std::complex<long double>, long double>;
+  const double rtol = 10 * space_tolerance<T, Space>();
+  // Sizes around the block and grid sizes of the device kernels.
+  for (Index n : {Index(1), Index(255), Index(257), Index(4097), Index(300001)}) {
+    INFO("n " << n);
+    const std::vector<T> x = random_values<T>(n, 70), y = random_values<T>(n, 71);
+    const Buffer<T, Space> dx = buffer_of<Space>(x), dy = buffer_of<Space>(y);
+    // Sums are compared relative to the sum of their terms' magnitudes.
+    Wide dot = 0, vdot = 0;
+    long double magnitudes = 0, cubes = 0, nonzero = 0, largest = 0;
+    long double smallest = std::numeric_limits<long double>::infinity();
+    for (Index i = 0; i < n; ++i) {
+      const Wide a(x[i]), b(y[i]);
+      dot += a * b;
+      if constexpr (is_complex_v<T>) {
+        vdot += std::conj(a) * b;
+      } else {
+        vdot += a * b;
+      }
+      magnitudes += std::abs(a * b);
+      cubes += std::pow(std::abs(a), 3.0L);
+      nonzero += x[i] != T(0) ? 1 : 0;
+      largest = std::max(largest, std::abs(a));
+      smallest = std::min(smallest, std::abs(a));
+    }
+    auto near = [&](auto actual, Wide expected, long double scale) {
+      return static_cast<double>(std::abs(Wide(actual) - expected)) <=
+             rtol * std::max(1.0, static_cast<double>(scale));
+    };
+    const T actual_dot = kernels::dot(Space{}, n, dx.data(), dy.data());
+    CHECK(near(actual_dot, dot, magnitudes));
+    CHECK(near(kernels::vdot(Space{}, n, dx.data(), dy.data()), vdot, magnitudes));
+    // The same reduction twice gives the same bits.
+    CHECK(kernels::dot(Space{}, n, dx.data(), dy.data()) == actual_dot);
+    CHECK(near(kernels::norm_reduce(Space{}, kernels::NormKind::power_sum, R(3), n, dx.data()),
+               cubes, cubes));
+    CHECK(kernels::norm_reduce(Space{}, kernels::NormKind::count_nonzero, R(0), n, dx.data()) ==
+          static_cast<R>(nonzero));
+    CHECK(near(kernels::norm_reduce(Space{}, kernels::NormKind::max_abs, R(0), n, dx.data()),
+               largest, largest));
+    CHECK(near(kernels::norm_reduce(Space{}, kernels::NormKind::min_abs, R(0), n, dx.data()),
+               smallest, largest));
+    // Squares along the middle axis of (1, length, inner) views of the same data.
+    for (Index inner : {Index(1), Index(3)}) {
+      if (n % inner != 0) continue;
+      const Index length = n / inner;
+      Buffer<R, Space> out(inner);
+      kernels::norm_reduce_axis(Space{}, kernels::NormKind::power_sum, R(2), 1, length, inner,
+                                dx.data(), out.data());
+      const std::vector<R> actual = values_of(out);
+      for (Index k = 0; k < inner; ++k) {
+        long double squares = 0;
+        for (Index l = 0; l < length; ++l)
+          squares += std::norm(Wide(x[l * inner + k]));
+        CHECK(near(actual[k], squares, squares));
+      }
+    }
+  }
+}
+
+DISTLOPS_SPACE_TEST_CASE("copy_box copies random boxes between arrays of 1 to 9 dimensions",
+                         "[kernels][box]") {
   std::mt19937_64 engine(60);
   auto uniform = [&](Index lo, Index hi) {
     return std::uniform_int_distribution<Index>(lo, hi)(engine);
   };
   for (int trial = 0; trial < 400; ++trial) {
-    const int ndim = static_cast<int>(uniform(1, 5));
+    // Now and then more axes than one device launch takes, and boxes larger than a block.
+    const int ndim = static_cast<int>(uniform(1, trial % 10 == 0 ? 9 : 5));
+    const Index longest = ndim > 5 ? 2 : trial % 3 == 0 ? 200 / (ndim * ndim) : 4;
     Shape source_shape(ndim), destination_shape(ndim), extent(ndim), source_corner(ndim),
         destination_corner(ndim);
     for (int k = 0; k < ndim; ++k) {
       // Extents of 1 and boxes spanning whole axes are frequent: they exercise the merging.
-      extent[k] = uniform(0, 9) < 2 ? 1 : uniform(1, 4);
+      extent[k] = uniform(0, 9) < 2 ? 1 : uniform(1, longest);
       if (trial % 17 == 0 && k == ndim - 1) extent[k] = 0;
       source_shape[k] = extent[k] + (uniform(0, 2) == 0 ? 0 : uniform(0, 3));
       destination_shape[k] = extent[k] + (uniform(0, 2) == 0 ? 0 : uniform(0, 3));
       source_corner[k] = uniform(0, source_shape[k] - extent[k]);
       destination_corner[k] = uniform(0, destination_shape[k] - extent[k]);
     }
-    INFO("trial " << trial << " source " << to_string(source_shape) << " destination "
-                  << to_string(destination_shape) << " extent " << to_string(extent));
-    std::vector<double> source(static_cast<std::size_t>(element_count(source_shape)));
+    // The element sizes of the scalar types, and odd ones.
+    const std::size_t element_size = std::vector<std::size_t>{8, 4, 16, 12, 3}[trial % 5];
+    INFO("trial " << trial << " element size " << element_size << " source "
+                  << to_string(source_shape) << " destination " << to_string(destination_shape)
+                  << " extent " << to_string(extent));
+    std::vector<std::byte> source(static_cast<std::size_t>(element_count(source_shape)) *
+                                  element_size);
     for (std::size_t i = 0; i < source.size(); ++i)
-      source[i] = double(i) + 0.5;
-    std::vector<double> destination(static_cast<std::size_t>(element_count(destination_shape)),
-                                    -1.0);
-    std::vector<double> expected = destination;
+      source[i] = static_cast<std::byte>(i * 7 + 3);
+    std::vector<std::byte> expected(
+        static_cast<std::size_t>(element_count(destination_shape)) * element_size, std::byte{0xff});
     const Shape source_strides = strides_of(source_shape);
     const Shape destination_strides = strides_of(destination_shape);
     const Index count = element_count(extent);
@@ -148,10 +223,15 @@ TEST_CASE("copy_box copies random boxes between arrays of 1 to 5 dimensions", "[
         s += (source_corner[k] + index) * source_strides[k];
         d += (destination_corner[k] + index) * destination_strides[k];
       }
-      expected[static_cast<std::size_t>(d)] = source[static_cast<std::size_t>(s)];
+      std::copy_n(source.begin() + static_cast<std::ptrdiff_t>(std::size_t(s) * element_size),
+                  element_size,
+                  expected.begin() + static_cast<std::ptrdiff_t>(std::size_t(d) * element_size));
     }
-    kernels::copy_box(Host{}, sizeof(double), source.data(), {source_shape, source_corner},
-                      destination.data(), {destination_shape, destination_corner}, extent);
-    CHECK(destination == expected);
+    const Buffer<std::byte, Space> from = buffer_of<Space>(source);
+    Buffer<std::byte, Space> to =
+        buffer_of<Space>(std::vector<std::byte>(expected.size(), std::byte{0xff}));
+    kernels::copy_box(Space{}, element_size, from.data(), {source_shape, source_corner}, to.data(),
+                      {destination_shape, destination_corner}, extent);
+    CHECK(values_of(to) == expected);
   }
 }

@@ -1,7 +1,8 @@
 // StackedDistributedArray: algebra and reductions of the concatenated vector, nesting, mixed
-// partitions and masks, and mismatches.
+// partitions and masks (in every memory space), and mismatches.
 #include <Eigen/Core>
 
+#include "spaces.hpp"
 #include "test_support.hpp"
 
 using namespace distlops;
@@ -9,26 +10,26 @@ using namespace distlops::testing;
 
 namespace {
 
-template <class T>
+template <class T, class Space = Host>
 struct Stack {
-  StackedDistributedArray<T> array;
+  StackedDistributedArray<T, Space> array;
   std::vector<T> global;  // concatenation of the blocks' global arrays
 };
 
 // Three blocks: a SCATTER 2-d array along axis 1, a BROADCAST vector, and a nested stack of a
 // SCATTER vector with fewer items than ranks.
-template <class T>
-Stack<T> make_stack(const Communicator& comm, std::uint64_t seed) {
-  Stack<T> stack;
+template <class T, class Space = Host>
+Stack<T, Space> make_stack(const Communicator& comm, std::uint64_t seed) {
+  Stack<T, Space> stack;
   const Layout a(comm, {3, 5}, Partition::SCATTER, 1);
   const Layout b(comm, {4}, Partition::BROADCAST);
   const Layout c(comm, {2});
   const auto ga = random_values<T>(15, seed), gb = random_values<T>(4, seed + 1),
              gc = random_values<T>(2, seed + 2);
-  stack.array.push_back(DistributedArray<T>::from_global(a, ga));
-  stack.array.push_back(DistributedArray<T>::from_global(b, gb));
-  StackedDistributedArray<T> nested;
-  nested.push_back(DistributedArray<T>::from_global(c, gc));
+  stack.array.push_back(DistributedArray<T, Space>::from_global(a, ga));
+  stack.array.push_back(DistributedArray<T, Space>::from_global(b, gb));
+  StackedDistributedArray<T, Space> nested;
+  nested.push_back(DistributedArray<T, Space>::from_global(c, gc));
   stack.array.push_back(std::move(nested));
   for (const auto* part : {&ga, &gb, &gc})
     stack.global.insert(stack.global.end(), part->begin(), part->end());
@@ -42,84 +43,114 @@ Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>> as_eigen(const std::vector
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("stacked arrays behave as the concatenated vector", "[stacked]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("stacked arrays behave as the concatenated vector", "[stacked]",
+                                  DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
-  const auto x = make_stack<T>(comm, 1), y = make_stack<T>(comm, 10), z = make_stack<T>(comm, 20);
-  const std::size_t n = x.global.size();
-  CHECK(x.array.narrays() == 3);
-  CHECK(x.array.is_nested(2));
-  CHECK(x.array.global_size() == Index(n));
-  CHECK(x.array.gather() == x.global);
+  const double rtol = space_tolerance<T, Space>();
+  for_each_collective_path<Space>([&] {
+    const auto x = make_stack<T, Space>(comm, 1), y = make_stack<T, Space>(comm, 10),
+               z = make_stack<T, Space>(comm, 20);
+    const std::size_t n = x.global.size();
+    CHECK(x.array.narrays() == 3);
+    CHECK(x.array.is_nested(2));
+    CHECK(x.array.global_size() == Index(n));
+    CHECK(x.array.gather() == x.global);
 
-  const T a = random_scalar<T>(2), b = random_scalar<T>(3), c = random_scalar<T>(4);
-  auto reference = [&](auto f) {
-    std::vector<T> out(n);
-    for (std::size_t i = 0; i < n; ++i)
-      out[i] = f(i);
-    return out;
-  };
-  CHECK(all_close((x.array + y.array).gather(),
-                  reference([&](auto i) { return x.global[i] + y.global[i]; })));
-  CHECK(all_close((x.array - y.array).gather(),
-                  reference([&](auto i) { return x.global[i] - y.global[i]; })));
-  CHECK(all_close((x.array * y.array).gather(),
-                  reference([&](auto i) { return x.global[i] * y.global[i]; })));
-  CHECK(all_close((a * x.array).gather(), reference([&](auto i) { return a * x.global[i]; })));
-  CHECK(all_close((a - x.array).gather(), reference([&](auto i) { return a - x.global[i]; })));
-  CHECK(all_close((-x.array).gather(), reference([&](auto i) { return -x.global[i]; })));
-  CHECK(all_close(x.array.conj().gather(),
-                  reference([&](auto i) { return conjugate(x.global[i]); })));
-  auto t = x.array.copy();
-  t.axpy(a, y.array);
-  CHECK(all_close(t.gather(), reference([&](auto i) { return x.global[i] + a * y.global[i]; })));
-  t.copy_from(x.array).axpby(a, y.array, b);
-  CHECK(
-      all_close(t.gather(), reference([&](auto i) { return a * y.global[i] + b * x.global[i]; })));
-  t.copy_from(z.array).axpbypcz(a, x.array, b, y.array, c);
-  CHECK(all_close(t.gather(), reference([&](auto i) {
-                    return a * x.global[i] + b * y.global[i] + c * z.global[i];
-                  })));
-  t /= T(2);
-  t -= z.array;
-  CHECK(all_close(t.gather(), reference([&](auto i) {
-                    return (a * x.global[i] + b * y.global[i] + c * z.global[i]) / T(2) -
-                           z.global[i];
-                  })));
-  CHECK(t.zeros_like().gather() == std::vector<T>(n, T(0)));
-  t = y.array;
-  CHECK(t.gather() == y.global);
+    const T a = random_scalar<T>(2), b = random_scalar<T>(3), c = random_scalar<T>(4);
+    auto reference = [&](auto f) {
+      std::vector<T> out(n);
+      for (std::size_t i = 0; i < n; ++i)
+        out[i] = f(i);
+      return out;
+    };
+    CHECK(all_close((x.array + y.array).gather(),
+                    reference([&](auto i) { return x.global[i] + y.global[i]; }), rtol));
+    CHECK(all_close((x.array - y.array).gather(),
+                    reference([&](auto i) { return x.global[i] - y.global[i]; }), rtol));
+    CHECK(all_close((x.array * y.array).gather(),
+                    reference([&](auto i) { return x.global[i] * y.global[i]; }), rtol));
+    CHECK(all_close((a * x.array).gather(), reference([&](auto i) { return a * x.global[i]; }),
+                    rtol));
+    CHECK(all_close((a - x.array).gather(), reference([&](auto i) { return a - x.global[i]; }),
+                    rtol));
+    CHECK(all_close((-x.array).gather(), reference([&](auto i) { return -x.global[i]; }), rtol));
+    CHECK(all_close(x.array.conj().gather(),
+                    reference([&](auto i) { return conjugate(x.global[i]); }), rtol));
+    auto t = x.array.copy();
+    t.axpy(a, y.array);
+    CHECK(all_close(t.gather(), reference([&](auto i) { return x.global[i] + a * y.global[i]; }),
+                    rtol));
+    t.copy_from(x.array).axpby(a, y.array, b);
+    CHECK(all_close(t.gather(),
+                    reference([&](auto i) { return a * y.global[i] + b * x.global[i]; }), rtol));
+    t.copy_from(z.array).axpbypcz(a, x.array, b, y.array, c);
+    CHECK(all_close(t.gather(), reference([&](auto i) {
+                      return a * x.global[i] + b * y.global[i] + c * z.global[i];
+                    }),
+                    rtol));
+    t /= T(2);
+    t -= z.array;
+    CHECK(all_close(t.gather(), reference([&](auto i) {
+                      return (a * x.global[i] + b * y.global[i] + c * z.global[i]) / T(2) -
+                             z.global[i];
+                    }),
+                    rtol));
+    CHECK(t.zeros_like().gather() == std::vector<T>(n, T(0)));
+    t = y.array;
+    CHECK(t.gather() == y.global);
 
-  // Reductions: replicated blocks count once, whatever the number of ranks.
-  CHECK(close(x.array.vdot(y.array), T(as_eigen(x.global).dot(as_eigen(y.global)))));
-  CHECK(
-      close(x.array.dot(y.array), T((as_eigen(x.global).transpose() * as_eigen(y.global))(0, 0))));
-  CHECK(close(static_cast<double>(x.array.norm()), static_cast<double>(as_eigen(x.global).norm()),
-              tolerance<T>()));
-  CHECK(close(static_cast<double>(x.array.norm(1)),
-              static_cast<double>(as_eigen(x.global).template lpNorm<1>()), tolerance<T>()));
-  CHECK(close(static_cast<double>(x.array.norm(std::numeric_limits<double>::infinity())),
-              static_cast<double>(as_eigen(x.global).template lpNorm<Eigen::Infinity>()),
-              tolerance<T>()));
+    // Reductions: replicated blocks count once, whatever the number of ranks.
+    CHECK(close(x.array.vdot(y.array), T(as_eigen(x.global).dot(as_eigen(y.global))), rtol));
+    CHECK(close(x.array.dot(y.array),
+                T((as_eigen(x.global).transpose() * as_eigen(y.global))(0, 0)), rtol));
+    CHECK(close(static_cast<double>(x.array.norm()), static_cast<double>(as_eigen(x.global).norm()),
+                rtol));
+    CHECK(close(static_cast<double>(x.array.norm(1)),
+                static_cast<double>(as_eigen(x.global).template lpNorm<1>()), rtol));
+    CHECK(close(static_cast<double>(x.array.norm(std::numeric_limits<double>::infinity())),
+                static_cast<double>(as_eigen(x.global).template lpNorm<Eigen::Infinity>()), rtol));
+  });
 }
 
-TEMPLATE_TEST_CASE("stacked reductions with masked blocks reduce per block", "[stacked][mask]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("stacked reductions with masked blocks reduce per block",
+                                  "[stacked][mask]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
+  const double rtol = space_tolerance<T, Space>();
   std::vector<int> mask(comm.size(), 0);  // one group: same values as without a mask
   const Layout masked(comm, {7}, LayoutOptions{.mask = mask});
   const Layout plain(comm, {5});
   const auto g1 = random_values<T>(7, 3), g2 = random_values<T>(5, 4);
-  StackedDistributedArray<T> x(
-      {DistributedArray<T>::from_global(masked, g1), DistributedArray<T>::from_global(plain, g2)});
+  StackedDistributedArray<T, Space> x({DistributedArray<T, Space>::from_global(masked, g1),
+                                       DistributedArray<T, Space>::from_global(plain, g2)});
   std::vector<T> all = g1;
   all.insert(all.end(), g2.begin(), g2.end());
-  CHECK(close(x.vdot(x), T(as_eigen(all).squaredNorm())));
-  CHECK(close(static_cast<double>(x.norm(3)),
+  for_each_collective_path<Space>([&] {
+    CHECK(close(x.vdot(x), T(as_eigen(all).squaredNorm()), rtol));
+    CHECK(
+        close(static_cast<double>(x.norm(3)),
               std::pow(static_cast<double>(as_eigen(all).cwiseAbs().array().pow(3).sum()), 1.0 / 3),
-              tolerance<T>()));
+              rtol));
+  });
+  // Two groups when there are two ranks or more: the masked block counts its group's part.
+  std::vector<int> groups(comm.size());
+  for (int r = 0; r < comm.size(); ++r)
+    groups[r] = r * 2 / comm.size();
+  const Layout split(comm, {7}, LayoutOptions{.mask = groups});
+  StackedDistributedArray<T, Space> z({DistributedArray<T, Space>::from_global(split, g1),
+                                       DistributedArray<T, Space>::from_global(plain, g2)});
+  Index lo = -1, hi = 0;
+  for (int r = 0; r < comm.size(); ++r) {
+    if (groups[r] != groups[comm.rank()]) continue;
+    if (lo < 0) lo = split.offset(r);
+    hi = split.offset(r) + split.local_extent(r);
+  }
+  std::vector<T> part(g1.begin() + lo, g1.begin() + hi);
+  part.insert(part.end(), g2.begin(), g2.end());
+  CHECK(close(z.vdot(z), T(as_eigen(part).squaredNorm()), rtol));
+  CHECK(close(static_cast<double>(z.norm(1)),
+              static_cast<double>(as_eigen(part).template lpNorm<1>()), rtol));
 }
 
 TEMPLATE_TEST_CASE("mismatched stacks raise ShapeMismatch", "[stacked][errors]",

@@ -1,36 +1,36 @@
-// The transports (transport.hpp), written once and run for every one this machine has: MPI on
-// host memory always; on device memory, where a CUDA device is visible, staged through host
-// memory and (in builds with NCCL) over NCCL. Every collective and the batched messages are
-// checked against values computed from the rank numbers alone, with uneven and empty
-// contributions, gaps that must stay untouched, and messages of a rank to itself.
-#include "test_support.hpp"
-
+// The transports (transport.hpp) of every memory space: MPI on host memory; on device memory,
+// staged through host memory and (in builds with NCCL) over NCCL. Every collective and the
+// batched messages are checked against values computed from the rank numbers alone, with
+// uneven and empty contributions, gaps that must stay untouched, and messages of a rank to
+// itself. The choice of device collectives, and NCCL's symmetric memory.
 #include <array>
+#include <cmath>
 #include <memory>
+#include <numeric>
 
+#include "distlops/config.hpp"
 #include "distlops/core/buffer.hpp"
 #include "distlops/core/gpu_collectives.hpp"
 #include "distlops/core/memory_space.hpp"
+#include "distlops/core/random.hpp"
+#include "distlops/core/symmetric_memory.hpp"
 #include "distlops/core/transport.hpp"
+#include "spaces.hpp"
+#include "test_support.hpp"
 
 using namespace distlops;
 using namespace distlops::testing;
 
 namespace {
 
-// Memory of Space holding the given host values, and the way back.
 template <class T, MemorySpace Space>
 Buffer<T, Space> upload(const std::vector<T>& values) {
-  Buffer<T, Space> buffer(Index(values.size()));
-  memory::copy_bytes<Space, Host>(buffer.data(), values.data(), values.size() * sizeof(T));
-  return buffer;
+  return buffer_of<Space>(values);
 }
 
 template <class T, MemorySpace Space>
 std::vector<T> download(const Buffer<T, Space>& buffer) {
-  std::vector<T> values(static_cast<std::size_t>(buffer.size()));
-  memory::copy_bytes<Host, Space>(values.data(), buffer.data(), values.size() * sizeof(T));
-  return values;
+  return values_of(buffer);
 }
 
 template <class T>
@@ -189,37 +189,64 @@ void check_transport(Transport& transport, TransportKind expected_kind) {
 
 }  // namespace
 
-TEST_CASE("the host transport moves host memory over MPI", "[transport]") {
-  CHECK(transport_kind<Host>(world()) == TransportKind::mpi);
-  std::unique_ptr<Transport> made = make_transport<Host>(world());
-  check_transport<Host>(*made, TransportKind::mpi);
-  check_transport<Host>(*transport_for<Host>(world()), TransportKind::mpi);
-  KeptTransport<Host> kept;
-  Transport& first = kept(world());
-  CHECK(&kept(world()) == &first);
-  check_transport<Host>(first, TransportKind::mpi);
+DISTLOPS_SPACE_TEST_CASE("the transports of a space move its memory", "[transport]") {
+  // Host memory always over MPI; device memory as the collective setting says.
+  for_each_collective_path<Space>([] {
+    const TransportKind expected = !on_device<Space> ? TransportKind::mpi
+                                   : gpu_collectives() == GpuCollectives::nccl
+                                       ? TransportKind::nccl
+                                       : TransportKind::staged;
+    CHECK(transport_kind<Space>(world()) == expected);
+    check_transport<Space>(*make_transport<Space>(world()), expected);
+    // One transport per group of ranks is kept for device memory: repeated calls allocate
+    // nothing.
+    std::shared_ptr<Transport> shared = transport_for<Space>(world());
+    if constexpr (on_device<Space>) CHECK(transport_for<Space>(world()) == shared);
+    check_transport<Space>(*shared, expected);
+    KeptTransport<Space> kept;
+    Transport& first = kept(world());
+    CHECK(&kept(world()) == &first);
+    check_transport<Space>(first, expected);
+  });
 }
 
-TEST_CASE("the device transports follow the collective setting", "[transport][gpu]") {
-  if (!cuda_built() || cuda_device_count() == 0) {
-    WARN("skipped: no CUDA device is visible");
+TEST_CASE("the path of device collectives can be chosen", "[transport][collectives]") {
+  const GpuCollectives initial = gpu_collectives();
+  CHECK(initial == (nccl_built() ? GpuCollectives::nccl : GpuCollectives::mpi));
+  set_gpu_collectives(GpuCollectives::mpi);
+  CHECK(gpu_collectives() == GpuCollectives::mpi);
+  if (nccl_built()) {
+    set_gpu_collectives(GpuCollectives::nccl);
+    CHECK(gpu_collectives() == GpuCollectives::nccl);
+  } else {
+    CHECK_THROWS_AS(set_gpu_collectives(GpuCollectives::nccl), InvalidArgument);
+  }
+  CHECK(std::string(to_string(GpuCollectives::nccl)) == "nccl");
+  set_gpu_collectives(initial);
+}
+
+#if DISTLOPS_WITH_CUDA
+DISTLOPS_CUDA_TEST_CASE("symmetric memory holds a device array until its collective release",
+                        "[transport][symmetric]") {
+  const Layout layout(world(), {37, 3});
+  if (!nccl_built()) {
+    CHECK_THROWS_AS(SymmetricArray<double>(layout), InvalidArgument);
     return;
   }
-  const GpuCollectives saved = gpu_collectives();
-  std::vector<GpuCollectives> settings{GpuCollectives::mpi};
-  if (nccl_built()) settings.push_back(GpuCollectives::nccl);
-  KeptTransport<Cuda> kept;
-  for (GpuCollectives setting : settings) {
-    set_gpu_collectives(setting);
-    const TransportKind expected =
-        setting == GpuCollectives::nccl ? TransportKind::nccl : TransportKind::staged;
-    INFO("collectives " << to_string(setting));
-    CHECK(transport_kind<Cuda>(world()) == expected);
-    check_transport<Cuda>(*make_transport<Cuda>(world()), expected);
-    std::shared_ptr<Transport> shared = transport_for<Cuda>(world());
-    CHECK(transport_for<Cuda>(world()) == shared);
-    check_transport<Cuda>(*shared, expected);
-    check_transport<Cuda>(kept(world()), expected);
-  }
-  set_gpu_collectives(saved);
+  SymmetricArray<double> buffer(layout);
+  CHECK(buffer.registered() == (symmetric_memory_available() && world().size() > 1));
+  DistributedArray<double, Cuda>& x = buffer.array();
+  fill_random(x, 7);
+  std::vector<double> expected(static_cast<std::size_t>(layout.global_size()));
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    expected[i] = random_value<double>(7, i);
+  CHECK(x.gather() == expected);
+  const double norm =
+      std::sqrt(std::inner_product(expected.begin(), expected.end(), expected.begin(), 0.0));
+  for_each_collective_path<Cuda>(
+      [&] { CHECK(close(double(x.norm()), norm, space_tolerance<double, Cuda>())); });
+  buffer.release();
+  CHECK(buffer.released());
+  CHECK_THROWS_AS(buffer.array(), InvalidArgument);
 }
+#endif

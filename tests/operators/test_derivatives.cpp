@@ -2,10 +2,12 @@
 // (written here independently of the library's stencils), for every kind, order, edge flag
 // and sampling, on 1-d, 2-d and 3-d arrays split along the first or a later axis, including
 // splits where ranks own a single plane (the stencil reaches two neighbours away) or none;
-// the adjoint against the transposed reference matrix; dot tests; values computed by PyLops.
+// the adjoint against the transposed reference matrix; dot tests; values computed by PyLops. The
+// operators run in every memory space (device collectives over both of their paths).
 #include "dense_reference.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/dottest.hpp"
+#include "spaces.hpp"
 #include "test_support.hpp"
 
 using namespace distlops;
@@ -134,48 +136,53 @@ std::vector<Case> cases() {
   return result;
 }
 
-template <class T>
-LinearOperator<T> make(const Layout& layout, const Case& c, int axis, double sampling) {
+template <class T, class Space = Host>
+LinearOperator<T, Space> make(const Layout& layout, const Case& c, int axis, double sampling) {
   const DerivativeOptions options{
       .axis = axis, .sampling = sampling, .kind = c.kind, .edge = c.edge, .order = c.order};
-  return c.which == Derivative::first ? FirstDerivative<T>(layout, options)
-                                      : SecondDerivative<T>(layout, options);
+  return c.which == Derivative::first ? FirstDerivative<T, Space>(layout, options)
+                                      : SecondDerivative<T, Space>(layout, options);
 }
 
-}  // namespace
-
-TEMPLATE_TEST_CASE("derivatives equal PyLops' formulas on every split", "[derivatives]",
-                   DISTLOPS_SCALAR_TYPES) {
-  using T = TestType;
+template <class T, class Space>
+void check_formulas() {
   const Communicator comm = world();
+  const double rtol = 10 * space_tolerance<T, Space>();
   for (const Shape& shape : std::vector<Shape>{{11}, {7, 5}, {6, 3, 5}}) {
     const std::vector<T> global = random_values<T>(element_count(shape), 3);
     for (const Layout& layout : layouts_of(comm, shape)) {
-      const auto x = DistributedArray<T>::from_global(layout, global);
+      const auto x = DistributedArray<T, Space>::from_global(layout, global);
       for (int axis = 0; axis < int(shape.size()); ++axis) {
         for (const Case& c : cases()) {
           const double sampling = c.edge ? 0.5 : 1.0;
           INFO("shape " << to_string(shape) << " layout " << layout.describe() << " axis " << axis
                         << (c.which == Derivative::first ? " first " : " second ")
                         << to_string(c.kind) << " order " << c.order << " edge " << c.edge);
-          const auto op = make<T>(layout, c, axis, sampling);
+          const auto op = make<T, Space>(layout, c, axis, sampling);
           const auto expected =
               reference_apply(global, shape, axis, c.which, c.kind, c.order, c.edge, sampling);
-          CHECK(all_close(op.apply(x).gather(), expected, 10 * tolerance<T>()));
+          CHECK(all_close(op.apply(x).gather(), expected, rtol));
           // forward_add accumulates: y = 2 D x - 3 y
-          DistributedArray<T> y(layout);
+          DistributedArray<T, Space> y(layout);
           fill_random(y, 4);
           const std::vector<T> y0 = y.gather();
           op.apply_add(T(2), x, T(-3), y);
           std::vector<T> expected_add(expected.size());
           for (std::size_t i = 0; i < expected.size(); ++i)
             expected_add[i] = T(2) * expected[i] - T(3) * y0[i];
-          CHECK(all_close(y.gather(), expected_add, 10 * tolerance<T>()));
-          CHECK(dottest(op, 5).passed);
+          CHECK(all_close(y.gather(), expected_add, rtol));
+          CHECK(dottest(op, 5, space_dottest_tolerance<T, Space>()).passed);
         }
       }
     }
   }
+}
+
+}  // namespace
+
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("derivatives equal PyLops' formulas on every split",
+                                  "[derivatives]", DISTLOPS_SCALAR_TYPES) {
+  for_each_collective_path<Space>([] { check_formulas<TestType, Space>(); });
 }
 
 TEMPLATE_TEST_CASE("derivative adjoints are the transposed reference matrices", "[derivatives]",
@@ -207,16 +214,16 @@ TEMPLATE_TEST_CASE("derivative adjoints are the transposed reference matrices", 
   }
 }
 
-TEMPLATE_TEST_CASE("Laplacian and Gradient", "[derivatives][laplacian][gradient]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Laplacian and Gradient", "[derivatives][laplacian][gradient]",
+                                  DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
-  const double rtol = 10 * tolerance<T>();
+  const double rtol = 10 * space_tolerance<T, Space>();
   for (const Shape& shape : std::vector<Shape>{{7, 5}, {5, 4, 6}}) {
     const std::vector<T> global = random_values<T>(element_count(shape), 8);
     const int ndim = static_cast<int>(shape.size());
     for (const Layout& layout : layouts_of(comm, shape)) {
-      const auto x = DistributedArray<T>::from_global(layout, global);
+      const auto x = DistributedArray<T, Space>::from_global(layout, global);
       for (bool edge : {false, true}) {
         for (DerivativeKind kind :
              {DerivativeKind::centered, DerivativeKind::forward, DerivativeKind::backward}) {
@@ -233,7 +240,7 @@ TEMPLATE_TEST_CASE("Laplacian and Gradient", "[derivatives][laplacian][gradient]
           }
           options.edge = edge;
           options.kind = kind;
-          const auto laplacian = Laplacian<T>(layout, options);
+          const auto laplacian = Laplacian<T, Space>(layout, options);
           std::vector<T> expected(global.size(), T(0));
           for (int axis = 0; axis < ndim; ++axis) {
             const auto part = reference_apply(global, shape, axis, Derivative::second, kind, 3,
@@ -243,10 +250,10 @@ TEMPLATE_TEST_CASE("Laplacian and Gradient", "[derivatives][laplacian][gradient]
             }
           }
           CHECK(all_close(laplacian.apply(x).gather(), expected, rtol));
-          CHECK(dottest(laplacian, 9).passed);
+          CHECK(dottest(laplacian, 9, space_dottest_tolerance<T, Space>()).passed);
 
           const auto gradient =
-              Gradient<T>(layout, {.sampling = {0.5}, .edge = edge, .kind = kind});
+              Gradient<T, Space>(layout, {.sampling = {0.5}, .edge = edge, .kind = kind});
           const auto g = gradient.apply(x);
           REQUIRE(g.narrays() == std::size_t(ndim));
           for (int axis = 0; axis < ndim; ++axis) {
@@ -254,7 +261,7 @@ TEMPLATE_TEST_CASE("Laplacian and Gradient", "[derivatives][laplacian][gradient]
                 g[axis].gather(),
                 reference_apply(global, shape, axis, Derivative::first, kind, 3, edge, 0.5), rtol));
           }
-          CHECK(dottest(gradient, 10).passed);
+          CHECK(dottest(gradient, 10, space_dottest_tolerance<T, Space>()).passed);
         }
       }
     }
@@ -324,13 +331,13 @@ TEMPLATE_TEST_CASE("bad derivative arguments", "[derivatives][errors]", DISTLOPS
   CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
 }
 
-TEMPLATE_TEST_CASE("a second apply of a derivative allocates nothing", "[derivatives][allocation]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("a second apply of a derivative allocates nothing",
+                                  "[derivatives][allocation]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
   const Layout layout(comm, {12, 5});
-  const auto op = Laplacian<T>(layout) + FirstDerivative<T>(layout, {.order = 5});
-  DistributedArray<T> x(layout), y(layout);
+  const auto op = Laplacian<T, Space>(layout) + FirstDerivative<T, Space>(layout, {.order = 5});
+  DistributedArray<T, Space> x(layout), y(layout);
   fill_random(x, 1);
   op.apply(x, y);
   op.apply_adjoint(y, x);

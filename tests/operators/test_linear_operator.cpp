@@ -1,9 +1,11 @@
 // The operator algebra (adjoint, transpose, conj, product, sum, difference, scaling, power,
-// identity) against the same algebra on dense matrices; flat and N-d inputs; layout errors;
-// no allocation on a second apply; the dot test itself.
+// identity) against the same algebra on dense matrices, in every memory space; flat and N-d
+// inputs; local and stacked operators; layout errors; no allocation on a second apply; the dot
+// test itself.
 #include "dense_reference.hpp"
 #include "distlops/operators/dottest.hpp"
 #include "distlops/operators/stack/stacked.hpp"
+#include "spaces.hpp"
 #include "test_support.hpp"
 
 using namespace distlops;
@@ -11,20 +13,18 @@ using namespace distlops::testing;
 
 namespace {
 
-template <class T>
-using Op = LinearOperator<T>;
-
-template <class T>
-Op<T> dense(const DenseMatrix<T>& m, const Layout& domain, const Layout& range,
-            std::string name = "Dense") {
-  return Op<T>::template make<DenseOperator<DistributedArray<T>>>(m, domain, range,
-                                                                  std::move(name));
+// The reference operator of a space: its matrix applied on the host.
+template <class T, class Space = Host>
+LinearOperator<T, Space> dense(const DenseMatrix<T>& m, const Layout& domain, const Layout& range,
+                               std::string name = "Dense") {
+  return LinearOperator<T, Space>::template make<DenseOperator<DistributedArray<T, Space>>>(
+      m, domain, range, std::move(name));
 }
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("operator algebra equals matrix algebra", "[operators][algebra]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("operator algebra equals matrix algebra", "[operators][algebra]",
+                                  DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
   // Uneven splits and ranks without rows: 2 and 5 items over up to 4 ranks, N-d layouts.
@@ -35,12 +35,12 @@ TEMPLATE_TEST_CASE("operator algebra equals matrix algebra", "[operators][algebr
   const DenseMatrix<T> mb = random_matrix<T>(5, 7, 2);  // l7 -> l5
   const DenseMatrix<T> mc = random_matrix<T>(6, 5, 3);  // l5 -> l2x3
   const DenseMatrix<T> ms = random_matrix<T>(5, 5, 4);  // l5 -> l5
-  const auto a = dense(ma, l5, l2x3, "A");
-  const auto b = dense(mb, l7, l5, "B");
-  const auto c = dense(mc, l5, l2x3, "C");
-  const auto s = dense(ms, l5, l5, "S");
+  const auto a = dense<T, Space>(ma, l5, l2x3, "A");
+  const auto b = dense<T, Space>(mb, l7, l5, "B");
+  const auto c = dense<T, Space>(mc, l5, l2x3, "C");
+  const auto s = dense<T, Space>(ms, l5, l5, "S");
   const T alpha = random_scalar<T>(5);
-  const double rtol = 10 * tolerance<T>();
+  const double rtol = 10 * space_tolerance<T, Space>();
 
   CHECK(a.rows() == 6);
   CHECK(a.cols() == 5);
@@ -60,7 +60,7 @@ TEMPLATE_TEST_CASE("operator algebra equals matrix algebra", "[operators][algebr
   CHECK(matrices_close(assemble(pow(s, 3)), DenseMatrix<T>(ms * ms * ms), rtol));
   CHECK(matrices_close(assemble(pow(s, 4).adjoint()), DenseMatrix<T>((ms * ms * ms * ms).adjoint()),
                        rtol));
-  CHECK(matrices_close(assemble(identity<DistributedArray<T>>(l5)),
+  CHECK(matrices_close(assemble(identity<DistributedArray<T, Space>>(l5)),
                        DenseMatrix<T>(DenseMatrix<T>::Identity(5, 5)), rtol));
   // A longer expression: 2 A^H (C S) + ... mixing every kind of node, and its adjoint.
   const auto expression = T(2) * (a.adjoint() * (c * s)) - s.transpose() + alpha * s.conj() * s;
@@ -71,12 +71,12 @@ TEMPLATE_TEST_CASE("operator algebra equals matrix algebra", "[operators][algebr
   CHECK(matrices_close(assemble_adjoint(expression), DenseMatrix<T>(expected.adjoint()), rtol));
   CHECK(
       matrices_close(assemble(expression.transpose()), DenseMatrix<T>(expected.transpose()), rtol));
-  CHECK(dottest(expression, 3).passed);
-  CHECK(dottest(a * b, 4).passed);
+  CHECK(dottest(expression, 3, space_dottest_tolerance<T, Space>()).passed);
+  CHECK(dottest(a * b, 4, space_dottest_tolerance<T, Space>()).passed);
   CHECK(expression.name().find("A.H") != std::string::npos);
 
   // apply_add: y = alpha A x + beta y, and with beta = 0 the old y is never read.
-  DistributedArray<T> x(l5), y(l2x3), reference(l2x3);
+  DistributedArray<T, Space> x(l5), y(l2x3), reference(l2x3);
   fill_random(x, 11);
   fill_random(y, 12);
   const T beta = random_scalar<T>(13);
@@ -85,7 +85,7 @@ TEMPLATE_TEST_CASE("operator algebra equals matrix algebra", "[operators][algebr
   auto sum = a + c;
   auto y_sum = y;
   sum.apply_add(alpha, x, beta, y_sum);
-  DistributedArray<T> expected_sum = a.apply(x) + c.apply(x);
+  DistributedArray<T, Space> expected_sum = a.apply(x) + c.apply(x);
   expected_sum.axpby(beta, y, alpha);
   CHECK(all_close(y_sum.gather(), expected_sum.gather(), rtol));
   a.apply_add(alpha, x, beta, y);
@@ -107,7 +107,7 @@ TEMPLATE_TEST_CASE("operators accept flat vectors whose split matches", "[operat
     flat_shapes.push_back({grid.local_size(r)});
   const Layout flat(comm, {15}, LayoutOptions{.local_shapes = flat_shapes});
   const DenseMatrix<T> m = random_matrix<T>(15, 15, 21);
-  const auto op = dense(m, grid, grid);
+  const auto op = dense<T>(m, grid, grid);
   DistributedArray<T> x_grid(grid), x_flat(flat);
   fill_random(x_grid, 22);
   x_flat.assign_global(x_grid.gather());
@@ -165,9 +165,9 @@ TEMPLATE_TEST_CASE("operators that do not fit raise ShapeMismatch everywhere",
   using T = TestType;
   const Communicator comm = world();
   const Layout l4(comm, {4}), l5(comm, {5}), l5b(comm, {5}, Partition::BROADCAST);
-  const auto a = dense(random_matrix<T>(5, 4, 1), l4, l5, "A");
-  const auto b = dense(random_matrix<T>(5, 5, 2), l5, l5, "B");
-  const auto c = dense(random_matrix<T>(5, 5, 3), l5b, l5b, "C");
+  const auto a = dense<T>(random_matrix<T>(5, 4, 1), l4, l5, "A");
+  const auto b = dense<T>(random_matrix<T>(5, 5, 2), l5, l5, "B");
+  const auto c = dense<T>(random_matrix<T>(5, 5, 3), l5b, l5b, "C");
   CHECK_THROWS_AS(a * a, ShapeMismatch);
   CHECK_THROWS_AS(a + b, ShapeMismatch);
   CHECK_THROWS_AS(b - c, ShapeMismatch);
@@ -194,8 +194,8 @@ TEMPLATE_TEST_CASE("a second apply of a composite operator allocates nothing",
   using T = TestType;
   const Communicator comm = world();
   const Layout l6(comm, {6}), l4(comm, {4, 2}, Partition::SCATTER, 1);
-  const auto a = dense(random_matrix<T>(8, 6, 1), l6, l4);
-  const auto b = dense(random_matrix<T>(6, 6, 2), l6, l6);
+  const auto a = dense<T>(random_matrix<T>(8, 6, 1), l6, l4);
+  const auto b = dense<T>(random_matrix<T>(6, 6, 2), l6, l6);
   const auto op = T(2) * (a * pow(b, 3)).conj() + a.transpose().adjoint() * b - a * b.adjoint();
   DistributedArray<T> x(l6), y(l4), z(l6);
   fill_random(x, 3);

@@ -1,13 +1,15 @@
-// BlockDiag, VStack, HStack, their stacked forms and Replicated, against the dense block
-// matrices assembled from every rank's blocks (each rank can rebuild every other rank's
-// blocks: they are deterministic functions of the rank and the block index). Uneven numbers
-// of blocks per rank, ranks without blocks, masks, N-d blocks, errors on every rank.
+// BlockDiag, VStack, HStack (in every memory space), their stacked forms and Replicated,
+// against the dense block matrices assembled from every rank's blocks (each rank can rebuild
+// every other rank's blocks: they are deterministic functions of the rank and the block index).
+// Uneven numbers of blocks per rank, ranks without blocks, masks, N-d blocks, errors on every
+// rank.
 #include "dense_reference.hpp"
 #include "distlops/operators/dottest.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/replicated.hpp"
 #include "distlops/operators/stack/stacked.hpp"
 #include "distlops/operators/stack/vstack.hpp"
+#include "spaces.hpp"
 #include "test_support.hpp"
 
 using namespace distlops;
@@ -15,10 +17,11 @@ using namespace distlops::testing;
 
 namespace {
 
-template <class T>
-LocalOperator<T> local_dense(const DenseMatrix<T>& m, Shape domain, Shape range) {
-  return LocalOperator<T>::template make<DenseOperator<LocalArray<T>>>(m, std::move(domain),
-                                                                       std::move(range));
+// The reference block of a space: its matrix applied on the host.
+template <class T, class Space = Host>
+LocalOperator<T, Space> local_dense(const DenseMatrix<T>& m, Shape domain, Shape range) {
+  return LocalOperator<T, Space>::template make<DenseOperator<LocalArray<T, Space>>>(
+      m, std::move(domain), std::move(range));
 }
 
 // Rank r holds (r + 1) % 3 blocks (so rank 2 holds none); block i of rank r is a
@@ -57,27 +60,28 @@ DenseMatrix<T> block_diagonal(const std::vector<DenseMatrix<T>>& blocks) {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("BlockDiag equals the block-diagonal matrix of every rank's blocks",
-                   "[operators][blockdiag]", DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
+    "BlockDiag equals the block-diagonal matrix of every rank's blocks", "[operators][blockdiag]",
+    DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
   std::vector<DenseMatrix<T>> all_blocks;
-  std::vector<LocalOperator<T>> mine;
+  std::vector<LocalOperator<T, Space>> mine;
   for (int r = 0; r < comm.size(); ++r) {
     for (int i = 0; i < blocks_of(r); ++i) {
       const auto m = block<T>(r, i, rows_of(r, i), cols_of(r, i));
       all_blocks.push_back(m);
-      if (r == comm.rank()) mine.push_back(local_dense<T>(m, {m.cols()}, {m.rows()}));
+      if (r == comm.rank()) mine.push_back(local_dense<T, Space>(m, {m.cols()}, {m.rows()}));
     }
   }
-  const double rtol = 10 * tolerance<T>();
+  const double rtol = 10 * space_tolerance<T, Space>();
   const auto op = BlockDiag(mine, comm);
   const DenseMatrix<T> expected = block_diagonal(all_blocks);
   CHECK(op.rows() == expected.rows());
   CHECK(op.cols() == expected.cols());
   CHECK(matrices_close(assemble(op), expected, rtol));
   CHECK(matrices_close(assemble_adjoint(op), DenseMatrix<T>(expected.adjoint()), rtol));
-  CHECK(dottest(op, 1).passed);
+  CHECK(dottest(op, 1, space_dottest_tolerance<T, Space>()).passed);
   CHECK(op.domain().local_extent(comm.rank()) == [&] {
     Index n = 0;
     for (const auto& b : mine)
@@ -94,14 +98,14 @@ TEMPLATE_TEST_CASE("BlockDiag equals the block-diagonal matrix of every rank's b
   CHECK(matrices_close(assemble(masked), expected, rtol));
 }
 
-TEMPLATE_TEST_CASE("VStack and HStack equal stacked matrices", "[operators][vstack][hstack]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("VStack and HStack equal stacked matrices",
+                                  "[operators][vstack][hstack]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
-  const double rtol = 10 * tolerance<T>();
+  const double rtol = 10 * space_tolerance<T, Space>();
   // Every block maps a (2, 2) model (N-d) to rows_of(r, i) values.
   std::vector<DenseMatrix<T>> all_blocks;
-  std::vector<LocalOperator<T>> mine, mine_adjoint;
+  std::vector<LocalOperator<T, Space>> mine, mine_adjoint;
   Index total_rows = 0;
   for (int r = 0; r < comm.size(); ++r) {
     for (int i = 0; i < blocks_of(r); ++i) {
@@ -109,8 +113,9 @@ TEMPLATE_TEST_CASE("VStack and HStack equal stacked matrices", "[operators][vsta
       all_blocks.push_back(m);
       total_rows += m.rows();
       if (r == comm.rank()) {
-        mine.push_back(local_dense<T>(m, {2, 2}, {m.rows()}));
-        mine_adjoint.push_back(local_dense<T>(DenseMatrix<T>(m.adjoint()), {m.rows()}, {2, 2}));
+        mine.push_back(local_dense<T, Space>(m, {2, 2}, {m.rows()}));
+        mine_adjoint.push_back(
+            local_dense<T, Space>(DenseMatrix<T>(m.adjoint()), {m.rows()}, {2, 2}));
       }
     }
   }
@@ -120,29 +125,31 @@ TEMPLATE_TEST_CASE("VStack and HStack equal stacked matrices", "[operators][vsta
     stacked.block(row, 0, m.rows(), 4) = m;
     row += m.rows();
   }
-  const auto v = VStack(mine, comm);
-  CHECK(v.domain().partition() == Partition::BROADCAST);
-  CHECK(v.domain().global_shape() == Shape{2, 2});
-  CHECK(matrices_close(assemble(v), stacked, rtol));
-  CHECK(matrices_close(assemble_adjoint(v), DenseMatrix<T>(stacked.adjoint()), rtol));
-  CHECK(dottest(v, 2).passed);
-  // The adjoint output is replicated: every rank holds the same sum.
-  DistributedArray<T> y(v.range());
-  fill_random(y, 3);
-  const auto x = v.apply_adjoint(y);
-  x.check_replicas();
-  // An UNSAFE_BROADCAST model is accepted as well.
-  DistributedArray<T> x_unsafe(Layout(comm, {2, 2}, Partition::UNSAFE_BROADCAST));
-  fill_random(x_unsafe, 4);
-  CHECK(all_close(v.apply(x_unsafe).gather(), v.apply(x_unsafe.redistribute(v.domain())).gather(),
-                  rtol));
+  for_each_collective_path<Space>([&] {
+    const auto v = VStack(mine, comm);
+    CHECK(v.domain().partition() == Partition::BROADCAST);
+    CHECK(v.domain().global_shape() == Shape{2, 2});
+    CHECK(matrices_close(assemble(v), stacked, rtol));
+    CHECK(matrices_close(assemble_adjoint(v), DenseMatrix<T>(stacked.adjoint()), rtol));
+    CHECK(dottest(v, 2, space_dottest_tolerance<T, Space>()).passed);
+    // The adjoint output is replicated: every rank holds the same sum.
+    DistributedArray<T, Space> y(v.range());
+    fill_random(y, 3);
+    const auto x = v.apply_adjoint(y);
+    x.check_replicas();
+    // An UNSAFE_BROADCAST model is accepted as well.
+    DistributedArray<T, Space> x_unsafe(Layout(comm, {2, 2}, Partition::UNSAFE_BROADCAST));
+    fill_random(x_unsafe, 4);
+    CHECK(all_close(v.apply(x_unsafe).gather(), v.apply(x_unsafe.redistribute(v.domain())).gather(),
+                    rtol));
 
-  const auto h = HStack(mine_adjoint, comm);
-  CHECK(h.range().partition() == Partition::BROADCAST);
-  CHECK(matrices_close(assemble(h), DenseMatrix<T>(stacked.adjoint()), rtol));
-  CHECK(matrices_close(assemble_adjoint(h), stacked, rtol));
-  CHECK(dottest(h, 5).passed);
-  CHECK(dottest(h * v, 6).passed);
+    const auto h = HStack(mine_adjoint, comm);
+    CHECK(h.range().partition() == Partition::BROADCAST);
+    CHECK(matrices_close(assemble(h), DenseMatrix<T>(stacked.adjoint()), rtol));
+    CHECK(matrices_close(assemble_adjoint(h), stacked, rtol));
+    CHECK(dottest(h, 5, space_dottest_tolerance<T, Space>()).passed);
+    CHECK(dottest(h * v, 6, space_dottest_tolerance<T, Space>()).passed);
+  });
 }
 
 TEMPLATE_TEST_CASE("stacked operators act block by block", "[operators][stacked]",
@@ -229,17 +236,18 @@ TEMPLATE_TEST_CASE("stacks of mismatched blocks fail on every rank", "[operators
   CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
 }
 
-TEMPLATE_TEST_CASE("stacking operators allocate nothing after the first apply",
-                   "[operators][allocation]", DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("stacking operators allocate nothing after the first apply",
+                                  "[operators][allocation]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
   const auto m = random_matrix<T>(3, 3, 1);
-  std::vector<LocalOperator<T>> ops{local_dense<T>(m, {3}, {3}), local_dense<T>(m, {3}, {3})};
+  std::vector<LocalOperator<T, Space>> ops{local_dense<T, Space>(m, {3}, {3}),
+                                           local_dense<T, Space>(m, {3}, {3})};
   const auto bd = BlockDiag(ops, comm);
   const auto v = VStack(ops, comm);
   const auto h = HStack(ops, comm);
   const auto normal = v.adjoint() * v + h * bd * h.adjoint();
-  DistributedArray<T> x(normal.domain()), y(normal.range());
+  DistributedArray<T, Space> x(normal.domain()), y(normal.range());
   fill_random(x, 1);
   normal.apply(x, y);
   normal.apply_adjoint(y, x);

@@ -1,7 +1,7 @@
 #pragma once
 // Helpers of the solver tests: well-conditioned test matrices, dense operators on any vector
-// type, a callback that records the gathered iterates, comparisons and a shared scratch
-// directory.
+// type of any memory space, a callback that records the gathered iterates, comparisons and a
+// shared scratch directory.
 #include <unistd.h>
 
 #include <filesystem>
@@ -18,14 +18,16 @@
 #include "distlops/solvers/power_iteration.hpp"
 #include "distlops/solvers/thresholding.hpp"
 #include "solver_reference.hpp"
+#include "spaces.hpp"
 #include "test_support.hpp"
 
 namespace distlops::testing {
 
-template <class T>
-using Array = DistributedArray<T>;
+template <class T, class Space = Host>
+using Array = DistributedArray<T, Space>;
 
-/// A dense global matrix as an operator between vectors of the given layouts.
+/// A dense global matrix as an operator between vectors of the given layouts (in the Cuda space
+/// its products run on the host, so the solver's own work is what runs on the device).
 template <class Domain, class Range = Domain>
 BasicLinearOperator<Domain, Range> dense_operator(const DenseMatrix<typename Domain::value_type>& m,
                                                   const vector_layout_t<Domain>& domain,
@@ -66,10 +68,11 @@ template <class T>
 constexpr double solution_tolerance() {
   return std::is_same_v<real_type_t<T>, float> ? 2e-3 : 1e-9;
 }
-/// Tolerance of iterates of the same recurrence computed in another order (a few iterations).
-template <class T>
+/// Tolerance of iterates of the same recurrence computed in another order (a few iterations),
+/// in memory space Space.
+template <class T, class Space = Host>
 constexpr double iterate_tolerance() {
-  return std::is_same_v<real_type_t<T>, float> ? 5e-4 : 1e-10;
+  return space_factor<Space>() * (std::is_same_v<real_type_t<T>, float> ? 5e-4 : 1e-10);
 }
 /// A residual tolerance that well-conditioned systems reach in precision T, relative to the
 /// data norm.

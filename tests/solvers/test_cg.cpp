@@ -1,6 +1,7 @@
-// CG and preconditioned CG: every iterate against the serial transcription of PyLops' CG,
-// numbers produced by PyLops itself, convergence on distributed, stacked, replicated and local
-// operators for the four scalar types, the Jacobi preconditioner, breakdowns and bad input.
+// CG and preconditioned CG: every iterate against the serial transcription of PyLops' CG and
+// breakdowns, in every memory space; numbers produced by PyLops itself, convergence on
+// distributed, stacked, replicated and local operators for the four scalar types, the Jacobi
+// preconditioner, and bad input.
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/stacked.hpp"
 #include "distlops/operators/stack/vstack.hpp"
@@ -61,33 +62,37 @@ double cg_error(const BasicLinearOperator<V, V>& op, std::uint64_t key, StopReas
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("cg iterates equal the serial transcription of PyLops' CG", "[solvers][cg]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("cg iterates equal the serial transcription of PyLops' CG",
+                                  "[solvers][cg]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
+  using V = Array<T, Space>;
   const Communicator comm = world();
   const Index n = 11;
   const Layout layout(comm, {n});
   const DenseMatrix<T> m = hpd_matrix<T>(n, 7);
-  const auto op = dense_operator<Array<T>>(m, layout, layout);
-  Array<T> y(layout), x0(layout);
+  const auto op = dense_operator<V>(m, layout, layout);
+  V y(layout), x0(layout);
   fill_random(y, 8);
   fill_random(x0, 9);
-  for (const bool with_x0 : {false, true}) {
-    IterateRecorder<Array<T>> recorder;
-    CgOptions<Array<T>> options;
-    options.niter = 8;
-    options.callback = recorder.callback();
-    const CgResult<Array<T>> result = with_x0 ? cg(op, y, x0, options) : cg(op, y, options);
-    const DenseVector<T> start = with_x0 ? global_vector(x0) : DenseVector<T>::Zero(n);
-    const ReferenceRun<T> reference = reference_cg<T>(m, global_vector(y), start, 8);
-    recorder.iterates.insert(recorder.iterates.begin(), start);
-    CHECK(result.iterations == 8);
-    CHECK(result.reason == StopReason::max_iterations);
-    CHECK(max_relative_difference(recorder.iterates, reference.iterates) <= iterate_tolerance<T>());
-    REQUIRE(result.costs.size() == 9);
-    CHECK(all_close(result.costs, reference.costs, iterate_tolerance<T>()));
-    CHECK(result.residual_norms == result.costs);
-  }
+  const double tol = iterate_tolerance<T, Space>();
+  for_each_collective_path<Space>([&] {
+    for (const bool with_x0 : {false, true}) {
+      IterateRecorder<V> recorder;
+      CgOptions<V> options;
+      options.niter = 8;
+      options.callback = recorder.callback();
+      const CgResult<V> result = with_x0 ? cg(op, y, x0, options) : cg(op, y, options);
+      const DenseVector<T> start = with_x0 ? global_vector(x0) : DenseVector<T>::Zero(n);
+      const ReferenceRun<T> reference = reference_cg<T>(m, global_vector(y), start, 8);
+      recorder.iterates.insert(recorder.iterates.begin(), start);
+      CHECK(result.iterations == 8);
+      CHECK(result.reason == StopReason::max_iterations);
+      CHECK(max_relative_difference(recorder.iterates, reference.iterates) <= tol);
+      REQUIRE(result.costs.size() == 9);
+      CHECK(all_close(result.costs, reference.costs, tol));
+      CHECK(result.residual_norms == result.costs);
+    }
+  });
 }
 
 TEST_CASE("cg reproduces PyLops' numbers", "[solvers][cg][pylops]") {
@@ -221,20 +226,21 @@ TEMPLATE_TEST_CASE("a Jacobi preconditioner reduces the iterations on an ill-con
   CHECK(indefinite.iterations == 0);
 }
 
-TEMPLATE_TEST_CASE("cg stops on breakdown with the same reason on every rank",
-                   "[solvers][cg][breakdown]", DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("cg stops on breakdown with the same reason on every rank",
+                                  "[solvers][cg][breakdown]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
+  using V = Array<T, Space>;
   const Communicator comm = world();
   const Index n = 6;
   const Layout layout(comm, {n});
   std::vector<T> ones(n, T(1));
-  const Array<T> y = Array<T>::from_global(layout, ones);
+  const V y = V::from_global(layout, ones);
 
   // Indefinite: diag(1, -2, 1, -2, ...), c^H A c = y^H A y < 0 at once.
   DenseMatrix<T> indefinite = DenseMatrix<T>::Zero(n, n);
   for (Index i = 0; i < n; ++i)
     indefinite(i, i) = T(i % 2 == 0 ? 1 : -2);
-  auto result = cg(dense_operator<Array<T>>(indefinite, layout, layout), y);
+  auto result = cg(dense_operator<V>(indefinite, layout, layout), y);
   CHECK(result.reason == StopReason::negative_curvature);
   CHECK(is_breakdown(result.reason));
   CHECK(result.iterations == 0);
@@ -246,16 +252,15 @@ TEMPLATE_TEST_CASE("cg stops on breakdown with the same reason on every rank",
     singular(i, i) = T(1);
   std::vector<T> e0(n, T(0));
   e0[0] = T(1);
-  result =
-      cg(dense_operator<Array<T>>(singular, layout, layout), Array<T>::from_global(layout, e0));
+  result = cg(dense_operator<V>(singular, layout, layout), V::from_global(layout, e0));
   CHECK(result.reason == StopReason::zero_curvature);
   CHECK(same_on_every_rank(static_cast<int>(result.reason)));
 
   // NaN in the data, on the rank that owns the last element only.
   std::vector<T> with_nan = ones;
   with_nan[n - 1] = T(std::numeric_limits<real_type_t<T>>::quiet_NaN());
-  const auto op = dense_operator<Array<T>>(hpd_matrix<T>(n, 3), layout, layout);
-  result = cg(op, Array<T>::from_global(layout, with_nan));
+  const auto op = dense_operator<V>(hpd_matrix<T>(n, 3), layout, layout);
+  result = cg(op, V::from_global(layout, with_nan));
   CHECK(result.reason == StopReason::non_finite);
   CHECK(result.iterations == 0);
   CHECK(same_on_every_rank(static_cast<int>(result.reason)));

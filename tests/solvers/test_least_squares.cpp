@@ -1,7 +1,7 @@
-// CGLS and LSQR: every iterate against the serial transcriptions of PyLops' recurrences,
-// numbers produced by PyLops itself, convergence on BlockDiag, VStack, HStack, stacked and
-// local operators for the four scalar types, damping against the dense normal equations,
-// LSQR's stopping tests, breakdowns and bad input.
+// CGLS and LSQR: every iterate against the serial transcriptions of PyLops' recurrences (in
+// every memory space), numbers produced by PyLops itself, convergence on BlockDiag, VStack, HStack,
+// stacked and local operators for the four scalar types, damping against the dense normal
+// equations, LSQR's stopping tests, breakdowns and bad input.
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/stacked.hpp"
 #include "distlops/operators/stack/vstack.hpp"
@@ -46,69 +46,72 @@ double least_squares_error(const BasicLinearOperator<Domain, Range>& op, std::ui
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("cgls and lsqr iterates equal the serial transcriptions of PyLops'",
-                   "[solvers][cgls][lsqr]", DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
+    "cgls and lsqr iterates equal the serial transcriptions of PyLops'", "[solvers][cgls][lsqr]",
+    DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
+  using V = Array<T, Space>;
   const Communicator comm = world();
+  const double tol = iterate_tolerance<T, Space>();
   const Layout domain(comm, {7}), range(comm, {13});
   const DenseMatrix<T> m = well_conditioned<T>(13, 7, 31);
-  const auto op = dense_operator<Array<T>>(m, domain, range);
-  Array<T> y(range), x0(domain);
+  const auto op = dense_operator<V>(m, domain, range);
+  V y(range), x0(domain);
   fill_random(y, 32);
   fill_random(x0, 33);
   const int niter = 6;
-  for (const double damp : {0.0, 0.3}) {
-    for (const bool with_x0 : {false, true}) {
-      INFO("damp " << damp << (with_x0 ? " with x0" : " without x0"));
-      const DenseVector<T> start = with_x0 ? global_vector(x0) : DenseVector<T>::Zero(7);
+  for_each_collective_path<Space>([&] {
+    for (const double damp : {0.0, 0.3}) {
+      for (const bool with_x0 : {false, true}) {
+        INFO("damp " << damp << (with_x0 ? " with x0" : " without x0"));
+        const DenseVector<T> start = with_x0 ? global_vector(x0) : DenseVector<T>::Zero(7);
 
-      IterateRecorder<Array<T>> by_cgls;
-      CglsOptions<Array<T>> cgls_options;
-      cgls_options.niter = niter;
-      cgls_options.damp = damp;
-      cgls_options.callback = by_cgls.callback();
-      const auto cgls_result = with_x0 ? cgls(op, y, x0, cgls_options) : cgls(op, y, cgls_options);
-      const ReferenceRun<T> cgls_reference =
-          reference_cgls<T>(m, global_vector(y), start, niter, damp);
-      by_cgls.iterates.insert(by_cgls.iterates.begin(), start);
-      CHECK(cgls_result.iterations == niter);
-      CHECK(max_relative_difference(by_cgls.iterates, cgls_reference.iterates) <=
-            iterate_tolerance<T>());
-      CHECK(all_close(cgls_result.costs, cgls_reference.costs, iterate_tolerance<T>()));
-      // r1norm and r2norm of the final x, computed here from scratch.
-      const DenseVector<T> x = global_vector(cgls_result.x);
-      const double r1 = static_cast<double>((global_vector(y) - m * x).norm());
-      CHECK(close(cgls_result.r1norm, r1, iterate_tolerance<T>()));
-      CHECK(close(cgls_result.r2norm, std::sqrt(r1 * r1 + damp * damp * double(x.squaredNorm())),
-                  iterate_tolerance<T>()));
-      // The residual norm is that of the normal equations.
-      const DenseVector<T> normal =
-          m.adjoint() * (global_vector(y) - m * x) - as_scalar<T>(damp * damp) * x;
-      CHECK(close(cgls_result.residual_norms.back(), double(normal.norm()),
-                  10 * iterate_tolerance<T>()));
+        IterateRecorder<V> by_cgls;
+        CglsOptions<V> cgls_options;
+        cgls_options.niter = niter;
+        cgls_options.damp = damp;
+        cgls_options.callback = by_cgls.callback();
+        const auto cgls_result =
+            with_x0 ? cgls(op, y, x0, cgls_options) : cgls(op, y, cgls_options);
+        const ReferenceRun<T> cgls_reference =
+            reference_cgls<T>(m, global_vector(y), start, niter, damp);
+        by_cgls.iterates.insert(by_cgls.iterates.begin(), start);
+        CHECK(cgls_result.iterations == niter);
+        CHECK(max_relative_difference(by_cgls.iterates, cgls_reference.iterates) <= tol);
+        CHECK(all_close(cgls_result.costs, cgls_reference.costs, tol));
+        // r1norm and r2norm of the final x, computed here from scratch.
+        const DenseVector<T> x = global_vector(cgls_result.x);
+        const double r1 = static_cast<double>((global_vector(y) - m * x).norm());
+        CHECK(close(cgls_result.r1norm, r1, tol));
+        CHECK(close(cgls_result.r2norm, std::sqrt(r1 * r1 + damp * damp * double(x.squaredNorm())),
+                    tol));
+        // The residual norm is that of the normal equations.
+        const DenseVector<T> normal =
+            m.adjoint() * (global_vector(y) - m * x) - as_scalar<T>(damp * damp) * x;
+        CHECK(close(cgls_result.residual_norms.back(), double(normal.norm()), 10 * tol));
 
-      IterateRecorder<Array<T>> by_lsqr;
-      LsqrOptions<Array<T>> lsqr_options;
-      lsqr_options.niter = niter;
-      lsqr_options.damp = damp;
-      lsqr_options.atol = lsqr_options.btol = lsqr_options.conlim = 0;
-      lsqr_options.callback = by_lsqr.callback();
-      const auto lsqr_result = with_x0 ? lsqr(op, y, x0, lsqr_options) : lsqr(op, y, lsqr_options);
-      const ReferenceRun<T> lsqr_reference =
-          reference_lsqr<T>(m, global_vector(y), start, niter, damp);
-      by_lsqr.iterates.insert(by_lsqr.iterates.begin(), start);
-      CHECK(lsqr_result.iterations == niter);
-      CHECK(lsqr_result.istop == 7);
-      CHECK(max_relative_difference(by_lsqr.iterates, lsqr_reference.iterates) <=
-            iterate_tolerance<T>());
-      CHECK(all_close(lsqr_result.costs, lsqr_reference.costs, iterate_tolerance<T>()));
-      // Without damping the two methods produce the same iterates in exact arithmetic.
-      if (damp == 0 && !with_x0) {
-        CHECK(max_relative_difference(by_lsqr.iterates, by_cgls.iterates) <=
-              10 * iterate_tolerance<T>());
+        IterateRecorder<V> by_lsqr;
+        LsqrOptions<V> lsqr_options;
+        lsqr_options.niter = niter;
+        lsqr_options.damp = damp;
+        lsqr_options.atol = lsqr_options.btol = lsqr_options.conlim = 0;
+        lsqr_options.callback = by_lsqr.callback();
+        const auto lsqr_result =
+            with_x0 ? lsqr(op, y, x0, lsqr_options) : lsqr(op, y, lsqr_options);
+        const ReferenceRun<T> lsqr_reference =
+            reference_lsqr<T>(m, global_vector(y), start, niter, damp);
+        by_lsqr.iterates.insert(by_lsqr.iterates.begin(), start);
+        CHECK(lsqr_result.iterations == niter);
+        CHECK(lsqr_result.istop == 7);
+        CHECK(max_relative_difference(by_lsqr.iterates, lsqr_reference.iterates) <= tol);
+        CHECK(all_close(lsqr_result.costs, lsqr_reference.costs, tol));
+        // Without damping the two methods produce the same iterates in exact arithmetic.
+        if (damp == 0 && !with_x0) {
+          CHECK(max_relative_difference(by_lsqr.iterates, by_cgls.iterates) <= 10 * tol);
+        }
       }
     }
-  }
+  });
 }
 
 TEST_CASE("cgls and lsqr reproduce PyLops' numbers", "[solvers][cgls][lsqr][pylops]") {

@@ -1,19 +1,26 @@
 // The scalar slots of the solvers (solvers/detail/scalar_slots.hpp) and the collectives an
-// iteration costs on the host: batched reductions equal the arrays' own vdot and norm on
-// stacked arrays with plain, masked and replicated blocks, a batch costs one MPI allreduce per
-// distinct communicator, and CG, CGLS, LSQR need 2 allreduces per iteration, power iteration,
-// ISTA and FISTA 1. MPI_Allreduce is counted through the MPI profiling interface (this file
-// defines it and forwards to PMPI_Allreduce), so the library has no test hook.
+// iteration costs: batched reductions equal the arrays' own vdot and norm on stacked arrays with
+// plain, masked and replicated blocks, and a batch costs one MPI allreduce per distinct
+// communicator. CG, CGLS, LSQR need 2 reductions per iteration, power iteration, ISTA and FISTA 1:
+// on the host as many MPI allreduces; on the device one synchronisation (the read-back of the
+// iteration's scalars) plus, where collectives are staged through host memory, the two copies of
+// each. No iteration allocates. MPI_Allreduce is counted through the MPI profiling interface
+// (this file defines it and forwards to PMPI_Allreduce), so the library has no test hook.
 #include <mpi.h>
 
 #include <atomic>
 
+#include "distlops/config.hpp"
+#include "distlops/core/gpu_collectives.hpp"
 #include "distlops/operators/local/matrix_mult.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/stacked.hpp"
 #include "distlops/operators/stack/vstack.hpp"
 #include "distlops/solvers/detail/scalar_slots.hpp"
 #include "solver_test_support.hpp"
+#if DISTLOPS_WITH_CUDA
+#include "distlops/core/cuda_context.hpp"
+#endif
 
 namespace {
 std::atomic<long long> allreduce_calls{0};
@@ -38,26 +45,62 @@ long long allreduces_of(F&& body) {
   return allreduce_calls.load() - before;
 }
 
-// The allreduces per iteration of a solver run: those of `niter` = 8 less those of 4, over 4.
-template <class Run>
-double allreduces_per_iteration(Run&& run) {
-  const long long four = allreduces_of([&] { run(4); });
-  const long long eight = allreduces_of([&] { run(8); });
-  return static_cast<double>(eight - four) / 4.0;
+// Synchronisations of the host with the device so far (none for host memory).
+template <class Space>
+std::uint64_t synchronizations() {
+#if DISTLOPS_WITH_CUDA
+  if constexpr (on_device<Space>) return cuda::Context::get().synchronizations();
+#endif
+  return 0;
+}
+
+// What one iteration of a solver run costs: the allreduces, synchronisations and allocations of
+// `niter` = 8 less those of 4, over 4, after a first run (NCCL communicators, cuBLAS handles,
+// operator workspaces).
+struct IterationCost {
+  double allreduces, synchronizations, allocations;
+};
+template <class Space, class Run>
+IterationCost cost_per_iteration(Run&& run) {
+  run(4);
+  const long long a0 = allreduce_calls.load();
+  const std::uint64_t s0 = synchronizations<Space>(), m0 = memory::allocation_count();
+  run(4);
+  const long long a1 = allreduce_calls.load();
+  const std::uint64_t s1 = synchronizations<Space>(), m1 = memory::allocation_count();
+  run(8);
+  const long long a2 = allreduce_calls.load();
+  const std::uint64_t s2 = synchronizations<Space>(), m2 = memory::allocation_count();
+  return {static_cast<double>((a2 - a1) - (a1 - a0)) / 4.0,
+          (static_cast<double>(s2 - s1) - static_cast<double>(s1 - s0)) / 4.0,
+          (static_cast<double>(m2 - m1) - static_cast<double>(m1 - m0)) / 4.0};
+}
+
+// Checks the cost of an iteration that makes `reductions` reductions of its scalars.
+template <class Space, class Run>
+void check_iteration_cost(const Communicator& comm, int reductions, Run&& run) {
+  const IterationCost cost = cost_per_iteration<Space>(run);
+  CHECK(cost.allocations == 0);
+  if constexpr (on_device<Space>) {
+    const bool staged = gpu_collectives() == GpuCollectives::mpi && comm.size() > 1;
+    CHECK(cost.synchronizations == 1.0 + (staged ? 2.0 * reductions : 0.0));
+  } else {
+    CHECK(cost.allreduces == reductions);
+  }
 }
 
 // A tall well-conditioned block per rank (ranks with an odd rank hold two): the applies of
-// BlockDiag make no collective, so every allreduce of a run is the solver's.
-template <class T>
-LinearOperator<T> block_problem(const Communicator& comm) {
-  std::vector<LocalOperator<T>> blocks;
+// BlockDiag make no collective, so every collective of a run is the solver's.
+template <class T, class Space = Host>
+LinearOperator<T, Space> block_problem(const Communicator& comm) {
+  std::vector<LocalOperator<T, Space>> blocks;
   for (int b = 0; b < 1 + comm.rank() % 2; ++b) {
     const DenseMatrix<T> m = well_conditioned<T>(40, 30, std::uint64_t(40 + 10 * comm.rank() + b));
     std::vector<T> values(static_cast<std::size_t>(m.size()));
     for (Index i = 0; i < m.rows(); ++i)
       for (Index j = 0; j < m.cols(); ++j)
         values[static_cast<std::size_t>(i * m.cols() + j)] = m(i, j);
-    blocks.push_back(local::MatrixMult<T, Host>(m.rows(), m.cols(), values));
+    blocks.push_back(local::MatrixMult<T, Space>(m.rows(), m.cols(), values));
   }
   return BlockDiag(blocks, comm);
 }
@@ -148,54 +191,59 @@ TEMPLATE_TEST_CASE("scalar slots reduce like vdot and norm, one allreduce per co
   CHECK(same_on_every_rank(calls));
 }
 
-TEMPLATE_TEST_CASE("solver iterations cost the documented allreduces on the host",
-                   "[solvers][collectives]", float, std::complex<double>) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("solver iterations cost the documented collectives",
+                                  "[solvers][collectives]", float, std::complex<double>) {
   using T = TestType;
-  using V = DistributedArray<T>;
+  using V = DistributedArray<T, Space>;
   const Communicator comm = world();
-  const LinearOperator<T> op = block_problem<T>(comm);
+  const LinearOperator<T, Space> op = block_problem<T, Space>(comm);
   V y(op.range());
   fill_random(y, 7);
-  const LinearOperator<T> normal = op.adjoint() * op;
+  const LinearOperator<T, Space> normal = op.adjoint() * op;
   V b(normal.range());
   fill_random(b, 8);
 
-  CHECK(allreduces_per_iteration([&](int n) {
-          CgOptions<V> options;
-          options.niter = n;
-          REQUIRE(cg(normal, b, options).iterations == n);
-        }) == 2);
-  for (double damp : {0.0, 0.5}) {
-    INFO("damp " << damp);
-    CHECK(allreduces_per_iteration([&](int n) {
-            CglsOptions<V> options;
-            options.niter = n;
-            options.damp = damp;
-            REQUIRE(cgls(op, y, options).iterations == n);
-          }) == 2);
-  }
-  CHECK(allreduces_per_iteration([&](int n) {
-          LsqrOptions<V> options;
-          options.niter = n;
-          options.atol = options.btol = 0;
-          options.conlim = 0;
-          REQUIRE(lsqr(op, y, options).iterations == n);
-        }) == 2);
-  CHECK(allreduces_per_iteration([&](int n) {
-          PowerIterationOptions options;
+  for_each_collective_path<Space>([&] {
+    check_iteration_cost<Space>(comm, 2, [&](int n) {
+      CgOptions<V> options;
+      options.niter = n;
+      REQUIRE(cg(normal, b, options).iterations == n);
+    });
+    for (double damp : {0.0, 0.5}) {
+      INFO("damp " << damp);
+      check_iteration_cost<Space>(comm, 2, [&](int n) {
+        CglsOptions<V> options;
+        options.niter = n;
+        options.damp = damp;
+        REQUIRE(cgls(op, y, options).iterations == n);
+      });
+    }
+    check_iteration_cost<Space>(comm, 2, [&](int n) {
+      LsqrOptions<V> options;
+      options.niter = n;
+      options.atol = options.btol = 0;
+      options.conlim = 0;
+      REQUIRE(lsqr(op, y, options).iterations == n);
+    });
+    check_iteration_cost<Space>(comm, 1, [&](int n) {
+      PowerIterationOptions options;
+      options.niter = n;
+      options.tol = 0;
+      REQUIRE(power_iteration(normal, options).iterations == n);
+    });
+    for (ThresholdKind kind : {ThresholdKind::soft, ThresholdKind::hard, ThresholdKind::half}) {
+      for (bool accelerated : {false, true}) {
+        INFO(to_string(kind) << (accelerated ? " fista" : " ista"));
+        check_iteration_cost<Space>(comm, 1, [&](int n) {
+          IstaOptions<V> options;
           options.niter = n;
           options.tol = 0;
-          REQUIRE(power_iteration(normal, options).iterations == n);
-        }) == 1);
-  for (bool accelerated : {false, true}) {
-    INFO((accelerated ? "fista" : "ista"));
-    CHECK(allreduces_per_iteration([&](int n) {
-            IstaOptions<V> options;
-            options.niter = n;
-            options.tol = 0;
-            options.alpha = 0.05;
-            const auto result = accelerated ? fista(op, y, options) : ista(op, y, options);
-            REQUIRE(result.iterations == n);
-          }) == 1);
-  }
+          options.alpha = 0.05;
+          options.threshold = kind;
+          const auto result = accelerated ? fista(op, y, options) : ista(op, y, options);
+          REQUIRE(result.iterations == n);
+        });
+      }
+    }
+  });
 }

@@ -1,10 +1,13 @@
 // ISTA, FISTA and power iteration: every iterate against the serial transcription of PyLops'
 // ISTA and FISTA (three thresholding rules, with and without a sparsifying operator, with a
-// threshold decay), numbers produced by PyLops itself, the stopping rules, eigenvalue
-// estimates against Eigen's eigensolvers, breakdowns and bad input.
+// threshold decay), eigenvalue estimates against Eigen's eigensolvers and the thresholding
+// kernels against PyLops' rules, in every memory space; numbers produced by PyLops itself, the
+// stopping rules, breakdowns and bad input.
+#include "distlops/core/buffer.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/stacked.hpp"
 #include "distlops/operators/stack/vstack.hpp"
+#include "distlops/solvers/thresholding.hpp"
 #include "solver_test_support.hpp"
 
 using namespace distlops;
@@ -16,67 +19,70 @@ constexpr ThresholdKind kinds[] = {ThresholdKind::soft, ThresholdKind::hard, Thr
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("ista and fista iterates equal the serial transcription of PyLops'",
-                   "[solvers][ista][fista]", DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
+    "ista and fista iterates equal the serial transcription of PyLops'", "[solvers][ista][fista]",
+    DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
+  using V = Array<T, Space>;
   const Communicator comm = world();
+  const double tol = iterate_tolerance<T, Space>();
   const Layout domain(comm, {10}), range(comm, {6});
   const DenseMatrix<T> m = random_matrix<T>(6, 10, 61);
   const DenseMatrix<T> s = well_conditioned<T>(10, 10, 62);
-  const auto op = dense_operator<Array<T>>(m, domain, range);
-  const auto sop = dense_operator<Array<T>>(s, domain, domain, "S");
-  Array<T> y(range), x0(domain);
+  const auto op = dense_operator<V>(m, domain, range);
+  const auto sop = dense_operator<V>(s, domain, domain, "S");
+  V y(range), x0(domain);
   fill_random(y, 63);
   fill_random(x0, 64);
   const double alpha = 0.9 / largest_eigenvalue_of_normal(m);
   const int niter = 7;
   const std::vector<double> decay{1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3};
-  for (const ThresholdKind kind : kinds) {
-    for (const bool accelerated : {false, true}) {
-      for (const bool analysis : {false, true}) {
-        INFO(to_string(kind) << (accelerated ? " fista" : " ista")
-                             << (analysis ? " with SOp" : ""));
-        IterateRecorder<Array<T>> recorder;
-        IstaOptions<Array<T>> options;
-        options.niter = niter;
-        options.tol = 0;
-        options.eps = 0.8;
-        options.alpha = alpha;
-        options.threshold = kind;
-        options.decay = decay;
-        if (analysis) options.sop = sop;
-        options.callback = recorder.callback();
-        const auto result = accelerated ? fista(op, y, x0, options) : ista(op, y, x0, options);
-        const ReferenceRun<T> reference = reference_sparse<T>(
-            m, global_vector(y), global_vector(x0), niter, 0.8, alpha, static_cast<int>(kind),
-            accelerated, analysis ? s : DenseMatrix<T>(), decay);
-        recorder.iterates.insert(recorder.iterates.begin(), global_vector(x0));
-        CHECK(result.iterations == niter);
-        CHECK(result.alpha == alpha);
-        CHECK(max_relative_difference(recorder.iterates, reference.iterates) <=
-              iterate_tolerance<T>());
-        // The histories of the final iterate, recomputed from scratch.
-        const DenseVector<T> x = global_vector(result.x);
-        const double misfit = static_cast<double>((global_vector(y) - m * x).norm());
-        const DenseVector<T> c = analysis ? DenseVector<T>(s.adjoint() * x) : x;
-        double penalty_value = 0;
-        for (Eigen::Index i = 0; i < c.size(); ++i) {
-          const double magnitude = std::abs(std::complex<double>(c(i)));
-          penalty_value += kind == ThresholdKind::soft   ? magnitude
-                           : kind == ThresholdKind::hard ? (magnitude != 0 ? 1.0 : 0.0)
-                                                         : std::sqrt(magnitude);
+  for_each_collective_path<Space>([&] {
+    for (const ThresholdKind kind : kinds) {
+      for (const bool accelerated : {false, true}) {
+        for (const bool analysis : {false, true}) {
+          INFO(to_string(kind) << (accelerated ? " fista" : " ista")
+                               << (analysis ? " with SOp" : ""));
+          IterateRecorder<V> recorder;
+          IstaOptions<V> options;
+          options.niter = niter;
+          options.tol = 0;
+          options.eps = 0.8;
+          options.alpha = alpha;
+          options.threshold = kind;
+          options.decay = decay;
+          if (analysis) options.sop = sop;
+          options.callback = recorder.callback();
+          const auto result = accelerated ? fista(op, y, x0, options) : ista(op, y, x0, options);
+          const ReferenceRun<T> reference = reference_sparse<T>(
+              m, global_vector(y), global_vector(x0), niter, 0.8, alpha, static_cast<int>(kind),
+              accelerated, analysis ? s : DenseMatrix<T>(), decay);
+          recorder.iterates.insert(recorder.iterates.begin(), global_vector(x0));
+          CHECK(result.iterations == niter);
+          CHECK(result.alpha == alpha);
+          CHECK(max_relative_difference(recorder.iterates, reference.iterates) <= tol);
+          // The histories of the final iterate, recomputed from scratch.
+          const DenseVector<T> x = global_vector(result.x);
+          const double misfit = static_cast<double>((global_vector(y) - m * x).norm());
+          const DenseVector<T> c = analysis ? DenseVector<T>(s.adjoint() * x) : x;
+          double penalty_value = 0;
+          for (Eigen::Index i = 0; i < c.size(); ++i) {
+            const double magnitude = std::abs(std::complex<double>(c(i)));
+            penalty_value += kind == ThresholdKind::soft   ? magnitude
+                             : kind == ThresholdKind::hard ? (magnitude != 0 ? 1.0 : 0.0)
+                                                           : std::sqrt(magnitude);
+          }
+          CHECK(close(result.residual_norms.back(), misfit, 10 * tol));
+          CHECK(close(result.costs.back(), misfit * misfit + 0.8 * penalty_value, 10 * tol));
+          REQUIRE(result.model_updates.size() == std::size_t(niter + 1));
+          CHECK(std::isinf(result.model_updates.front()));
+          CHECK(close(result.model_updates.back(),
+                      double((reference.iterates[niter] - reference.iterates[niter - 1]).norm()),
+                      10 * tol));
         }
-        CHECK(close(result.residual_norms.back(), misfit, 10 * iterate_tolerance<T>()));
-        CHECK(close(result.costs.back(), misfit * misfit + 0.8 * penalty_value,
-                    10 * iterate_tolerance<T>()));
-        REQUIRE(result.model_updates.size() == std::size_t(niter + 1));
-        CHECK(std::isinf(result.model_updates.front()));
-        CHECK(close(result.model_updates.back(),
-                    double((reference.iterates[niter] - reference.iterates[niter - 1]).norm()),
-                    10 * iterate_tolerance<T>()));
       }
     }
-  }
+  });
 }
 
 TEST_CASE("ista and fista reproduce PyLops' numbers", "[solvers][ista][fista][pylops]") {
@@ -114,15 +120,16 @@ TEST_CASE("ista and fista reproduce PyLops' numbers", "[solvers][ista][fista][py
   }
 }
 
-TEMPLATE_TEST_CASE("power iteration estimates the largest eigenvalue", "[solvers][eigs]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("power iteration estimates the largest eigenvalue",
+                                  "[solvers][eigs]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
+  using V = Array<T, Space>;
   const Communicator comm = world();
   const Layout layout(comm, {8});
   // Singular values 4, 2, 1.5, ...: lambda_max(A^H A) = 16, ratio 1/4 to the next.
   const std::vector<double> d{1.0, 2.0, 0.5, 4.0, 1.5, 0.2, 1.2, 0.7};
   const DenseMatrix<T> m = with_singular_values<T>(d, 71);
-  const auto op = dense_operator<Array<T>>(m, layout, layout);
+  const auto op = dense_operator<V>(m, layout, layout);
   PowerIterationOptions options;
   options.niter = 100;
   options.tol = std::is_same_v<real_type_t<T>, float> ? 1e-5 : 1e-10;
@@ -140,7 +147,7 @@ TEMPLATE_TEST_CASE("power iteration estimates the largest eigenvalue", "[solvers
   DenseMatrix<T> diagonal = DenseMatrix<T>::Zero(8, 8);
   for (Index i = 0; i < 8; ++i)
     diagonal(i, i) = as_scalar<T>(d[std::size_t(i)] * (i == 2 ? -1 : 1));
-  const auto hermitian = dense_operator<Array<T>>(q * diagonal * q.adjoint(), layout, layout);
+  const auto hermitian = dense_operator<V>(q * diagonal * q.adjoint(), layout, layout);
   const auto direct = power_iteration(hermitian, options);
   CHECK(direct.converged);
   CHECK(direct.iterations < options.niter);
@@ -287,4 +294,22 @@ TEMPLATE_TEST_CASE("ista and fista breakdowns and bad input", "[solvers][ista][f
   const auto zero = dense_operator<Array<T>>(DenseMatrix<T>::Zero(4, 5), domain, range);
   CHECK_THROWS_AS(ista(zero, y), InvalidArgument);
   CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
+}
+
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("the thresholding kernels apply PyLops' rules element by element",
+                                  "[solvers][threshold]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Index n = 1000;
+  const std::vector<T> values = random_values<T>(n, 900);
+  const DenseVector<T> x = Eigen::Map<const DenseVector<T>>(values.data(), n);
+  for (const ThresholdKind kind : kinds) {
+    for (double t : {0.0, 0.05, 0.4}) {
+      INFO(to_string(kind) << " threshold " << t);
+      Buffer<T, Space> data = buffer_of<Space>(values);
+      kernels::threshold(Space{}, kind, n, static_cast<real_type_t<T>>(t), data.data());
+      const DenseVector<T> expected = reference_threshold<T>(x, static_cast<int>(kind), t);
+      CHECK(all_close(values_of(data), std::vector<T>(expected.data(), expected.data() + n),
+                      10 * space_tolerance<T, Space>()));
+    }
+  }
 }

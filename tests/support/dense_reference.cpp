@@ -1,12 +1,12 @@
 // The reference operators and assemblies of dense_reference.hpp, compiled once for the four
-// scalar types of the tests.
+// scalar types of the tests in every memory space of the build.
 #include "dense_reference.hpp"
 
 namespace distlops::testing {
 
-DISTLOPS_DENSE_REFERENCE(, float)
-DISTLOPS_DENSE_REFERENCE(, double)
-DISTLOPS_DENSE_REFERENCE(, std::complex<float>)
-DISTLOPS_DENSE_REFERENCE(, std::complex<double>)
+#define DISTLOPS_DETAIL_DENSE_REFERENCE(T) DISTLOPS_DENSE_REFERENCE(, T)
+#define DISTLOPS_DETAIL_DENSE_REFERENCE_IN(T, Space) DISTLOPS_DENSE_REFERENCE_IN(, T, Space)
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_DETAIL_DENSE_REFERENCE)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_DENSE_REFERENCE_IN)
 
 }  // namespace distlops::testing

@@ -8,7 +8,9 @@
 #include <cstdint>
 
 #include "distlops/core/distributed_array.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/local_array.hpp"
+#include "distlops/core/memory_space.hpp"
 #include "distlops/core/random.hpp"
 #include "distlops/core/stacked_distributed_array.hpp"
 #include "distlops/operators/linear_operator.hpp"
@@ -20,41 +22,44 @@ using DenseMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
 template <class T>
 using DenseVector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
 
-/// The gathered global vector of any vector type, as an Eigen vector.
-template <Scalar T>
-DenseVector<T> global_vector(const DistributedArray<T>& x) {
+/// The gathered global vector of any vector type of any space, as an Eigen vector on the host.
+template <Scalar T, MemorySpace Space>
+DenseVector<T> global_vector(const DistributedArray<T, Space>& x) {
   const std::vector<T> values = x.gather();
   return Eigen::Map<const DenseVector<T>>(values.data(), Eigen::Index(values.size()));
 }
-template <Scalar T>
-DenseVector<T> global_vector(const StackedDistributedArray<T>& x) {
+template <Scalar T, MemorySpace Space>
+DenseVector<T> global_vector(const StackedDistributedArray<T, Space>& x) {
   const std::vector<T> values = x.gather();
   return Eigen::Map<const DenseVector<T>>(values.data(), Eigen::Index(values.size()));
 }
-template <Scalar T>
-DenseVector<T> global_vector(const LocalArray<T>& x) {
-  return Eigen::Map<const DenseVector<T>>(x.data(), Eigen::Index(x.size()));
+template <Scalar T, MemorySpace Space>
+DenseVector<T> global_vector(const LocalArray<T, Space>& x) {
+  DenseVector<T> values(Eigen::Index(x.size()));
+  memory::copy_bytes<Host, Space>(values.data(), x.data(), std::size_t(x.size()) * sizeof(T));
+  return values;
 }
 
 /// Writes this rank's part of a global vector into y.
-template <Scalar T>
-void scatter_vector(const DenseVector<T>& global, DistributedArray<T>& y) {
+template <Scalar T, MemorySpace Space>
+void scatter_vector(const DenseVector<T>& global, DistributedArray<T, Space>& y) {
   y.assign_global(std::span<const T>(global.data(), std::size_t(global.size())));
 }
-template <Scalar T>
-void scatter_vector(const DenseVector<T>& global, StackedDistributedArray<T>& y) {
+template <Scalar T, MemorySpace Space>
+void scatter_vector(const DenseVector<T>& global, StackedDistributedArray<T, Space>& y) {
   Index offset = 0;
-  y.for_each_array([&](DistributedArray<T>& leaf) {
+  y.for_each_array([&](DistributedArray<T, Space>& leaf) {
     leaf.assign_global(std::span<const T>(global.data() + offset, std::size_t(leaf.global_size())));
     offset += leaf.global_size();
   });
 }
-template <Scalar T>
-void scatter_vector(const DenseVector<T>& global, LocalArray<T>& y) {
-  Eigen::Map<DenseVector<T>>(y.data(), Eigen::Index(y.size())) = global;
+template <Scalar T, MemorySpace Space>
+void scatter_vector(const DenseVector<T>& global, LocalArray<T, Space>& y) {
+  memory::copy_bytes<Space, Host>(y.data(), global.data(), std::size_t(y.size()) * sizeof(T));
 }
 
-/// y = M x with M a dense global matrix: the reference operator.
+/// y = M x with M a dense global matrix: the reference operator. In the Cuda space it copies
+/// its input to the host and its output back, so it is a reference there too.
 template <class Domain, class Range = Domain>
 class DenseOperator final : public LinearOperatorBase<Domain, Range> {
  public:
@@ -137,30 +142,33 @@ bool matrices_close(const DenseMatrix<T>& a, const DenseMatrix<T>& b, double rto
   return double((a - b).cwiseAbs().maxCoeff()) <= rtol * scale;
 }
 
-/// The instances the tests use, compiled once for each scalar type in dense_reference.cpp
-/// (the test support library) and declared extern here: reference operators and assembly
-/// between distributed, stacked and local vectors. Expanded inside distlops::testing.
-#define DISTLOPS_DENSE_REFERENCE_ASSEMBLY(prefix, T, Domain, Range) \
-  prefix template DenseMatrix<T> assemble<Domain, Range>(           \
-      const BasicLinearOperator<Domain, Range>&);                   \
-  prefix template DenseMatrix<T> assemble_adjoint<Domain, Range>(   \
-      const BasicLinearOperator<Domain, Range>&);
-#define DISTLOPS_DENSE_REFERENCE(prefix, T)                                                     \
-  prefix template class DenseOperator<DistributedArray<T>>;                                     \
-  prefix template class DenseOperator<StackedDistributedArray<T>>;                              \
-  prefix template class DenseOperator<LocalArray<T>>;                                           \
-  prefix template DenseMatrix<T> random_matrix<T>(Index, Index, std::uint64_t);                 \
-  prefix template bool matrices_close<T>(const DenseMatrix<T>&, const DenseMatrix<T>&, double); \
-  DISTLOPS_DENSE_REFERENCE_ASSEMBLY(prefix, T, DistributedArray<T>, DistributedArray<T>)        \
-  DISTLOPS_DENSE_REFERENCE_ASSEMBLY(prefix, T, StackedDistributedArray<T>,                      \
-                                    StackedDistributedArray<T>)                                 \
-  DISTLOPS_DENSE_REFERENCE_ASSEMBLY(prefix, T, DistributedArray<T>, StackedDistributedArray<T>) \
-  DISTLOPS_DENSE_REFERENCE_ASSEMBLY(prefix, T, StackedDistributedArray<T>, DistributedArray<T>) \
-  DISTLOPS_DENSE_REFERENCE_ASSEMBLY(prefix, T, LocalArray<T>, LocalArray<T>)
+/// The instances the tests use, compiled once for each scalar type and memory space in
+/// dense_reference.cpp (the test support library) and declared extern here: reference operators
+/// and assembly between distributed, stacked and local vectors. Expanded inside
+/// distlops::testing.
+#define DISTLOPS_DENSE_REFERENCE_ASSEMBLY(prefix, T, Space, Domain, Range)            \
+  prefix template DenseMatrix<T> assemble<Domain<T, Space>, Range<T, Space>>(         \
+      const BasicLinearOperator<Domain<T, Space>, Range<T, Space>>&);                 \
+  prefix template DenseMatrix<T> assemble_adjoint<Domain<T, Space>, Range<T, Space>>( \
+      const BasicLinearOperator<Domain<T, Space>, Range<T, Space>>&);
+#define DISTLOPS_DENSE_REFERENCE_IN(prefix, T, Space)                                            \
+  prefix template class DenseOperator<DistributedArray<T, Space>>;                               \
+  prefix template class DenseOperator<StackedDistributedArray<T, Space>>;                        \
+  prefix template class DenseOperator<LocalArray<T, Space>>;                                     \
+  DISTLOPS_DENSE_REFERENCE_ASSEMBLY(prefix, T, Space, DistributedArray, DistributedArray)        \
+  DISTLOPS_DENSE_REFERENCE_ASSEMBLY(prefix, T, Space, StackedDistributedArray,                   \
+                                    StackedDistributedArray)                                     \
+  DISTLOPS_DENSE_REFERENCE_ASSEMBLY(prefix, T, Space, DistributedArray, StackedDistributedArray) \
+  DISTLOPS_DENSE_REFERENCE_ASSEMBLY(prefix, T, Space, StackedDistributedArray, DistributedArray) \
+  DISTLOPS_DENSE_REFERENCE_ASSEMBLY(prefix, T, Space, LocalArray, LocalArray)
+#define DISTLOPS_DENSE_REFERENCE(prefix, T)                                     \
+  prefix template DenseMatrix<T> random_matrix<T>(Index, Index, std::uint64_t); \
+  prefix template bool matrices_close<T>(const DenseMatrix<T>&, const DenseMatrix<T>&, double);
 
-DISTLOPS_DENSE_REFERENCE(extern, float)
-DISTLOPS_DENSE_REFERENCE(extern, double)
-DISTLOPS_DENSE_REFERENCE(extern, std::complex<float>)
-DISTLOPS_DENSE_REFERENCE(extern, std::complex<double>)
+#define DISTLOPS_DETAIL_EXTERN_DENSE_REFERENCE(T) DISTLOPS_DENSE_REFERENCE(extern, T)
+#define DISTLOPS_DETAIL_EXTERN_DENSE_REFERENCE_IN(T, Space) \
+  DISTLOPS_DENSE_REFERENCE_IN(extern, T, Space)
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_DETAIL_EXTERN_DENSE_REFERENCE)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_DENSE_REFERENCE_IN)
 
 }  // namespace distlops::testing

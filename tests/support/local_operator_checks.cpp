@@ -1,11 +1,13 @@
-// The checks of local_operator_checks.hpp, compiled once for the four scalar types of the tests.
+// The checks of local_operator_checks.hpp, compiled once for the four scalar types of the tests
+// in every memory space of the build.
 #include "local_operator_checks.hpp"
 
 namespace distlops::testing {
 
-DISTLOPS_LOCAL_OPERATOR_CHECKS(, float)
-DISTLOPS_LOCAL_OPERATOR_CHECKS(, double)
-DISTLOPS_LOCAL_OPERATOR_CHECKS(, std::complex<float>)
-DISTLOPS_LOCAL_OPERATOR_CHECKS(, std::complex<double>)
+#define DISTLOPS_DETAIL_LOCAL_OPERATOR_CHECKS(T) DISTLOPS_LOCAL_OPERATOR_CHECKS(, T)
+#define DISTLOPS_DETAIL_LOCAL_OPERATOR_CHECKS_IN(T, Space) \
+  DISTLOPS_LOCAL_OPERATOR_CHECKS_IN(, T, Space)
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_DETAIL_LOCAL_OPERATOR_CHECKS)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_LOCAL_OPERATOR_CHECKS_IN)
 
 }  // namespace distlops::testing

@@ -8,9 +8,11 @@
 #include <string>
 
 #include "dense_reference.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/pointwise.hpp"
 #include "distlops/operators/dottest.hpp"
+#include "spaces.hpp"
 #include "test_support.hpp"
 
 namespace distlops::testing {
@@ -28,12 +30,6 @@ void check_matrix(const DenseMatrix<T>& actual, const DenseMatrix<T>& expected, 
     FAIL_CHECK(text.str());
   }
   CHECK(close);
-}
-
-/// The values of a local array as a vector.
-template <class T>
-std::vector<T> values_of(const LocalArray<T>& array) {
-  return {array.data(), array.data() + array.size()};
 }
 
 /// NumPy's np.arange(n) + start.
@@ -54,11 +50,12 @@ LocalArray<T> array_of(const Shape& shape, const std::vector<V>& values) {
   return array;
 }
 
-/// Everything a local operator must satisfy, given its reference matrix and its shapes.
-template <class T>
-void check_local_operator(const LocalOperator<T>& op, const DenseMatrix<T>& reference,
+/// Everything a local operator of any space must satisfy, given its reference matrix and its
+/// shapes.
+template <class T, MemorySpace Space>
+void check_local_operator(const LocalOperator<T, Space>& op, const DenseMatrix<T>& reference,
                           const Shape& domain, const Shape& range) {
-  const double rtol = 10 * tolerance<T>();
+  const double rtol = 10 * space_tolerance<T, Space>();
   CHECK(op.domain() == domain);
   CHECK(op.range() == range);
   REQUIRE(op.rows() == reference.rows());
@@ -66,21 +63,21 @@ void check_local_operator(const LocalOperator<T>& op, const DenseMatrix<T>& refe
   check_matrix(assemble(op), reference, rtol, op.name() + " forward");
   const DenseMatrix<T> adjoint = reference.adjoint();
   check_matrix(assemble_adjoint(op), adjoint, rtol, op.name() + " adjoint");
-  CHECK(dottest(op, 7).passed);
+  CHECK(dottest(op, 7, space_dottest_tolerance<T, Space>()).passed);
 
   // y = alpha A x + beta y and x = alpha A^H y + beta x against the reference.
-  LocalArray<T> x(domain), y(range);
+  LocalArray<T, Space> x(domain), y(range);
   fill_random(x, 8);
   fill_random(y, 9);
   const T alpha = random_scalar<T>(10), beta = random_scalar<T>(11);
   const DenseVector<T> x0 = global_vector(x), y0 = global_vector(y);
   const DenseVector<T> forward_expected = alpha * (reference * x0) + beta * y0;
   const DenseVector<T> adjoint_expected = alpha * (adjoint * y0) + beta * x0;
-  LocalArray<T> y1 = y;
+  LocalArray<T, Space> y1 = y;
   op.apply_add(alpha, x, beta, y1);
   check_matrix(DenseMatrix<T>(global_vector(y1)), DenseMatrix<T>(forward_expected), rtol,
                op.name() + " apply_add");
-  LocalArray<T> x1 = x;
+  LocalArray<T, Space> x1 = x;
   op.apply_adjoint_add(alpha, y, beta, x1);
   check_matrix(DenseMatrix<T>(global_vector(x1)), DenseMatrix<T>(adjoint_expected), rtol,
                op.name() + " apply_adjoint_add");
@@ -233,47 +230,51 @@ DenseMatrix<T> dense_of_terms(const std::vector<AxisTerm<W>>& terms, const Shape
   return sum;
 }
 
-/// An operator too large for dense matrices against the reference terms: forward, adjoint
-/// and dot test on random arrays.
-template <class T, class W>
-void check_large_operator(const LocalOperator<T>& op, const std::vector<AxisTerm<W>>& terms) {
-  const double rtol = 10 * tolerance<T>();
-  LocalArray<T> x(op.domain()), y(op.range());
+/// An operator of any space too large for dense matrices against the reference terms: forward,
+/// adjoint and dot test on random arrays.
+template <class T, class W, MemorySpace Space>
+void check_large_operator(const LocalOperator<T, Space>& op,
+                          const std::vector<AxisTerm<W>>& terms) {
+  const double rtol = 10 * space_tolerance<T, Space>();
+  LocalArray<T, Space> x(op.domain()), y(op.range());
   fill_random(x, 21);
   fill_random(y, 22);
   CHECK(all_close(values_of(op.apply(x)), apply_terms(terms, values_of(x), op.domain(), false),
                   rtol));
   CHECK(all_close(values_of(op.apply_adjoint(y)),
                   apply_terms(terms, values_of(y), op.range(), true), rtol));
-  CHECK(dottest(op, 23).passed);
+  CHECK(dottest(op, 23, space_dottest_tolerance<T, Space>()).passed);
 }
 
 /// Elements of `actual` against literal values (real literals widen to complex types).
-template <class T, class V>
-void check_values(const LocalArray<T>& actual, const std::vector<V>& expected, double rtol) {
+template <class T, class V, MemorySpace Space>
+void check_values(const LocalArray<T, Space>& actual, const std::vector<V>& expected, double rtol) {
   std::vector<T> widened(expected.begin(), expected.end());
   const bool close = all_close(values_of(actual), widened, rtol);
   if (!close) {
     std::ostringstream text;
     text << "values differ:\n";
-    for (std::size_t i = 0; i < widened.size() && i < std::size_t(actual.size()); ++i)
-      text << "  [" << i << "] " << actual.data()[i] << " vs " << widened[i] << "\n";
+    const std::vector<T> values = values_of(actual);
+    for (std::size_t i = 0; i < widened.size() && i < values.size(); ++i)
+      text << "  [" << i << "] " << values[i] << " vs " << widened[i] << "\n";
     FAIL_CHECK(text.str());
   }
   CHECK(close);
 }
 
-/// The checks of every local operator test, compiled once for each scalar type in
-/// local_operator_checks.cpp (the test support library). Expanded inside distlops::testing.
-#define DISTLOPS_LOCAL_OPERATOR_CHECKS(prefix, T)                                              \
-  prefix template void check_matrix<T>(const DenseMatrix<T>&, const DenseMatrix<T>&, double,   \
-                                       const std::string&);                                    \
-  prefix template void check_local_operator<T>(const LocalOperator<T>&, const DenseMatrix<T>&, \
-                                               const Shape&, const Shape&);
+/// The checks of every local operator test, compiled once for each scalar type and memory space
+/// in local_operator_checks.cpp (the test support library). Expanded inside distlops::testing.
+#define DISTLOPS_LOCAL_OPERATOR_CHECKS(prefix, T)                                            \
+  prefix template void check_matrix<T>(const DenseMatrix<T>&, const DenseMatrix<T>&, double, \
+                                       const std::string&);
+#define DISTLOPS_LOCAL_OPERATOR_CHECKS_IN(prefix, T, Space) \
+  prefix template void check_local_operator<T, Space>(      \
+      const LocalOperator<T, Space>&, const DenseMatrix<T>&, const Shape&, const Shape&);
 
-DISTLOPS_LOCAL_OPERATOR_CHECKS(extern, float)
-DISTLOPS_LOCAL_OPERATOR_CHECKS(extern, double)
-DISTLOPS_LOCAL_OPERATOR_CHECKS(extern, std::complex<float>)
-DISTLOPS_LOCAL_OPERATOR_CHECKS(extern, std::complex<double>)
+#define DISTLOPS_DETAIL_EXTERN_LOCAL_OPERATOR_CHECKS(T) DISTLOPS_LOCAL_OPERATOR_CHECKS(extern, T)
+#define DISTLOPS_DETAIL_EXTERN_LOCAL_OPERATOR_CHECKS_IN(T, Space) \
+  DISTLOPS_LOCAL_OPERATOR_CHECKS_IN(extern, T, Space)
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_DETAIL_EXTERN_LOCAL_OPERATOR_CHECKS)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_LOCAL_OPERATOR_CHECKS_IN)
 
 }  // namespace distlops::testing

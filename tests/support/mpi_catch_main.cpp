@@ -1,6 +1,13 @@
 // Catch2 main for MPI test programs: every rank runs the tests; rank 0 reports to the
 // terminal, other ranks report to a file that is printed only if that rank saw a failure; all
 // ranks exit with the same status (failure anywhere fails everywhere).
+//
+// `--space host` (the default) runs the test cases of the Host space and those written for no
+// space; `--space cuda` runs the Cuda instances of the space-generic cases (spaces.hpp). The
+// space is added to the test filters given as one more condition (of the last alternative of a
+// ','-separated list). Where any rank sees no CUDA device, a Cuda run stops before running
+// anything and every rank exits with 77, which CTest reports as Skipped (SKIP_RETURN_CODE,
+// cmake/DistlopsTesting.cmake).
 #define CATCH_CONFIG_RUNNER
 #include <mpi.h>
 #include <catch2/catch.hpp>
@@ -9,11 +16,41 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "distlops/core/environment.hpp"
+#include "distlops/core/memory_space.hpp"
+
+namespace {
+
+constexpr int skipped_exit_code = 77;
+
+// Removes `--space <name>` or `--space=<name>` from the arguments; returns the name ("host"
+// without one, "" when the option has no value).
+std::string take_space(std::vector<char*>& arguments) {
+  std::string space = "host";
+  for (std::size_t i = 1; i < arguments.size(); ++i) {
+    const std::string argument = arguments[i];
+    if (argument == "--space") {
+      space = i + 1 < arguments.size() ? arguments[i + 1] : "";
+      arguments.erase(
+          arguments.begin() + static_cast<std::ptrdiff_t>(i),
+          arguments.begin() + static_cast<std::ptrdiff_t>(std::min(i + 2, arguments.size())));
+      --i;
+    } else if (argument.rfind("--space=", 0) == 0) {
+      space = argument.substr(std::strlen("--space="));
+      arguments.erase(arguments.begin() + static_cast<std::ptrdiff_t>(i));
+      --i;
+    }
+  }
+  return space;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   distlops::Environment environment(argc, argv);
@@ -22,15 +59,51 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
+  std::vector<char*> arguments(argv, argv + argc);
+  const std::string space = take_space(arguments);
+  if (space != "host" && space != "cuda") {
+    if (rank == 0) std::cerr << "--space must be host or cuda, got '" << space << "'\n";
+    return 2;
+  }
   Catch::Session session;
-  if (const int code = session.applyCommandLine(argc, argv); code != 0) return code;
+  if (const int code =
+          session.applyCommandLine(static_cast<int>(arguments.size()), arguments.data());
+      code != 0)
+    return code;
+  Catch::ConfigData& config = session.configData();
+  const bool listing =
+      config.listTests || config.listTestNamesOnly || config.listTags || config.listReporters;
+  if (space == "cuda" && !listing && !config.showHelp) {
+    // Every rank must see a device, or no rank runs: the cases are collective.
+    int devices = distlops::cuda_device_count();
+    int fewest = 0;
+    MPI_Allreduce(&devices, &fewest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (fewest == 0) {
+      if (rank == 0) {
+        std::cout << "Skipped: a rank sees no CUDA device"
+                  << (distlops::cuda_built() ? "" : " (built without the CUDA backend)") << "\n";
+      }
+      return skipped_exit_code;
+    }
+  }
+  // Separate filter arguments are conditions of one filter in Catch2: both must hold. Without
+  // filters the Cuda cases are hidden anyway, and a lone exclusion would also select the other
+  // hidden cases.
+  if (space == "cuda") {
+    config.testsOrTags.push_back("[cuda]");
+    // A program registered for the Cuda space must have Cuda cases: none run is a failure.
+    config.warnings =
+        static_cast<Catch::WarnAbout::What>(config.warnings | Catch::WarnAbout::NoTests);
+  } else if (!config.testsOrTags.empty()) {
+    config.testsOrTags.push_back("~[cuda]");
+  }
   std::string report_file;
   if (rank != 0) {
     char name[] = "/tmp/distlops-test-XXXXXX";
     const int fd = mkstemp(name);
     if (fd >= 0) close(fd);
     report_file = name;
-    session.configData().outputFilename = report_file;
+    config.outputFilename = report_file;
   }
   const int failures = session.run();
 

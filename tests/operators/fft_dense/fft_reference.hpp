@@ -11,6 +11,7 @@
 
 #include "distlops/operators/signal/fft.hpp"
 #include "operator_checks.hpp"
+#include "spaces.hpp"
 
 namespace distlops::testing {
 
@@ -177,15 +178,15 @@ DenseVector<T> reference_adjoint(const DenseMatrix<T>& m, const DenseVector<T>& 
   return x;
 }
 
-/// Checks the forward, the adjoint and the dot test of `op` (local or distributed) against the
-/// reference matrix m of case c.
+/// Checks the forward, the accumulating forward, the adjoint and the dot test of `op` (local or
+/// distributed, of any memory space) against the reference matrix m of case c.
 template <class Domain, class Range>
 void check_against_reference(const BasicLinearOperator<Domain, Range>& op,
                              const DenseMatrix<typename Domain::value_type>& m, const FftCase& c,
                              std::uint64_t seed) {
   using T = typename Domain::value_type;
-  using R = real_type_t<T>;
-  const double rtol = std::is_same_v<R, float> ? 2e-5 : 1e-12;
+  using Space = typename Domain::space_type;
+  const double rtol = space_tolerance<T, Space>();
   REQUIRE(op.cols() == m.cols());
   REQUIRE(op.rows() == m.rows());
   Domain x(op.domain());
@@ -197,8 +198,14 @@ void check_against_reference(const BasicLinearOperator<Domain, Range>& op,
   CHECK(vectors_close<T>(global_vector(op.apply(x)), m * xv, rtol));
   CHECK(vectors_close<T>(global_vector(op.apply_adjoint(y)),
                          reference_adjoint<T>(m, global_vector(y), c.real), rtol));
+  // The accumulating forward: alpha A x + beta y.
+  const T alpha = random_scalar<T>(seed + 8), beta = random_scalar<T>(seed + 9);
+  Range z = y;
+  op.apply_add(alpha, x, beta, z);
+  CHECK(vectors_close<T>(global_vector(z),
+                         DenseVector<T>(alpha * (m * xv) + beta * global_vector(y)), rtol));
   if (!c.real) {
-    CHECK(dottest(op, seed + 4).passed);
+    CHECK(dottest(op, seed + 4, space_dottest_tolerance<T, Space>()).passed);
     return;
   }
   Domain u(op.domain());

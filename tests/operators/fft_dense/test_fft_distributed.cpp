@@ -1,8 +1,8 @@
 // Distributed FFT2D and FFTND against PyLops' definition (naive DFT of the gathered array) on
 // arrays split along every axis, with uneven splits, ranks owning nothing, and replicated
 // arrays; every norm, shift, nfft padding and truncation (the split axis included), real and
-// complex, both output layouts; exact adjoints, numbers computed by PyLops, errors raised on
-// every rank.
+// complex, both output layouts; exact adjoints; in every memory space (device collectives over
+// both of their paths); numbers computed by PyLops, errors raised on every rank.
 #include "fft_reference.hpp"
 
 using namespace distlops;
@@ -45,8 +45,8 @@ std::vector<FftCase> variants(const Shape& dims, const std::vector<int>& axes) {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("distributed FFTs equal PyLops' definition on every split", "[fft][distributed]",
-                   DISTLOPS_COMPLEX_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("distributed FFTs equal PyLops' definition on every split",
+                                  "[fft][distributed]", DISTLOPS_COMPLEX_TYPES) {
   using T = TestType;
   const Communicator comm = world();
   const std::vector<std::pair<Shape, std::vector<std::vector<int>>>> problems{
@@ -73,8 +73,9 @@ TEMPLATE_TEST_CASE("distributed FFTs equal PyLops' definition on every split", "
               // Without an all-to-all both output choices are the same operator.
               if (!moved && output == FFTOutputLayout::same_as_input) continue;
               INFO(layout.describe() << " output " << int(output) << " " << describe(c));
-              const auto op = FFTND<T>(layout, options_of(c, output));
-              check_against_reference(op, m, c, seed);
+              const auto op = FFTND<T, Space>(layout, options_of(c, output));
+              // The reference matrix is the costly part: every path checks against it.
+              for_each_collective_path<Space>([&] { check_against_reference(op, m, c, seed); });
               seed += 10;
               // Where the output lives.
               const Layout& range = op.range();
@@ -158,15 +159,17 @@ TEST_CASE("distributed FFT2D matches numbers computed by PyLops", "[fft][distrib
   }
 }
 
-TEMPLATE_TEST_CASE("a second apply of a distributed FFT allocates nothing",
-                   "[fft][distributed][allocation]", DISTLOPS_COMPLEX_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("a second apply of a distributed FFT allocates nothing",
+                                  "[fft][distributed][allocation]", DISTLOPS_COMPLEX_TYPES) {
   using T = TestType;
   const Communicator comm = world();
-  for (bool real : {false, true}) {
-    CHECK(second_apply_allocates_nothing(
-        FFT2D<T>(Layout(comm, {9, 6}),
-                 {.nfft = {10}, .real = real, .output = FFTOutputLayout::same_as_input})));
-  }
+  for_each_collective_path<Space>([&] {
+    for (bool real : {false, true}) {
+      CHECK(second_apply_allocates_nothing(
+          FFT2D<T, Space>(Layout(comm, {9, 6}),
+                          {.nfft = {10}, .real = real, .output = FFTOutputLayout::same_as_input})));
+    }
+  });
 }
 
 TEMPLATE_TEST_CASE("bad distributed FFT arguments fail on every rank", "[fft][distributed][errors]",

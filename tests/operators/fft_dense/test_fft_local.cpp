@@ -1,7 +1,7 @@
 // Local FFT, FFT2D and FFTND against PyLops' definition computed with a naive DFT (every norm,
 // shift, nfft padding and truncation, real and complex, even and odd lengths, 1-d to 3-d),
-// exact adjoints (complex-linear, and real-linear for real inputs), numbers computed by
-// PyLops, the frequencies, and bad arguments.
+// exact adjoints (complex-linear, and real-linear for real inputs), in every memory space;
+// numbers computed by PyLops, the frequencies, and bad arguments.
 #include "fft_reference.hpp"
 
 using namespace distlops;
@@ -73,7 +73,8 @@ std::vector<std::vector<int>> axis_choices(int ndim) {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("local FFTs equal PyLops' definition", "[fft][local]", DISTLOPS_COMPLEX_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("local FFTs equal PyLops' definition", "[fft][local]",
+                                  DISTLOPS_COMPLEX_TYPES) {
   using T = TestType;
   std::uint64_t seed = 1;
   int norm = 0;
@@ -85,7 +86,7 @@ TEMPLATE_TEST_CASE("local FFTs equal PyLops' definition", "[fft][local]", DISTLO
           c.real = real;
           c.norm = std::array{FFTNorm::none, FFTNorm::ortho, FFTNorm::one_over_n}[norm++ % 3];
           INFO("dims " << to_string(dims) << " " << describe(c));
-          check_against_reference(local::FFTND<T>(dims, options_of(c)),
+          check_against_reference(local::FFTND<T, Space>(dims, options_of(c)),
                                   reference_matrix<T>(dims, c), c, seed++);
         }
       }
@@ -93,21 +94,25 @@ TEMPLATE_TEST_CASE("local FFTs equal PyLops' definition", "[fft][local]", DISTLO
   }
 }
 
-TEMPLATE_TEST_CASE("FFT and FFT2D default to PyLops' axes", "[fft][local]",
-                   DISTLOPS_COMPLEX_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("FFT and FFT2D default to PyLops' axes", "[fft][local]",
+                                  DISTLOPS_COMPLEX_TYPES) {
   using T = TestType;
   const Shape dims{3, 4, 5};
   FftCase last{{2}, {5}, FFTNorm::ortho, false, {false}, {false}};
-  check_against_reference(local::FFT<T>(dims), reference_matrix<T>(dims, last), last, 7);
+  check_against_reference(local::FFT<T, Space>(dims), reference_matrix<T>(dims, last), last, 7);
   FftCase two{{1, 2}, {4, 5}, FFTNorm::ortho, true, {false, false}, {false, false}};
-  check_against_reference(local::FFT2D<T>(dims, {.real = true}), reference_matrix<T>(dims, two),
-                          two, 8);
+  check_against_reference(local::FFT2D<T, Space>(dims, {.real = true}),
+                          reference_matrix<T>(dims, two), two, 8);
   FftCase three{{0, 1, 2}, {3, 4, 5},          FFTNorm::ortho,
                 false,     {true, true, true}, {false, false, false}};
-  check_against_reference(local::FFTND<T>(dims, {.ifftshift_before = {true}}),
+  check_against_reference(local::FFTND<T, Space>(dims, {.ifftshift_before = {true}}),
                           reference_matrix<T>(dims, three), three, 9);
-  CHECK(local::FFT<T>(dims, {.axes = {0}, .nfft = {6}}).range() == Shape{6, 4, 5});
-  CHECK(local::FFT2D<T>(dims, {.nfft = {0, 8}, .real = true}).range() == Shape{3, 4, 5});
+  // The planning option is FFTW's; the device stage accepts and ignores it.
+  FftCase planned{{1, 2}, {4, 5}, FFTNorm::ortho, false, {false, false}, {false, false}};
+  check_against_reference(local::FFT2D<T, Space>(dims, {.planning = FFTPlanning::measure}),
+                          reference_matrix<T>(dims, planned), planned, 10);
+  CHECK(local::FFT<T, Space>(dims, {.axes = {0}, .nfft = {6}}).range() == Shape{6, 4, 5});
+  CHECK(local::FFT2D<T, Space>(dims, {.nfft = {0, 8}, .real = true}).range() == Shape{3, 4, 5});
 }
 
 TEST_CASE("local FFTs match numbers computed by PyLops", "[fft][local][pylops]") {
@@ -289,11 +294,13 @@ TEMPLATE_TEST_CASE("local FFTs on misaligned views, planned with measurement",
   }
 }
 
-TEMPLATE_TEST_CASE("a second apply of a local FFT allocates nothing", "[fft][local][allocation]",
-                   DISTLOPS_COMPLEX_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("a second apply of a local FFT allocates nothing",
+                                  "[fft][local][allocation]", DISTLOPS_COMPLEX_TYPES) {
   using T = TestType;
-  for (bool real : {false, true})
-    CHECK(second_apply_allocates_nothing(local::FFT2D<T>({6, 7}, {.nfft = {8}, .real = real})));
+  for (bool real : {false, true}) {
+    CHECK(second_apply_allocates_nothing(
+        local::FFT2D<T, Space>({6, 7}, {.nfft = {8}, .real = real})));
+  }
 }
 
 TEMPLATE_TEST_CASE("bad local FFT arguments", "[fft][local][errors]", DISTLOPS_COMPLEX_TYPES) {

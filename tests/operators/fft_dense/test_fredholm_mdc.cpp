@@ -2,13 +2,14 @@
 // stored adjoint kernel) against per-slice Eigen products, and MDC against its definition
 // written out with a naive DFT: every partition, the transposed layout, one- and two-sided
 // time axes, the conjugated and prescaled kernels; kernels split over the ranks so that some
-// own no frequencies and some no traces; dot tests; numbers computed by PyLops; errors on
-// every rank.
+// own no frequencies and some no traces; dot tests; in every memory space (device collectives
+// over both of their paths); numbers computed by PyLops; errors on every rank.
 #include <numbers>
 
 #include "distlops/operators/signal/fredholm1.hpp"
 #include "distlops/operators/waveeq/mdc.hpp"
 #include "operator_checks.hpp"
+#include "spaces.hpp"
 
 using namespace distlops;
 using namespace distlops::testing;
@@ -153,71 +154,76 @@ std::vector<std::complex<double>> mdc_kernel(const MdcCase& c) {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("local Fredholm1 equals per-slice products", "[fredholm1][local]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("local Fredholm1 equals per-slice products", "[fredholm1][local]",
+                                  DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
-  for (Index nz : {1, 3}) {
-    for (bool keep : {false, true}) {
-      const Index nsl = 3, nx = 4, ny = 5;
-      const std::vector<T> g = random_values<T>(nsl * nx * ny, 1);
-      LocalArray<T> gl({nsl, nx, ny});
-      std::copy(g.begin(), g.end(), gl.data());
-      const auto op = local::Fredholm1<T>(gl, nz, keep);
-      CHECK(op.domain() == Shape{nsl, ny, nz});
-      CHECK(op.range() == Shape{nsl, nx, nz});
-      LocalArray<T> x(op.domain()), y(op.range());
-      fill_random(x, 2);
-      fill_random(y, 3);
-      const std::vector<T> xv(x.span().begin(), x.span().end()),
-          yv(y.span().begin(), y.span().end());
-      const auto fx = op.apply(x), fy = op.apply_adjoint(y);
-      CHECK(all_close(std::vector<T>(fx.span().begin(), fx.span().end()),
-                      reference_fredholm(g, xv, nsl, nx, ny, nz, false), 10 * tolerance<T>()));
-      CHECK(all_close(std::vector<T>(fy.span().begin(), fy.span().end()),
-                      reference_fredholm(g, yv, nsl, nx, ny, nz, true), 10 * tolerance<T>()));
-      CHECK(dottest(op, 4).passed);
+  const double rtol = 10 * space_tolerance<T, Space>();
+  struct Case {
+    Index nsl, nx, ny;
+  };
+  // Empty kernels (no slices, or slices without rows) too.
+  for (const Case& c : std::vector<Case>{{3, 4, 5}, {1, 6, 2}, {0, 3, 4}, {2, 0, 3}}) {
+    for (Index nz : {1, 3}) {
+      for (bool keep : {false, true}) {
+        INFO("nsl " << c.nsl << " nx " << c.nx << " ny " << c.ny << " nz " << nz << " keep "
+                    << keep);
+        const std::vector<T> g = random_values<T>(c.nsl * c.nx * c.ny, 1);
+        const auto op = local::Fredholm1<T, Space>(slices(g, c.nx, c.ny, 0, c.nsl), nz, keep);
+        CHECK(op.domain() == Shape{c.nsl, c.ny, nz});
+        CHECK(op.range() == Shape{c.nsl, c.nx, nz});
+        LocalArray<T, Space> x(op.domain()), y(op.range());
+        fill_random(x, 2);
+        fill_random(y, 3);
+        CHECK(all_close(values_of(op.apply(x)),
+                        reference_fredholm(g, values_of(x), c.nsl, c.nx, c.ny, nz, false), rtol));
+        CHECK(all_close(values_of(op.apply_adjoint(y)),
+                        reference_fredholm(g, values_of(y), c.nsl, c.nx, c.ny, nz, true), rtol));
+        CHECK(dottest(op, 4, space_dottest_tolerance<T, Space>()).passed);
+        CHECK(second_apply_allocates_nothing(op));
+      }
     }
   }
-  CHECK_THROWS_AS(local::Fredholm1<T>(LocalArray<T>({3, 4}), 1), InvalidArgument);
-  CHECK_THROWS_AS(local::Fredholm1<T>(LocalArray<T>({3, 4, 2}), -1), InvalidArgument);
+  CHECK_THROWS_AS((local::Fredholm1<T, Space>(LocalArray<T>({3, 4}), 1)), InvalidArgument);
+  CHECK_THROWS_AS((local::Fredholm1<T, Space>(LocalArray<T>({3, 4, 2}), -1)), InvalidArgument);
 }
 
-TEMPLATE_TEST_CASE("distributed Fredholm1 equals per-slice products", "[fredholm1][distributed]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("distributed Fredholm1 equals per-slice products",
+                                  "[fredholm1][distributed]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
+  const double rtol = 10 * space_tolerance<T, Space>();
   const Index nx = 3, ny = 4;
-  for (Index nsl : {5, 2}) {
-    const std::vector<T> g = random_values<T>(nsl * nx * ny, 7);
-    for (bool last_only : {false, true}) {
-      const std::vector<Index> counts = split_of(nsl, comm.size(), last_only);
-      const Index begin = start_of(counts, comm.rank());
-      const auto local_g = slices(g, nx, ny, begin, begin + counts[comm.rank()]);
-      for (Partition partition :
-           {Partition::BROADCAST, Partition::UNSAFE_BROADCAST, Partition::SCATTER}) {
-        for (Index nz : {1, 2}) {
-          for (bool keep : {false, true}) {
-            INFO("nsl " << nsl << " last only " << last_only << " " << to_string(partition)
-                        << " nz " << nz << " keep " << keep);
-            const auto op =
-                Fredholm1<T>(local_g, nz, {.partition = partition, .keep_adjoint = keep});
-            CHECK(op.domain().global_shape() == Shape{nsl, ny, nz});
-            CHECK(op.range().partition() == partition);
-            DistributedArray<T> x(op.domain()), y(op.range());
-            fill_random(x, 8);
-            fill_random(y, 9);
-            CHECK(all_close(op.apply(x).gather(),
-                            reference_fredholm(g, x.gather(), nsl, nx, ny, nz, false),
-                            10 * tolerance<T>()));
-            CHECK(all_close(op.apply_adjoint(y).gather(),
-                            reference_fredholm(g, y.gather(), nsl, nx, ny, nz, true),
-                            10 * tolerance<T>()));
-            CHECK(dottest(op, 10).passed);
+  for_each_collective_path<Space>([&] {
+    for (Index nsl : {5, 2}) {
+      const std::vector<T> g = random_values<T>(nsl * nx * ny, 7);
+      for (bool last_only : {false, true}) {
+        const std::vector<Index> counts = split_of(nsl, comm.size(), last_only);
+        const Index begin = start_of(counts, comm.rank());
+        const auto local_g = slices(g, nx, ny, begin, begin + counts[comm.rank()]);
+        for (Partition partition :
+             {Partition::BROADCAST, Partition::UNSAFE_BROADCAST, Partition::SCATTER}) {
+          for (Index nz : {1, 2}) {
+            for (bool keep : {false, true}) {
+              INFO("nsl " << nsl << " last only " << last_only << " " << to_string(partition)
+                          << " nz " << nz << " keep " << keep);
+              const auto op =
+                  Fredholm1<T, Space>(local_g, nz, {.partition = partition, .keep_adjoint = keep});
+              CHECK(op.domain().global_shape() == Shape{nsl, ny, nz});
+              CHECK(op.range().partition() == partition);
+              DistributedArray<T, Space> x(op.domain()), y(op.range());
+              fill_random(x, 8);
+              fill_random(y, 9);
+              CHECK(all_close(op.apply(x).gather(),
+                              reference_fredholm(g, x.gather(), nsl, nx, ny, nz, false), rtol));
+              CHECK(all_close(op.apply_adjoint(y).gather(),
+                              reference_fredholm(g, y.gather(), nsl, nx, ny, nz, true), rtol));
+              CHECK(dottest(op, 10, space_dottest_tolerance<T, Space>()).passed);
+            }
           }
         }
       }
     }
-  }
+  });
 }
 
 TEST_CASE("Fredholm1 matches numbers computed by PyLops", "[fredholm1][pylops]") {
@@ -262,26 +268,27 @@ TEST_CASE("Fredholm1 matches numbers computed by PyLops", "[fredholm1][pylops]")
   }
 }
 
-TEMPLATE_TEST_CASE("bad Fredholm1 arguments fail on every rank", "[fredholm1][errors]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("bad Fredholm1 arguments fail on every rank",
+                                  "[fredholm1][errors]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
   const int size = comm.size();
-  CHECK_THROWS_AS(Fredholm1<T>(LocalArray<T>({2, 3}), 1), InvalidArgument);
-  CHECK_THROWS_AS(Fredholm1<T>(LocalArray<T>({2, 3, 4}), -2), InvalidArgument);
+  CHECK_THROWS_AS((Fredholm1<T, Space>(LocalArray<T>({2, 3}), 1)), InvalidArgument);
+  CHECK_THROWS_AS((Fredholm1<T, Space>(LocalArray<T>({2, 3, 4}), -2)), InvalidArgument);
   if (size > 1) {
     const Index nx = comm.rank() == size - 1 ? 4 : 3;
-    CHECK_THROWS_AS(Fredholm1<T>(LocalArray<T>({1, nx, 4}), 1), InvalidArgument);
-    CHECK_THROWS_AS(Fredholm1<T>(LocalArray<T>({1, 3, 4}), comm.rank() == 0 ? 2 : 1),
+    CHECK_THROWS_AS((Fredholm1<T, Space>(LocalArray<T>({1, nx, 4}), 1)), InvalidArgument);
+    CHECK_THROWS_AS((Fredholm1<T, Space>(LocalArray<T>({1, 3, 4}), comm.rank() == 0 ? 2 : 1)),
                     InvalidArgument);
   }
   CHECK(comm.allreduce(1, ReduceOp::sum) == size);
 }
 
-TEMPLATE_TEST_CASE("MDC equals its definition on every split", "[mdc]", float, double) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("MDC equals its definition on every split", "[mdc]", float,
+                                  double) {
   using R = TestType;
   const Communicator comm = world();
-  const double rtol = std::is_same_v<R, float> ? 1e-4 : 1e-11;
+  const double rtol = space_factor<Space>() * (std::is_same_v<R, float> ? 1e-4 : 1e-11);
   const std::vector<MdcCase> cases{
       {7, 3, 2, 2, 3, 0.5, 2.0, true, false, false, false},
       {7, 3, 2, 2, 4, 1.0, 1.0, true, true, false, true},
@@ -310,12 +317,12 @@ TEMPLATE_TEST_CASE("MDC equals its definition on every split", "[mdc]", float, d
                                    .prescaled = c.prescaled,
                                    .keep_adjoint = keep,
                                    .partition = partition};
-          const auto op = MDC<R>(local_g, c.nt, c.nv, options);
+          const auto op = MDC<R, Space>(local_g, c.nt, c.nv, options);
           const Shape model = c.transpose ? Shape{c.nr, c.nv, c.nt} : Shape{c.nt, c.nr, c.nv};
           const Shape data = c.transpose ? Shape{c.ns, c.nv, c.nt} : Shape{c.nt, c.ns, c.nv};
           CHECK(op.domain().global_shape() == model);
           CHECK(op.range().global_shape() == data);
-          DistributedArray<R> x(op.domain());
+          DistributedArray<R, Space> x(op.domain());
           fill_random(x, seed++);
           std::vector<double> xc;
           for (R value : x.gather())
@@ -324,9 +331,10 @@ TEMPLATE_TEST_CASE("MDC equals its definition on every split", "[mdc]", float, d
           std::vector<double> expected = reference_mdc(g, xc, c);
           if (c.transpose) expected = move_time(expected, c.nt, c.ns, c.nv, true);
           std::vector<R> expected_r(expected.begin(), expected.end());
-          CHECK(all_close(op.apply(x).gather(), expected_r, rtol));
+          for_each_collective_path<Space>(
+              [&] { CHECK(all_close(op.apply(x).gather(), expected_r, rtol)); });
           // The adjoint against the transposed reference matrix.
-          DistributedArray<R> y(op.range());
+          DistributedArray<R, Space> y(op.range());
           fill_random(y, seed++);
           const std::vector<R> yv = y.gather();
           const Index n = element_count(model);
@@ -340,9 +348,12 @@ TEMPLATE_TEST_CASE("MDC equals its definition on every split", "[mdc]", float, d
             for (std::size_t i = 0; i < column.size(); ++i)
               adjoint[j] += column[i] * double(yv[i]);
           }
-          CHECK(all_close(op.apply_adjoint(y).gather(),
-                          std::vector<R>(adjoint.begin(), adjoint.end()), rtol));
-          CHECK(dottest(op, seed++).passed);
+          for_each_collective_path<Space>([&] {
+            CHECK(all_close(op.apply_adjoint(y).gather(),
+                            std::vector<R>(adjoint.begin(), adjoint.end()), rtol));
+            CHECK(dottest(op, seed, space_dottest_tolerance<R, Space>()).passed);
+          });
+          ++seed;
         }
       }
     }
@@ -429,17 +440,18 @@ TEST_CASE("MDC matches numbers computed by PyLops", "[mdc][pylops]") {
   }
 }
 
-TEMPLATE_TEST_CASE("a second apply of Fredholm1 and MDC allocates nothing", "[mdc][allocation]",
-                   float, double) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("a second apply of Fredholm1 and MDC allocates nothing",
+                                  "[mdc][allocation]", float, double) {
   using R = TestType;
   const Communicator comm = world();
   const MdcCase c{9, 4, 3, 2, 4, 1.0, 1.0, true, false, false, false};
   const std::vector<Index> counts = split_of(c.nf, comm.size(), false);
   const Index begin = start_of(counts, comm.rank());
   for (Partition partition : {Partition::BROADCAST, Partition::SCATTER}) {
-    const auto mdc = MDC<R>(local_kernel<R>(mdc_kernel(c), c, begin, begin + counts[comm.rank()]),
-                            c.nt, c.nv, {.partition = partition});
-    const auto fredholm = Fredholm1<std::complex<R>>(
+    const auto mdc =
+        MDC<R, Space>(local_kernel<R>(mdc_kernel(c), c, begin, begin + counts[comm.rank()]), c.nt,
+                      c.nv, {.partition = partition});
+    const auto fredholm = Fredholm1<std::complex<R>, Space>(
         local_kernel<R>(mdc_kernel(c), c, begin, begin + counts[comm.rank()]), 2,
         {.partition = partition});
     CHECK(second_apply_allocates_nothing(mdc));
@@ -447,21 +459,24 @@ TEMPLATE_TEST_CASE("a second apply of Fredholm1 and MDC allocates nothing", "[md
   }
 }
 
-TEMPLATE_TEST_CASE("bad MDC arguments fail on every rank", "[mdc][errors]", float, double) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("bad MDC arguments fail on every rank", "[mdc][errors]", float,
+                                  double) {
   using R = TestType;
   using C = std::complex<R>;
   const Communicator comm = world();
   const int size = comm.size();
   const Index mine = comm.rank() == 0 ? 2 : 0;  // frequencies on rank 0 only
-  CHECK_THROWS_AS(MDC<R>(LocalArray<C>({mine, 2, 3}), 6, 1), InvalidArgument);  // even, two-sided
-  CHECK_THROWS_AS(MDC<R>(LocalArray<C>({mine, 2}), 7, 1), InvalidArgument);
-  CHECK_THROWS_AS(MDC<R>(LocalArray<C>({mine, 2, 3}), 7, 0), InvalidArgument);
+  CHECK_THROWS_AS((MDC<R, Space>(LocalArray<C>({mine, 2, 3}), 6, 1)),
+                  InvalidArgument);  // even, two-sided
+  CHECK_THROWS_AS((MDC<R, Space>(LocalArray<C>({mine, 2}), 7, 1)), InvalidArgument);
+  CHECK_THROWS_AS((MDC<R, Space>(LocalArray<C>({mine, 2, 3}), 7, 0)), InvalidArgument);
   // More frequencies than a real transform of 3 samples has (2).
-  CHECK_THROWS_AS(MDC<R>(LocalArray<C>({comm.rank() == 0 ? 3 : 0, 2, 3}), 3, 1), InvalidArgument);
+  CHECK_THROWS_AS((MDC<R, Space>(LocalArray<C>({comm.rank() == 0 ? 3 : 0, 2, 3}), 3, 1)),
+                  InvalidArgument);
   if (size > 1) {
-    CHECK_THROWS_AS(MDC<R>(LocalArray<C>({mine, 2, 3}), comm.rank() == 1 ? 9 : 7, 1),
+    CHECK_THROWS_AS((MDC<R, Space>(LocalArray<C>({mine, 2, 3}), comm.rank() == 1 ? 9 : 7, 1)),
                     InvalidArgument);
-    CHECK_THROWS_AS(MDC<R>(LocalArray<C>({mine, 2, comm.rank() == 1 ? 4 : 3}), 7, 1),
+    CHECK_THROWS_AS((MDC<R, Space>(LocalArray<C>({mine, 2, comm.rank() == 1 ? 4 : 3}), 7, 1)),
                     InvalidArgument);
   }
   CHECK(comm.allreduce(1, ReduceOp::sum) == size);

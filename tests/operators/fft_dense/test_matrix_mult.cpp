@@ -1,9 +1,11 @@
 // Distributed MatrixMult (SUMMA and block kinds) against Eigen products of the global
 // matrices: forward, adjoint, dot tests, edge tiles that are smaller or empty, replicas that
-// agree (block kind), numbers from PyLops-MPI's test matrices, and InvalidArgument on every rank
-// for rank counts that are not perfect squares and for blocks that do not fit the grid.
+// agree (block kind), in every memory space (device collectives over both of their paths);
+// numbers from PyLops-MPI's test matrices, and InvalidArgument on every rank for rank counts
+// that are not perfect squares and for blocks that do not fit the grid.
 #include "distlops/operators/dense/matrix_mult.hpp"
 #include "operator_checks.hpp"
+#include "spaces.hpp"
 
 using namespace distlops;
 using namespace distlops::testing;
@@ -27,20 +29,19 @@ EigenRowMajorMatrix<T> block_of(const DenseMatrix<T>& full, const MatrixBlock& b
   return full.block(b.row_begin, b.col_begin, b.rows(), b.cols());
 }
 
-template <class T>
-DistributedArray<T> distribute(const Layout& layout, const DenseMatrix<T>& full,
-                               const MatrixBlock& b) {
-  DistributedArray<T> array(layout);
+template <class T, class Space = Host>
+DistributedArray<T, Space> distribute(const Layout& layout, const DenseMatrix<T>& full,
+                                      const MatrixBlock& b) {
+  DistributedArray<T, Space> array(layout);
   const EigenRowMajorMatrix<T> tile = block_of(full, b);
-  REQUIRE(array.local_size() == Index(tile.size()));
-  std::copy(tile.data(), tile.data() + tile.size(), array.local().begin());
+  assign_local(array, std::span<const T>(tile.data(), std::size_t(tile.size())));
   return array;
 }
 
 // The global matrix (rows x cols) from every rank's block of `a`; replicas must agree.
-template <class T>
-DenseMatrix<T> collect(const DistributedArray<T>& a, Index rows, Index cols, MatrixMultKind kind,
-                       const Sizes& s, bool model) {
+template <class T, class Space>
+DenseMatrix<T> collect(const DistributedArray<T, Space>& a, Index rows, Index cols,
+                       MatrixMultKind kind, const Sizes& s, bool model) {
   const std::vector<T> global = a.gather();
   const Layout& layout = a.layout();
   DenseMatrix<T> result = DenseMatrix<T>::Zero(rows, cols);
@@ -72,39 +73,43 @@ const char* name(MatrixMultKind kind) {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("MatrixMult equals the product of the global matrices", "[matrixmult]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("MatrixMult equals the product of the global matrices",
+                                  "[matrixmult]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
   if (!square(comm.size())) return;  // see the error test
-  const double rtol = 20 * tolerance<T>();
-  for (MatrixMultKind kind : {MatrixMultKind::summa, MatrixMultKind::block}) {
-    for (const Sizes& s : std::vector<Sizes>{
-             {5, 4, 3}, {7, 6, 5}, {1, 2, 1}, {2, 1, 3}, {3, 4, 5}, {4, 4, 4}, {6, 3, 1}}) {
-      INFO(name(kind) << " N " << s.n << " K " << s.k << " M " << s.m);
-      const DenseMatrix<T> a = random_matrix<T>(s.n, s.k, 1);
-      const DenseMatrix<T> x = random_matrix<T>(s.k, s.m, 2);
-      const DenseMatrix<T> y = random_matrix<T>(s.n, s.m, 3);
-      const MatrixMultBlocks blocks =
-          matrix_mult_blocks(kind, s.n, s.k, s.m, comm.rank(), comm.size());
-      const auto op = MatrixMult<T>(block_of(a, blocks.a), s.m, kind);
-      CHECK(op.rows() ==
-            (kind == MatrixMultKind::summa ? 1 : Index(std::sqrt(comm.size()))) * s.n * s.m);
-      const auto xd = distribute(op.domain(), x, blocks.x);
-      const auto yd = distribute(op.range(), y, blocks.y);
-      const DenseMatrix<T> ax = a * x;
-      const DenseMatrix<T> ahy = a.adjoint() * y;
-      CHECK(matrices_close(collect(op.apply(xd), s.n, s.m, kind, s, false), ax, rtol));
-      CHECK(matrices_close(collect(op.apply_adjoint(yd), s.k, s.m, kind, s, true), ahy, rtol));
-      // Dot test with consistent replicas (the reductions count one replica).
-      const T forward_side = op.apply(xd).vdot(yd);
-      const T adjoint_side = xd.vdot(op.apply_adjoint(yd));
-      CHECK(std::abs(forward_side - adjoint_side) <=
-            dottest_tolerance<T>() * std::max(1.0, double(std::abs(forward_side))));
-      CHECK(close(forward_side, T((ax.adjoint() * y).trace()), rtol));
-      if (kind == MatrixMultKind::summa) CHECK(dottest(op, 4).passed);
+  const double rtol = 20 * space_tolerance<T, Space>();
+  for_each_collective_path<Space>([&] {
+    for (MatrixMultKind kind : {MatrixMultKind::summa, MatrixMultKind::block}) {
+      for (const Sizes& s : std::vector<Sizes>{
+               {5, 4, 3}, {7, 6, 5}, {1, 2, 1}, {2, 1, 3}, {3, 4, 5}, {4, 4, 4}, {6, 3, 1}}) {
+        INFO(name(kind) << " N " << s.n << " K " << s.k << " M " << s.m);
+        const DenseMatrix<T> a = random_matrix<T>(s.n, s.k, 1);
+        const DenseMatrix<T> x = random_matrix<T>(s.k, s.m, 2);
+        const DenseMatrix<T> y = random_matrix<T>(s.n, s.m, 3);
+        const MatrixMultBlocks blocks =
+            matrix_mult_blocks(kind, s.n, s.k, s.m, comm.rank(), comm.size());
+        const auto op = MatrixMult<T, Space>(block_of(a, blocks.a), s.m, kind);
+        CHECK(op.rows() ==
+              (kind == MatrixMultKind::summa ? 1 : Index(std::sqrt(comm.size()))) * s.n * s.m);
+        const auto xd = distribute<T, Space>(op.domain(), x, blocks.x);
+        const auto yd = distribute<T, Space>(op.range(), y, blocks.y);
+        const DenseMatrix<T> ax = a * x;
+        const DenseMatrix<T> ahy = a.adjoint() * y;
+        CHECK(matrices_close(collect(op.apply(xd), s.n, s.m, kind, s, false), ax, rtol));
+        CHECK(matrices_close(collect(op.apply_adjoint(yd), s.k, s.m, kind, s, true), ahy, rtol));
+        // Dot test with consistent replicas (the reductions count one replica).
+        const T forward_side = op.apply(xd).vdot(yd);
+        const T adjoint_side = xd.vdot(op.apply_adjoint(yd));
+        CHECK(std::abs(forward_side - adjoint_side) <=
+              space_dottest_tolerance<T, Space>() * std::max(1.0, double(std::abs(forward_side))));
+        CHECK(close(forward_side, T((ax.adjoint() * y).trace()), rtol));
+        if (kind == MatrixMultKind::summa) {
+          CHECK(dottest(op, 4, space_dottest_tolerance<T, Space>()).passed);
+        }
+      }
     }
-  }
+  });
 }
 
 TEST_CASE("MatrixMult matches PyLops-MPI's test matrices", "[matrixmult][pylops]") {
@@ -133,27 +138,29 @@ TEST_CASE("MatrixMult matches PyLops-MPI's test matrices", "[matrixmult][pylops]
   }
 }
 
-TEMPLATE_TEST_CASE("a second apply of MatrixMult allocates nothing", "[matrixmult][allocation]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("a second apply of MatrixMult allocates nothing",
+                                  "[matrixmult][allocation]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
   if (!square(comm.size())) return;
-  for (MatrixMultKind kind : {MatrixMultKind::summa, MatrixMultKind::block}) {
-    const MatrixMultBlocks blocks = matrix_mult_blocks(kind, 9, 7, 5, comm.rank(), comm.size());
-    const auto op = MatrixMult<T>(block_of(random_matrix<T>(9, 7, 1), blocks.a), 5, kind);
-    CHECK(second_apply_allocates_nothing(op));
-  }
+  for_each_collective_path<Space>([&] {
+    for (MatrixMultKind kind : {MatrixMultKind::summa, MatrixMultKind::block}) {
+      const MatrixMultBlocks blocks = matrix_mult_blocks(kind, 9, 7, 5, comm.rank(), comm.size());
+      const auto op = MatrixMult<T, Space>(block_of(random_matrix<T>(9, 7, 1), blocks.a), 5, kind);
+      CHECK(second_apply_allocates_nothing(op));
+    }
+  });
 }
 
-TEMPLATE_TEST_CASE("bad MatrixMult arguments fail on every rank", "[matrixmult][errors]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("bad MatrixMult arguments fail on every rank",
+                                  "[matrixmult][errors]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
   const int size = comm.size();
   for (MatrixMultKind kind : {MatrixMultKind::summa, MatrixMultKind::block}) {
     if (!square(size)) {
       try {
-        (void)MatrixMult<T>(EigenRowMajorMatrix<T>::Zero(2, 2), 3, kind);
+        (void)MatrixMult<T, Space>(EigenRowMajorMatrix<T>::Zero(2, 2), 3, kind);
         FAIL("no exception");
       } catch (const InvalidArgument& error) {
         CHECK(std::string(error.what()).find("perfect square") != std::string::npos);
@@ -162,15 +169,15 @@ TEMPLATE_TEST_CASE("bad MatrixMult arguments fail on every rank", "[matrixmult][
       continue;
     }
     const MatrixMultBlocks blocks = matrix_mult_blocks(kind, 6, 5, 4, comm.rank(), size);
-    CHECK_THROWS_AS(
-        MatrixMult<T>(EigenRowMajorMatrix<T>::Zero(blocks.a.rows(), blocks.a.cols()), -1, kind),
-        InvalidArgument);
+    CHECK_THROWS_AS((MatrixMult<T, Space>(
+                        EigenRowMajorMatrix<T>::Zero(blocks.a.rows(), blocks.a.cols()), -1, kind)),
+                    InvalidArgument);
     if (size > 1) {
       // A block of the wrong shape on the last rank only (with one rank any shape fits).
       const Index extra = comm.rank() == size - 1 ? 1 : 0;
       CHECK_THROWS_AS(
-          MatrixMult<T>(EigenRowMajorMatrix<T>::Zero(blocks.a.rows(), blocks.a.cols() + extra), 4,
-                        kind),
+          (MatrixMult<T, Space>(
+              EigenRowMajorMatrix<T>::Zero(blocks.a.rows(), blocks.a.cols() + extra), 4, kind)),
           InvalidArgument);
     }
     CHECK_THROWS_AS(matrix_mult_blocks(kind, -1, 4, 4, 0, size), InvalidArgument);

@@ -1,10 +1,11 @@
 // Convolve1D against the convolution matrix written from its definition,
 // y[i] = sum_j h[i + offset - j] x[j] for 0 <= i < max(n, nh) (checked against PyLops 2.8's
 // operator for every filter length and offset of the cases below), along every axis of 1-d to
-// 3-d arrays, short and long filters, every valid offset; values computed by PyLops; large
-// arrays; errors.
+// 3-d arrays, short and long filters, every valid offset, and large arrays, in every memory
+// space; values computed by PyLops; errors.
 #include "distlops/operators/local/convolve1d.hpp"
 #include "local_operator_checks.hpp"
+#include "spaces.hpp"
 
 using namespace distlops;
 using namespace distlops::testing;
@@ -28,8 +29,8 @@ SparseRows<T> convolution_rows(Index n, const std::vector<T>& h, Index offset) {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("Convolve1D convolves along any axis", "[local][convolve1d]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Convolve1D convolves along any axis", "[local][convolve1d]",
+                                  DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   std::uint64_t key = 1;
   // 1-d signals against filters shorter, as long and longer, at every valid offset.
@@ -40,8 +41,8 @@ TEMPLATE_TEST_CASE("Convolve1D convolves along any axis", "[local][convolve1d]",
       for (Index offset = 0; offset < offsets; ++offset) {
         INFO("n " << n << " nh " << nh << " offset " << offset);
         const std::vector<AxisTerm<T>> terms = {{0, convolution_rows(n, h, offset)}};
-        check_local_operator(local::Convolve1D<T>({n}, h, offset), dense_of_terms<T>(terms, {n}),
-                             {n}, {std::max(n, nh)});
+        check_local_operator(local::Convolve1D<T, Space>({n}, h, offset),
+                             dense_of_terms<T>(terms, {n}), {n}, {std::max(n, nh)});
       }
     }
   }
@@ -58,15 +59,15 @@ TEMPLATE_TEST_CASE("Convolve1D convolves along any axis", "[local][convolve1d]",
         Shape data = dims;
         data[std::size_t(normalised)] = std::max(n, nh);
         const std::vector<AxisTerm<T>> terms = {{normalised, convolution_rows(n, h, offset)}};
-        check_local_operator(local::Convolve1D<T>(dims, h, offset, axis),
+        check_local_operator(local::Convolve1D<T, Space>(dims, h, offset, axis),
                              dense_of_terms<T>(terms, dims), dims, data);
       }
     }
   }
 }
 
-TEMPLATE_TEST_CASE("Convolve1D of large arrays crosses the loops' blocks", "[local][convolve1d]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Convolve1D of large arrays crosses the loops' blocks",
+                                  "[local][convolve1d]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   struct Case {
     Shape dims;
@@ -83,7 +84,7 @@ TEMPLATE_TEST_CASE("Convolve1D of large arrays crosses the loops' blocks", "[loc
   for (const Case& c : cases) {
     INFO("dims " << to_string(c.dims) << " axis " << c.axis << " taps " << c.taps);
     const std::vector<T> h = random_values<T>(c.taps, key++);
-    check_large_operator(local::Convolve1D<T>(c.dims, h, c.offset, c.axis),
+    check_large_operator(local::Convolve1D<T, Space>(c.dims, h, c.offset, c.axis),
                          std::vector<AxisTerm<T>>{
                              {c.axis, convolution_rows(c.dims[std::size_t(c.axis)], h, c.offset)}});
   }

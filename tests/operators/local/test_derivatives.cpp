@@ -6,6 +6,7 @@
 #include "derivative_reference.hpp"
 #include "distlops/operators/local/first_derivative.hpp"
 #include "distlops/operators/local/second_derivative.hpp"
+#include "spaces.hpp"
 
 using namespace distlops;
 using namespace distlops::testing;
@@ -27,8 +28,8 @@ std::string describe(const Shape& shape, int axis, DerivativeKind kind, bool edg
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("FirstDerivative is PyLops' finite difference along any axis",
-                   "[local][derivative]", DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("FirstDerivative is PyLops' finite difference along any axis",
+                                  "[local][derivative]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   for_each_axis(test_shapes, [](const Shape& shape, int axis, int normalised, Index n) {
     for (DerivativeKind kind : kinds) {
@@ -38,12 +39,12 @@ TEMPLATE_TEST_CASE("FirstDerivative is PyLops' finite difference along any axis"
             INFO(describe(shape, axis, kind, edge, order, h));
             const local::FirstDerivativeOptions options{axis, h, kind, edge, order};
             if (kind == DerivativeKind::centered && edge && n < (order == 3 ? 2 : 3)) {
-              CHECK_THROWS_AS(local::FirstDerivative<T>(shape, options), InvalidArgument);
+              CHECK_THROWS_AS((local::FirstDerivative<T, Space>(shape, options)), InvalidArgument);
               continue;
             }
             const std::vector<AxisTerm<double>> terms = {
                 {normalised, first_derivative_rows(n, h, kind, edge, order)}};
-            check_local_operator(local::FirstDerivative<T>(shape, options),
+            check_local_operator(local::FirstDerivative<T, Space>(shape, options),
                                  dense_of_terms<T>(terms, shape), shape, shape);
           }
         }
@@ -52,8 +53,8 @@ TEMPLATE_TEST_CASE("FirstDerivative is PyLops' finite difference along any axis"
   });
 }
 
-TEMPLATE_TEST_CASE("SecondDerivative is PyLops' second difference along any axis",
-                   "[local][derivative]", DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("SecondDerivative is PyLops' second difference along any axis",
+                                  "[local][derivative]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   for_each_axis(test_shapes, [](const Shape& shape, int axis, int normalised, Index n) {
     for (DerivativeKind kind : kinds) {
@@ -62,12 +63,12 @@ TEMPLATE_TEST_CASE("SecondDerivative is PyLops' second difference along any axis
           INFO(describe(shape, axis, kind, edge, 3, h));
           const local::SecondDerivativeOptions options{axis, h, kind, edge};
           if (kind == DerivativeKind::centered && edge && n < 3) {
-            CHECK_THROWS_AS(local::SecondDerivative<T>(shape, options), InvalidArgument);
+            CHECK_THROWS_AS((local::SecondDerivative<T, Space>(shape, options)), InvalidArgument);
             continue;
           }
           const std::vector<AxisTerm<double>> terms = {
               {normalised, second_derivative_rows(n, h, kind, edge)}};
-          check_local_operator(local::SecondDerivative<T>(shape, options),
+          check_local_operator(local::SecondDerivative<T, Space>(shape, options),
                                dense_of_terms<T>(terms, shape), shape, shape);
         }
       }
@@ -130,8 +131,8 @@ TEMPLATE_TEST_CASE("derivatives give PyLops' values", "[local][derivative][pylop
   }
 }
 
-TEMPLATE_TEST_CASE("derivatives of large arrays cross the loops' blocks", "[local][derivative]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("derivatives of large arrays cross the loops' blocks",
+                                  "[local][derivative]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   // Segments longer than a block (4096 elements) along the first and the last axis, rows of
   // one element, and a 3-d array with the derivative in the middle.
@@ -142,11 +143,11 @@ TEMPLATE_TEST_CASE("derivatives of large arrays cross the loops' blocks", "[loca
     for (DerivativeKind kind : kinds) {
       INFO("shape " << to_string(shape) << " axis " << axis << " kind " << int(kind));
       check_large_operator(
-          local::FirstDerivative<T>(
+          local::FirstDerivative<T, Space>(
               shape, {.axis = axis, .sampling = 0.25, .kind = kind, .edge = true, .order = 5}),
           std::vector<AxisTerm<double>>{{axis, first_derivative_rows(n, 0.25, kind, true, 5)}});
       check_large_operator(
-          local::SecondDerivative<T>(shape, {.axis = axis, .kind = kind, .edge = true}),
+          local::SecondDerivative<T, Space>(shape, {.axis = axis, .kind = kind, .edge = true}),
           std::vector<AxisTerm<double>>{{axis, second_derivative_rows(n, 1.0, kind, true)}});
     }
   }

@@ -1,7 +1,9 @@
 // Diagonal against the diagonal matrix of the broadcast weights, built index by index, along
-// every axis of 1-d to 3-d arrays and element-wise; values computed by PyLops 2.8; errors.
+// every axis of 1-d to 3-d arrays and element-wise, in every memory space; values computed by
+// PyLops 2.8; errors.
 #include "distlops/operators/local/diagonal.hpp"
 #include "local_operator_checks.hpp"
+#include "spaces.hpp"
 
 using namespace distlops;
 using namespace distlops::testing;
@@ -22,8 +24,8 @@ DenseMatrix<T> diagonal_matrix(const std::vector<T>& w, const Shape& dims, int a
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("Diagonal multiplies by weights broadcast along an axis", "[local][diagonal]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Diagonal multiplies by weights broadcast along an axis",
+                                  "[local][diagonal]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const std::vector<Shape> shapes = {{5}, {4, 3}, {1, 6}, {6, 1}, {2, 3, 4}, {3, 1, 2}};
   std::uint64_t key = 1;
@@ -33,18 +35,18 @@ TEMPLATE_TEST_CASE("Diagonal multiplies by weights broadcast along an axis", "[l
       const int normalised = axis < 0 ? axis + ndim : axis;
       INFO("dims " << to_string(dims) << " axis " << axis);
       const std::vector<T> w = random_values<T>(dims[std::size_t(normalised)], key++);
-      check_local_operator(local::Diagonal<T>(w, dims, axis), diagonal_matrix(w, dims, normalised),
-                           dims, dims);
+      check_local_operator(local::Diagonal<T, Space>(w, dims, axis),
+                           diagonal_matrix(w, dims, normalised), dims, dims);
     }
     // As many weights as elements: element by element (PyLops' N-d diag).
     const std::vector<T> full = random_values<T>(element_count(dims), key++);
     INFO("element-wise on " << to_string(dims));
-    check_local_operator(local::Diagonal<T>(full, dims), diagonal_matrix(full, dims, -1), dims,
-                         dims);
+    check_local_operator(local::Diagonal<T, Space>(full, dims), diagonal_matrix(full, dims, -1),
+                         dims, dims);
   }
   // Without dims: a vector of the weights' length.
   const std::vector<T> w = random_values<T>(7, key++);
-  check_local_operator(local::Diagonal<T>(w), diagonal_matrix(w, {7}, 0), {7}, {7});
+  check_local_operator(local::Diagonal<T, Space>(w), diagonal_matrix(w, {7}, 0), {7}, {7});
 }
 
 TEMPLATE_TEST_CASE("Diagonal gives PyLops' values", "[local][diagonal][pylops]",

@@ -1,8 +1,11 @@
 // FunctionOperator built from user callables: a running sum (forward) and its adjoint, the
-// reverse running sum, on N-d shapes, against the lower-triangular matrix of ones; the dot
+// reverse running sum, on N-d shapes, against the lower-triangular matrix of ones; in every
+// memory space, callables that enqueue work of their space (another operator, scaled); the dot
 // test catches an inconsistent pair; errors.
 #include "distlops/operators/local/function_operator.hpp"
+#include "distlops/operators/local/restriction.hpp"
 #include "local_operator_checks.hpp"
+#include "spaces.hpp"
 
 using namespace distlops;
 using namespace distlops::testing;
@@ -65,6 +68,31 @@ TEMPLATE_TEST_CASE("FunctionOperator wraps a forward and an adjoint", "[local][f
   check_matrix(assemble(square.adjoint() * square),
                DenseMatrix<T>(running_sum_matrix<T>(4, 4).adjoint() * running_sum_matrix<T>(4, 4)),
                10 * tolerance<T>(), "A^H A");
+}
+
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("FunctionOperator runs callables on arrays of its space",
+                                  "[local][function]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  // s R with R the rows {2, 0, 2} of a (3, 4) array: the callables apply R, then scale.
+  const std::vector<Index> rows = {2, 0, 2};
+  const auto restriction = local::Restriction<T, Space>({3, 4}, rows, 0);
+  const T s = random_scalar<T>(31);
+  const auto op = local::FunctionOperator<T, Space>(
+      [restriction, s](const LocalArray<T, Space>& x, LocalArray<T, Space>& y) {
+        restriction.apply(x, y);
+        y.scale(s);
+      },
+      [restriction, s](const LocalArray<T, Space>& y, LocalArray<T, Space>& x) {
+        restriction.apply_adjoint(y, x);
+        x.scale(conjugate(s));
+      },
+      {3, 4}, {3, 4}, "ScaledRows");
+  DenseMatrix<T> reference = DenseMatrix<T>::Zero(12, 12);
+  for (Index i = 0; i < 3; ++i) {
+    for (Index j = 0; j < 4; ++j)
+      reference(i * 4 + j, rows[std::size_t(i)] * 4 + j) = s;
+  }
+  check_local_operator(op, reference, {3, 4}, {3, 4});
 }
 
 TEMPLATE_TEST_CASE(

@@ -1,9 +1,11 @@
 // Identity (square and PyLops' N x M with zero padding or truncation), Zero and Scaling
-// against matrices built index by index; values computed by PyLops 2.8; errors.
+// against matrices built index by index, in every memory space; values computed by PyLops 2.8;
+// errors.
 #include "distlops/operators/local/identity.hpp"
 #include "distlops/operators/local/scaling.hpp"
 #include "distlops/operators/local/zero.hpp"
 #include "local_operator_checks.hpp"
+#include "spaces.hpp"
 
 using namespace distlops;
 using namespace distlops::testing;
@@ -27,8 +29,8 @@ DenseMatrix<T> identity_matrix(const Shape& data, const Shape& model) {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("Identity copies, pads or truncates like PyLops", "[local][identity]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Identity copies, pads or truncates like PyLops",
+                                  "[local][identity]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const std::vector<std::pair<Shape, Shape>> cases = {{{5}, {5}},
                                                       {{4}, {6}},
@@ -41,14 +43,15 @@ TEMPLATE_TEST_CASE("Identity copies, pads or truncates like PyLops", "[local][id
                                                       {{4, 2, 3}, {1, 2, 3}},
                                                       {{0}, {3}},
                                                       {{3}, {0}},
-                                                      {{2, 1, 2}, {2, 1, 2}}};
+                                                      {{2, 1, 2}, {2, 1, 2}},
+                                                      {{6, 9}, {4, 7}}};
   for (const auto& [data, model] : cases) {
     INFO("N " << to_string(data) << " M " << to_string(model));
-    check_local_operator(local::Identity<T>(data, model), identity_matrix<T>(data, model), model,
-                         data);
+    check_local_operator(local::Identity<T, Space>(data, model), identity_matrix<T>(data, model),
+                         model, data);
   }
-  check_local_operator(local::Identity<T>({3, 2}), identity_matrix<T>({3, 2}, {3, 2}), {3, 2},
-                       {3, 2});
+  check_local_operator(local::Identity<T, Space>({3, 2}), identity_matrix<T>({3, 2}, {3, 2}),
+                       {3, 2}, {3, 2});
 }
 
 TEMPLATE_TEST_CASE("Identity, Zero and Scaling give PyLops' values", "[local][identity][pylops]",
@@ -84,24 +87,24 @@ TEMPLATE_TEST_CASE("Identity, Zero and Scaling give PyLops' values", "[local][id
       std::vector<double>{2.5, -5, 10}, rtol);
 }
 
-TEMPLATE_TEST_CASE("Zero and Scaling", "[local][identity]", DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Zero and Scaling", "[local][identity]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const std::vector<std::pair<Shape, Shape>> shapes = {
       {{4}, {4}}, {{3}, {5}}, {{2, 3}, {4}}, {{0}, {2}}};
   for (const auto& [data, model] : shapes) {
     INFO("N " << to_string(data) << " M " << to_string(model));
     check_local_operator(
-        local::Zero<T>(data, model),
+        local::Zero<T, Space>(data, model),
         DenseMatrix<T>(DenseMatrix<T>::Zero(element_count(data), element_count(model))), model,
         data);
   }
-  check_local_operator(local::Zero<T>({2, 2}), DenseMatrix<T>(DenseMatrix<T>::Zero(4, 4)), {2, 2},
-                       {2, 2});
+  check_local_operator(local::Zero<T, Space>({2, 2}), DenseMatrix<T>(DenseMatrix<T>::Zero(4, 4)),
+                       {2, 2}, {2, 2});
   const T s = random_scalar<T>(3);
   for (const Shape& shape : {Shape{5}, Shape{2, 3, 2}, Shape{0}}) {
     INFO("shape " << to_string(shape));
     const Index n = element_count(shape);
-    const auto op = local::Scaling<T>(shape, s);
+    const auto op = local::Scaling<T, Space>(shape, s);
     check_local_operator(op, DenseMatrix<T>(s * DenseMatrix<T>::Identity(n, n)), shape, shape);
   }
 }

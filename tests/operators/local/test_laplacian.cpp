@@ -3,6 +3,7 @@
 // kind and edge flag; values computed by PyLops 2.8; large arrays; errors.
 #include "derivative_reference.hpp"
 #include "distlops/operators/local/laplacian.hpp"
+#include "spaces.hpp"
 
 using namespace distlops;
 using namespace distlops::testing;
@@ -23,8 +24,8 @@ std::vector<AxisTerm<double>> laplacian_terms(const Shape& shape,
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("Laplacian is the weighted sum of PyLops' second differences",
-                   "[local][laplacian]", DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Laplacian is the weighted sum of PyLops' second differences",
+                                  "[local][laplacian]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   struct Case {
     Shape shape;
@@ -49,7 +50,7 @@ TEMPLATE_TEST_CASE("Laplacian is the weighted sum of PyLops' second differences"
       for (bool edge : {false, true}) {
         const local::LaplacianOptions options{c.axes, c.weights, c.sampling, edge, kind};
         INFO("shape " << to_string(c.shape) << " kind " << int(kind) << " edge " << edge);
-        const auto op = local::Laplacian<T>(c.shape, options);
+        const auto op = local::Laplacian<T, Space>(c.shape, options);
         check_local_operator(op, dense_of_terms<T>(laplacian_terms(c.shape, options), c.shape),
                              c.shape, c.shape);
       }
@@ -84,8 +85,8 @@ TEMPLATE_TEST_CASE("Laplacian gives PyLops' values", "[local][laplacian][pylops]
                rtol);
 }
 
-TEMPLATE_TEST_CASE("Laplacian of large arrays crosses the loops' blocks", "[local][laplacian]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Laplacian of large arrays crosses the loops' blocks",
+                                  "[local][laplacian]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const std::vector<std::pair<Shape, local::LaplacianOptions>> cases = {
       {{300, 40}, {.axes = {0, 1}, .weights = {1, 2}, .sampling = {1, 0.5}, .edge = true}},
@@ -94,7 +95,8 @@ TEMPLATE_TEST_CASE("Laplacian of large arrays crosses the loops' blocks", "[loca
   };
   for (const auto& [shape, options] : cases) {
     INFO("shape " << to_string(shape));
-    check_large_operator(local::Laplacian<T>(shape, options), laplacian_terms(shape, options));
+    check_large_operator(local::Laplacian<T, Space>(shape, options),
+                         laplacian_terms(shape, options));
   }
 }
 

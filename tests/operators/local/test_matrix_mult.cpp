@@ -1,14 +1,15 @@
 // MatrixMult against the Kronecker product A (x) I (the matrix acting on the first axis of the
 // model, each column of the other axes at once), with and without PyLops' otherdims, from
-// span and Eigen inputs; values computed by PyLops 2.8; argument errors.
+// span and Eigen inputs, in every memory space; values computed by PyLops 2.8; argument errors.
 #include "distlops/operators/local/matrix_mult.hpp"
 #include "local_operator_checks.hpp"
+#include "spaces.hpp"
 
 using namespace distlops;
 using namespace distlops::testing;
 
-TEMPLATE_TEST_CASE("MatrixMult applies A along the first axis", "[local][matrix_mult]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("MatrixMult applies A along the first axis",
+                                  "[local][matrix_mult]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   struct Case {
     Index rows, cols;
@@ -22,7 +23,7 @@ TEMPLATE_TEST_CASE("MatrixMult applies A along the first axis", "[local][matrix_
     INFO(c.rows << " x " << c.cols << " otherdims " << to_string(c.otherdims));
     const DenseMatrix<T> a = random_matrix<T>(c.rows, c.cols, key++);
     const EigenRowMajorMatrix<T> row_major = a;
-    const auto op = local::MatrixMult<T>(
+    const auto op = local::MatrixMult<T, Space>(
         c.rows, c.cols, std::span<const T>(row_major.data(), std::size_t(row_major.size())),
         c.otherdims);
     Shape domain{c.cols}, range{c.rows};
@@ -31,8 +32,8 @@ TEMPLATE_TEST_CASE("MatrixMult applies A along the first axis", "[local][matrix_
     const DenseMatrix<T> reference = along_axis(a, 1, element_count(c.otherdims));
     check_local_operator(op, reference, domain, range);
     // From an Eigen matrix in column-major order: the same operator.
-    check_matrix(assemble(local::MatrixMult<T>(a, c.otherdims)), reference, 10 * tolerance<T>(),
-                 "MatrixMult from Eigen");
+    check_matrix(assemble(local::MatrixMult<T, Space>(a, c.otherdims)), reference,
+                 10 * space_tolerance<T, Space>(), "MatrixMult from Eigen");
   }
 }
 

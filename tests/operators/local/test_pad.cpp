@@ -1,7 +1,8 @@
 // Pad against the matrix placing each model element at its padded position, built index by
-// index, on 1-d to 3-d arrays; values computed by PyLops 2.8; errors.
+// index, on 1-d to 9-d arrays in every memory space; values computed by PyLops 2.8; errors.
 #include "distlops/operators/local/pad.hpp"
 #include "local_operator_checks.hpp"
+#include "spaces.hpp"
 
 using namespace distlops;
 using namespace distlops::testing;
@@ -25,9 +26,14 @@ DenseMatrix<T> pad_matrix(const Shape& dims, const std::vector<local::PadWidth>&
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("Pad places the model inside zeros", "[local][pad]", DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Pad places the model inside zeros", "[local][pad]",
+                                  DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const std::vector<std::pair<Shape, std::vector<local::PadWidth>>> cases = {
+      {{9}, {{4, 0}}},
+      // More axes than one device launch takes.
+      {{2, 1, 2, 1, 2, 1, 1, 1, 1},
+       {{1, 0}, {0, 1}, {1, 0}, {0, 1}, {1, 0}, {0, 1}, {1, 0}, {0, 1}, {1, 0}}},
       {{5}, {{2, 3}}},
       {{5}, {{0, 0}}},
       {{4}, {{0, 2}}},
@@ -44,7 +50,7 @@ TEMPLATE_TEST_CASE("Pad places the model inside zeros", "[local][pad]", DISTLOPS
     Shape padded = dims;
     for (std::size_t k = 0; k < dims.size(); ++k)
       padded[k] += pad[k].before + pad[k].after;
-    check_local_operator(local::Pad<T>(dims, pad), reference, dims, padded);
+    check_local_operator(local::Pad<T, Space>(dims, pad), reference, dims, padded);
   }
 }
 

@@ -1,8 +1,9 @@
 // Restriction against the sampling matrix built index by index (one 1 per data sample), with
-// sorted, unsorted and repeated indices along every axis of 1-d to 3-d arrays; values
-// computed by PyLops 2.8 (whose adjoint adds repeated samples); errors.
+// sorted, unsorted and repeated indices along every axis of 1-d to 3-d arrays, in every memory
+// space; values computed by PyLops 2.8 (whose adjoint adds repeated samples); errors.
 #include "distlops/operators/local/restriction.hpp"
 #include "local_operator_checks.hpp"
+#include "spaces.hpp"
 
 using namespace distlops;
 using namespace distlops::testing;
@@ -24,8 +25,8 @@ DenseMatrix<T> restriction_matrix(const Shape& dims, const std::vector<Index>& i
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("Restriction samples along any axis", "[local][restriction]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Restriction samples along any axis", "[local][restriction]",
+                                  DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const std::vector<Shape> shapes = {{7}, {5, 4}, {4, 1}, {3, 4, 5}};
   for (const Shape& dims : shapes) {
@@ -49,7 +50,7 @@ TEMPLATE_TEST_CASE("Restriction samples along any axis", "[local][restriction]",
                      << Catch::Detail::stringify(iava));
         Shape data = dims;
         data[std::size_t(normalised)] = Index(iava.size());
-        check_local_operator(local::Restriction<T>(dims, iava, axis),
+        check_local_operator(local::Restriction<T, Space>(dims, iava, axis),
                              restriction_matrix<T>(dims, iava, normalised), dims, data);
       }
     }

@@ -1,9 +1,12 @@
 // Transpose against the permutation matrix built index by index, for every permutation of
-// the axes of 2-d and 3-d arrays and some of 4-d ones; values computed by PyLops 2.8; errors.
+// the axes of 2-d and 3-d arrays and some of 4-d ones, and element by element on arrays large
+// enough for the tiles and with more axes than one device launch takes, in every memory space;
+// values computed by PyLops 2.8; errors.
 #include <algorithm>
 
 #include "distlops/operators/local/transpose.hpp"
 #include "local_operator_checks.hpp"
+#include "spaces.hpp"
 
 using namespace distlops;
 using namespace distlops::testing;
@@ -29,7 +32,8 @@ DenseMatrix<T> transpose_matrix(const Shape& dims, const std::vector<int>& axes)
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("Transpose permutes the axes", "[local][transpose]", DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Transpose permutes the axes", "[local][transpose]",
+                                  DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   for (const Shape& dims :
        {Shape{6}, Shape{3, 4}, Shape{1, 5}, Shape{2, 3, 4}, Shape{3, 1, 2}, Shape{2, 3, 1, 2}}) {
@@ -41,28 +45,38 @@ TEMPLATE_TEST_CASE("Transpose permutes the axes", "[local][transpose]", DISTLOPS
       Shape data(dims.size());
       for (std::size_t k = 0; k < dims.size(); ++k)
         data[k] = dims[std::size_t(axes[k])];
-      check_local_operator(local::Transpose<T>(dims, axes), transpose_matrix<T>(dims, axes), dims,
-                           data);
+      check_local_operator(local::Transpose<T, Space>(dims, axes), transpose_matrix<T>(dims, axes),
+                           dims, data);
     } while (std::next_permutation(axes.begin(), axes.end()));
   }
   // Negative axes count from the end.
-  check_local_operator(local::Transpose<T>({2, 3, 4}, {-1, 0, -2}),
+  check_local_operator(local::Transpose<T, Space>({2, 3, 4}, {-1, 0, -2}),
                        transpose_matrix<T>({2, 3, 4}, {2, 0, 1}), {2, 3, 4}, {4, 2, 3});
 }
 
-TEMPLATE_TEST_CASE("Transpose of large arrays crosses the tiles", "[local][transpose]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Transpose of large arrays crosses the tiles",
+                                  "[local][transpose]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
-  const std::vector<std::pair<Shape, std::vector<int>>> cases = {{{70, 45}, {1, 0}},
-                                                                 {{3, 40, 50}, {2, 0, 1}},
-                                                                 {{40, 3, 33}, {2, 1, 0}},
-                                                                 {{5, 6, 7, 8}, {3, 1, 2, 0}}};
-  for (const auto& [dims, axes] : cases) {
-    INFO("dims " << to_string(dims) << " axes " << Catch::Detail::stringify(axes));
-    const auto op = local::Transpose<T>(dims, axes);
-    LocalArray<T> x(dims), y(op.range());
+  const std::vector<std::pair<Shape, std::vector<int>>> cases = {
+      {{70, 45}, {1, 0}},
+      {{37, 45}, {1, 0}},  // tiles with partial edges
+      {{3, 40, 50}, {2, 0, 1}},
+      {{40, 3, 33}, {2, 1, 0}},
+      {{5, 6, 7, 8}, {3, 1, 2, 0}},
+      {{2, 3, 40, 33}, {3, 1, 0, -2}},
+      // Ten axes: the tiles loop over other axes on the host, and so do the gathers.
+      {{2, 3, 2, 2, 3, 2, 1, 2, 2, 3}, {9, 8, 7, 6, 5, 4, 3, 2, 1, 0}},
+      {{2, 3, 2, 2, 3, 2, 1, 2, 2, 3}, {1, 0, 3, 2, 5, 4, 7, 6, 8, 9}}};
+  for (const auto& [dims, given_axes] : cases) {
+    INFO("dims " << to_string(dims) << " axes " << Catch::Detail::stringify(given_axes));
+    std::vector<int> axes = given_axes;
+    for (int& axis : axes)
+      axis = axis < 0 ? axis + int(dims.size()) : axis;
+    const auto op = local::Transpose<T, Space>(dims, given_axes);
+    LocalArray<T, Space> x(dims), y(op.range());
     fill_random(x, 1);
     fill_random(y, 2);
+    const std::vector<T> xv = values_of(x), yv = values_of(y);
     // y[i] = x[j] with j[axes[k]] = i[k], element by element; the adjoint puts y back.
     std::vector<T> forward(std::size_t(y.size())), adjoint(std::size_t(x.size()));
     for (Index r = 0; r < y.size(); ++r) {
@@ -70,12 +84,12 @@ TEMPLATE_TEST_CASE("Transpose of large arrays crosses the tiles", "[local][trans
       Shape j(dims.size());
       for (std::size_t k = 0; k < dims.size(); ++k)
         j[std::size_t(axes[k])] = i[k];
-      forward[std::size_t(r)] = x.data()[ravel(j, dims)];
-      adjoint[std::size_t(ravel(j, dims))] = y.data()[r];
+      forward[std::size_t(r)] = xv[std::size_t(ravel(j, dims))];
+      adjoint[std::size_t(ravel(j, dims))] = yv[std::size_t(r)];
     }
     CHECK(values_of(op.apply(x)) == forward);
     CHECK(values_of(op.apply_adjoint(y)) == adjoint);
-    CHECK(dottest(op, 3).passed);
+    CHECK(dottest(op, 3, space_dottest_tolerance<T, Space>()).passed);
   }
 }
 

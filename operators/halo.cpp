@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "cuda/layout_kernels.hpp"
+#include "box_kernels.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
@@ -14,33 +14,6 @@ namespace {
 
 constexpr int halo_tag_to_minus = 32021;
 constexpr int halo_tag_to_plus = 32022;
-
-// Calls f(offset, count) for every contiguous run of the box [corner, corner + extent) of a
-// C-order array of `shape`.
-template <class F>
-void for_each_run(const Shape& shape, const Shape& corner, const Shape& extent, F&& f) {
-  const std::size_t ndim = shape.size();
-  for (Index e : extent) {
-    if (e == 0) return;
-  }
-  Shape strides(ndim, 1);
-  for (std::size_t k = ndim; k-- > 1;)
-    strides[k - 1] = strides[k] * shape[k];
-  Shape index(ndim, 0);
-  while (true) {
-    Index offset = 0;
-    for (std::size_t k = 0; k < ndim; ++k)
-      offset += (corner[k] + index[k]) * strides[k];
-    f(offset, extent[ndim - 1]);
-    std::size_t k = ndim - 1;
-    while (true) {
-      if (k == 0) return;
-      --k;
-      if (++index[k] < extent[k]) break;
-      index[k] = 0;
-    }
-  }
-}
 
 }  // namespace
 
@@ -244,34 +217,21 @@ struct Slab {
   Shape extent;
 };
 
-// extended[slab] += source (contiguous, C order), or extended[slab] = 0 when source is null.
+// extended[slab] += source (contiguous, C order), or extended[slab] = 0 when source is null:
+// one box kernel, y = 1 * source + 1 * y or y = 0 * nothing + 0 * y.
 template <Scalar T, MemorySpace Space>
-void add_or_clear(Space, const Shape& extended_shape, T* extended, const Slab& slab,
+void add_or_clear(Space space, const Shape& extended_shape, T* extended, const Slab& slab,
                   const T* source) {
-  if constexpr (std::same_as<Space, Host>) {
-    for_each_run(extended_shape, slab.corner, slab.extent, [&](Index offset, Index count) {
-      if (source == nullptr) {
-        std::fill(extended + offset, extended + offset + count, T(0));
-        return;
-      }
-      for (Index i = 0; i < count; ++i)
-        extended[offset + i] += source[i];
-      source += count;
-    });
-  } else {
-    // One box kernel: y = 1 * source + 1 * y, or y = 0 * nothing + 0 * y.
-    const std::size_t ndim = extended_shape.size();
-    device_ops::BoxAxpby box{slab.extent, Shape(ndim, 1), Shape(ndim, 1), Shape(ndim, 0),
-                             slab.extent};
-    for (std::size_t k = ndim - 1; k-- > 0;) {
-      box.out_strides[k] = box.out_strides[k + 1] * extended_shape[k + 1];
-      box.in_strides[k] = box.in_strides[k + 1] * slab.extent[k + 1];
-    }
-    for (std::size_t k = 0; k < ndim; ++k)
-      box.out_offset += slab.corner[k] * box.out_strides[k];
-    const T one = source == nullptr ? T(0) : T(1);
-    device_ops::box_axpby(Cuda{}, box, one, source, one, extended);
+  const std::size_t ndim = extended_shape.size();
+  kernels::BoxAxpby box{slab.extent, Shape(ndim, 1), Shape(ndim, 1), Shape(ndim, 0), slab.extent};
+  for (std::size_t k = ndim - 1; k-- > 0;) {
+    box.out_strides[k] = box.out_strides[k + 1] * extended_shape[k + 1];
+    box.in_strides[k] = box.in_strides[k + 1] * slab.extent[k + 1];
   }
+  for (std::size_t k = 0; k < ndim; ++k)
+    box.out_offset += slab.corner[k] * box.out_strides[k];
+  const T one = source == nullptr ? T(0) : T(1);
+  kernels::box_axpby(space, box, one, source, one, extended);
 }
 
 }  // namespace

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <string>
 
-#include "../cuda/device_kernels.hpp"
 #include "../rank_exchange.hpp"
 #include "distlops/core/buffer.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
+#include "matrix_mult_kernels.hpp"
 
 namespace distlops {
 
@@ -39,100 +39,51 @@ MatrixBlock block(std::pair<Index, Index> rows, std::pair<Index, Index> cols) {
   return {rows.first, rows.second, cols.first, cols.second};
 }
 
-template <class T>
-using ConstMap = Eigen::Map<const EigenRowMajorMatrix<T>>;
-template <class T>
-using Map = Eigen::Map<EigenRowMajorMatrix<T>>;
-
-template <class T>
-ConstMap<T> view(const T* data, Index rows, Index cols) {
-  return ConstMap<T>(data, static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
-}
-template <class T>
-Map<T> view(T* data, Index rows, Index cols) {
-  return Map<T>(data, static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
-}
-
-// ---- the local steps in each space ----------------------------------------------------------
+// ---- the local steps, in the space of the data -----------------------------------------------
 
 // Copies a rows x cols matrix into the top-left corner of a zeroed padded_rows x padded_cols
 // one.
-template <class T>
-void pad(Host, const T* source, Index rows, Index cols, T* padded, Index padded_rows,
-         Index padded_cols) {
-  auto target = view(padded, padded_rows, padded_cols);
-  target.setZero();
-  target.topLeftCorner(rows, cols) = view(source, rows, cols);
-}
-// The top-left rows x cols corner of a matrix with padded_cols columns.
-template <class T>
-void unpad(Host, const T* padded, Index padded_cols, T* target, Index rows, Index cols) {
-  view(target, rows, cols) = view(padded, rows, padded_cols).leftCols(cols);
-}
-// out_b = op(A) in_b for b < batch, A row-major rows x cols, op(A) = A or A^H.
-template <class T>
-void products(Host, bool adjoint, Index batch, Index rows, Index cols, const T* a, Index k,
-              const T* in, Index in_stride, T* out, Index out_stride) {
-  const auto matrix = view(a, rows, cols);
-  for (Index b = 0; b < batch; ++b) {
-    if (adjoint) {
-      view(out + b * out_stride, cols, k).noalias() =
-          matrix.adjoint() * view(in + b * in_stride, rows, k);
-    } else {
-      view(out + b * out_stride, rows, k).noalias() = matrix * view(in + b * in_stride, cols, k);
-    }
-  }
-}
-// target = the sum of the p consecutive blocks of `count` elements at `blocks`.
-template <class T>
-void sum_blocks(Host, int p, const T* blocks, Index count, T* target) {
-  std::copy(blocks, blocks + count, target);
-  for (int j = 1; j < p; ++j) {
-    const T* block = blocks + j * count;
-    for (Index i = 0; i < count; ++i)
-      target[i] += block[i];
-  }
-}
-
-// The same steps on device memory: box copies and fills, cuBLAS, the space's axpy.
-template <class T>
-void pad(Cuda, const T* source, Index rows, Index cols, T* padded, Index padded_rows,
+template <class T, MemorySpace Space>
+void pad(Space space, const T* source, Index rows, Index cols, T* padded, Index padded_rows,
          Index padded_cols) {
   if (rows == padded_rows && cols == padded_cols) {
-    kernels::copy(Cuda{}, rows * cols, source, padded);
+    kernels::copy(space, rows * cols, source, padded);
     return;
   }
-  kernels::fill(Cuda{}, padded_rows * padded_cols, T(0), padded);
+  kernels::fill(space, padded_rows * padded_cols, T(0), padded);
   if (rows * cols == 0) return;
   const Index source_shape[2] = {rows, cols}, padded_shape[2] = {padded_rows, padded_cols};
   const Index corner[2] = {0, 0};
-  kernels::copy_box(Cuda{}, sizeof(T), source, {source_shape, corner}, padded,
+  kernels::copy_box(space, sizeof(T), source, {source_shape, corner}, padded,
                     {padded_shape, corner}, source_shape);
 }
-template <class T>
-void unpad(Cuda, const T* padded, Index padded_cols, T* target, Index rows, Index cols) {
+// The top-left rows x cols corner of a matrix with padded_cols columns.
+template <class T, MemorySpace Space>
+void unpad(Space space, const T* padded, Index padded_cols, T* target, Index rows, Index cols) {
   if (rows * cols == 0) return;
   if (cols == padded_cols) {
-    kernels::copy(Cuda{}, rows * cols, padded, target);
+    kernels::copy(space, rows * cols, padded, target);
     return;
   }
   const Index padded_shape[2] = {rows, padded_cols}, target_shape[2] = {rows, cols};
   const Index corner[2] = {0, 0};
-  kernels::copy_box(Cuda{}, sizeof(T), padded, {padded_shape, corner}, target,
+  kernels::copy_box(space, sizeof(T), padded, {padded_shape, corner}, target,
                     {target_shape, corner}, target_shape);
 }
-template <class T>
-void products(Cuda, bool adjoint, Index batch, Index rows, Index cols, const T* a, Index k,
+// out_b = op(A) in_b for b < batch, A row-major rows x cols, op(A) = A or A^H: one batched
+// product with the same A for every b (stride 0).
+template <class T, MemorySpace Space>
+void products(Space space, bool adjoint, Index batch, Index rows, Index cols, const T* a, Index k,
               const T* in, Index in_stride, T* out, Index out_stride) {
-  // One cuBLAS call for the batch, every product with the same A (stride 0).
-  device_ops::gemm_strided_batched(Cuda{}, "MatrixMult", adjoint, batch, rows, cols, a, 0, k, T(1),
-                                   in, in_stride, T(0), out, out_stride);
+  kernels::gemm_strided_batched(space, "MatrixMult", adjoint, batch, rows, cols, a, 0, k, T(1), in,
+                                in_stride, T(0), out, out_stride);
 }
-template <class T>
-void sum_blocks(Cuda, int p, const T* blocks, Index count, T* target) {
-  kernels::copy(Cuda{}, count, blocks, target);
+// target = the sum of the p consecutive blocks of `count` elements at `blocks`.
+template <class T, MemorySpace Space>
+void sum_blocks(Space space, int p, const T* blocks, Index count, T* target) {
+  kernels::copy(space, count, blocks, target);
   for (int j = 1; j < p; ++j)
-    kernels::axpy(Cuda{}, count, T(1), blocks + j * count, target);
+    kernels::axpy(space, count, T(1), blocks + j * count, target);
 }
 
 // A host matrix copied into a buffer of the space.

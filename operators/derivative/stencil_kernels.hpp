@@ -1,5 +1,5 @@
 #pragma once
-// The Cuda kernel of StencilOperator (operators/cuda/stencil_operator.cu; built with the CUDA
+// The Cuda kernel of StencilOperator (operators/cuda/stencil_kernels.cu; built with the CUDA
 // backend only): the whole local block in one launch, each thread evaluating its output
 // point's stencils with stencil::at, reading neighbours from the block or, across the block
 // edges along the distribution axis, from the ghost planes.

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "../cuda/layout_kernels.hpp"
+#include "../box_kernels.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/identity.hpp"
 #include "distlops/operators/local/pad.hpp"
@@ -61,52 +61,21 @@ void EmbedOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta, Vect
   apply(adjoint_window_, alpha, y.data(), beta, x.data());
 }
 
-// out = alpha * window(in) + beta * out, one destination row (last axis) at a time: the part
-// of the row that falls inside the source is an axpby, the rest is scaled (or zeroed). The
-// device writes the whole destination in one box kernel instead.
+// out = alpha * window(in) + beta * out in one box kernel over the whole destination: inside
+// the window alpha * source + beta * out, outside beta * out.
 template <Scalar T, MemorySpace Space>
 void EmbedOperator<T, Space>::apply(const Window& window, T alpha, const T* in, T beta,
                                     T* out) const {
   const Shape source_strides = detail::strides_of(window.source);
-  if constexpr (!std::same_as<Space, Host>) {
-    // One kernel over the whole destination: inside the window alpha * source + beta * out,
-    // outside beta * out.
-    const std::size_t ndim = window.source.size();
-    device_ops::BoxAxpby box{window.destination, detail::strides_of(window.destination),
-                             source_strides, Shape(ndim), Shape(ndim)};
-    for (std::size_t k = 0; k < ndim; ++k) {
-      box.in_first[k] = -window.shift[k];
-      box.in_last[k] = window.source[k] - window.shift[k];
-      box.in_offset += window.shift[k] * source_strides[k];
-    }
-    device_ops::box_axpby(Cuda{}, box, alpha, in, beta, out);
-    return;
+  const std::size_t ndim = window.source.size();
+  kernels::BoxAxpby box{window.destination, detail::strides_of(window.destination), source_strides,
+                        Shape(ndim), Shape(ndim)};
+  for (std::size_t k = 0; k < ndim; ++k) {
+    box.in_first[k] = -window.shift[k];
+    box.in_last[k] = window.source[k] - window.shift[k];
+    box.in_offset += window.shift[k] * source_strides[k];
   }
-  const std::size_t last = window.source.size() - 1;
-  const Index row = window.destination[last];
-  const Index source_row = window.source[last];
-  const Index shift = window.shift[last];
-  const Index begin = std::clamp<Index>(-shift, 0, row);
-  const Index end = std::clamp<Index>(source_row - shift, begin, row);
-  const Shape rows(window.destination.begin(), window.destination.begin() + Index(last));
-  T* destination = out;
-  for (detail::MultiIndex index(rows); index.valid(); index.next(), destination += row) {
-    Index source = 0;
-    bool inside = true;
-    for (std::size_t k = 0; k < last; ++k) {
-      const Index position = index[k] + window.shift[k];
-      inside = inside && position >= 0 && position < window.source[k];
-      source += position * source_strides[k];
-    }
-    if (!inside || end == begin) {
-      detail::scale_or_zero(Space{}, row, beta, destination);
-      continue;
-    }
-    detail::scale_or_zero(Space{}, begin, beta, destination);
-    kernels::axpby(Space{}, end - begin, alpha, in + source + begin + shift, beta,
-                   destination + begin);
-    detail::scale_or_zero(Space{}, row - end, beta, destination + end);
-  }
+  kernels::box_axpby(Space{}, box, alpha, in, beta, out);
 }
 
 template <Scalar T, MemorySpace Space>

@@ -1,51 +1,13 @@
-// MatrixMult: Eigen GEMV/GEMM on row-major maps of the caller's memory.
+// MatrixMult: one dense product per apply (matrix_mult_kernels.hpp).
 #include "distlops/operators/local/matrix_mult.hpp"
 
-#include "../cuda/device_kernels.hpp"
+#include "../dense/matrix_mult_kernels.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "support.hpp"
 
 namespace distlops::local {
 
 namespace {
-
-template <class T>
-using ConstMatrixMap = Eigen::Map<const EigenRowMajorMatrix<T>>;
-template <class T>
-using MatrixMap = Eigen::Map<EigenRowMajorMatrix<T>>;
-
-// out (m x k) = alpha * op(A) * in + beta * out, op(A) = A or A^H; out is not read when beta
-// is zero. Eigen evaluates the scaled product straight into `out` (GEMV when k == 1).
-template <class T>
-void gemm(Host, bool adjoint, Index rows, Index cols, const T* a, Index k, T alpha, const T* in,
-          T beta, T* out) {
-  const ConstMatrixMap<T> matrix(a, rows, cols);
-  const Index out_rows = adjoint ? cols : rows;
-  const Index in_rows = adjoint ? rows : cols;
-  const ConstMatrixMap<T> x(in, in_rows, k);
-  MatrixMap<T> y(out, out_rows, k);
-  if (beta == T(0)) {
-    if (adjoint) {
-      y.noalias() = alpha * matrix.adjoint() * x;
-    } else {
-      y.noalias() = alpha * matrix * x;
-    }
-    return;
-  }
-  if (beta != T(1)) y *= beta;
-  if (adjoint) {
-    y.noalias() += alpha * matrix.adjoint() * x;
-  } else {
-    y.noalias() += alpha * matrix * x;
-  }
-}
-
-// The same product through cuBLAS.
-template <class T>
-void gemm(Cuda, bool adjoint, Index rows, Index cols, const T* a, Index k, T alpha, const T* in,
-          T beta, T* out) {
-  device_ops::gemm(Cuda{}, adjoint, rows, cols, a, k, alpha, in, beta, out);
-}
 
 Shape with_first(Index first, const Shape& otherdims) {
   Shape shape{first};
@@ -76,12 +38,14 @@ MatrixMultOperator<T, Space>::MatrixMultOperator(Index rows, Index cols, std::sp
 
 template <Scalar T, MemorySpace Space>
 void MatrixMultOperator<T, Space>::forward_add(T alpha, const Vector& x, T beta, Vector& y) const {
-  gemm(Space{}, false, rows_, cols_, matrix_.data(), columns_, alpha, x.data(), beta, y.data());
+  kernels::gemm(Space{}, false, rows_, cols_, matrix_.data(), columns_, alpha, x.data(), beta,
+                y.data());
 }
 
 template <Scalar T, MemorySpace Space>
 void MatrixMultOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const {
-  gemm(Space{}, true, rows_, cols_, matrix_.data(), columns_, alpha, y.data(), beta, x.data());
+  kernels::gemm(Space{}, true, rows_, cols_, matrix_.data(), columns_, alpha, y.data(), beta,
+                x.data());
 }
 
 template <Scalar T, MemorySpace Space>

@@ -1,11 +1,13 @@
-// Transpose: a gather of the output, by rows or by tiles, with the input strides permuted.
+// Transpose: a gather of the output, by rows or by tiles (transpose_kernels.hpp), with the
+// input strides permuted.
 #include "distlops/operators/local/transpose.hpp"
 
 #include <algorithm>
 
-#include "../cuda/layout_kernels.hpp"
+#include "../box_kernels.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "support.hpp"
+#include "transpose_kernels.hpp"
 
 namespace distlops::local {
 
@@ -52,25 +54,6 @@ Shape permuted_shape(const Shape& dims, const std::vector<int>& axes) {
   return permuted(dims, order);
 }
 
-// Tiles of the output that fit in cache while the input is read across its rows.
-constexpr Index tile = 32;
-
-// out[i * out_stride + k] = alpha in[i * in_row + k * in_column] + beta out[...] for i < rows,
-// k < columns (out is not read when beta == 0).
-template <class T>
-void copy_tile(Host, Index rows, Index columns, T alpha, const T* in, Index in_row, Index in_column,
-               T beta, T* out, Index out_stride) {
-  for (Index i = 0; i < rows; ++i, in += in_row, out += out_stride) {
-    if (beta == T(0)) {
-      for (Index k = 0; k < columns; ++k)
-        out[k] = alpha * in[k * in_column];
-    } else {
-      for (Index k = 0; k < columns; ++k)
-        out[k] = alpha * in[k * in_column] + beta * out[k];
-    }
-  }
-}
-
 }  // namespace
 
 template <Scalar T, MemorySpace Space>
@@ -110,58 +93,21 @@ void TransposeAxesOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T be
   apply(adjoint_, alpha, y.data(), beta, x.data());
 }
 
-// When the last output axis is also contiguous in the input, rows are axpby kernels. Otherwise
-// the output is written in tiles spanning its last axis and the axis that is contiguous in the
+// When the last output axis is also contiguous in the input, the output is a box read by rows.
+// Otherwise it is written in tiles spanning its last axis and the axis that is contiguous in the
 // input, so that both arrays are read and written by whole cache lines.
 template <Scalar T, MemorySpace Space>
 void TransposeAxesOperator<T, Space>::apply(const Permutation& permutation, T alpha, const T* in,
                                             T beta, T* out) const {
   const Shape& shape = permutation.shape;
   const Shape& in_strides = permutation.input_strides;
-  const std::size_t last = shape.size() - 1;
-  const Index length = shape[last];
-  if constexpr (!std::same_as<Space, Host>) {
-    // The same two cases in one launch each: a gather over the whole output when both arrays
-    // are contiguous along its last axis, else the tiled kernel.
-    if (in_strides[last] == 1) {
-      device_ops::BoxAxpby box{shape, permutation.output_strides, in_strides,
-                               Shape(shape.size(), 0), shape};
-      device_ops::box_axpby(Cuda{}, box, alpha, in, beta, out);
-    } else {
-      device_ops::transpose_tiles(Cuda{}, shape, in_strides, permutation.contiguous_axis, alpha, in,
-                                  beta, out);
-    }
+  if (in_strides.back() == 1) {
+    const kernels::BoxAxpby box{shape, permutation.output_strides, in_strides,
+                                Shape(shape.size(), 0), shape};
+    kernels::box_axpby(Space{}, box, alpha, in, beta, out);
   } else {
-    if (in_strides[last] == 1) {
-      const Shape rows(shape.begin(), shape.begin() + Index(last));
-      for (detail::MultiIndex index(rows); index.valid(); index.next(), out += length) {
-        Index base = 0;
-        for (std::size_t k = 0; k < last; ++k)
-          base += index[k] * in_strides[k];
-        kernels::axpby(Space{}, length, alpha, in + base, beta, out);
-      }
-      return;
-    }
-    const std::size_t across = permutation.contiguous_axis;
-    const Index out_row = permutation.output_strides[across];
-    Shape others = shape;  // the axes the tiles do not span
-    others[across] = 1;
-    others[last] = 1;
-    for (detail::MultiIndex index(others); index.valid(); index.next()) {
-      Index in_base = 0, out_base = 0;
-      for (std::size_t k = 0; k < shape.size(); ++k) {
-        in_base += index[k] * in_strides[k];
-        out_base += index[k] * permutation.output_strides[k];
-      }
-      for (Index i = 0; i < shape[across]; i += tile) {
-        for (Index k = 0; k < length; k += tile) {
-          copy_tile(Space{}, std::min(tile, shape[across] - i), std::min(tile, length - k), alpha,
-                    in + in_base + i * in_strides[across] + k * in_strides[last],
-                    in_strides[across], in_strides[last], beta, out + out_base + i * out_row + k,
-                    out_row);
-        }
-      }
-    }
+    kernels::transpose_tiles(Space{}, shape, in_strides, permutation.contiguous_axis, alpha, in,
+                             beta, out);
   }
 }
 

@@ -2,7 +2,6 @@
 
 #include <type_traits>
 
-#include "../cuda/device_kernels.hpp"
 #include "../rank_exchange.hpp"
 #include "distlops/core/buffer.hpp"
 #include "distlops/core/collective_check.hpp"
@@ -21,65 +20,13 @@ void check_kernel(const Shape& shape, Index nz) {
   if (nz < 0) throw InvalidArgument("Fredholm1: nz = " + std::to_string(nz) + " is negative");
 }
 
-// The slice products on the device: G (and G^H with keep_adjoint) copied once, every slice in
-// one batched cuBLAS call.
-template <Scalar T>
-class DeviceSliceProducts {
- public:
-  DeviceSliceProducts(const T* g, Index nsl, Index nx, Index ny, Index nz, bool keep_adjoint)
-      : nsl_(nsl), nx_(nx), ny_(ny), nz_(nz), keep_adjoint_(keep_adjoint), g_(nsl * nx * ny) {
-    memory::copy_bytes<Cuda, Host>(g_.data(), g, g_.bytes());
-    if (!keep_adjoint_) return;
-    // G[i]^H of every slice, formed on the host (row-major ny x nx each).
-    using ConstMap = Eigen::Map<const EigenRowMajorMatrix<T>>;
-    using Map = Eigen::Map<EigenRowMajorMatrix<T>>;
-    std::vector<T> adjoint(static_cast<std::size_t>(g_.size()));
-    for (Index i = 0; i < nsl_; ++i) {
-      Map(adjoint.data() + i * nx_ * ny_, ny_, nx_) =
-          ConstMap(g + i * nx_ * ny_, nx_, ny_).adjoint();
-    }
-    g_adjoint_ = Buffer<T, Cuda>(g_.size());
-    memory::copy_bytes<Cuda, Host>(g_adjoint_.data(), adjoint.data(), g_adjoint_.bytes());
-  }
-
-  /// y[i] = G[i] x[i] for every slice: x (nsl, ny, nz), y (nsl, nx, nz).
-  void forward(const T* x, T* y) const {
-    device_ops::gemm_strided_batched(Cuda{}, "Fredholm1", false, nsl_, nx_, ny_, g_.data(),
-                                     nx_ * ny_, nz_, T(1), x, ny_ * nz_, T(0), y, nx_ * nz_);
-  }
-  /// x[i] = G[i]^H y[i] for every slice.
-  void adjoint(const T* y, T* x) const {
-    if (keep_adjoint_) {
-      device_ops::gemm_strided_batched(Cuda{}, "Fredholm1 adjoint", false, nsl_, ny_, nx_,
-                                       g_adjoint_.data(), nx_ * ny_, nz_, T(1), y, nx_ * nz_, T(0),
-                                       x, ny_ * nz_);
-    } else {
-      device_ops::gemm_strided_batched(Cuda{}, "Fredholm1 adjoint", true, nsl_, nx_, ny_, g_.data(),
-                                       nx_ * ny_, nz_, T(1), y, nx_ * nz_, T(0), x, ny_ * nz_);
-    }
-  }
-
- private:
-  Index nsl_, nx_, ny_, nz_;
-  bool keep_adjoint_;
-  Buffer<T, Cuda> g_, g_adjoint_;
-};
-
-// The slice products in each space: Eigen on the host, cuBLAS on the device.
+// The slice products of G (copied into the space once).
 template <Scalar T, MemorySpace Space>
-struct SliceProductsOf {
-  using type = detail::SliceProducts<T>;
-  static type make(const LocalArray<T, Host>& g, Index nz, bool keep_adjoint) {
-    return type(g.data(), g.shape()[0], g.shape()[1], g.shape()[2], nz, T(1), false, keep_adjoint);
-  }
-};
-template <Scalar T>
-struct SliceProductsOf<T, Cuda> {
-  using type = DeviceSliceProducts<T>;
-  static type make(const LocalArray<T, Host>& g, Index nz, bool keep_adjoint) {
-    return type(g.data(), g.shape()[0], g.shape()[1], g.shape()[2], nz, keep_adjoint);
-  }
-};
+detail::SliceProducts<T, Space> products_of(const LocalArray<T, Host>& g, Index nz,
+                                            bool keep_adjoint) {
+  return {"Fredholm1", g.data(), g.shape()[0], g.shape()[1], g.shape()[2],
+          nz,          T(1),     false,        keep_adjoint};
+}
 
 template <Scalar T, MemorySpace Space>
 class LocalFredholm1Operator final : public LinearOperatorBase<LocalArray<T, Space>> {
@@ -88,12 +35,12 @@ class LocalFredholm1Operator final : public LinearOperatorBase<LocalArray<T, Spa
   LocalFredholm1Operator(const LocalArray<T, Host>& g, Index nz, bool keep_adjoint)
       : LinearOperatorBase<Local>({g.shape()[0], g.shape()[2], nz},
                                   {g.shape()[0], g.shape()[1], nz}, "Fredholm1"),
-        products_(SliceProductsOf<T, Space>::make(g, nz, keep_adjoint)) {}
+        products_(products_of<T, Space>(g, nz, keep_adjoint)) {}
   void forward(const Local& x, Local& y) const override { products_.forward(x.data(), y.data()); }
   void adjoint(const Local& y, Local& x) const override { products_.adjoint(y.data(), x.data()); }
 
  private:
-  typename SliceProductsOf<T, Space>::type products_;
+  detail::SliceProducts<T, Space> products_;
 };
 
 template <Scalar T, MemorySpace Space>
@@ -105,7 +52,7 @@ class Fredholm1Operator final : public LinearOperatorBase<DistributedArray<T, Sp
       : LinearOperatorBase<Array>(layout_of(slices, g.shape()[2], nz, options.partition),
                                   layout_of(slices, g.shape()[1], nz, options.partition),
                                   "Fredholm1"),
-        products_(SliceProductsOf<T, Space>::make(g, nz, options.keep_adjoint)),
+        products_(products_of<T, Space>(g, nz, options.keep_adjoint)),
         replicated_(is_replicated(options.partition)),
         exchange_(slices.communicator()) {
     if (!replicated_) return;
@@ -151,7 +98,7 @@ class Fredholm1Operator final : public LinearOperatorBase<DistributedArray<T, Sp
     return Layout(slices.communicator(), shape, LayoutOptions{.local_shapes = locals});
   }
 
-  typename SliceProductsOf<T, Space>::type products_;
+  detail::SliceProducts<T, Space> products_;
   bool replicated_;
   detail::RankExchange<T, Space> exchange_;
   std::vector<Index> model_counts_, model_offsets_, data_counts_, data_offsets_;

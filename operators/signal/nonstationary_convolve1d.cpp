@@ -1,10 +1,11 @@
+// NonStationaryConvolve1D: filters interpolated once per sample, then one kernel call per apply
+// (nonstationary_convolve1d_kernels.hpp).
 #include "distlops/operators/signal/nonstationary_convolve1d.hpp"
 
 #include <cmath>
 
-#include "../cuda/convolution_kernels.hpp"
 #include "distlops/core/instantiate.hpp"
-#include "nonstationary_taps.hpp"
+#include "nonstationary_convolve1d_kernels.hpp"
 
 namespace distlops {
 
@@ -73,11 +74,11 @@ NonStationaryConvolve1DOperator<T, Space>::NonStationaryConvolve1DOperator(
   }
   // Every sample's filter, interpolated once at its global position.
   const Index count = static_cast<Index>(filters.size());
-  interpolated_.resize(static_cast<std::size_t>(length_ * taps));
+  std::vector<T> interpolated(static_cast<std::size_t>(length_ * taps));
   for (Index i = 0; i < length_; ++i) {
     const double where = double(origin + i - first) / double(step);
     const Index closest = static_cast<Index>(std::floor(where));
-    T* filter = interpolated_.data() + i * taps;
+    T* filter = interpolated.data() + i * taps;
     for (Index t = 0; t < taps; ++t) {
       if (closest < 0) {
         filter[t] = filters[0][t];
@@ -90,65 +91,23 @@ NonStationaryConvolve1DOperator<T, Space>::NonStationaryConvolve1DOperator(
       }
     }
   }
-  if constexpr (!std::same_as<Space, Host>) {
-    space_filters_ = Buffer<T, Space>(static_cast<Index>(interpolated_.size()));
-    memory::copy_bytes<Space, Host>(space_filters_.data(), interpolated_.data(),
-                                    interpolated_.size() * sizeof(T));
-  }
+  filters_ = Buffer<T, Space>(static_cast<Index>(interpolated.size()));
+  memory::copy_bytes<Space, Host>(filters_.data(), interpolated.data(),
+                                  interpolated.size() * sizeof(T));
 }
 
 template <Scalar T, MemorySpace Space>
 void NonStationaryConvolve1DOperator<T, Space>::forward(const Local& x, Local& y) const {
   const Index window = this->range()[static_cast<std::size_t>(axis_)];
-  if constexpr (!std::same_as<Space, Host>) {
-    device_ops::nonstationary_convolve1d(Cuda{}, false, outer_, length_, inner_, window_start_,
-                                         window, half_, space_filters_.data(), x.data(), y.data());
-  } else {
-    y.fill(T(0));
-    for (Index o = 0; o < outer_; ++o) {
-      const T* in = x.data() + o * length_ * inner_;
-      T* out = y.data() + o * window * inner_;
-      for (Index j = 0; j < window; ++j) {
-        const Index output = window_start_ + j;  // position in the input's coordinates
-        T* line = out + j * inner_;
-        const nonstationary::Reach reach = nonstationary::inputs_reaching(output, half_, length_);
-        for (Index i = reach.first; i <= reach.last; ++i) {
-          const T weight = interpolated_[nonstationary::tap_index(i, output, half_)];
-          const T* source = in + i * inner_;
-          for (Index k = 0; k < inner_; ++k)
-            line[k] += weight * source[k];
-        }
-      }
-    }
-  }
+  kernels::nonstationary_convolve1d(Space{}, false, outer_, length_, inner_, window_start_, window,
+                                    half_, filters_.data(), x.data(), y.data());
 }
 
 template <Scalar T, MemorySpace Space>
 void NonStationaryConvolve1DOperator<T, Space>::adjoint(const Local& y, Local& x) const {
   const Index window = this->range()[static_cast<std::size_t>(axis_)];
-  if constexpr (!std::same_as<Space, Host>) {
-    device_ops::nonstationary_convolve1d(Cuda{}, true, outer_, length_, inner_, window_start_,
-                                         window, half_, space_filters_.data(), y.data(), x.data());
-  } else {
-    x.fill(T(0));
-    for (Index o = 0; o < outer_; ++o) {
-      const T* in = y.data() + o * window * inner_;
-      T* out = x.data() + o * length_ * inner_;
-      for (Index i = 0; i < length_; ++i) {
-        T* line = out + i * inner_;
-        // Outputs j (window coordinates) within reach of input sample i.
-        const nonstationary::Reach reach =
-            nonstationary::outputs_reached(i, half_, window_start_, window);
-        for (Index j = reach.first; j <= reach.last; ++j) {
-          const T weight =
-              conjugate(interpolated_[nonstationary::tap_index(i, window_start_ + j, half_)]);
-          const T* source = in + j * inner_;
-          for (Index k = 0; k < inner_; ++k)
-            line[k] += weight * source[k];
-        }
-      }
-    }
-  }
+  kernels::nonstationary_convolve1d(Space{}, true, outer_, length_, inner_, window_start_, window,
+                                    half_, filters_.data(), y.data(), x.data());
 }
 
 DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(NonStationaryConvolve1DOperator)

@@ -1,67 +1,71 @@
 #pragma once
 // SliceProducts: the batched products of Fredholm1 and MDC. Slice i of a kernel G (nsl, nx,
-// ny) multiplies slice i of a model (nsl, ny, nz): y[i] = G[i] x[i] and x[i] = G[i]^H y[i],
-// one Eigen product per slice (GEMV when nz == 1). All arrays are C order.
+// ny) multiplies slice i of a model (nsl, ny, nz): y[i] = G[i] x[i] and x[i] = G[i]^H y[i], all
+// slices in one batched product (matrix_mult_kernels.hpp) in the memory space of the data. All
+// arrays are C order.
 #include <vector>
 
-#include "distlops/core/eigen.hpp"
+#include "../dense/matrix_mult_kernels.hpp"
+#include "distlops/core/buffer.hpp"
 #include "distlops/core/types.hpp"
 
 namespace distlops::detail {
 
-template <Scalar T>
+template <Scalar T, MemorySpace Space>
 class SliceProducts {
  public:
-  /// Copies nsl slices of G (scaled by `scale`, conjugated when `conjugate`); with
-  /// `keep_adjoint` the conjugate transposes are stored too.
-  SliceProducts(const T* g, Index nsl, Index nx, Index ny, Index nz, T scale, bool conjugate,
-                bool keep_adjoint)
-      : nsl_(nsl), nx_(nx), ny_(ny), nz_(nz), g_(g, g + nsl * nx * ny) {
-    for (T& value : g_)
-      value = (conjugate ? conjugate_value(value) : value) * scale;
+  /// `caller` names the operator in errors. Copies nsl slices of G (host memory; scaled by `scale`,
+  /// conjugated when `conjugate`); with `keep_adjoint` the conjugate transposes are stored too,
+  /// which turns the adjoint's strided reads of G into contiguous ones.
+  SliceProducts(const char* caller, const T* g, Index nsl, Index nx, Index ny, Index nz, T scale,
+                bool conjugate, bool keep_adjoint)
+      : caller_(caller), nsl_(nsl), nx_(nx), ny_(ny), nz_(nz) {
+    std::vector<T> values(g, g + nsl * nx * ny);
+    for (T& value : values)
+      value = (conjugate ? distlops::conjugate(value) : value) * scale;
+    g_ = to_space(values);
     if (!keep_adjoint) return;
-    g_adjoint_.resize(g_.size());
+    std::vector<T> adjoint(values.size());
     for (Index i = 0; i < nsl_; ++i) {
-      matrix(g_adjoint_.data() + i * nx_ * ny_, ny_, nx_) = kernel(i).adjoint();
+      const T* slice = values.data() + i * nx_ * ny_;
+      T* transposed = adjoint.data() + i * nx_ * ny_;
+      for (Index r = 0; r < nx_; ++r) {
+        for (Index c = 0; c < ny_; ++c)
+          transposed[c * nx_ + r] = distlops::conjugate(slice[r * ny_ + c]);
+      }
     }
+    g_adjoint_ = to_space(adjoint);
   }
 
   Index slices() const { return nsl_; }
 
   /// y[i] = G[i] x[i] for every slice: x (nsl, ny, nz), y (nsl, nx, nz).
   void forward(const T* x, T* y) const {
-    for (Index i = 0; i < nsl_; ++i) {
-      matrix(y + i * nx_ * nz_, nx_, nz_).noalias() = kernel(i) * view(x + i * ny_ * nz_, ny_, nz_);
-    }
+    kernels::gemm_strided_batched(Space{}, caller_, false, nsl_, nx_, ny_, g_.data(), nx_ * ny_,
+                                  nz_, T(1), x, ny_ * nz_, T(0), y, nx_ * nz_);
   }
   /// x[i] = G[i]^H y[i] for every slice.
   void adjoint(const T* y, T* x) const {
-    for (Index i = 0; i < nsl_; ++i) {
-      auto out = matrix(x + i * ny_ * nz_, ny_, nz_);
-      const auto in = view(y + i * nx_ * nz_, nx_, nz_);
-      if (g_adjoint_.empty()) {
-        out.noalias() = kernel(i).adjoint() * in;
-      } else {
-        out.noalias() = view(g_adjoint_.data() + i * nx_ * ny_, ny_, nx_) * in;
-      }
+    if (g_adjoint_.size() > 0) {
+      kernels::gemm_strided_batched(Space{}, caller_, false, nsl_, ny_, nx_, g_adjoint_.data(),
+                                    nx_ * ny_, nz_, T(1), y, nx_ * nz_, T(0), x, ny_ * nz_);
+    } else {
+      kernels::gemm_strided_batched(Space{}, caller_, true, nsl_, nx_, ny_, g_.data(), nx_ * ny_,
+                                    nz_, T(1), y, nx_ * nz_, T(0), x, ny_ * nz_);
     }
   }
 
  private:
-  using Map = Eigen::Map<EigenRowMajorMatrix<T>>;
-  using ConstMap = Eigen::Map<const EigenRowMajorMatrix<T>>;
-  static T conjugate_value(const T& value) { return conjugate(value); }
-  static Map matrix(T* data, Index rows, Index cols) {
-    return Map(data, static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
+  static Buffer<T, Space> to_space(const std::vector<T>& values) {
+    Buffer<T, Space> buffer(static_cast<Index>(values.size()));
+    memory::copy_bytes<Space, Host>(buffer.data(), values.data(), values.size() * sizeof(T));
+    return buffer;
   }
-  static ConstMap view(const T* data, Index rows, Index cols) {
-    return ConstMap(data, static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
-  }
-  ConstMap kernel(Index i) const { return view(g_.data() + i * nx_ * ny_, nx_, ny_); }
 
+  const char* caller_;
   Index nsl_, nx_, ny_, nz_;
-  std::vector<T> g_;
-  std::vector<T> g_adjoint_;
+  Buffer<T, Space> g_;
+  Buffer<T, Space> g_adjoint_;
 };
 
 }  // namespace distlops::detail

@@ -3,7 +3,7 @@
 #include "distlops/config.hpp"
 #include "fft_stage.hpp"
 #if DISTLOPS_WITH_CUDA
-#include "cufft_stage.hpp"
+#include "../cuda/cufft_stage.hpp"
 #endif
 
 namespace distlops::detail {

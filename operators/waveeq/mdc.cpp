@@ -3,7 +3,6 @@
 #include <cmath>
 #include <memory>
 
-#include "../cuda/device_kernels.hpp"
 #include "../signal/slice_products.hpp"
 #include "../signal/stage_for.hpp"
 #include "distlops/core/collective_check.hpp"
@@ -86,53 +85,13 @@ std::vector<C> kernel_in_frequency_order(const LocalArray<C, Host>& g, const Mdc
   return result;
 }
 
-// The products of SliceProducts on the device: G (nsl, nx, ny) scaled (and conjugated) on the
-// host, copied to the device once; every slice's product in one cublas<t>gemmStridedBatched
-// (the slices are contiguous and equally strided). G^H is applied through the call's
-// conjugate-transpose operation, so nothing is kept for `keep_adjoint`.
-template <Scalar T>
-class DeviceSliceProducts {
- public:
-  DeviceSliceProducts(const T* g, Index nsl, Index nx, Index ny, Index nz, T scale, bool conjugate,
-                      bool /*keep_adjoint*/)
-      : nsl_(nsl), nx_(nx), ny_(ny), nz_(nz), g_(nsl * nx * ny) {
-    std::vector<T> scaled(g, g + nsl * nx * ny);
-    for (T& value : scaled)
-      value = (conjugate ? distlops::conjugate(value) : value) * scale;
-    memory::copy_bytes<Cuda, Host>(g_.data(), scaled.data(), g_.bytes());
-  }
-  /// y[i] = G[i] x[i] for every slice (device memory): x (nsl, ny, nz), y (nsl, nx, nz).
-  void forward(const T* x, T* y) const {
-    device_ops::gemm_strided_batched(Cuda{}, "MDC", false, nsl_, nx_, ny_, g_.data(), nx_ * ny_,
-                                     nz_, T(1), x, ny_ * nz_, T(0), y, nx_ * nz_);
-  }
-  /// x[i] = G[i]^H y[i] for every slice.
-  void adjoint(const T* y, T* x) const {
-    device_ops::gemm_strided_batched(Cuda{}, "MDC", true, nsl_, nx_, ny_, g_.data(), nx_ * ny_, nz_,
-                                     T(1), y, nx_ * nz_, T(0), x, ny_ * nz_);
-  }
-
- private:
-  Index nsl_, nx_, ny_, nz_;
-  Buffer<T, Cuda> g_;
-};
-
-template <MemorySpace Space, class C>
-struct ProductsOf {
-  using type = detail::SliceProducts<C>;
-};
-template <class C>
-struct ProductsOf<Cuda, C> {
-  using type = DeviceSliceProducts<C>;
-};
-
 template <std::floating_point R, MemorySpace Space>
 class MDCOperator final : public LinearOperatorBase<DistributedArray<R, Space>> {
  public:
   using Array = DistributedArray<R, Space>;
   using C = std::complex<R>;
   using Stage = detail::StageFor<Space, R>;
-  using Products = typename ProductsOf<Space, C>::type;
+  using Products = detail::SliceProducts<C, Space>;
 
   MDCOperator(const LocalArray<C, Host>& g, const MdcSizes& sizes, const MDCOptions& options,
               const Layout& slices, const Layout& model, const Layout& data)
@@ -142,7 +101,7 @@ class MDCOperator final : public LinearOperatorBase<DistributedArray<R, Space>> 
             options.twosided, options)),
         data_transform_(time_transform<Stage>(
             sizes, data.replicated() ? sizes.ns : data.local_extent(data.rank()), false, options)),
-        products_(kernel_in_frequency_order(g, sizes, options.transpose).data(),
+        products_("MDC", kernel_in_frequency_order(g, sizes, options.transpose).data(),
                   sizes.local_frequencies, sizes.ns, sizes.nr, sizes.nv,
                   C(options.prescaled
                         ? 1.0

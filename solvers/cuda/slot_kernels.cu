@@ -9,7 +9,10 @@
 #include "distlops/solvers/detail/lsqr_recurrence.hpp"
 #include "distlops/solvers/detail/slot_kernels.hpp"
 
-namespace distlops::detail {
+namespace distlops::kernels::slots {
+
+using detail::LsqrParameters;
+using detail::LsqrSlots;
 
 namespace {
 
@@ -51,11 +54,11 @@ __global__ void add_value_kernel(const A* value, double* re, double* im) {
 
 __global__ void step_length_kernel(double numerator, const double* first, const double* second,
                                    double weight, double* out) {
-  *out = slot_kernels::guarded_step(numerator, *first + (second ? weight * *second : 0.0));
+  *out = kernels::slots::guarded_step(numerator, *first + (second ? weight * *second : 0.0));
 }
 
 __global__ void reciprocal_sqrt_kernel(const double* squared, double otherwise, double* out) {
-  *out = slot_kernels::guarded_reciprocal_sqrt(*squared, otherwise);
+  *out = kernels::slots::guarded_reciprocal_sqrt(*squared, otherwise);
 }
 
 template <class D>
@@ -85,11 +88,11 @@ __global__ void scale_kernel(Index n, const double* a, double factor, D* y) {
 }
 
 __global__ void lsqr_after_u_kernel(double* slots, double dampsq) {
-  lsqr_after_u(*reinterpret_cast<LsqrSlots*>(slots), dampsq);
+  detail::lsqr_after_u(*reinterpret_cast<LsqrSlots*>(slots), dampsq);
 }
 
 __global__ void lsqr_after_v_kernel(double* slots, LsqrParameters p) {
-  lsqr_after_v(*reinterpret_cast<LsqrSlots*>(slots), p);
+  detail::lsqr_after_v(*reinterpret_cast<LsqrSlots*>(slots), p);
 }
 
 // One-thread (or one small block) kernels on the slots.
@@ -100,8 +103,6 @@ void launch_scalar(const char* name, int threads, K kernel, A... arguments) {
 }
 
 }  // namespace
-
-namespace slot_kernels {
 
 void zero(Cuda, int count, double* slots) {
   if (count > 0) launch_scalar("slot zero kernel launch", 32, zero_kernel, count, slots);
@@ -173,8 +174,6 @@ void read_back(Cuda, double* host, const double* slots, int count) {
 DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_CUDA_SLOT_KERNELS)
 #undef DISTLOPS_INSTANTIATE_CUDA_SLOT_KERNELS
 
-}  // namespace slot_kernels
-
 void lsqr_after_u(Cuda, double* slots, double dampsq) {
   launch_scalar("lsqr scalar kernel launch", 1, lsqr_after_u_kernel, slots, dampsq);
 }
@@ -183,4 +182,4 @@ void lsqr_after_v(Cuda, double* slots, LsqrParameters p) {
   launch_scalar("lsqr scalar kernel launch", 1, lsqr_after_v_kernel, slots, p);
 }
 
-}  // namespace distlops::detail
+}  // namespace distlops::kernels::slots

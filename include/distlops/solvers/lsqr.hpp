@@ -167,7 +167,7 @@ LsqrResult<Domain> lsqr_run(const BasicLinearOperator<Domain, Range>& op, const 
     slots.add_squared_norm(lsqr_slot_u_squared, u);
     slots.add_squared_norm(lsqr_slot_w_squared, w);
     slots.combine();
-    lsqr_after_u(Space{}, slots.data(), dampsq);
+    kernels::slots::lsqr_after_u(Space{}, slots.data(), dampsq);
     scale_by_slot(u, slot(&LsqrSlots::u_scale), 1.0);
     scale_by_slot(v, slot(&LsqrSlots::v_scale), 1.0);
     op.apply_adjoint_add(T(1), u, T(1), v);
@@ -176,7 +176,7 @@ LsqrResult<Domain> lsqr_run(const BasicLinearOperator<Domain, Range>& op, const 
     slots.combine();
     // Rotations, estimates and stopping tests; then x += t1 w, w = v + t2 w (x and w unchanged
     // when a scalar is not finite).
-    lsqr_after_v(Space{}, slots.data(), parameters_of_run);
+    kernels::slots::lsqr_after_v(Space{}, slots.data(), parameters_of_run);
     scale_by_slot(v, slot(&LsqrSlots::v_normalise), 1.0);
     axpy_by_slot(x, slot(&LsqrSlots::x_step), 1.0, w);
     axpby_by_slot(w, slot(&LsqrSlots::w_v), v, slot(&LsqrSlots::w_w));

@@ -44,9 +44,8 @@ class Convolve1DOperator final : public AccumulatingOperator<T, Space> {
  private:
   void apply(bool adjoint, T alpha, const T* in, T beta, T* out) const;
 
-  std::vector<T> filter_;  // h, and conj(h) for the adjoint
-  std::vector<T> conj_filter_;
-  Buffer<T, Space> space_filters_;  // h then conj(h) in device memory (device spaces only)
+  Buffer<T, Space> filters_;  // h then conj(h) (for the adjoint), in the space
+  Index taps_ = 0;
   Index offset_ = 0;
   Index outer_ = 1;          // product of the extents before the axis
   Index length_ = 0;         // n, the model's extent along the axis

@@ -33,13 +33,8 @@ class DiagonalOperator final : public AccumulatingOperator<T, Space> {
   void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
 
  private:
-  void apply(bool conj, T alpha, const T* in, T beta, T* out) const;
-  void apply_host(bool conj, T alpha, const T* in, T beta, T* out) const;
-
-  Vector diag_;  // d and conj(d) in Space, for element-wise products
+  Vector diag_;  // d and conj(d) in Space
   Vector conj_diag_;
-  std::vector<T> row_weights_;  // d and conj(d) on the host, for scaled rows (inner_ > 1)
-  std::vector<T> conj_row_weights_;
   Index outer_ = 1;   // product of the extents before the broadcast axis
   Index length_ = 0;  // number of weights
   Index inner_ = 1;   // product of the extents after it

@@ -37,14 +37,12 @@ class RestrictionOperator final : public AccumulatingOperator<T, Space> {
   Index outer_ = 1;   // product of the extents before the axis
   Index length_ = 0;  // dims[axis]
   Index inner_ = 1;   // product of the extents after it
-  std::vector<Index> iava_;
-  // The data samples of each model index j: sources_[first_[j]] ... sources_[first_[j + 1] - 1].
-  std::vector<Index> first_;
-  std::vector<Index> sources_;
-  // The same lists in device memory (the Cuda space only).
-  Buffer<Index, Space> device_iava_;
-  Buffer<Index, Space> device_first_;
-  Buffer<Index, Space> device_sources_;
+  Index count_ = 0;   // iava.size()
+  // The index lists in the space: iava, and the data samples of each model index j,
+  // sources_[first_[j]] ... sources_[first_[j + 1] - 1].
+  Buffer<Index, Space> iava_;
+  Buffer<Index, Space> first_;
+  Buffer<Index, Space> sources_;
 };
 
 /// Sampling of arrays of shape `dims` at `iava` along `axis` (negative axes count from the

@@ -48,9 +48,8 @@ class NonStationaryConvolve1DOperator final : public LinearOperatorBase<LocalArr
   int axis_;
   Index half_;  // half the filter length
   Index window_start_;
-  Index outer_, length_, inner_;    // the input as (outer, length, inner) around the axis
-  std::vector<T> interpolated_;     // length_ filters of 2 * half_ + 1 taps
-  Buffer<T, Space> space_filters_;  // the same in device memory (device spaces only)
+  Index outer_, length_, inner_;  // the input as (outer, length, inner) around the axis
+  Buffer<T, Space> filters_;      // length_ filters of 2 * half_ + 1 taps, in the space
 };
 
 namespace local {

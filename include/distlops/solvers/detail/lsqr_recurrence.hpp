@@ -136,14 +136,19 @@ DISTLOPS_HOST_DEVICE inline void lsqr_after_v(LsqrSlots& s, LsqrParameters p) {
   sc.istop = istop;
 }
 
-inline void lsqr_after_u(Host, double* slots, double dampsq) {
-  lsqr_after_u(*reinterpret_cast<LsqrSlots*>(slots), dampsq);
-}
-inline void lsqr_after_v(Host, double* slots, LsqrParameters p) {
-  lsqr_after_v(*reinterpret_cast<LsqrSlots*>(slots), p);
-}
-/// The same as single-thread kernels on the library's stream (solvers/cuda/slot_kernels.cu).
-void lsqr_after_u(Cuda, double* slots, double dampsq);
-void lsqr_after_v(Cuda, double* slots, LsqrParameters p);
-
 }  // namespace distlops::detail
+
+namespace distlops::kernels::slots {
+
+/// The recurrences on the slots of a memory space: on the host a call of the formulas above,
+/// on Cuda single-thread kernels on the library's stream (solvers/cuda/slot_kernels.cu).
+inline void lsqr_after_u(Host, double* slots, double dampsq) {
+  detail::lsqr_after_u(*reinterpret_cast<detail::LsqrSlots*>(slots), dampsq);
+}
+inline void lsqr_after_v(Host, double* slots, detail::LsqrParameters p) {
+  detail::lsqr_after_v(*reinterpret_cast<detail::LsqrSlots*>(slots), p);
+}
+void lsqr_after_u(Cuda, double* slots, double dampsq);
+void lsqr_after_v(Cuda, double* slots, detail::LsqrParameters p);
+
+}  // namespace distlops::kernels::slots

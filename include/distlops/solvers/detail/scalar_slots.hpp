@@ -98,7 +98,7 @@ class ScalarSlots {
       throw InvalidArgument("ScalarSlots: between 1 and " + std::to_string(capacity) +
                             " slots, asked for " + std::to_string(count));
     }
-    slot_kernels::zero(Space{}, count_, memory_.data());
+    kernels::slots::zero(Space{}, count_, memory_.data());
     host_.fill(0.0);
   }
   ScalarSlots(const ScalarSlots&) = delete;
@@ -142,8 +142,8 @@ class ScalarSlots {
     const auto exponent = static_cast<real_type_t<T>>(p == 0 ? 1 : p);
     check_batch_slot(slot);
     for_each_reduction_block(v, v, [&](const T* data, const T*, Index n, const Communicator* c) {
-      slot_kernels::add_norm_reduce(Space{}, kind, exponent, n, data, region_for(c) + slot,
-                                    scratch());
+      kernels::slots::add_norm_reduce(Space{}, kind, exponent, n, data, region_for(c) + slot,
+                                      scratch());
     });
   }
 
@@ -158,7 +158,7 @@ class ScalarSlots {
       }
     }
     for (int g = 1; g < groups_; ++g)
-      slot_kernels::accumulate(Space{}, batch_, region(g) + first_, region(0) + first_);
+      kernels::slots::accumulate(Space{}, batch_, region(g) + first_, region(0) + first_);
   }
 
   /// The slot in the space's memory (for the updates below).
@@ -168,20 +168,20 @@ class ScalarSlots {
   }
 
   /// out = numerator / (first + weight second), or 0 when that curvature is not positive or
-  /// not finite (slot_kernels::guarded_step); second < 0: none. On the device.
+  /// not finite (kernels::slots::guarded_step); second < 0: none. On the device.
   void step_length(int out, double numerator, int first, int second = -1, double weight = 0) {
     check_slot(out);
-    slot_kernels::step_length(Space{}, numerator, device(first),
-                              second >= 0 ? device(second) : nullptr, weight, mutable_slot(out));
+    kernels::slots::step_length(Space{}, numerator, device(first),
+                                second >= 0 ? device(second) : nullptr, weight, mutable_slot(out));
   }
   /// out = 1 / sqrt(squared), or `otherwise` when squared is not positive and finite.
   void reciprocal_sqrt(int out, int squared, double otherwise) {
     check_slot(out);
-    slot_kernels::reciprocal_sqrt(Space{}, device(squared), otherwise, mutable_slot(out));
+    kernels::slots::reciprocal_sqrt(Space{}, device(squared), otherwise, mutable_slot(out));
   }
 
   /// Copies every slot to the host: one synchronisation with the device.
-  void read_back() { slot_kernels::read_back(Space{}, host_.data(), memory_.data(), count_); }
+  void read_back() { kernels::slots::read_back(Space{}, host_.data(), memory_.data(), count_); }
   /// The slot's value at the last read_back().
   double operator[](int slot) const {
     check_slot(slot);
@@ -200,7 +200,7 @@ class ScalarSlots {
 
  private:
   static constexpr int scratch_doubles =
-      static_cast<int>(slot_kernels::scratch_bytes / sizeof(double));
+      static_cast<int>(kernels::slots::scratch_bytes / sizeof(double));
 
   void check_slot(int slot) const {
     if (slot < 0 || slot >= count_) {
@@ -231,7 +231,7 @@ class ScalarSlots {
     }
     communicators_[groups_] = comm;
     double* fresh = region(groups_++);
-    slot_kernels::zero(Space{}, batch_, fresh + first_);
+    kernels::slots::zero(Space{}, batch_, fresh + first_);
     return fresh;
   }
 
@@ -242,7 +242,8 @@ class ScalarSlots {
     if (imaginary) check_batch_slot(slot + 1);
     for_each_reduction_block(a, b, [&](const T* x, const T* y, Index n, const Communicator* c) {
       double* target = region_for(c) + slot;
-      slot_kernels::add_vdot(Space{}, n, x, y, target, imaginary ? target + 1 : nullptr, scratch());
+      kernels::slots::add_vdot(Space{}, n, x, y, target, imaginary ? target + 1 : nullptr,
+                               scratch());
     });
   }
 
@@ -262,7 +263,7 @@ void axpy_by_slot(V& y, const double* slot, double factor, const V& x) {
   using T = typename V::value_type;
   using Space = typename V::space_type;
   for_each_block_pair(y, x, [&](T* yd, const T* xd, Index n) {
-    slot_kernels::axpy(Space{}, n, slot, factor, xd, yd);
+    kernels::slots::axpy(Space{}, n, slot, factor, xd, yd);
   });
 }
 /// y = a * x + b * y with a and b read from slot memory (y untouched when a == 0 and b == 1).
@@ -271,7 +272,7 @@ void axpby_by_slot(V& y, const double* a, const V& x, const double* b) {
   using T = typename V::value_type;
   using Space = typename V::space_type;
   for_each_block_pair(
-      y, x, [&](T* yd, const T* xd, Index n) { slot_kernels::axpby(Space{}, n, a, xd, b, yd); });
+      y, x, [&](T* yd, const T* xd, Index n) { kernels::slots::axpby(Space{}, n, a, xd, b, yd); });
 }
 /// y = factor * slot * y (y untouched when the coefficient is 1).
 template <class V>
@@ -279,7 +280,7 @@ void scale_by_slot(V& y, const double* slot, double factor) {
   using T = typename V::value_type;
   using Space = typename V::space_type;
   for_each_block_pair(
-      y, y, [&](T* yd, const T*, Index n) { slot_kernels::scale(Space{}, n, slot, factor, yd); });
+      y, y, [&](T* yd, const T*, Index n) { kernels::slots::scale(Space{}, n, slot, factor, yd); });
 }
 
 }  // namespace distlops::detail

@@ -21,7 +21,7 @@
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
 
-namespace distlops::detail::slot_kernels {
+namespace distlops::kernels::slots {
 
 inline constexpr std::size_t scratch_bytes = 2 * sizeof(double);
 
@@ -130,4 +130,4 @@ void read_back(Cuda, double* host, const double* slots, int count);
 DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_DECLARE_CUDA_SLOT_KERNELS)
 #undef DISTLOPS_DECLARE_CUDA_SLOT_KERNELS
 
-}  // namespace distlops::detail::slot_kernels
+}  // namespace distlops::kernels::slots

@@ -1,31 +1,21 @@
-// The CUDA kernels of the operators (device_kernels.hpp): grid-stride loops over output points
-// whose arithmetic is that of pointwise.hpp.
-
-#include "device_kernels.hpp"
+// Restriction on the device (restriction_kernels.hpp): one thread per output point; the
+// adjoint sums the samples of its row through the inverse index lists.
+#include "../local/restriction_kernels.hpp"
 #include "distlops/core/detail/cuda_launch.cuh"
 #include "distlops/core/instantiate.hpp"
 
-namespace distlops::device_ops {
+namespace distlops::kernels {
 
 namespace {
 
-using kernels::device::accumulate;
-using kernels::device::first_index;
-using kernels::device::grid_stride;
-using kernels::device::launch_elements;
-using kernels::device::pointer;
-using kernels::device::scalar_t;
-using kernels::device::value;
+using device::accumulate;
+using device::first_index;
+using device::grid_stride;
+using device::launch_elements;
+using device::pointer;
+using device::scalar_t;
+using device::value;
 namespace pw = pointwise;
-
-template <class D>
-__global__ void diagonal_kernel(Index n, Index length, Index inner, D alpha, const D* w,
-                                const D* in, D beta, D* out) {
-  for (Index p = first_index(); p < n; p += grid_stride()) {
-    const Index l = (p / inner) % length;
-    out[p] = accumulate(pw::multiply(alpha, pw::multiply(w[l], in[p])), beta, out + p);
-  }
-}
 
 template <class D>
 __global__ void gather_rows_kernel(Index n, Index length, Index inner, Index count,
@@ -57,13 +47,6 @@ __global__ void scatter_rows_kernel(Index n, Index length, Index inner, Index co
 }  // namespace
 
 template <Scalar T>
-void diagonal(Cuda, Index outer, Index length, Index inner, T alpha, const T* w, const T* in,
-              T beta, T* out) {
-  launch_elements("Diagonal kernel launch", outer * length * inner, diagonal_kernel<scalar_t<T>>,
-                  length, inner, value(alpha), pointer(w), pointer(in), value(beta), pointer(out));
-}
-
-template <Scalar T>
 void gather_rows(Cuda, Index outer, Index length, Index inner, Index count, const Index* index,
                  T alpha, const T* in, T beta, T* out) {
   launch_elements("Restriction kernel launch", outer * count * inner,
@@ -79,13 +62,11 @@ void scatter_rows(Cuda, Index outer, Index length, Index inner, Index count, con
                   value(alpha), pointer(in), value(beta), pointer(out));
 }
 
-#define DISTLOPS_INSTANTIATE_DEVICE_OPS(T)                                                       \
-  template void diagonal<T>(Cuda, Index, Index, Index, T, const T*, const T*, T, T*);            \
-  template void gather_rows<T>(Cuda, Index, Index, Index, Index, const Index*, T, const T*, T,   \
-                               T*);                                                              \
-  template void scatter_rows<T>(Cuda, Index, Index, Index, Index, const Index*, const Index*, T, \
+#define DISTLOPS_INSTANTIATE_RESTRICTION_KERNELS(T, Space)                                        \
+  template void gather_rows<T>(Space, Index, Index, Index, Index, const Index*, T, const T*, T,   \
+                               T*);                                                               \
+  template void scatter_rows<T>(Space, Index, Index, Index, Index, const Index*, const Index*, T, \
                                 const T*, T, T*);
-DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_DEVICE_OPS)
-#undef DISTLOPS_INSTANTIATE_DEVICE_OPS
+DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_RESTRICTION_KERNELS, ::distlops::Cuda)
 
-}  // namespace distlops::device_ops
+}  // namespace distlops::kernels

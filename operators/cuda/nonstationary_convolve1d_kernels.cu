@@ -1,52 +1,21 @@
-// The 1-d convolution kernels (convolution_kernels.hpp): grid-stride loops over output points,
-// each summing the taps that reach it.
+// NonStationaryConvolve1D on the device (nonstationary_convolve1d_kernels.hpp): one thread per
+// output point, summing the samples within reach with their interpolated taps.
+#include "../signal/nonstationary_convolve1d_kernels.hpp"
 #include "../signal/nonstationary_taps.hpp"
-#include "convolution_kernels.hpp"
 #include "distlops/core/detail/cuda_launch.cuh"
 #include "distlops/core/instantiate.hpp"
 
-namespace distlops::device_ops {
+namespace distlops::kernels {
 
 namespace {
 
-using kernels::device::accumulate;
-using kernels::device::first_index;
-using kernels::device::grid_stride;
-using kernels::device::launch_elements;
-using kernels::device::pointer;
-using kernels::device::scalar_t;
-using kernels::device::value;
+using device::first_index;
+using device::grid_stride;
+using device::launch_elements;
+using device::pointer;
+using device::scalar_t;
+using device::value;
 namespace pw = pointwise;
-
-__device__ inline Index smaller(Index a, Index b) {
-  return a < b ? a : b;
-}
-__device__ inline Index larger(Index a, Index b) {
-  return a < b ? b : a;
-}
-
-template <class D>
-__global__ void convolve1d_kernel(Index n, bool adjoint, Index in_rows, Index out_rows, Index inner,
-                                  Index taps, Index offset, const D* w, D alpha, const D* in,
-                                  D beta, D* out) {
-  for (Index p = first_index(); p < n; p += grid_stride()) {
-    const Index i = p % inner;
-    const Index r = (p / inner) % out_rows;
-    const Index o = p / (inner * out_rows);
-    // Input row s = r + offset - k (forward) or r + k - offset (adjoint), 0 <= s < in_rows.
-    const Index first = adjoint ? offset - r : r + offset - in_rows + 1;
-    const Index begin = larger(first, 0);
-    const Index end = smaller(first + in_rows, taps);
-    const D* row = in + o * in_rows * inner + i;
-    D sum = pw::from_real<D>(0);
-    for (Index k = begin; k < end; ++k) {
-      const Index s = adjoint ? r + k - offset : r + offset - k;
-      sum = pw::add(sum, pw::multiply(w[k], row[s * inner]));
-    }
-    const D scaled = pw::multiply(alpha, sum);
-    out[p] = accumulate(scaled, beta, out + p);
-  }
-}
 
 template <class D>
 __global__ void nonstationary_forward_kernel(Index n, Index length, Index inner, Index window_start,
@@ -90,14 +59,6 @@ __global__ void nonstationary_adjoint_kernel(Index n, Index length, Index inner,
 }  // namespace
 
 template <Scalar T>
-void convolve1d(Cuda, bool adjoint, Index outer, Index in_rows, Index out_rows, Index inner,
-                Index taps, Index offset, const T* w, T alpha, const T* in, T beta, T* out) {
-  launch_elements("Convolve1D kernel launch", outer * out_rows * inner,
-                  convolve1d_kernel<scalar_t<T>>, adjoint, in_rows, out_rows, inner, taps, offset,
-                  pointer(w), value(alpha), pointer(in), value(beta), pointer(out));
-}
-
-template <Scalar T>
 void nonstationary_convolve1d(Cuda, bool adjoint, Index outer, Index length, Index inner,
                               Index window_start, Index window, Index half, const T* filters,
                               const T* in, T* out) {
@@ -112,12 +73,9 @@ void nonstationary_convolve1d(Cuda, bool adjoint, Index outer, Index length, Ind
   }
 }
 
-#define DISTLOPS_INSTANTIATE_CONVOLUTION_KERNELS(T)                                               \
-  template void convolve1d<T>(Cuda, bool, Index, Index, Index, Index, Index, Index, const T*, T,  \
-                              const T*, T, T*);                                                   \
-  template void nonstationary_convolve1d<T>(Cuda, bool, Index, Index, Index, Index, Index, Index, \
+#define DISTLOPS_INSTANTIATE_NONSTATIONARY_KERNELS(T, Space)                                       \
+  template void nonstationary_convolve1d<T>(Space, bool, Index, Index, Index, Index, Index, Index, \
                                             const T*, const T*, T*);
-DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_CONVOLUTION_KERNELS)
-#undef DISTLOPS_INSTANTIATE_CONVOLUTION_KERNELS
+DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_NONSTATIONARY_KERNELS, ::distlops::Cuda)
 
-}  // namespace distlops::device_ops
+}  // namespace distlops::kernels

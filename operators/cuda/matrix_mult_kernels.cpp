@@ -1,4 +1,4 @@
-// The dense products on the device through cuBLAS (local and distributed MatrixMult,
+// The dense products on the device through cuBLAS (local and distributed MatrixMult, MDC,
 // Fredholm1). cuBLAS is column-major: a row-major r x c array is a column-major c x r array, so
 // the row-major products are computed transposed: Y = A X is Y^T = X^T A^T, and Y = A^H X is
 // Y^T = X^T conj(A).
@@ -7,13 +7,13 @@
 #include <limits>
 #include <string>
 
-#include "device_kernels.hpp"
+#include "../dense/matrix_mult_kernels.hpp"
 #include "distlops/core/cuda_context.hpp"
 #include "distlops/core/detail/cuda_check.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
 
-namespace distlops::device_ops {
+namespace distlops::kernels {
 
 namespace {
 
@@ -267,4 +267,4 @@ void gemm_strided_batched(Cuda, const char* caller, bool adjoint, Index batch, I
 DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_GEMM_STRIDED_BATCHED)
 #undef DISTLOPS_INSTANTIATE_GEMM_STRIDED_BATCHED
 
-}  // namespace distlops::device_ops
+}  // namespace distlops::kernels

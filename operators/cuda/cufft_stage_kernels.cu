@@ -1,9 +1,9 @@
-// The copies around the cuFFT transforms (fft_kernels.hpp): one thread per destination element
-// (fft_copy_line_element), 64-bit grid-stride loops.
+// The copies around the cuFFT transforms (cufft_stage_kernels.hpp): one thread per destination
+// element (fft_copy_line_element), 64-bit grid-stride loops.
+#include "cufft_stage_kernels.hpp"
 #include "distlops/core/detail/cuda_launch.cuh"
-#include "fft_kernels.hpp"
 
-namespace distlops::device_ops {
+namespace distlops::kernels {
 
 namespace {
 
@@ -45,4 +45,4 @@ DISTLOPS_INSTANTIATE_FFT_COPY(float)
 DISTLOPS_INSTANTIATE_FFT_COPY(double)
 #undef DISTLOPS_INSTANTIATE_FFT_COPY
 
-}  // namespace distlops::device_ops
+}  // namespace distlops::kernels

@@ -24,9 +24,9 @@
 #include <cstddef>
 #include <vector>
 
-#include "../cuda/fft_kernels.hpp"
+#include "../signal/fft_stage.hpp"
+#include "cufft_stage_kernels.hpp"
 #include "distlops/core/buffer.hpp"
-#include "fft_stage.hpp"
 
 namespace distlops::detail {
 
@@ -84,7 +84,7 @@ class CufftStage {
  private:
   struct Pass {
     FftAxis axis;
-    device_ops::FftLines input, output;  // the pass's blocks seen as lines along its axis
+    kernels::FftLines input, output;  // the pass's blocks seen as lines along its axis
     Buffer<Index, Cuda> to_work, to_range, from_range, to_domain;
     Buffer<R, Cuda> forward_weights, adjoint_weights;
     // Complex axis: one plan for both directions. Real axis: real-to-complex and

@@ -15,8 +15,8 @@ namespace distlops::detail {
 namespace {
 
 // A block of `shape` and `strides` seen as lines along axis k.
-device_ops::FftLines lines_along(const Shape& shape, const Shape& strides, int k) {
-  device_ops::FftLines lines;
+kernels::FftLines lines_along(const Shape& shape, const Shape& strides, int k) {
+  kernels::FftLines lines;
   lines.lines = 1;
   for (int j = 0; j < static_cast<int>(shape.size()); ++j) {
     if (j == k) continue;
@@ -128,8 +128,8 @@ CufftStage<R>::CufftStage(std::vector<FftAxis> axes, double scale, FFTPlanning /
                           Shape domain_strides, Shape range_strides)
     : axes_(std::move(axes)) {
   const int ndim = static_cast<int>(axes_.size());
-  if (ndim < 1 || ndim > device_ops::max_fft_axes) {
-    throw InvalidArgument("FFT: arrays of 1 to " + std::to_string(device_ops::max_fft_axes) +
+  if (ndim < 1 || ndim > kernels::max_fft_axes) {
+    throw InvalidArgument("FFT: arrays of 1 to " + std::to_string(kernels::max_fft_axes) +
                           " dimensions are supported on the device, got " + std::to_string(ndim));
   }
   for (int k = 0; k < ndim; ++k) {
@@ -208,42 +208,41 @@ template <class R>
 template <class E>
 void CufftStage<R>::pass_forward(const Pass& pass, const E* in, C* out) const {
   const FftAxis& a = pass.axis;
-  device_ops::FftLineCopy gather;
+  kernels::FftLineCopy gather;
   gather.block = pass.input;
   gather.length = a.nfft;
   gather.pitch = a.nfft;
   gather.to_work = true;
   gather.real_part = a.real;
   if (pass.to_complex.valid()) {
-    device_ops::fft_copy_lines<R>(Cuda{}, gather, pass.to_work.data(), nullptr, in,
-                                  real_work_.data());
+    kernels::fft_copy_lines<R>(Cuda{}, gather, pass.to_work.data(), nullptr, in, real_work_.data());
     execute(pass.to_complex, real_work_.data(), work_.data());
   } else {
-    device_ops::fft_copy_lines<R>(Cuda{}, gather, pass.to_work.data(), nullptr, in, work_.data());
+    kernels::fft_copy_lines<R>(Cuda{}, gather, pass.to_work.data(), nullptr, in, work_.data());
     if (pass.complex.valid()) execute(pass.complex, work_.data(), CUFFT_FORWARD);
   }
-  device_ops::FftLineCopy scatter;
+  kernels::FftLineCopy scatter;
   scatter.block = pass.output;
   scatter.length = a.range();
   scatter.pitch = a.spectrum();
   scatter.to_work = false;
-  device_ops::fft_copy_lines<R>(Cuda{}, scatter, pass.to_range.data(), pass.forward_weights.data(),
-                                static_cast<const C*>(work_.data()), out);
+  kernels::fft_copy_lines<R>(Cuda{}, scatter, pass.to_range.data(), pass.forward_weights.data(),
+                             static_cast<const C*>(work_.data()), out);
 }
 
 template <class R>
 template <class E>
 void CufftStage<R>::pass_adjoint(const Pass& pass, const C* in, E* out) const {
   const FftAxis& a = pass.axis;
-  device_ops::FftLineCopy gather;
+  kernels::FftLineCopy gather;
   gather.block = pass.output;
   gather.length = a.spectrum();
   gather.pitch = a.spectrum();
   gather.to_work = true;
   gather.hermitian_nfft = a.real ? a.nfft : 0;
-  device_ops::fft_copy_lines<R>(Cuda{}, gather, pass.from_range.data(), pass.adjoint_weights.data(),
-                                in, work_.data());
-  device_ops::FftLineCopy scatter;
+  kernels::fft_copy_lines<R>(Cuda{}, gather, pass.from_range.data(), pass.adjoint_weights.data(),
+                             in, work_.data());
+  kernels::FftLineCopy scatter;
   scatter.block = pass.input;
   scatter.length = a.length;
   scatter.to_work = false;
@@ -251,13 +250,13 @@ void CufftStage<R>::pass_adjoint(const Pass& pass, const C* in, E* out) const {
   if (pass.to_real.valid()) {
     execute(pass.to_real, work_.data(), real_work_.data());
     scatter.pitch = a.nfft;
-    device_ops::fft_copy_lines<R>(Cuda{}, scatter, pass.to_domain.data(), nullptr,
-                                  static_cast<const R*>(real_work_.data()), out);
+    kernels::fft_copy_lines<R>(Cuda{}, scatter, pass.to_domain.data(), nullptr,
+                               static_cast<const R*>(real_work_.data()), out);
   } else {
     if (pass.complex.valid()) execute(pass.complex, work_.data(), CUFFT_INVERSE);
     scatter.pitch = a.spectrum();
-    device_ops::fft_copy_lines<R>(Cuda{}, scatter, pass.to_domain.data(), nullptr,
-                                  static_cast<const C*>(work_.data()), out);
+    kernels::fft_copy_lines<R>(Cuda{}, scatter, pass.to_domain.data(), nullptr,
+                               static_cast<const C*>(work_.data()), out);
   }
 }
 

@@ -12,7 +12,7 @@
 #include "distlops/core/pointwise.hpp"
 #include "distlops/core/types.hpp"
 
-namespace distlops::device_ops {
+namespace distlops::kernels {
 
 /// The most axes of a block the FFT kernels handle.
 inline constexpr int max_fft_axes = 16;
@@ -103,4 +103,4 @@ template <class R, class From, class To>
 void fft_copy_lines(Cuda, const FftLineCopy& copy, const Index* map, const R* weights,
                     const From* in, To* out);
 
-}  // namespace distlops::device_ops
+}  // namespace distlops::kernels

@@ -1,0 +1,23 @@
+#pragma once
+// The kernel of local::Convolve1D, one definition per memory space (operators/host/ and
+// operators/cuda/convolve1d_kernels.*). Pointers are memory of the space.
+#include "distlops/core/memory_space.hpp"
+#include "distlops/core/types.hpp"
+
+namespace distlops::kernels {
+
+/// Convolve1D on (outer, rows, inner) arrays: input rows `in_rows`, output rows `out_rows`,
+/// `taps` weights w; output row r reads input row r + shift(k) with weight w[k], shift(k) =
+/// offset - k (forward, w = h) or k - offset (adjoint, w = conj(h)), rows outside the input
+/// contributing nothing:
+///   out[o, r, i] = alpha * sum_k w[k] in[o, r + shift(k), i] + beta * out[o, r, i]
+/// (out not read when beta == 0). The host sums in tap-grouped passes over cache-sized blocks,
+/// the device with one thread per output point.
+template <Scalar T>
+void convolve1d(Host, bool adjoint, Index outer, Index in_rows, Index out_rows, Index inner,
+                Index taps, Index offset, const T* w, T alpha, const T* in, T beta, T* out);
+template <Scalar T>
+void convolve1d(Cuda, bool adjoint, Index outer, Index in_rows, Index out_rows, Index inner,
+                Index taps, Index offset, const T* w, T alpha, const T* in, T beta, T* out);
+
+}  // namespace distlops::kernels

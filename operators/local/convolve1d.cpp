@@ -9,6 +9,32 @@
 
 namespace distlops::local {
 
+namespace {
+
+template <Scalar T, MemorySpace Space>
+class Convolve1DOperator final : public AccumulatingOperator<T, Space> {
+ public:
+  using Vector = typename AccumulatingOperator<T, Space>::Vector;
+
+  Convolve1DOperator(const Shape& dims, std::span<const T> filter, Index offset, int axis);
+
+  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
+  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
+
+ private:
+  void apply(bool adjoint, T alpha, const T* in, T beta, T* out) const;
+
+  Buffer<T, Space> filters_;  // h then conj(h) (for the adjoint), in the space
+  Index taps_ = 0;
+  Index offset_ = 0;
+  Index outer_ = 1;          // product of the extents before the axis
+  Index length_ = 0;         // n, the model's extent along the axis
+  Index output_length_ = 0;  // max(n, nh), the data's extent along the axis
+  Index inner_ = 1;          // product of the extents after the axis
+};
+
+}  // namespace
+
 template <Scalar T, MemorySpace Space>
 Convolve1DOperator<T, Space>::Convolve1DOperator(const Shape& dims, std::span<const T> filter,
                                                  Index offset, int axis)
@@ -66,6 +92,16 @@ void Convolve1DOperator<T, Space>::apply(bool adjoint, T alpha, const T* in, T b
                       filters_.data() + (adjoint ? taps_ : 0), alpha, in, beta, out);
 }
 
-DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(Convolve1DOperator)
+template <Scalar T, MemorySpace Space>
+LocalOperator<T, Space> Convolve1D(const Shape& dims, std::span<const T> filter, Index offset,
+                                   int axis) {
+  return LocalOperator<T, Space>::template make<Convolve1DOperator<T, Space>>(dims, filter, offset,
+                                                                              axis);
+}
+
+#define DISTLOPS_INSTANTIATE_CONVOLVE1D(T, S) \
+  template LocalOperator<T, S> Convolve1D<T, S>(const Shape&, std::span<const T>, Index, int);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_CONVOLVE1D)
+#undef DISTLOPS_INSTANTIATE_CONVOLVE1D
 
 }  // namespace distlops::local

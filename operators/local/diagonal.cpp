@@ -8,6 +8,30 @@
 
 namespace distlops::local {
 
+namespace {
+
+template <Scalar T, MemorySpace Space>
+class DiagonalOperator final : public AccumulatingOperator<T, Space> {
+ public:
+  using Vector = typename AccumulatingOperator<T, Space>::Vector;
+
+  /// `diag` in host memory; `dims` empty means (diag.size()); `axis` counts from the end when
+  /// negative.
+  DiagonalOperator(std::span<const T> diag, Shape dims, int axis);
+
+  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
+  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
+
+ private:
+  Vector diag_;  // d and conj(d) in Space
+  Vector conj_diag_;
+  Index outer_ = 1;   // product of the extents before the broadcast axis
+  Index length_ = 0;  // number of weights
+  Index inner_ = 1;   // product of the extents after it
+};
+
+}  // namespace
+
 template <Scalar T, MemorySpace Space>
 DiagonalOperator<T, Space>::DiagonalOperator(std::span<const T> diag, Shape dims, int axis)
     : AccumulatingOperator<T, Space>(dims.empty() ? Shape{Index(diag.size())} : dims,
@@ -55,7 +79,6 @@ LocalOperator<T, Space> Diagonal(std::span<const T> diag, const Shape& dims, int
 }
 
 #define DISTLOPS_INSTANTIATE_DIAGONAL(T, S) \
-  template class DiagonalOperator<T, S>;    \
   template LocalOperator<T, S> Diagonal<T, S>(std::span<const T>, const Shape&, int);
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_DIAGONAL)
 

@@ -1,7 +1,11 @@
-// EmbedOperator and its factories Identity and Pad: shifted windows copied row by row.
-#include "distlops/operators/local/embed.hpp"
-
+// EmbedOperator, the operator behind Identity (zero shift: zero padding or truncation at the
+// end of each axis) and Pad (shift = -before): a shifted window between two N-d arrays (C
+// order) of the same number of axes, y[i] = x[i + shift] where i + shift lies inside x, and
+// y[i] = 0 elsewhere (per axis; `shift` may be negative). Its adjoint is the window the other
+// way, x[j] = y[j - shift] where defined, 0 elsewhere. Trailing axes that both arrays span
+// entirely merge into longer rows; the window is one box kernel (box_kernels.hpp).
 #include <algorithm>
+#include <string>
 
 #include "../box_kernels.hpp"
 #include "distlops/core/instantiate.hpp"
@@ -12,6 +16,30 @@
 namespace distlops::local {
 
 namespace {
+
+template <Scalar T, MemorySpace Space>
+class EmbedOperator final : public AccumulatingOperator<T, Space> {
+ public:
+  using Vector = typename AccumulatingOperator<T, Space>::Vector;
+
+  /// `domain`, `range` and `shift` must have the same number of entries (InvalidArgument).
+  EmbedOperator(Shape domain, Shape range, Shape shift, std::string name);
+
+  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
+  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
+
+ private:
+  /// One direction: destination[i] = source[i + shift], with the merged trailing axes.
+  struct Window {
+    Shape source;
+    Shape destination;
+    Shape shift;
+  };
+  void apply(const Window& window, T alpha, const T* in, T beta, T* out) const;
+
+  Window forward_window_;
+  Window adjoint_window_;
+};
 
 // Merges the trailing axes that both arrays span entirely (same extent, no shift) into the
 // axis before them, so that rows are as long as possible. Keeps at least one axis.
@@ -122,7 +150,6 @@ LocalOperator<T, Space> Pad(const Shape& dims, const std::vector<PadWidth>& pad)
 }
 
 #define DISTLOPS_INSTANTIATE_EMBED(T, S)                                   \
-  template class EmbedOperator<T, S>;                                      \
   template LocalOperator<T, S> Identity<T, S>(const Shape&, const Shape&); \
   template LocalOperator<T, S> Pad<T, S>(const Shape&, const std::vector<PadWidth>&);
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_EMBED)

@@ -9,6 +9,27 @@ namespace distlops::local {
 
 namespace {
 
+template <Scalar T, MemorySpace Space>
+class MatrixMultOperator final : public AccumulatingOperator<T, Space> {
+ public:
+  using Vector = typename AccumulatingOperator<T, Space>::Vector;
+
+  /// `values` holds A in C order (row-major), rows * cols elements, in host memory.
+  MatrixMultOperator(Index rows, Index cols, std::span<const T> values, const Shape& otherdims);
+
+  Index matrix_rows() const { return rows_; }
+  Index matrix_cols() const { return cols_; }
+
+  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
+  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
+
+ private:
+  Index rows_;
+  Index cols_;
+  Index columns_;  // product of otherdims: the number of right-hand sides
+  Vector matrix_;
+};
+
 Shape with_first(Index first, const Shape& otherdims) {
   Shape shape{first};
   shape.insert(shape.end(), otherdims.begin(), otherdims.end());
@@ -66,7 +87,6 @@ LocalOperator<T, Space> MatrixMult(const Eigen::Ref<const EigenRowMajorMatrix<T>
 }
 
 #define DISTLOPS_INSTANTIATE_MATRIX_MULT(T, S)                                                   \
-  template class MatrixMultOperator<T, S>;                                                       \
   template LocalOperator<T, S> MatrixMult<T, S>(Index, Index, std::span<const T>, const Shape&); \
   template LocalOperator<T, S> MatrixMult<T, S>(const Eigen::Ref<const EigenRowMajorMatrix<T>>&, \
                                                 const Shape&);

@@ -8,6 +8,32 @@
 
 namespace distlops::local {
 
+namespace {
+
+template <Scalar T, MemorySpace Space>
+class RestrictionOperator final : public AccumulatingOperator<T, Space> {
+ public:
+  using Vector = typename AccumulatingOperator<T, Space>::Vector;
+
+  RestrictionOperator(const Shape& dims, std::span<const Index> iava, int axis);
+
+  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
+  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
+
+ private:
+  Index outer_ = 1;   // product of the extents before the axis
+  Index length_ = 0;  // dims[axis]
+  Index inner_ = 1;   // product of the extents after it
+  Index count_ = 0;   // iava.size()
+  // The index lists in the space: iava, and the data samples of each model index j,
+  // sources_[first_[j]] ... sources_[first_[j + 1] - 1].
+  Buffer<Index, Space> iava_;
+  Buffer<Index, Space> first_;
+  Buffer<Index, Space> sources_;
+};
+
+}  // namespace
+
 template <Scalar T, MemorySpace Space>
 RestrictionOperator<T, Space>::RestrictionOperator(const Shape& dims, std::span<const Index> iava,
                                                    int axis)
@@ -52,6 +78,14 @@ void RestrictionOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta
                         alpha, y.data(), beta, x.data());
 }
 
-DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(RestrictionOperator)
+template <Scalar T, MemorySpace Space>
+LocalOperator<T, Space> Restriction(const Shape& dims, std::span<const Index> iava, int axis) {
+  return LocalOperator<T, Space>::template make<RestrictionOperator<T, Space>>(dims, iava, axis);
+}
+
+#define DISTLOPS_INSTANTIATE_RESTRICTION(T, S) \
+  template LocalOperator<T, S> Restriction<T, S>(const Shape&, std::span<const Index>, int);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_RESTRICTION)
+#undef DISTLOPS_INSTANTIATE_RESTRICTION
 
 }  // namespace distlops::local

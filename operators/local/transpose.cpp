@@ -13,6 +13,32 @@ namespace distlops::local {
 
 namespace {
 
+template <Scalar T, MemorySpace Space>
+class TransposeAxesOperator final : public AccumulatingOperator<T, Space> {
+ public:
+  using Vector = typename AccumulatingOperator<T, Space>::Vector;
+
+  TransposeAxesOperator(const Shape& dims, const std::vector<int>& axes);
+
+  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
+  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
+
+ private:
+  /// One direction: the output shape, for each output axis the input stride and the output
+  /// stride, and the output axis (other than the last) read with the smallest input stride.
+  struct Permutation {
+    Shape shape;
+    Shape input_strides;
+    Shape output_strides;
+    std::size_t contiguous_axis;
+  };
+  static Permutation make_permutation(const Shape& shape, const Shape& input_strides);
+  void apply(const Permutation& permutation, T alpha, const T* in, T beta, T* out) const;
+
+  Permutation forward_;
+  Permutation adjoint_;
+};
+
 // The axes normalised and checked to be a permutation of [0, ndim).
 std::vector<int> permutation_of(const std::string& op, const Shape& dims,
                                 const std::vector<int>& axes) {
@@ -111,6 +137,14 @@ void TransposeAxesOperator<T, Space>::apply(const Permutation& permutation, T al
   }
 }
 
-DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(TransposeAxesOperator)
+template <Scalar T, MemorySpace Space>
+LocalOperator<T, Space> Transpose(const Shape& dims, const std::vector<int>& axes) {
+  return LocalOperator<T, Space>::template make<TransposeAxesOperator<T, Space>>(dims, axes);
+}
+
+#define DISTLOPS_INSTANTIATE_TRANSPOSE(T, S) \
+  template LocalOperator<T, S> Transpose<T, S>(const Shape&, const std::vector<int>&);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_TRANSPOSE)
+#undef DISTLOPS_INSTANTIATE_TRANSPOSE
 
 }  // namespace distlops::local

@@ -6,6 +6,37 @@
 
 namespace distlops::local {
 
+namespace {
+
+template <Scalar T, MemorySpace Space>
+class ZeroOperator final : public AccumulatingOperator<T, Space> {
+ public:
+  using Vector = typename AccumulatingOperator<T, Space>::Vector;
+
+  ZeroOperator(Shape data, Shape model);
+
+  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
+  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
+};
+
+template <Scalar T, MemorySpace Space>
+class ScalingOperator final : public AccumulatingOperator<T, Space> {
+ public:
+  using Vector = typename AccumulatingOperator<T, Space>::Vector;
+
+  ScalingOperator(Shape shape, T scale);
+
+  T scale() const { return scale_; }
+
+  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
+  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
+
+ private:
+  T scale_;
+};
+
+}  // namespace
+
 template <Scalar T, MemorySpace Space>
 ZeroOperator<T, Space>::ZeroOperator(Shape data, Shape model)
     : AccumulatingOperator<T, Space>(std::move(model), std::move(data), "Zero") {
@@ -39,7 +70,23 @@ void ScalingOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta, Ve
   kernels::axpby(Space{}, y.size(), alpha * conjugate(scale_), y.data(), beta, x.data());
 }
 
-DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(ZeroOperator)
-DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(ScalingOperator)
+template <Scalar T, MemorySpace Space>
+LocalOperator<T, Space> Zero(const Shape& data, const Shape& model) {
+  return LocalOperator<T, Space>::template make<ZeroOperator<T, Space>>(data, model);
+}
+
+#define DISTLOPS_INSTANTIATE_ZERO(T, S) \
+  template LocalOperator<T, S> Zero<T, S>(const Shape&, const Shape&);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_ZERO)
+#undef DISTLOPS_INSTANTIATE_ZERO
+template <Scalar T, MemorySpace Space>
+LocalOperator<T, Space> Scaling(const Shape& shape, T scale) {
+  return LocalOperator<T, Space>::template make<ScalingOperator<T, Space>>(shape, scale);
+}
+
+#define DISTLOPS_INSTANTIATE_SCALING(T, S) \
+  template LocalOperator<T, S> Scaling<T, S>(const Shape&, T);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_SCALING)
+#undef DISTLOPS_INSTANTIATE_SCALING
 
 }  // namespace distlops::local

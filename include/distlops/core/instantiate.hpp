@@ -6,8 +6,8 @@
 /// the library's sources instantiate them with it, so that a user's build compiles none of
 /// them and no source lists types or spaces by hand:
 ///
-///     DISTLOPS_EXTERN_TEMPLATE_CLASS(ZeroOperator)       // in zero.hpp
-///     DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(ZeroOperator)  // in zero_scaling.cpp
+///     DISTLOPS_EXTERN_TEMPLATE_CLASS(HaloOperator)       // in halo.hpp
+///     DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(HaloOperator)  // in halo.cpp
 ///
 /// For function templates, a file defines a macro `M(T, Space)` for one instantiation and
 /// expands it with DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(M), or DISTLOPS_FOR_EACH_SCALAR_IN(M,

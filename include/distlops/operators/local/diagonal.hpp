@@ -20,32 +20,11 @@
 
 namespace distlops::local {
 
-template <Scalar T, MemorySpace Space = Host>
-class DiagonalOperator final : public AccumulatingOperator<T, Space> {
- public:
-  using Vector = typename AccumulatingOperator<T, Space>::Vector;
-
-  /// `diag` in host memory; `dims` empty means (diag.size()); `axis` counts from the end when
-  /// negative.
-  DiagonalOperator(std::span<const T> diag, Shape dims, int axis);
-
-  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
-  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
-
- private:
-  Vector diag_;  // d and conj(d) in Space
-  Vector conj_diag_;
-  Index outer_ = 1;   // product of the extents before the broadcast axis
-  Index length_ = 0;  // number of weights
-  Index inner_ = 1;   // product of the extents after it
-};
-
 /// Multiplication by `diag`, broadcast along `axis` of arrays of shape `dims` (see above).
 template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> Diagonal(std::span<const T> diag, const Shape& dims = {}, int axis = -1);
 
-#define DISTLOPS_EXTERN_DIAGONAL(T, S)          \
-  extern template class DiagonalOperator<T, S>; \
+#define DISTLOPS_EXTERN_DIAGONAL(T, S) \
   extern template LocalOperator<T, S> Diagonal<T, S>(std::span<const T>, const Shape&, int);
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_EXTERN_DIAGONAL)
 #undef DISTLOPS_EXTERN_DIAGONAL

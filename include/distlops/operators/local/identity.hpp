@@ -11,7 +11,7 @@
 /// axes, a negative extent, or some axes larger in N and others in M (as PyLops).
 
 #include "distlops/core/instantiate.hpp"
-#include "distlops/operators/local/embed.hpp"
+#include "distlops/operators/local/accumulating_operator.hpp"
 
 namespace distlops::local {
 

@@ -21,27 +21,6 @@
 
 namespace distlops::local {
 
-template <Scalar T, MemorySpace Space = Host>
-class MatrixMultOperator final : public AccumulatingOperator<T, Space> {
- public:
-  using Vector = typename AccumulatingOperator<T, Space>::Vector;
-
-  /// `values` holds A in C order (row-major), rows * cols elements, in host memory.
-  MatrixMultOperator(Index rows, Index cols, std::span<const T> values, const Shape& otherdims);
-
-  Index matrix_rows() const { return rows_; }
-  Index matrix_cols() const { return cols_; }
-
-  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
-  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
-
- private:
-  Index rows_;
-  Index cols_;
-  Index columns_;  // product of otherdims: the number of right-hand sides
-  Vector matrix_;
-};
-
 /// A x for a matrix given row-major by `values` (rows * cols elements).
 template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> MatrixMult(Index rows, Index cols, std::span<const T> values,
@@ -53,7 +32,6 @@ LocalOperator<T, Space> MatrixMult(const Eigen::Ref<const EigenRowMajorMatrix<T>
                                    const Shape& otherdims = {});
 
 #define DISTLOPS_EXTERN_MATRIX_MULT(T, S)                                                \
-  extern template class MatrixMultOperator<T, S>;                                        \
   extern template LocalOperator<T, S> MatrixMult<T, S>(Index, Index, std::span<const T>, \
                                                        const Shape&);                    \
   extern template LocalOperator<T, S> MatrixMult<T, S>(                                  \

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "distlops/core/instantiate.hpp"
-#include "distlops/operators/local/embed.hpp"
+#include "distlops/operators/local/accumulating_operator.hpp"
 
 namespace distlops::local {
 

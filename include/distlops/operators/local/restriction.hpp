@@ -23,35 +23,14 @@
 
 namespace distlops::local {
 
-template <Scalar T, MemorySpace Space = Host>
-class RestrictionOperator final : public AccumulatingOperator<T, Space> {
- public:
-  using Vector = typename AccumulatingOperator<T, Space>::Vector;
-
-  RestrictionOperator(const Shape& dims, std::span<const Index> iava, int axis);
-
-  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
-  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
-
- private:
-  Index outer_ = 1;   // product of the extents before the axis
-  Index length_ = 0;  // dims[axis]
-  Index inner_ = 1;   // product of the extents after it
-  Index count_ = 0;   // iava.size()
-  // The index lists in the space: iava, and the data samples of each model index j,
-  // sources_[first_[j]] ... sources_[first_[j + 1] - 1].
-  Buffer<Index, Space> iava_;
-  Buffer<Index, Space> first_;
-  Buffer<Index, Space> sources_;
-};
-
 /// Sampling of arrays of shape `dims` at `iava` along `axis` (negative axes count from the
 /// end).
 template <Scalar T, MemorySpace Space = Host>
-LocalOperator<T, Space> Restriction(const Shape& dims, std::span<const Index> iava, int axis = -1) {
-  return LocalOperator<T, Space>::template make<RestrictionOperator<T, Space>>(dims, iava, axis);
-}
+LocalOperator<T, Space> Restriction(const Shape& dims, std::span<const Index> iava, int axis = -1);
 
-DISTLOPS_EXTERN_TEMPLATE_CLASS(RestrictionOperator)
+#define DISTLOPS_DETAIL_EXTERN_RESTRICTION(T, S) \
+  extern template LocalOperator<T, S> Restriction<T, S>(const Shape&, std::span<const Index>, int);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_RESTRICTION)
+#undef DISTLOPS_DETAIL_EXTERN_RESTRICTION
 
 }  // namespace distlops::local

@@ -10,28 +10,13 @@
 
 namespace distlops::local {
 
-template <Scalar T, MemorySpace Space = Host>
-class ScalingOperator final : public AccumulatingOperator<T, Space> {
- public:
-  using Vector = typename AccumulatingOperator<T, Space>::Vector;
-
-  ScalingOperator(Shape shape, T scale);
-
-  T scale() const { return scale_; }
-
-  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
-  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
-
- private:
-  T scale_;
-};
-
 /// s x on arrays of shape `shape`.
 template <Scalar T, MemorySpace Space = Host>
-LocalOperator<T, Space> Scaling(const Shape& shape, T scale) {
-  return LocalOperator<T, Space>::template make<ScalingOperator<T, Space>>(shape, scale);
-}
+LocalOperator<T, Space> Scaling(const Shape& shape, T scale);
 
-DISTLOPS_EXTERN_TEMPLATE_CLASS(ScalingOperator)
+#define DISTLOPS_DETAIL_EXTERN_SCALING(T, S) \
+  extern template LocalOperator<T, S> Scaling<T, S>(const Shape&, T);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_SCALING)
+#undef DISTLOPS_DETAIL_EXTERN_SCALING
 
 }  // namespace distlops::local

@@ -19,38 +19,13 @@
 
 namespace distlops::local {
 
-template <Scalar T, MemorySpace Space = Host>
-class TransposeAxesOperator final : public AccumulatingOperator<T, Space> {
- public:
-  using Vector = typename AccumulatingOperator<T, Space>::Vector;
-
-  TransposeAxesOperator(const Shape& dims, const std::vector<int>& axes);
-
-  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
-  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
-
- private:
-  /// One direction: the output shape, for each output axis the input stride and the output
-  /// stride, and the output axis (other than the last) read with the smallest input stride.
-  struct Permutation {
-    Shape shape;
-    Shape input_strides;
-    Shape output_strides;
-    std::size_t contiguous_axis;
-  };
-  static Permutation make_permutation(const Shape& shape, const Shape& input_strides);
-  void apply(const Permutation& permutation, T alpha, const T* in, T beta, T* out) const;
-
-  Permutation forward_;
-  Permutation adjoint_;
-};
-
 /// x.transpose(axes) for arrays of shape `dims`.
 template <Scalar T, MemorySpace Space = Host>
-LocalOperator<T, Space> Transpose(const Shape& dims, const std::vector<int>& axes) {
-  return LocalOperator<T, Space>::template make<TransposeAxesOperator<T, Space>>(dims, axes);
-}
+LocalOperator<T, Space> Transpose(const Shape& dims, const std::vector<int>& axes);
 
-DISTLOPS_EXTERN_TEMPLATE_CLASS(TransposeAxesOperator)
+#define DISTLOPS_DETAIL_EXTERN_TRANSPOSE(T, S) \
+  extern template LocalOperator<T, S> Transpose<T, S>(const Shape&, const std::vector<int>&);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_TRANSPOSE)
+#undef DISTLOPS_DETAIL_EXTERN_TRANSPOSE
 
 }  // namespace distlops::local

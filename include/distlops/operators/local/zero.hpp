@@ -8,22 +8,9 @@
 
 namespace distlops::local {
 
-template <Scalar T, MemorySpace Space = Host>
-class ZeroOperator final : public AccumulatingOperator<T, Space> {
- public:
-  using Vector = typename AccumulatingOperator<T, Space>::Vector;
-
-  ZeroOperator(Shape data, Shape model);
-
-  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
-  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
-};
-
 /// The zero operator from arrays of shape `model` to arrays of shape `data`.
 template <Scalar T, MemorySpace Space = Host>
-LocalOperator<T, Space> Zero(const Shape& data, const Shape& model) {
-  return LocalOperator<T, Space>::template make<ZeroOperator<T, Space>>(data, model);
-}
+LocalOperator<T, Space> Zero(const Shape& data, const Shape& model);
 
 /// The square zero operator on arrays of shape `shape`.
 template <Scalar T, MemorySpace Space = Host>
@@ -31,6 +18,9 @@ LocalOperator<T, Space> Zero(const Shape& shape) {
   return Zero<T, Space>(shape, shape);
 }
 
-DISTLOPS_EXTERN_TEMPLATE_CLASS(ZeroOperator)
+#define DISTLOPS_DETAIL_EXTERN_ZERO(T, S) \
+  extern template LocalOperator<T, S> Zero<T, S>(const Shape&, const Shape&);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_ZERO)
+#undef DISTLOPS_DETAIL_EXTERN_ZERO
 
 }  // namespace distlops::local

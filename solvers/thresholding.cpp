@@ -1,6 +1,8 @@
 // Host kernels of the thresholding rules.
 #include "distlops/solvers/thresholding.hpp"
 
+#include "distlops/core/instantiate.hpp"
+
 namespace distlops {
 
 const char* to_string(ThresholdKind kind) {
@@ -40,12 +42,10 @@ void threshold(Host, ThresholdKind kind, Index n, real_type_t<T> t, T* x) {
   }
 }
 
-template void threshold<float>(Host, ThresholdKind, Index, float, float*);
-template void threshold<double>(Host, ThresholdKind, Index, double, double*);
-template void threshold<std::complex<float>>(Host, ThresholdKind, Index, float,
-                                             std::complex<float>*);
-template void threshold<std::complex<double>>(Host, ThresholdKind, Index, double,
-                                              std::complex<double>*);
+#define DISTLOPS_INSTANTIATE_THRESHOLD(T, Space) \
+  template void threshold<T>(Space, ThresholdKind, Index, real_type_t<T>, T*);
+DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_THRESHOLD, ::distlops::Host)
+#undef DISTLOPS_INSTANTIATE_THRESHOLD
 
 }  // namespace kernels
 }  // namespace distlops

@@ -313,7 +313,8 @@ void CufftStage<R>::adjoint(const C* range, R* domain) const {
   run_adjoint(range, domain);
 }
 
-template class CufftStage<float>;
-template class CufftStage<double>;
+#define DISTLOPS_INSTANTIATE_CUFFT_STAGE(R) template class CufftStage<R>;
+DISTLOPS_FOR_EACH_REAL(DISTLOPS_INSTANTIATE_CUFFT_STAGE)
+#undef DISTLOPS_INSTANTIATE_CUFFT_STAGE
 
 }  // namespace distlops::detail

@@ -27,6 +27,7 @@
 #include "../signal/fft_stage.hpp"
 #include "cufft_stage_kernels.hpp"
 #include "distlops/core/buffer.hpp"
+#include "distlops/core/instantiate.hpp"
 
 namespace distlops::detail {
 
@@ -114,7 +115,8 @@ class CufftStage {
   mutable Buffer<R, Cuda> real_work_;
 };
 
-extern template class CufftStage<float>;
-extern template class CufftStage<double>;
+#define DISTLOPS_DETAIL_EXTERN_CUFFT_STAGE(R) extern template class CufftStage<R>;
+DISTLOPS_FOR_EACH_REAL(DISTLOPS_DETAIL_EXTERN_CUFFT_STAGE)
+#undef DISTLOPS_DETAIL_EXTERN_CUFFT_STAGE
 
 }  // namespace distlops::detail

@@ -2,6 +2,7 @@
 // element (fft_copy_line_element), 64-bit grid-stride loops.
 #include "cufft_stage_kernels.hpp"
 #include "distlops/core/detail/cuda_launch.cuh"
+#include "distlops/core/instantiate.hpp"
 
 namespace distlops::kernels {
 
@@ -41,8 +42,7 @@ void fft_copy_lines(Cuda, const FftLineCopy& copy, const Index* map, const R* we
                                                       const R*, const std::complex<R>*, R*);  \
   template void fft_copy_lines<R, std::complex<R>, std::complex<R>>(                          \
       Cuda, const FftLineCopy&, const Index*, const R*, const std::complex<R>*, std::complex<R>*);
-DISTLOPS_INSTANTIATE_FFT_COPY(float)
-DISTLOPS_INSTANTIATE_FFT_COPY(double)
+DISTLOPS_FOR_EACH_REAL(DISTLOPS_INSTANTIATE_FFT_COPY)
 #undef DISTLOPS_INSTANTIATE_FFT_COPY
 
 }  // namespace distlops::kernels

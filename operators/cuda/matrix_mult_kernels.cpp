@@ -201,17 +201,6 @@ void gemm(Cuda, bool adjoint, Index rows, Index cols, const T* a, Index k, T alp
   }
 }
 
-template void gemm<float>(Cuda, bool, Index, Index, const float*, Index, float, const float*, float,
-                          float*);
-template void gemm<double>(Cuda, bool, Index, Index, const double*, Index, double, const double*,
-                           double, double*);
-template void gemm<std::complex<float>>(Cuda, bool, Index, Index, const std::complex<float>*, Index,
-                                        std::complex<float>, const std::complex<float>*,
-                                        std::complex<float>, std::complex<float>*);
-template void gemm<std::complex<double>>(Cuda, bool, Index, Index, const std::complex<double>*,
-                                         Index, std::complex<double>, const std::complex<double>*,
-                                         std::complex<double>, std::complex<double>*);
-
 template <Scalar T>
 void gemm_strided_batched(Cuda, const char* caller, bool adjoint, Index batch, Index rows,
                           Index cols, const T* a, Index a_stride, Index k, T alpha, const T* in,
@@ -261,10 +250,11 @@ void gemm_strided_batched(Cuda, const char* caller, bool adjoint, Index batch, I
                      ("cublas<t>gemmStridedBatched (" + name + ")").c_str());
 }
 
-#define DISTLOPS_INSTANTIATE_GEMM_STRIDED_BATCHED(T)                                            \
-  template void gemm_strided_batched<T>(Cuda, const char*, bool, Index, Index, Index, const T*, \
+#define DISTLOPS_INSTANTIATE_MATRIX_MULT_KERNELS(T, Space)                                       \
+  template void gemm<T>(Space, bool, Index, Index, const T*, Index, T, const T*, T, T*);         \
+  template void gemm_strided_batched<T>(Space, const char*, bool, Index, Index, Index, const T*, \
                                         Index, Index, T, const T*, Index, T, T*, Index);
-DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_GEMM_STRIDED_BATCHED)
-#undef DISTLOPS_INSTANTIATE_GEMM_STRIDED_BATCHED
+DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_MATRIX_MULT_KERNELS, ::distlops::Cuda)
+#undef DISTLOPS_INSTANTIATE_MATRIX_MULT_KERNELS
 
 }  // namespace distlops::kernels

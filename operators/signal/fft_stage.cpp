@@ -179,10 +179,11 @@ std::vector<R> fft_adjoint_weights(const FftAxis& a, R scale) {
     weights.push_back(scale * (a.real && doubled_bin(bin, a.nfft) ? R(1) / root2 : R(1)));
   return weights;
 }
-template std::vector<float> fft_forward_weights(const FftAxis&, float);
-template std::vector<double> fft_forward_weights(const FftAxis&, double);
-template std::vector<float> fft_adjoint_weights(const FftAxis&, float);
-template std::vector<double> fft_adjoint_weights(const FftAxis&, double);
+#define DISTLOPS_INSTANTIATE_FFT_WEIGHTS(R)                       \
+  template std::vector<R> fft_forward_weights(const FftAxis&, R); \
+  template std::vector<R> fft_adjoint_weights(const FftAxis&, R);
+DISTLOPS_FOR_EACH_REAL(DISTLOPS_INSTANTIATE_FFT_WEIGHTS)
+#undef DISTLOPS_INSTANTIATE_FFT_WEIGHTS
 
 // ---- IndexedCopy --------------------------------------------------------------------------------
 
@@ -713,7 +714,8 @@ void FftStage<R>::adjoint(const C* range, R* domain) const {
   run_adjoint(range, domain);
 }
 
-template class FftStage<float>;
-template class FftStage<double>;
+#define DISTLOPS_INSTANTIATE_FFT_STAGE(R) template class FftStage<R>;
+DISTLOPS_FOR_EACH_REAL(DISTLOPS_INSTANTIATE_FFT_STAGE)
+#undef DISTLOPS_INSTANTIATE_FFT_STAGE
 
 }  // namespace distlops::detail

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "distlops/core/buffer.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/signal/fft.hpp"
 
 namespace distlops::detail {
@@ -179,7 +180,8 @@ class FftStage {
   Plan complex_forward_ = nullptr, complex_backward_ = nullptr;
 };
 
-extern template class FftStage<float>;
-extern template class FftStage<double>;
+#define DISTLOPS_DETAIL_EXTERN_FFT_STAGE(R) extern template class FftStage<R>;
+DISTLOPS_FOR_EACH_REAL(DISTLOPS_DETAIL_EXTERN_FFT_STAGE)
+#undef DISTLOPS_DETAIL_EXTERN_FFT_STAGE
 
 }  // namespace distlops::detail

@@ -2,6 +2,7 @@
 // calling the rule shared with the host loop (threshold_rules.hpp); the rule's cut is computed
 // once on the host, as the host kernel does.
 #include "distlops/core/detail/cuda_launch.cuh"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/solvers/threshold_rules.hpp"
 
 namespace distlops::kernels {
@@ -52,11 +53,9 @@ void threshold(Cuda, ThresholdKind kind, Index n, real_type_t<T> t, T* x) {
   cuda::check_launch("threshold kernel launch");
 }
 
-template void threshold<float>(Cuda, ThresholdKind, Index, float, float*);
-template void threshold<double>(Cuda, ThresholdKind, Index, double, double*);
-template void threshold<std::complex<float>>(Cuda, ThresholdKind, Index, float,
-                                             std::complex<float>*);
-template void threshold<std::complex<double>>(Cuda, ThresholdKind, Index, double,
-                                              std::complex<double>*);
+#define DISTLOPS_INSTANTIATE_THRESHOLD(T, Space) \
+  template void threshold<T>(Space, ThresholdKind, Index, real_type_t<T>, T*);
+DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_THRESHOLD, ::distlops::Cuda)
+#undef DISTLOPS_INSTANTIATE_THRESHOLD
 
 }  // namespace distlops::kernels

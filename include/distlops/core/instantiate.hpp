@@ -39,6 +39,9 @@
 #define DISTLOPS_FOR_EACH_SCALAR(MACRO) \
   MACRO(float) MACRO(double) MACRO(std::complex<float>) MACRO(std::complex<double>)
 
+/// MACRO(R) for each real type (templates of a precision: FFT stages, their weights).
+#define DISTLOPS_FOR_EACH_REAL(MACRO) MACRO(float) MACRO(double)
+
 /// MACRO(Space) for each memory space of the build (for templates instantiated for some types).
 #define DISTLOPS_FOR_EACH_SPACE(MACRO) \
   MACRO(::distlops::Host) DISTLOPS_DETAIL_IF_CUDA(MACRO(::distlops::Cuda))

@@ -1,5 +1,5 @@
 #pragma once
-// CufftStage: the Cuda-space counterpart of FftStage (fft_stage.hpp), with the same axes,
+// CufftStage: the Cuda-space counterpart of FftStage (host/fftw_stage.hpp), with the same axes,
 // scale, strides and semantics (builds with the CUDA backend only). One pass per transformed
 // axis, in the host stage's order (the real axis first, then the others from the last axis
 // down): a gather kernel copies the block's lines along the axis into contiguous lines of a
@@ -24,10 +24,11 @@
 #include <cstddef>
 #include <vector>
 
-#include "../signal/fft_stage.hpp"
+#include "../signal/fft_axis.hpp"
 #include "cufft_stage_kernels.hpp"
 #include "distlops/core/buffer.hpp"
 #include "distlops/core/instantiate.hpp"
+#include "distlops/operators/signal/fft.hpp"
 
 namespace distlops::detail {
 

@@ -5,7 +5,7 @@
 // work buffer (applying ifftshift, zero-padding or truncation, and taking real parts for a
 // real axis), cuFFT transforms the lines, and a scatter copies them back into a block
 // (applying fftshift, the kept bins and the weights). The index maps and weights are those of
-// the host stage (fft_stage.hpp), computed on the host and copied to the device once.
+// the host stage (signal/fft_axis.hpp), computed on the host and copied to the device once.
 
 #include "distlops/core/host_device.hpp"
 #include "distlops/core/memory_space.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // The FFT stage of a memory space: FftStage (FFTW) for Host, CufftStage (cuFFT) for Cuda.
 #include "distlops/config.hpp"
-#include "fft_stage.hpp"
+#include "../host/fftw_stage.hpp"
 #if DISTLOPS_WITH_CUDA
 #include "../cuda/cufft_stage.hpp"
 #endif

@@ -248,8 +248,10 @@ class SharedFile {
         failure = std::string(call) + " failed: " + mpi_error_text(code);
         continue;
       }
+      // ROMIO (MPICH's MPI-IO, and one of Open MPI's) leaves the status of a zero-byte
+      // transfer unset: there is nothing to count then.
       int done = 0;
-      if (MPI_Get_count(&status, MPI_BYTE, &done) == MPI_SUCCESS && done != count) {
+      if (count > 0 && MPI_Get_count(&status, MPI_BYTE, &done) == MPI_SUCCESS && done != count) {
         failure = std::string(call) + " moved " + std::to_string(offset + done) + " of the " +
                   std::to_string(bytes) + " bytes of this rank's block" +
                   (writing ? "" : " (the file is shorter than its header says)");

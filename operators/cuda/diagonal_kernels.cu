@@ -8,13 +8,7 @@ namespace distlops::kernels {
 
 namespace {
 
-using device::accumulate;
-using device::first_index;
-using device::grid_stride;
-using device::launch_elements;
-using device::pointer;
-using device::scalar_t;
-using device::value;
+using namespace device;
 namespace pw = pointwise;
 
 template <class D>

@@ -12,25 +12,11 @@ namespace distlops::kernels {
 
 namespace {
 
-using device::accumulate;
-using device::first_index;
-using device::grid_stride;
-using device::pointer;
-using device::scalar_t;
-using device::value;
+using namespace device;
 namespace pw = pointwise;
 
 /// The most axes one launch handles.
 constexpr int max_tile_axes = 8;
-
-// Odometer over the leading axes [0, count) of `extent`; false when done.
-bool next_index(const Shape& extent, std::size_t count, Shape& index) {
-  for (std::size_t k = count; k-- > 0;) {
-    if (++index[k] < extent[k]) return true;
-    index[k] = 0;
-  }
-  return false;
-}
 
 constexpr int tile = 32;
 constexpr int tile_rows = 8;  // threads along y; each copies tile / tile_rows rows

@@ -90,4 +90,14 @@ __device__ D accumulate(D alpha_value, D beta, const D* out) {
   return pointwise::add(alpha_value, pointwise::multiply(beta, *out));
 }
 
+// Odometer over the leading axes [0, count) of `extent` (the axes a launcher loops over on the
+// host, one launch per index); false when done.
+inline bool next_index(const Shape& extent, std::size_t count, Shape& index) {
+  for (std::size_t k = count; k-- > 0;) {
+    if (++index[k] < extent[k]) return true;
+    index[k] = 0;
+  }
+  return false;
+}
+
 }  // namespace distlops::kernels::device

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "../local/support.hpp"
 #include "../rank_exchange.hpp"
 #include "distlops/core/buffer.hpp"
 #include "distlops/core/collective_check.hpp"
@@ -86,14 +87,6 @@ void sum_blocks(Space space, int p, const T* blocks, Index count, T* target) {
     kernels::axpy(space, count, T(1), blocks + j * count, target);
 }
 
-// A host matrix copied into a buffer of the space.
-template <class T, MemorySpace Space>
-Buffer<T, Space> to_space(const T* values, Index count) {
-  Buffer<T, Space> buffer(count);
-  memory::copy_bytes<Space, Host>(buffer.data(), values, static_cast<std::size_t>(buffer.bytes()));
-  return buffer;
-}
-
 struct Grid {
   int p = 1, row = 0, col = 0;
   Communicator row_comm, col_comm;  // the ranks of this grid row (column), ordered by column (row)
@@ -164,7 +157,8 @@ class SummaMatrixMultOperator final : public LinearOperatorBase<DistributedArray
     bm_ = (m + p - 1) / p;
     Buffer<T, Host> padded_a(bn_ * bk_);
     pad(Host{}, local_a.data(), local_a.rows(), local_a.cols(), padded_a.data(), bn_, bk_);
-    a_ = to_space<T, Space>(padded_a.data(), padded_a.size());
+    a_ = local::detail::copy_to_space<T, Space>(
+        std::span<const T>(padded_a.data(), std::size_t(padded_a.size())));
     const Index tile = std::max(bk_, bn_) * bm_;
     tile_ = Buffer<T, Space>(tile);
     swapped_ = Buffer<T, Space>(bk_ * bm_);
@@ -221,7 +215,8 @@ class BlockMatrixMultOperator final : public LinearOperatorBase<DistributedArray
         blocks_(blocks),
         k_(k),
         a_rows_(local_a.rows()),
-        a_(to_space<T, Space>(local_a.data(), Index(local_a.size()))),
+        a_(local::detail::copy_to_space<T, Space>(
+            std::span<const T>(local_a.data(), std::size_t(local_a.size())))),
         row_(grid_.row_comm) {
     // The row blocks of Y that the ranks of this grid row compute, in order.
     for (int c = 0; c < grid_.p; ++c) {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "../local/support.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "nonstationary_convolve1d_kernels.hpp"
 
@@ -91,9 +92,7 @@ NonStationaryConvolve1DOperator<T, Space>::NonStationaryConvolve1DOperator(
       }
     }
   }
-  filters_ = Buffer<T, Space>(static_cast<Index>(interpolated.size()));
-  memory::copy_bytes<Space, Host>(filters_.data(), interpolated.data(),
-                                  interpolated.size() * sizeof(T));
+  filters_ = local::detail::copy_to_space<T, Space>(interpolated);
 }
 
 template <Scalar T, MemorySpace Space>

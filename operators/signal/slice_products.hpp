@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../dense/matrix_mult_kernels.hpp"
+#include "../local/support.hpp"
 #include "distlops/core/buffer.hpp"
 #include "distlops/core/types.hpp"
 
@@ -23,7 +24,7 @@ class SliceProducts {
     std::vector<T> values(g, g + nsl * nx * ny);
     for (T& value : values)
       value = (conjugate ? distlops::conjugate(value) : value) * scale;
-    g_ = to_space(values);
+    g_ = local::detail::copy_to_space<T, Space>(values);
     if (!keep_adjoint) return;
     std::vector<T> adjoint(values.size());
     for (Index i = 0; i < nsl_; ++i) {
@@ -34,7 +35,7 @@ class SliceProducts {
           transposed[c * nx_ + r] = distlops::conjugate(slice[r * ny_ + c]);
       }
     }
-    g_adjoint_ = to_space(adjoint);
+    g_adjoint_ = local::detail::copy_to_space<T, Space>(adjoint);
   }
 
   Index slices() const { return nsl_; }
@@ -56,12 +57,6 @@ class SliceProducts {
   }
 
  private:
-  static Buffer<T, Space> to_space(const std::vector<T>& values) {
-    Buffer<T, Space> buffer(static_cast<Index>(values.size()));
-    memory::copy_bytes<Space, Host>(buffer.data(), values.data(), values.size() * sizeof(T));
-    return buffer;
-  }
-
   const char* caller_;
   Index nsl_, nx_, ny_, nz_;
   Buffer<T, Space> g_;

@@ -1,6 +1,15 @@
 # Flags for distlops' own targets (library, tests, examples, benchmarks): warnings, optional
 # warnings-as-errors and sanitizers. Never applied to users' code.
+#
+#   distlops_project_flags(<target> [UNINSTRUMENTED])
+#
+# UNINSTRUMENTED leaves the target's own code without sanitizer instrumentation (programs that
+# link it still get the sanitizer runtime from their own flags): for test scaffolding that does
+# not touch the library's buffers, such as Catch2's runner and pure-Eigen serial references,
+# whose instrumented Debug compile costs about twice as much for nothing the sanitizers would
+# report about distlops.
 function(distlops_project_flags target)
+  cmake_parse_arguments(ARG "UNINSTRUMENTED" "" "" ${ARGN})
   set(cxx_warnings -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wimplicit-fallthrough)
   if(DISTLOPS_WARNINGS_AS_ERRORS)
     list(APPEND cxx_warnings -Werror)
@@ -19,7 +28,7 @@ function(distlops_project_flags target)
     endif()
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${cuda_flags}>)
   endif()
-  if(DISTLOPS_SANITIZE)
+  if(DISTLOPS_SANITIZE AND NOT ARG_UNINSTRUMENTED)
     # Alignment checks are left out: Eigen 3.4 reads complex<float> data with 8-byte vector
     # loads at 4-byte-aligned addresses, which is valid on x86 but flagged by UBSan.
     set(sanitize -fsanitize=address,undefined -fno-sanitize=alignment -fno-sanitize-recover=all

@@ -19,9 +19,9 @@ Case poststack_case() {
             settings.noise = p.real("noise", settings.noise);
             settings.eps = p.real("eps", settings.eps);
             const int niter = static_cast<int>(p.integer("niter", 100));
-            auto problem = std::make_shared<examples::PoststackProblem>(
+            auto problem = std::make_shared<examples::PoststackProblem<>>(
                 examples::make_poststack_problem(comm, settings));
-            auto solution = std::make_shared<examples::PoststackSolution>();
+            auto solution = std::make_shared<examples::PoststackSolution<>>();
             Run run;
             run.body = [=] { *solution = examples::solve_poststack(*problem, niter); };
             run.units = niter;

@@ -3,8 +3,11 @@
 // least-squares inversion of the data for the log-impedance with CGLS. Traces are split over
 // the ranks; the modelling is trace by trace, the Laplacian regularisation couples
 // neighbouring traces across ranks. See examples/poststack/problem.hpp for the formulas.
+// The operators and the solver run on the host (--space host, the default) or on one GPU per
+// rank (--space cuda, in builds with the CUDA backend).
 //
 //     mpiexec -n 2 ./poststack_inversion --output poststack-output
+//     mpiexec -n 2 ./poststack_inversion --space cuda
 //
 // Writes PNG pictures (true model, data, inverted model, cost and model error per iteration)
 // and the arrays as .npy files into the output directory. --help lists the options.
@@ -48,13 +51,21 @@ options:
   --data FILE     data to invert instead of modelled ones: a float64 .npy file of shape (nx, nz)
                   in the units of W D m; without --model there is no model error to report and
                   the inversion starts from zero
+  --space NAME    where the operators and the solver run: host (default) or cuda (one GPU
+                  per rank; needs a build with the CUDA backend and a visible device on every
+                  rank)
   --check MAX     verify the run: final model error at most MAX and below the starting one, cost
                   decreased, output files written; exit status 1 otherwise (for tests)
   --help          this text
 
-Exit status: 0 on success, 2 for a bad command line, 1 for any other failure (a bad file, a
-failed check), the same on every rank.
+Exit status: 0 on success, 2 for a bad command line, 77 when --space cuda cannot run (a build
+without the CUDA backend, or a rank that sees no CUDA device), 1 for any other failure (a bad
+file, a failed check), the same on every rank.
 )";
+
+/// Exit status of a --space cuda run that cannot start: the code test harnesses read as
+/// "skipped".
+constexpr int space_unavailable = 77;
 
 /// A bad command line: the same message and exit status on every rank (every rank parses the
 /// same arguments).
@@ -94,6 +105,7 @@ struct Options {
   PoststackSettings settings;
   int niter = 100;
   std::string output = "poststack-output";
+  std::string space = Host::name;
   bool help = false;
   bool nx_given = false, nz_given = false;
   double check_max_error = -1;  // negative: no check
@@ -120,8 +132,9 @@ Options parse(int argc, char** argv) {
       }
       value = argv[++i];
     }
-    static const char* const known[] = {"--nx",    "--nz",     "--shares", "--noise", "--eps",
-                                        "--niter", "--output", "--model",  "--data",  "--check"};
+    static const char* const known[] = {"--nx",   "--nz",    "--shares", "--noise",
+                                        "--eps",  "--niter", "--output", "--model",
+                                        "--data", "--space", "--check"};
     bool ok = false;
     for (const char* name : known)
       ok = ok || argument == name;
@@ -161,6 +174,11 @@ Options parse(int argc, char** argv) {
       s.model_file = value;
     } else if (option == "--data") {
       s.data_file = value;
+    } else if (option == "--space") {
+      if (value != Host::name && value != Cuda::name) {
+        throw UsageError{"--space expects host or cuda, got '" + value + "'"};
+      }
+      options.space = value;
     } else if (option == "--check") {
       options.check_max_error = parse_real(option, value);
       if (options.check_max_error <= 0) throw UsageError{"--check expects a positive error bound"};
@@ -215,8 +233,9 @@ std::pair<double, double> min_max(const std::vector<double>& values) {
 }
 
 /// The pictures, drawn by rank 0 from the gathered arrays (traces as columns, time down).
-void save_pictures(const std::string& dir, const PoststackProblem& problem,
-                   const PoststackSolution& solution, const PoststackSettings& s) {
+template <MemorySpace Space>
+void save_pictures(const std::string& dir, const PoststackProblem<Space>& problem,
+                   const PoststackSolution<Space>& solution, const PoststackSettings& s) {
   const auto& comm = problem.layout.communicator();
   const std::vector<double> data = problem.data.gather_to(0);
   const std::vector<double> inverted = solution.cgls.x.gather_to(0);
@@ -270,6 +289,155 @@ void agree_on_rank0_step(const Communicator& comm, const std::string& what,
   if (length > 0) throw IoError(what + ": " + message);
 }
 
+/// The demo in memory space `Space`: the problem, the inversion, the report, the outputs and
+/// the optional check. Returns the exit status; errors raise the same exception on every rank.
+template <MemorySpace Space>
+int run(Options& options, const Communicator& comm) {
+  const bool root = comm.rank() == 0;
+  // Rank 0 creates the output directory first, so that a bad path fails before the work.
+  agree_on_rank0_step(comm, "cannot create the output directory " + options.output,
+                      [&] { std::filesystem::create_directories(options.output); });
+  PoststackSettings& s = options.settings;
+  // Short traces get a shorter wavelet (odd, at most the trace length).
+  s.wavelet_taps = std::min(s.wavelet_taps, s.nz % 2 == 1 ? s.nz : s.nz - 1);
+  const auto start = std::chrono::steady_clock::now();
+  const PoststackProblem<Space> problem = make_poststack_problem<Space>(comm, s);
+  if (root) {
+    std::printf(
+        "post-stack inversion of a %lld x %lld section (traces x samples) on %d rank(s), "
+        "space %s\n",
+        static_cast<long long>(s.nx), static_cast<long long>(s.nz), comm.size(), Space::name);
+    std::printf("traces per rank:");
+    for (Index extent : problem.layout.local_extents())
+      std::printf(" %lld", static_cast<long long>(extent));
+    const std::string model =
+        s.model_file.empty() ? (s.data_file.empty() ? "built-in" : "unknown") : s.model_file;
+    char data[64];
+    std::snprintf(data, sizeof data, "modelled, noise %.3g x RMS", s.noise);
+    std::printf("\nmodel: %s, data: %s, eps %.3g, %d CGLS iterations\n\n", model.c_str(),
+                s.data_file.empty() ? data : s.data_file.c_str(), s.eps, options.niter);
+  }
+
+  ProgressOptions progress;
+  progress.show = true;
+  progress.first = 5;
+  progress.last = 3;
+  progress.every = 10;
+  const PoststackSolution<Space> solution = solve_poststack(problem, options.niter, progress);
+
+  const std::vector<double>& errors = solution.model_errors;
+  if (root && !errors.empty()) {
+    std::printf("\nmodel error ||m - m_true|| / ||m_true|| (m = ln impedance):\n");
+    // Iterations 0, 1, 2, 5, 10, 20, 50, ... and the last one.
+    const int last = static_cast<int>(errors.size()) - 1;
+    std::vector<int> shown;
+    for (int decade = 1; decade <= last; decade *= 10) {
+      for (int step : {1, 2, 5}) {
+        if (step * decade < last) shown.push_back(step * decade);
+      }
+    }
+    shown.insert(shown.begin(), 0);
+    if (last > 0) shown.push_back(last);
+    for (int k : shown) {
+      std::printf("  iteration %4d  %.4e%s\n", k, errors[std::size_t(k)],
+                  k == 0 ? "  (starting model)" : "");
+    }
+    std::printf("final model error: %.4e\n", errors.back());
+  }
+
+  // Outputs: every rank writes its block of the arrays, from host memory.
+  const std::string dir = options.output;
+  const DistributedArray<double> inverted = to_host(solution.cgls.x);
+  io::write_npy(dir + "/data.npy", to_host(problem.data));
+  io::write_npy(dir + "/inverted_log_impedance.npy", inverted);
+  io::write_npy(dir + "/background_log_impedance.npy", to_host(problem.background));
+  if (problem.true_model) {
+    io::write_npy(dir + "/true_log_impedance.npy", to_host(*problem.true_model));
+  }
+  {
+    // The pictures need the whole arrays on rank 0; the gathers inside are collective.
+    std::string message;
+    try {
+      save_pictures(dir, problem, solution, s);
+    } catch (const std::exception& e) {
+      message = e.what();
+    }
+    agree_on_rank0_step(comm, "writing the pictures", [&] {
+      if (!message.empty()) throw std::runtime_error(message);
+    });
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (root) {
+    std::printf("\noutputs in %s/: %sdata.png inverted.png cost.png%s and .npy arrays\n",
+                dir.c_str(), problem.true_model ? "model.png background.png " : "",
+                errors.empty() ? "" : " model_error.png");
+    std::printf("total time %.2f s\n", seconds);
+  }
+
+  if (options.check_max_error > 0) {
+    std::vector<std::string> failures;
+    if (errors.empty()) {
+      failures.push_back("no true model to check against");
+    } else {
+      if (!(errors.back() <= options.check_max_error)) {
+        failures.push_back("final model error " + std::to_string(errors.back()) + " > " +
+                           std::to_string(options.check_max_error));
+      }
+      if (!(errors.back() < errors.front())) {
+        failures.push_back("the model error did not decrease");
+      }
+    }
+    if (!(solution.cgls.costs.back() < solution.cgls.costs.front())) {
+      failures.push_back("the cost did not decrease");
+    }
+    // Read the inverted model back and compare: the files hold what was computed.
+    const auto reread = io::read_npy<double>(dir + "/inverted_log_impedance.npy", problem.layout);
+    if (relative_error(reread, inverted) != 0.0) {
+      failures.push_back("inverted_log_impedance.npy differs from the inverted model");
+    }
+    bool files = true;
+    if (root) {
+      for (const char* name :
+           {"model.png", "background.png", "data.png", "inverted.png", "cost.png",
+            "model_error.png", "data.npy", "true_log_impedance.npy"}) {
+        std::error_code error;
+        files = files && std::filesystem::file_size(dir + "/" + name, error) > 0 && !error;
+      }
+    }
+    if (comm.broadcast(static_cast<int>(files), 0) == 0) failures.push_back("missing outputs");
+    if (!failures.empty()) {
+      if (root) {
+        for (const auto& failure : failures)
+          std::fprintf(stderr, "check failed: %s\n", failure.c_str());
+      }
+      return 1;
+    }
+    if (root) std::printf("check passed (final model error <= %g)\n", options.check_max_error);
+  }
+  return 0;
+}
+
+/// Whether every rank can run in `space`; the reason why not, the same on every rank, when a
+/// rank cannot. Collective.
+std::string space_unavailable_reason(const std::string& space, const Communicator& comm) {
+  if (space != Cuda::name) return {};
+  if (!cuda_built()) return "--space cuda needs a build with the CUDA backend";
+  const int without_device = comm.allreduce(cuda_device_count() == 0 ? 1 : 0, ReduceOp::sum);
+  if (without_device == 0) return {};
+  return "--space cuda, but " + std::to_string(without_device) + " of " +
+         std::to_string(comm.size()) + " rank(s) see no CUDA device";
+}
+
+/// The demo in the memory space named options.space, among those of the build.
+int run_in_space(Options& options, const Communicator& comm) {
+#define DISTLOPS_EXAMPLE_RUN_IN(Space) \
+  if (options.space == Space::name) return run<Space>(options, comm);
+  DISTLOPS_FOR_EACH_SPACE(DISTLOPS_EXAMPLE_RUN_IN)
+#undef DISTLOPS_EXAMPLE_RUN_IN
+  throw InvalidArgument("--space " + options.space + " is not a memory space of this build");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -292,124 +460,13 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  const std::string unavailable = space_unavailable_reason(options.space, comm);
+  if (!unavailable.empty()) {
+    if (root) std::cerr << "poststack_inversion: " << unavailable << "\n";
+    return space_unavailable;
+  }
   try {
-    // Rank 0 creates the output directory first, so that a bad path fails before the work.
-    agree_on_rank0_step(comm, "cannot create the output directory " + options.output,
-                        [&] { std::filesystem::create_directories(options.output); });
-    PoststackSettings& s = options.settings;
-    // Short traces get a shorter wavelet (odd, at most the trace length).
-    s.wavelet_taps = std::min(s.wavelet_taps, s.nz % 2 == 1 ? s.nz : s.nz - 1);
-    const auto start = std::chrono::steady_clock::now();
-    const PoststackProblem problem = make_poststack_problem(comm, s);
-    if (root) {
-      std::printf(
-          "post-stack inversion of a %lld x %lld section (traces x samples) on %d rank(s)\n",
-          static_cast<long long>(s.nx), static_cast<long long>(s.nz), comm.size());
-      std::printf("traces per rank:");
-      for (Index extent : problem.layout.local_extents())
-        std::printf(" %lld", static_cast<long long>(extent));
-      const std::string model =
-          s.model_file.empty() ? (s.data_file.empty() ? "built-in" : "unknown") : s.model_file;
-      char data[64];
-      std::snprintf(data, sizeof data, "modelled, noise %.3g x RMS", s.noise);
-      std::printf("\nmodel: %s, data: %s, eps %.3g, %d CGLS iterations\n\n", model.c_str(),
-                  s.data_file.empty() ? data : s.data_file.c_str(), s.eps, options.niter);
-    }
-
-    ProgressOptions progress;
-    progress.show = true;
-    progress.first = 5;
-    progress.last = 3;
-    progress.every = 10;
-    const PoststackSolution solution = solve_poststack(problem, options.niter, progress);
-
-    const std::vector<double>& errors = solution.model_errors;
-    if (root && !errors.empty()) {
-      std::printf("\nmodel error ||m - m_true|| / ||m_true|| (m = ln impedance):\n");
-      // Iterations 0, 1, 2, 5, 10, 20, 50, ... and the last one.
-      const int last = static_cast<int>(errors.size()) - 1;
-      std::vector<int> shown;
-      for (int decade = 1; decade <= last; decade *= 10) {
-        for (int step : {1, 2, 5}) {
-          if (step * decade < last) shown.push_back(step * decade);
-        }
-      }
-      shown.insert(shown.begin(), 0);
-      if (last > 0) shown.push_back(last);
-      for (int k : shown) {
-        std::printf("  iteration %4d  %.4e%s\n", k, errors[std::size_t(k)],
-                    k == 0 ? "  (starting model)" : "");
-      }
-      std::printf("final model error: %.4e\n", errors.back());
-    }
-
-    // Outputs: every rank writes its block of the arrays.
-    const std::string dir = options.output;
-    io::write_npy(dir + "/data.npy", problem.data);
-    io::write_npy(dir + "/inverted_log_impedance.npy", solution.cgls.x);
-    io::write_npy(dir + "/background_log_impedance.npy", problem.background);
-    if (problem.true_model) io::write_npy(dir + "/true_log_impedance.npy", *problem.true_model);
-    {
-      // The pictures need the whole arrays on rank 0; the gathers inside are collective.
-      std::string message;
-      try {
-        save_pictures(dir, problem, solution, s);
-      } catch (const std::exception& e) {
-        message = e.what();
-      }
-      agree_on_rank0_step(comm, "writing the pictures", [&] {
-        if (!message.empty()) throw std::runtime_error(message);
-      });
-    }
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (root) {
-      std::printf("\noutputs in %s/: %sdata.png inverted.png cost.png%s and .npy arrays\n",
-                  dir.c_str(), problem.true_model ? "model.png background.png " : "",
-                  errors.empty() ? "" : " model_error.png");
-      std::printf("total time %.2f s\n", seconds);
-    }
-
-    if (options.check_max_error > 0) {
-      std::vector<std::string> failures;
-      if (errors.empty()) {
-        failures.push_back("no true model to check against");
-      } else {
-        if (!(errors.back() <= options.check_max_error)) {
-          failures.push_back("final model error " + std::to_string(errors.back()) + " > " +
-                             std::to_string(options.check_max_error));
-        }
-        if (!(errors.back() < errors.front())) {
-          failures.push_back("the model error did not decrease");
-        }
-      }
-      if (!(solution.cgls.costs.back() < solution.cgls.costs.front())) {
-        failures.push_back("the cost did not decrease");
-      }
-      // Read the inverted model back and compare: the files hold what was computed.
-      const auto reread = io::read_npy<double>(dir + "/inverted_log_impedance.npy", problem.layout);
-      if (relative_error(reread, solution.cgls.x) != 0.0) {
-        failures.push_back("inverted_log_impedance.npy differs from the inverted model");
-      }
-      bool files = true;
-      if (root) {
-        for (const char* name :
-             {"model.png", "background.png", "data.png", "inverted.png", "cost.png",
-              "model_error.png", "data.npy", "true_log_impedance.npy"}) {
-          std::error_code error;
-          files = files && std::filesystem::file_size(dir + "/" + name, error) > 0 && !error;
-        }
-      }
-      if (comm.broadcast(static_cast<int>(files), 0) == 0) failures.push_back("missing outputs");
-      if (!failures.empty()) {
-        if (root) {
-          for (const auto& failure : failures)
-            std::fprintf(stderr, "check failed: %s\n", failure.c_str());
-        }
-        return 1;
-      }
-      if (root) std::printf("check passed (final model error <= %g)\n", options.check_max_error);
-    }
+    return run_in_space(options, comm);
   } catch (const std::exception& e) {
     // distlops raises the same error on every rank; rank 0 reports it.
     if (root) std::cerr << "poststack_inversion: " << e.what() << "\n";

@@ -1,4 +1,4 @@
-// CG compiled for the host cases of solvers/detail/instantiation.hpp.
+// CG compiled for the host and Cuda cases of solvers/detail/instantiation.hpp.
 #include "distlops/solvers/cg.hpp"
 
 namespace distlops {

@@ -1,4 +1,4 @@
-// CGLS compiled for the host cases of solvers/detail/instantiation.hpp.
+// CGLS compiled for the host and Cuda cases of solvers/detail/instantiation.hpp.
 #include "distlops/solvers/cgls.hpp"
 
 namespace distlops {

@@ -1,4 +1,4 @@
-// LSQR compiled for the host cases of solvers/detail/instantiation.hpp.
+// LSQR compiled for the host and Cuda cases of solvers/detail/instantiation.hpp.
 #include "distlops/solvers/lsqr.hpp"
 
 namespace distlops {

@@ -1,4 +1,4 @@
-// Power iteration compiled for the host cases of solvers/detail/instantiation.hpp.
+// Power iteration compiled for the host and Cuda cases of solvers/detail/instantiation.hpp.
 #include "distlops/solvers/power_iteration.hpp"
 
 namespace distlops {

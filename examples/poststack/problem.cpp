@@ -12,29 +12,24 @@ namespace {
 
 /// An operator seen with other layouts of the same local sizes: BlockDiag maps flat vectors,
 /// the Laplacian and the user's arrays are (nx, nz). The arrays are passed on as views.
-class ReshapedOperator final : public LinearOperatorBase<DistributedArray<double>> {
+template <MemorySpace Space>
+class ReshapedOperator final : public LinearOperatorBase<DistributedArray<double, Space>> {
  public:
-  ReshapedOperator(LinearOperator<double> op, Layout domain, Layout range)
-      : LinearOperatorBase<DistributedArray<double>>(std::move(domain), std::move(range),
-                                                     op.name()),
+  using Array = DistributedArray<double, Space>;
+  ReshapedOperator(LinearOperator<double, Space> op, Layout domain, Layout range)
+      : LinearOperatorBase<Array>(std::move(domain), std::move(range), op.name()),
         op_(std::move(op)) {}
-  void forward(const DistributedArray<double>& x, DistributedArray<double>& y) const override {
-    op_.apply(x, y);
-  }
-  void adjoint(const DistributedArray<double>& y, DistributedArray<double>& x) const override {
-    op_.apply_adjoint(y, x);
-  }
-  void forward_add(double alpha, const DistributedArray<double>& x, double beta,
-                   DistributedArray<double>& y) const override {
+  void forward(const Array& x, Array& y) const override { op_.apply(x, y); }
+  void adjoint(const Array& y, Array& x) const override { op_.apply_adjoint(y, x); }
+  void forward_add(double alpha, const Array& x, double beta, Array& y) const override {
     op_.apply_add(alpha, x, beta, y);
   }
-  void adjoint_add(double alpha, const DistributedArray<double>& y, double beta,
-                   DistributedArray<double>& x) const override {
+  void adjoint_add(double alpha, const Array& y, double beta, Array& x) const override {
     op_.apply_adjoint_add(alpha, y, beta, x);
   }
 
  private:
-  LinearOperator<double> op_;
+  LinearOperator<double, Space> op_;
 };
 
 Layout grid_layout(const Communicator& comm, const PoststackSettings& settings) {
@@ -88,13 +83,33 @@ DistributedArray<double> log_impedance_from_file(const std::string& path, const 
 
 }  // namespace
 
-double relative_error(const DistributedArray<double>& a, const DistributedArray<double>& b) {
-  DistributedArray<double> difference = a - b;
+template <MemorySpace Space>
+double relative_error(const DistributedArray<double, Space>& a,
+                      const DistributedArray<double, Space>& b) {
+  DistributedArray<double, Space> difference = a - b;
   return difference.norm() / b.norm();
 }
 
-PoststackProblem make_poststack_problem(const Communicator& comm,
-                                        const PoststackSettings& settings) {
+template <MemorySpace Space>
+DistributedArray<double, Space> to_space(const DistributedArray<double, Host>& array) {
+  DistributedArray<double, Space> copy(array.layout());
+  memory::copy_bytes<Space, Host>(copy.data(), array.data(),
+                                  static_cast<std::size_t>(array.local_size()) * sizeof(double));
+  return copy;
+}
+
+template <MemorySpace Space>
+DistributedArray<double, Host> to_host(const DistributedArray<double, Space>& array) {
+  DistributedArray<double, Host> copy(array.layout());
+  memory::copy_bytes<Host, Space>(copy.data(), array.data(),
+                                  static_cast<std::size_t>(array.local_size()) * sizeof(double));
+  return copy;
+}
+
+template <MemorySpace Space>
+PoststackProblem<Space> make_poststack_problem(const Communicator& comm,
+                                               const PoststackSettings& settings) {
+  using Array = DistributedArray<double, Space>;
   if (settings.wavelet_taps < 1 || settings.wavelet_taps % 2 == 0) {
     throw InvalidArgument("poststack: the wavelet needs an odd number of taps, got " +
                           std::to_string(settings.wavelet_taps));
@@ -112,7 +127,7 @@ PoststackProblem make_poststack_problem(const Communicator& comm,
     throw InvalidArgument("poststack: eps must be finite and non-negative, got " +
                           std::to_string(settings.eps));
   }
-  PoststackProblem problem;
+  PoststackProblem<Space> problem;
   problem.layout = grid_layout(comm, settings);
   const Layout& layout = problem.layout;
   const Index nx = settings.nx, nz = settings.nz;
@@ -120,68 +135,72 @@ PoststackProblem make_poststack_problem(const Communicator& comm,
 
   // This rank's block of W D, acting on its traces along the time axis.
   problem.wavelet = ricker(settings.peak_frequency, settings.dt, settings.wavelet_taps);
-  std::vector<LocalOperator<double>> blocks;
+  std::vector<LocalOperator<double, Space>> blocks;
   if (my_traces > 0) {
     const Shape dims{my_traces, nz};
-    const auto derivative = local::FirstDerivative<double>(
+    const auto derivative = local::FirstDerivative<double, Space>(
         dims, {.axis = 1, .sampling = 1.0, .kind = DerivativeKind::centered});
     const auto convolution =
-        local::Convolve1D<double>(dims, problem.wavelet, settings.wavelet_taps / 2, 1);
+        local::Convolve1D<double, Space>(dims, problem.wavelet, settings.wavelet_taps / 2, 1);
     blocks.push_back(convolution * derivative);
   }
-  problem.modelling =
-      LinearOperator<double>::make<ReshapedOperator>(BlockDiag(blocks, comm), layout, layout);
-  const auto laplacian = Laplacian<double>(layout, {.axes = {0, 1}});
+  problem.modelling = LinearOperator<double, Space>::template make<ReshapedOperator<Space>>(
+      BlockDiag(blocks, comm), layout, layout);
+  const auto laplacian = Laplacian<double, Space>(layout, {.axes = {0, 1}});
   problem.regularised = StackedVStack(
-      std::vector<LinearOperator<double>>{problem.modelling, settings.eps * laplacian});
+      std::vector<LinearOperator<double, Space>>{problem.modelling, settings.eps * laplacian});
 
   if (!settings.model_file.empty()) {
-    problem.true_model = log_impedance_from_file(settings.model_file, layout);
+    problem.true_model = to_space<Space>(log_impedance_from_file(settings.model_file, layout));
   } else if (settings.data_file.empty()) {
     const std::vector<double> impedance = impedance_model(nx, nz);
     std::vector<double> log_impedance(impedance.size());
     for (std::size_t i = 0; i < impedance.size(); ++i)
       log_impedance[i] = std::log(impedance[i]);
-    problem.true_model = DistributedArray<double>::from_global(layout, log_impedance);
+    problem.true_model = Array::from_global(layout, log_impedance);
   }
 
   if (!settings.data_file.empty()) {
-    problem.data = io::read_npy<double>(settings.data_file, layout);
+    problem.data = to_space<Space>(io::read_npy<double>(settings.data_file, layout));
   } else {
     problem.data = problem.modelling.apply(*problem.true_model);
-    // Noise by global index: the same data whatever the number of ranks and the shares.
+    // Noise by global index: the same data whatever the number of ranks, the shares and the
+    // memory space.
     const double sigma =
         settings.noise * problem.data.norm() / std::sqrt(double(layout.global_size()));
     const auto first = static_cast<std::uint64_t>(layout.offset(comm.rank()) * nz);
-    std::span<double> local = problem.data.local();
-    for (std::size_t i = 0; i < local.size(); ++i) {
-      local[i] += sigma * gaussian(settings.noise_key, first + i);
-    }
+    DistributedArray<double> noise(layout);
+    std::span<double> local = noise.local();
+    for (std::size_t i = 0; i < local.size(); ++i)
+      local[i] = gaussian(settings.noise_key, first + i);
+    problem.data.axpy(sigma, to_space<Space>(noise));
   }
-  problem.rhs = StackedDistributedArray<double>(
-      std::vector<DistributedArray<double>>{problem.data, DistributedArray<double>(layout, 0.0)});
+  problem.rhs =
+      StackedDistributedArray<double, Space>(std::vector<Array>{problem.data, Array(layout, 0.0)});
 
   if (problem.true_model) {
     const std::vector<double> smoothed =
         smooth(problem.true_model->gather(), nx, nz, settings.smooth_x, settings.smooth_z);
-    problem.background = DistributedArray<double>::from_global(layout, smoothed);
+    problem.background = Array::from_global(layout, smoothed);
   } else {
-    problem.background = DistributedArray<double>(layout, 0.0);
+    problem.background = Array(layout, 0.0);
   }
   return problem;
 }
 
-PoststackSolution solve_poststack(const PoststackProblem& problem, int niter,
-                                  const ProgressOptions& progress) {
-  PoststackSolution solution;
-  CglsOptions<DistributedArray<double>> options;
+template <MemorySpace Space>
+PoststackSolution<Space> solve_poststack(const PoststackProblem<Space>& problem, int niter,
+                                         const ProgressOptions& progress) {
+  using Array = DistributedArray<double, Space>;
+  PoststackSolution<Space> solution;
+  CglsOptions<Array> options;
   options.niter = niter;
   options.progress = progress;
   // The model error of every iterate: ||m_true|| and the work array are set up once, so the
   // callback adds one copy, one update and one norm per iteration and allocates nothing.
-  std::optional<DistributedArray<double>> difference;
+  std::optional<Array> difference;
   double true_norm = 0;
-  const auto model_error = [&](const DistributedArray<double>& x) {
+  const auto model_error = [&](const Array& x) {
     difference->copy_from(x).axpy(-1.0, *problem.true_model);
     return difference->norm() / true_norm;
   };
@@ -190,7 +209,7 @@ PoststackSolution solve_poststack(const PoststackProblem& problem, int niter,
     true_norm = problem.true_model->norm();
     solution.model_errors.reserve(static_cast<std::size_t>(niter) + 1);
     solution.model_errors.push_back(model_error(problem.background));
-    options.callback = [&](int, const DistributedArray<double>& x, double, double) {
+    options.callback = [&](int, const Array& x, double, double) {
       solution.model_errors.push_back(model_error(x));
       return CallbackAction::proceed;
     };
@@ -198,5 +217,17 @@ PoststackSolution solve_poststack(const PoststackProblem& problem, int niter,
   solution.cgls = cgls(problem.regularised, problem.rhs, problem.background, options);
   return solution;
 }
+
+#define DISTLOPS_EXAMPLE_POSTSTACK_IN(Space)                                                       \
+  template PoststackProblem<Space> make_poststack_problem<Space>(const Communicator&,              \
+                                                                 const PoststackSettings&);        \
+  template PoststackSolution<Space> solve_poststack<Space>(const PoststackProblem<Space>&, int,    \
+                                                           const ProgressOptions&);                \
+  template double relative_error<Space>(const DistributedArray<double, Space>&,                    \
+                                        const DistributedArray<double, Space>&);                   \
+  template DistributedArray<double, Space> to_space<Space>(const DistributedArray<double, Host>&); \
+  template DistributedArray<double, Host> to_host<Space>(const DistributedArray<double, Space>&);
+DISTLOPS_FOR_EACH_SPACE(DISTLOPS_EXAMPLE_POSTSTACK_IN)
+#undef DISTLOPS_EXAMPLE_POSTSTACK_IN
 
 }  // namespace distlops::examples

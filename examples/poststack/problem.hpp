@@ -19,6 +19,9 @@
 // Inversion: min ||d - W D m||^2 + eps^2 ||L m||^2 with L the 2-d Laplacian over axes (0, 1)
 // (distributed: it exchanges one plane of traces with each neighbouring rank), i.e. CGLS on
 // StackedVStack([W D, eps L]) with data [d; 0], started from a smooth background model.
+//
+// Everything is instantiated for each memory space of the build (problem.cpp), so the example
+// runs its operators and its solver on the host or on the GPUs of the ranks alike.
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,32 +56,39 @@ struct PoststackSettings {
   std::uint64_t noise_key = 2024;
 };
 
+/// The problem in memory space `Space`: its operators, vectors and solver run there (Host, or
+/// Cuda in builds with the CUDA backend); what is computed on the host (the synthetic model,
+/// the noise, the smoothing, files) is moved there once.
+template <MemorySpace Space = Host>
 struct PoststackProblem {
   /// (nx, nz), SCATTER along axis 0 with the requested shares.
   Layout layout;
   std::vector<double> wavelet;
   /// d = W D m on `layout`.
-  LinearOperator<double> modelling;
+  LinearOperator<double, Space> modelling;
   /// m -> [W D m; eps L m].
-  BasicLinearOperator<DistributedArray<double>, StackedDistributedArray<double>> regularised;
+  BasicLinearOperator<DistributedArray<double, Space>, StackedDistributedArray<double, Space>>
+      regularised;
   /// ln(impedance), when known (built-in model or a model file).
-  std::optional<DistributedArray<double>> true_model;
+  std::optional<DistributedArray<double, Space>> true_model;
   /// The data inverted: modelled and noisy, or read from the data file.
-  DistributedArray<double> data;
+  DistributedArray<double, Space> data;
   /// [data; 0]: the right-hand side of the regularised problem.
-  StackedDistributedArray<double> rhs;
+  StackedDistributedArray<double, Space> rhs;
   /// Starting model: the true model smoothed when it is known, else zero (the inversion then
   /// recovers ln(impedance) up to its unresolved smooth trend).
-  DistributedArray<double> background;
+  DistributedArray<double, Space> background;
 };
 
-/// Builds the problem (collective over `comm`). Bad settings or files raise the same
-/// distlops::Error on every rank.
-PoststackProblem make_poststack_problem(const Communicator& comm,
-                                        const PoststackSettings& settings);
+/// Builds the problem in `Space` (collective over `comm`). Bad settings or files raise the
+/// same distlops::Error on every rank.
+template <MemorySpace Space = Host>
+PoststackProblem<Space> make_poststack_problem(const Communicator& comm,
+                                               const PoststackSettings& settings);
 
+template <MemorySpace Space = Host>
 struct PoststackSolution {
-  CglsResult<DistributedArray<double>> cgls;
+  CglsResult<DistributedArray<double, Space>> cgls;
   /// ||m_k - m_true|| / ||m_true|| for every iterate k (entry 0: the background); empty
   /// without a true model.
   std::vector<double> model_errors;
@@ -86,10 +96,20 @@ struct PoststackSolution {
 
 /// Solves the regularised problem with `niter` CGLS iterations from the background model,
 /// recording the model error after every iteration when the true model is known.
-PoststackSolution solve_poststack(const PoststackProblem& problem, int niter,
-                                  const ProgressOptions& progress = {});
+template <MemorySpace Space>
+PoststackSolution<Space> solve_poststack(const PoststackProblem<Space>& problem, int niter,
+                                         const ProgressOptions& progress = {});
 
 /// ||a - b|| / ||b|| (collective).
-double relative_error(const DistributedArray<double>& a, const DistributedArray<double>& b);
+template <MemorySpace Space>
+double relative_error(const DistributedArray<double, Space>& a,
+                      const DistributedArray<double, Space>& b);
+
+/// A copy of a host array in memory space `Space`, and one of an array of `Space` on the host
+/// (the same layout; no communication).
+template <MemorySpace Space>
+DistributedArray<double, Space> to_space(const DistributedArray<double, Host>& array);
+template <MemorySpace Space>
+DistributedArray<double, Host> to_host(const DistributedArray<double, Space>& array);
 
 }  // namespace distlops::examples

@@ -1,9 +1,11 @@
-// The terms of the derivatives (derivative_terms.hpp) and the local FirstDerivative,
-// SecondDerivative and Laplacian: PyLops' arguments turned into a StencilOperator.
+// The terms of the derivatives (derivative_terms.hpp), the local FirstDerivative,
+// SecondDerivative and Laplacian and the distributed ones with Gradient: PyLops' arguments
+// turned into a StencilOperator.
 #include <cmath>
 
 #include "distlops/core/instantiate.hpp"
 #include "distlops/operators/derivative/derivative_terms.hpp"
+#include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/local/first_derivative.hpp"
 #include "distlops/operators/local/laplacian.hpp"
 #include "distlops/operators/local/second_derivative.hpp"
@@ -96,5 +98,61 @@ LocalOperator<T, Space> Laplacian(const Shape& dims, const LaplacianOptions& opt
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_DERIVATIVES)
 
 }  // namespace local
+
+template <Scalar T, MemorySpace Space>
+LinearOperator<T, Space> FirstDerivative(const Layout& layout, const DerivativeOptions& options) {
+  const std::string op = "FirstDerivative";
+  return LinearOperator<T, Space>::template make<StencilOperator<DistributedArray<T, Space>>>(
+      layout,
+      std::vector<StencilTerm>{detail::first_derivative_term(
+          op, options.axis, options.sampling, options.kind, options.edge, options.order)},
+      op);
+}
+
+template <Scalar T, MemorySpace Space>
+LinearOperator<T, Space> SecondDerivative(const Layout& layout, const DerivativeOptions& options) {
+  const std::string op = "SecondDerivative";
+  return LinearOperator<T, Space>::template make<StencilOperator<DistributedArray<T, Space>>>(
+      layout,
+      std::vector<StencilTerm>{detail::second_derivative_term(op, options.axis, options.sampling,
+                                                              1.0, options.kind, options.edge)},
+      op);
+}
+
+template <Scalar T, MemorySpace Space>
+LinearOperator<T, Space> Laplacian(const Layout& layout, const LaplacianOptions& options) {
+  const std::string op = "Laplacian";
+  return LinearOperator<T, Space>::template make<StencilOperator<DistributedArray<T, Space>>>(
+      layout,
+      detail::laplacian_terms(op, options.axes, options.weights, options.sampling, options.kind,
+                              options.edge),
+      op);
+}
+
+template <Scalar T, MemorySpace Space>
+BasicLinearOperator<DistributedArray<T, Space>, StackedDistributedArray<T, Space>> Gradient(
+    const Layout& layout, const GradientOptions& options) {
+  const int ndim = layout.ndim();
+  std::vector<double> sampling = options.sampling;
+  if (sampling.empty()) sampling.assign(static_cast<std::size_t>(ndim), 1.0);
+  if (sampling.size() == 1) sampling.assign(static_cast<std::size_t>(ndim), sampling[0]);
+  if (static_cast<int>(sampling.size()) != ndim) {
+    throw InvalidArgument("Gradient: " + std::to_string(sampling.size()) +
+                          " samplings given for an array of " + std::to_string(ndim) +
+                          " dimension(s)");
+  }
+  std::vector<LinearOperator<T, Space>> components;
+  for (int axis = 0; axis < ndim; ++axis) {
+    components.push_back(FirstDerivative<T, Space>(
+        layout,
+        {.axis = axis, .sampling = sampling[axis], .kind = options.kind, .edge = options.edge}));
+  }
+  return StackedVStack(std::move(components));
+}
+
+#define DISTLOPS_INSTANTIATE_DISTRIBUTED_DERIVATIVES(T, S) \
+  DISTLOPS_DETAIL_DISTRIBUTED_DERIVATIVES(, T, S)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_DISTRIBUTED_DERIVATIVES)
+#undef DISTLOPS_INSTANTIATE_DISTRIBUTED_DERIVATIVES
 
 }  // namespace distlops

@@ -1,12 +1,15 @@
-// The stacking operators of local blocks for the host space and the four scalar types.
+// The stacking operators (of local blocks, of distributed operators) and Replicated, for the
+// four scalar types in every memory space of the build.
 #include "distlops/core/instantiate.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
+#include "distlops/operators/stack/replicated.hpp"
+#include "distlops/operators/stack/stacked.hpp"
 #include "distlops/operators/stack/vstack.hpp"
 
 namespace distlops {
-#define DISTLOPS_INSTANTIATE_STACKS(T, S) \
-  template class BlockDiagOperator<T, S>; \
-  template class VStackOperator<T, S>;
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_STACKS)
-#undef DISTLOPS_INSTANTIATE_STACKS
+DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(BlockDiagOperator)
+DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(VStackOperator)
+DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(StackedBlockDiagOperator)
+DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(StackedVStackOperator)
+DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(ReplicatedOperator)
 }  // namespace distlops

@@ -2,14 +2,16 @@
 // serial reference built from the global problem with Eigen: the modelling operator equals
 // the product of the dense convolution and centered-derivative matrices on every trace, the
 // noise-free data are that product applied to ln(impedance), the operators pass the dot
-// test, the inversion does not depend on the split (ranks without traces included), and bad
-// settings raise the same error on every rank.
+// test, the inversion does not depend on the split (ranks without traces included), the
+// problem built and solved in every memory space equals the dense reference and the host's
+// inversion, and bad settings raise the same error on every rank.
 #include <Eigen/Dense>
 
 #include <cmath>
 
 #include "poststack/problem.hpp"
 #include "poststack/synthetic.hpp"
+#include "spaces.hpp"
 #include "test_support.hpp"
 
 using namespace distlops;
@@ -119,6 +121,45 @@ TEST_CASE("poststack inversion does not depend on the split and reduces the mode
           .norm();
   REQUIRE(a.cgls.costs.front() ==
           Approx(std::hypot(residual.norm(), regularisation)).epsilon(1e-12));
+}
+
+DISTLOPS_SPACE_TEST_CASE("poststack problem and inversion in every memory space",
+                         "[example][poststack][spaces]") {
+  const Communicator comm = world();
+  PoststackSettings settings = small_settings();
+  settings.noise = 0.2;
+  settings.shares = uneven_shares(settings.nx, comm.size());
+  const auto problem = examples::make_poststack_problem<Space>(comm, settings);
+  const double rtol = space_tolerance<double, Space>();
+
+  // The modelling of any model is W D on every trace.
+  const Eigen::MatrixXd a = trace_matrix(problem.wavelet, settings.nz);
+  const std::vector<double> xs = random_values<double>(settings.nx * settings.nz, 5);
+  const std::vector<double> y =
+      problem.modelling.apply(DistributedArray<double, Space>::from_global(problem.layout, xs))
+          .gather();
+  for (Index ix = 0; ix < settings.nx; ++ix) {
+    const Eigen::Map<const Eigen::VectorXd> trace(xs.data() + ix * settings.nz, settings.nz);
+    const Eigen::VectorXd expected = a * trace;
+    const Eigen::Map<const Eigen::VectorXd> computed(y.data() + ix * settings.nz, settings.nz);
+    REQUIRE((computed - expected).cwiseAbs().maxCoeff() <= rtol * 10);
+  }
+  REQUIRE(dottest(problem.regularised, 9, space_dottest_tolerance<double, Space>()).passed);
+
+  // The same noisy data, iterates and model errors as the host's inversion of the same problem.
+  const auto host = examples::make_poststack_problem<Host>(comm, settings);
+  REQUIRE(all_close(problem.data.gather(), host.data.gather(), rtol));
+  const auto solution = examples::solve_poststack(problem, 15);
+  const auto reference = examples::solve_poststack(host, 15);
+  REQUIRE(solution.cgls.iterations == 15);
+  REQUIRE(all_close(solution.cgls.x.gather(), reference.cgls.x.gather(), 100 * rtol));
+  REQUIRE(solution.model_errors.size() == reference.model_errors.size());
+  for (std::size_t k = 0; k < reference.model_errors.size(); ++k) {
+    REQUIRE(solution.model_errors[k] == Approx(reference.model_errors[k]).epsilon(100 * rtol));
+  }
+  REQUIRE(solution.model_errors.back() < 0.8 * solution.model_errors.front());
+  // The host copies the example writes to its files.
+  REQUIRE(examples::to_host(solution.cgls.x).gather() == solution.cgls.x.gather());
 }
 
 TEST_CASE("poststack settings errors are raised on every rank", "[example][poststack][errors]") {

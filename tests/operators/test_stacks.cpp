@@ -1,4 +1,4 @@
-// BlockDiag, VStack, HStack (in every memory space), their stacked forms and Replicated,
+// BlockDiag, VStack, HStack, their stacked forms and Replicated (in every memory space),
 // against the dense block matrices assembled from every rank's blocks (each rank can rebuild
 // every other rank's blocks: they are deterministic functions of the rank and the block index).
 // Uneven numbers of blocks per rank, ranks without blocks, masks, N-d blocks, errors on every
@@ -152,36 +152,38 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("VStack and HStack equal stacked matrices",
   });
 }
 
-TEMPLATE_TEST_CASE("stacked operators act block by block", "[operators][stacked]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("stacked operators act block by block", "[operators][stacked]",
+                                  DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
+  using Array = DistributedArray<T, Space>;
   const Communicator comm = world();
-  const double rtol = 10 * tolerance<T>();
+  const double rtol = 10 * space_tolerance<T, Space>();
+  const double dot_tolerance = space_dottest_tolerance<T, Space>();
   const Layout l5(comm, {5}), l3x2(comm, {3, 2}, Partition::SCATTER, 1),
       l4(comm, {4}, Partition::BROADCAST);
   const DenseMatrix<T> ma = random_matrix<T>(6, 5, 1), mb = random_matrix<T>(4, 5, 2),
                        mc = random_matrix<T>(4, 6, 3);
   auto dense_op = [](const DenseMatrix<T>& m, const Layout& d, const Layout& r) {
-    return LinearOperator<T>::template make<DenseOperator<DistributedArray<T>>>(m, d, r);
+    return LinearOperator<T, Space>::template make<DenseOperator<Array>>(m, d, r);
   };
   const auto a = dense_op(ma, l5, l3x2), b = dense_op(mb, l5, l4), c = dense_op(mc, l3x2, l4);
 
   const auto diag = StackedBlockDiag({a, b, c});
   CHECK(matrices_close(assemble(diag), block_diagonal<T>({ma, mb, mc}), rtol));
-  CHECK(dottest(diag, 7).passed);
+  CHECK(dottest(diag, 7, dot_tolerance).passed);
 
   const auto vstack = StackedVStack({a, b});
   DenseMatrix<T> vertical(10, 5);
   vertical << ma, mb;
   CHECK(matrices_close(assemble(vstack), vertical, rtol));
   CHECK(matrices_close(assemble_adjoint(vstack), DenseMatrix<T>(vertical.adjoint()), rtol));
-  CHECK(dottest(vstack, 8).passed);
+  CHECK(dottest(vstack, 8, dot_tolerance).passed);
 
   const auto hstack = StackedHStack({b, c});
   DenseMatrix<T> horizontal(4, 11);
   horizontal << mb, mc;
   CHECK(matrices_close(assemble(hstack), horizontal, rtol));
-  CHECK(dottest(hstack, 9).passed);
+  CHECK(dottest(hstack, 9, dot_tolerance).passed);
   // Normal operators of stacked forms compose like any other.
   CHECK(matrices_close(assemble(vstack.adjoint() * vstack),
                        DenseMatrix<T>(vertical.adjoint() * vertical), rtol));
@@ -190,18 +192,20 @@ TEMPLATE_TEST_CASE("stacked operators act block by block", "[operators][stacked]
   CHECK_THROWS_AS(StackedHStack({a, b}), ShapeMismatch);
 }
 
-TEMPLATE_TEST_CASE("Replicated applies a local operator on every rank", "[operators][replicated]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Replicated applies a local operator on every rank",
+                                  "[operators][replicated]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
   const DenseMatrix<T> m = random_matrix<T>(3, 6, 4);
-  const auto op = Replicated(local_dense<T>(m, {2, 3}, {3}), comm);
+  const auto op = Replicated(local_dense<T, Space>(m, {2, 3}, {3}), comm);
   CHECK(op.domain().partition() == Partition::BROADCAST);
-  CHECK(matrices_close(assemble(op), m, 10 * tolerance<T>()));
-  CHECK(dottest(op, 10).passed);
-  const auto unsafe = Replicated(local_dense<T>(m, {6}, {3}), comm, Partition::UNSAFE_BROADCAST);
+  CHECK(matrices_close(assemble(op), m, 10 * space_tolerance<T, Space>()));
+  CHECK(dottest(op, 10, space_dottest_tolerance<T, Space>()).passed);
+  const auto unsafe =
+      Replicated(local_dense<T, Space>(m, {6}, {3}), comm, Partition::UNSAFE_BROADCAST);
   CHECK(unsafe.range().partition() == Partition::UNSAFE_BROADCAST);
-  CHECK_THROWS_AS(Replicated(local_dense<T>(m, {6}, {3}), comm, Partition::SCATTER),
+  CHECK(matrices_close(assemble(unsafe), m, 10 * space_tolerance<T, Space>()));
+  CHECK_THROWS_AS(Replicated(local_dense<T, Space>(m, {6}, {3}), comm, Partition::SCATTER),
                   InvalidArgument);
 }
 

@@ -1,7 +1,7 @@
 // CG and preconditioned CG: every iterate against the serial transcription of PyLops' CG and
 // breakdowns, in every memory space; numbers produced by PyLops itself, convergence on
-// distributed, stacked, replicated and local operators for the four scalar types, the Jacobi
-// preconditioner, and bad input.
+// distributed, replicated and local operators and (in every memory space) stacked ones for the
+// four scalar types, the Jacobi preconditioner, and bad input.
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/stacked.hpp"
 #include "distlops/operators/stack/vstack.hpp"
@@ -21,10 +21,10 @@ Index block_size(int rank, int i) {
 }
 
 /// The block-diagonal operator of every rank's HPD blocks and its dense global matrix.
-template <class T>
-std::pair<LinearOperator<T>, DenseMatrix<T>> hpd_block_diag(const Communicator& comm) {
+template <class T, class Space = Host>
+std::pair<LinearOperator<T, Space>, DenseMatrix<T>> hpd_block_diag(const Communicator& comm) {
   std::vector<DenseMatrix<T>> all;
-  std::vector<LocalOperator<T>> mine;
+  std::vector<LocalOperator<T, Space>> mine;
   Index n = 0;
   for (int r = 0; r < comm.size(); ++r) {
     for (int i = 0; i < blocks_of(r); ++i) {
@@ -32,7 +32,7 @@ std::pair<LinearOperator<T>, DenseMatrix<T>> hpd_block_diag(const Communicator& 
       n += all.back().rows();
       if (r == comm.rank()) {
         const Index m = all.back().rows();
-        mine.push_back(dense_operator<LocalArray<T>>(all.back(), {m}, {m}));
+        mine.push_back(dense_operator<LocalArray<T, Space>>(all.back(), {m}, {m}));
       }
     }
   }
@@ -119,8 +119,8 @@ TEST_CASE("cg reproduces PyLops' numbers", "[solvers][cg][pylops]") {
   CHECK(all_close(result.costs, pylops_cost, 1e-13));
 }
 
-TEMPLATE_TEST_CASE("cg converges on distributed, stacked, replicated and local operators",
-                   "[solvers][cg]", DISTLOPS_SCALAR_TYPES) {
+TEMPLATE_TEST_CASE("cg converges on distributed, replicated and local operators", "[solvers][cg]",
+                   DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
   StopReason reason = StopReason::callback;
@@ -136,11 +136,6 @@ TEMPLATE_TEST_CASE("cg converges on distributed, stacked, replicated and local o
   CHECK(cg_error(dense, 13, reason) <= solution_tolerance<T>());
   CHECK(reason == StopReason::tolerance);
 
-  // Stacked: a block-diagonal stack of the two.
-  const auto stacked = StackedBlockDiag({block_diag, dense});
-  CHECK(cg_error(stacked, 14, reason) <= solution_tolerance<T>());
-  CHECK(reason == StopReason::tolerance);
-
   // The normal operator of a VStack: replicated (BROADCAST) model vectors.
   std::vector<LocalOperator<T>> rows;
   for (int i = 0; i < blocks_of(comm.rank()); ++i) {
@@ -154,6 +149,21 @@ TEMPLATE_TEST_CASE("cg converges on distributed, stacked, replicated and local o
   // A local operator: every rank solves its own system.
   const auto local = dense_operator<LocalArray<T>>(hpd_matrix<T>(6, 16 + comm.rank()), {6}, {6});
   CHECK(cg_error(local, 17, reason) <= solution_tolerance<T>());
+  CHECK(reason == StopReason::tolerance);
+}
+
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("cg converges on stacked operators", "[solvers][cg][stacked]",
+                                  DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  StopReason reason = StopReason::callback;
+  // A block-diagonal stack of every rank's HPD blocks and of a dense HPD operator on an N-d
+  // array distributed along axis 1.
+  const auto block_diag = hpd_block_diag<T, Space>(comm).first;
+  const Layout grid(comm, {3, 5}, Partition::SCATTER, 1);
+  const auto dense = dense_operator<Array<T, Space>>(hpd_matrix<T>(15, 12), grid, grid);
+  const auto stacked = StackedBlockDiag({block_diag, dense});
+  CHECK(cg_error(stacked, 14, reason) <= space_factor<Space>() * solution_tolerance<T>());
   CHECK(reason == StopReason::tolerance);
 }
 

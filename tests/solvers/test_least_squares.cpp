@@ -1,7 +1,7 @@
 // CGLS and LSQR: every iterate against the serial transcriptions of PyLops' recurrences (in
 // every memory space), numbers produced by PyLops itself, convergence on BlockDiag, VStack, HStack,
-// stacked and local operators for the four scalar types, damping against the dense normal
-// equations, LSQR's stopping tests, breakdowns and bad input.
+// local and (in every memory space) stacked operators for the four scalar types, damping against
+// the dense normal equations, LSQR's stopping tests, breakdowns and bad input.
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/stacked.hpp"
 #include "distlops/operators/stack/vstack.hpp"
@@ -190,18 +190,26 @@ TEMPLATE_TEST_CASE("cgls and lsqr converge on stacking operators", "[solvers][cg
   }
   CHECK(least_squares_error(HStack(wide, comm), 43) <= solution_tolerance<T>());
 
-  // StackedVStack (distributed model, stacked data) and StackedHStack (stacked model).
-  const Layout l4(comm, {4}), l3(comm, {3}), l9(comm, {9}), l6(comm, {6}, Partition::BROADCAST);
-  const auto a = dense_operator<Array<T>>(well_conditioned<T>(9, 4, 44), l4, l9);
-  const auto b = dense_operator<Array<T>>(well_conditioned<T>(6, 4, 45), l4, l6);
-  CHECK(least_squares_error(StackedVStack({a, b}), 46) <= solution_tolerance<T>());
-  const auto c = dense_operator<Array<T>>(random_matrix<T>(9, 3, 47), l3, l9);
-  CHECK(least_squares_error(StackedHStack({a, c}), 48) <= solution_tolerance<T>());
-  CHECK(least_squares_error(StackedBlockDiag({a, b}), 49) <= solution_tolerance<T>());
-
   // A local operator: every rank solves its own problem.
   const auto local = dense_operator<LocalArray<T>>(well_conditioned<T>(8, 5, key(9)), {5}, {8});
   CHECK(least_squares_error(local, 50) <= solution_tolerance<T>());
+}
+
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("cgls and lsqr converge on stacked operators",
+                                  "[solvers][cgls][lsqr][stacked]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using V = Array<T, Space>;
+  const Communicator comm = world();
+  const double tol = space_factor<Space>() * solution_tolerance<T>();
+  // StackedVStack (distributed model, stacked data), StackedHStack (stacked model, distributed
+  // data) and StackedBlockDiag (stacked both).
+  const Layout l4(comm, {4}), l3(comm, {3}), l9(comm, {9}), l6(comm, {6}, Partition::BROADCAST);
+  const auto a = dense_operator<V>(well_conditioned<T>(9, 4, 44), l4, l9);
+  const auto b = dense_operator<V>(well_conditioned<T>(6, 4, 45), l4, l6);
+  CHECK(least_squares_error(StackedVStack({a, b}), 46) <= tol);
+  const auto c = dense_operator<V>(random_matrix<T>(9, 3, 47), l3, l9);
+  CHECK(least_squares_error(StackedHStack({a, c}), 48) <= tol);
+  CHECK(least_squares_error(StackedBlockDiag({a, b}), 49) <= tol);
 }
 
 TEMPLATE_TEST_CASE("damped cgls and lsqr solve the damped normal equations",

@@ -1,8 +1,8 @@
 // ISTA, FISTA and power iteration: every iterate against the serial transcription of PyLops'
 // ISTA and FISTA (three thresholding rules, with and without a sparsifying operator, with a
 // threshold decay), eigenvalue estimates against Eigen's eigensolvers and the thresholding
-// kernels against PyLops' rules, in every memory space; numbers produced by PyLops itself, the
-// stopping rules, breakdowns and bad input.
+// kernels against PyLops' rules, and ISTA and FISTA on stacked operators, in every memory space;
+// numbers produced by PyLops itself, the stopping rules, breakdowns and bad input.
 #include "distlops/core/buffer.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/stacked.hpp"
@@ -221,30 +221,55 @@ TEMPLATE_TEST_CASE("ista and fista enforce their stopping rules", "[solvers][ist
   }
 }
 
-TEMPLATE_TEST_CASE("ista and fista on stacked and local operators", "[solvers][ista][fista]",
-                   DISTLOPS_SCALAR_TYPES) {
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("ista and fista on stacked operators",
+                                  "[solvers][ista][fista][stacked]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
+  using V = Array<T, Space>;
   const Communicator comm = world();
   const Layout l6(comm, {6}), l4(comm, {4}), l3(comm, {3}, Partition::BROADCAST);
-  const auto a = dense_operator<Array<T>>(random_matrix<T>(4, 6, 91), l6, l4);
-  const auto b = dense_operator<Array<T>>(random_matrix<T>(3, 6, 92), l6, l3);
+  const auto a = dense_operator<V>(random_matrix<T>(4, 6, 91), l6, l4);
+  const auto b = dense_operator<V>(random_matrix<T>(3, 6, 92), l6, l3);
+  // StackedVStack (distributed model, stacked data) and its adjoint-side twin StackedHStack
+  // (stacked model, distributed data).
   const auto stacked = StackedVStack({a, b});
   const DenseMatrix<T> m = assemble(stacked);
-  StackedDistributedArray<T> y(stacked.range());
+  StackedDistributedArray<T, Space> y(stacked.range());
   fill_random(y, 93);
   const double alpha = 0.9 / largest_eigenvalue_of_normal(m);
-  IstaOptions<Array<T>> options;
+  IstaOptions<V> options;
   options.niter = 6;
   options.tol = 0;
   options.alpha = alpha;
   options.eps = 0.3;
+  const auto wide = StackedHStack({a.adjoint(), b.adjoint()});
+  const DenseMatrix<T> mh = assemble(wide);
+  V yh(wide.range());
+  fill_random(yh, 94);
+  const double alpha_h = 0.9 / largest_eigenvalue_of_normal(mh);
+  IstaOptions<StackedDistributedArray<T, Space>> options_h;
+  options_h.niter = 6;
+  options_h.tol = 0;
+  options_h.alpha = alpha_h;
+  options_h.eps = 0.3;
   for (const bool accelerated : {false, true}) {
     const auto result = accelerated ? fista(stacked, y, options) : ista(stacked, y, options);
     const auto reference = reference_sparse<T>(m, global_vector(y), DenseVector<T>::Zero(6), 6, 0.3,
                                                alpha, 0, accelerated);
     CHECK(double((global_vector(result.x) - reference.iterates.back()).norm()) <=
-          iterate_tolerance<T>() * std::max(1.0, double(reference.iterates.back().norm())));
+          iterate_tolerance<T, Space>() * std::max(1.0, double(reference.iterates.back().norm())));
+    const auto result_h = accelerated ? fista(wide, yh, options_h) : ista(wide, yh, options_h);
+    const auto reference_h = reference_sparse<T>(mh, global_vector(yh), DenseVector<T>::Zero(7), 6,
+                                                 0.3, alpha_h, 0, accelerated);
+    CHECK(double((global_vector(result_h.x) - reference_h.iterates.back()).norm()) <=
+          iterate_tolerance<T, Space>() *
+              std::max(1.0, double(reference_h.iterates.back().norm())));
   }
+}
+
+TEMPLATE_TEST_CASE("ista and fista on local operators", "[solvers][ista][fista]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
   const DenseMatrix<T> local_matrix = random_matrix<T>(5, 7, 94 + comm.rank());
   const auto local = dense_operator<LocalArray<T>>(local_matrix, {7}, {5});
   LocalArray<T> local_y({5});

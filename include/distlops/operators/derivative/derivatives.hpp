@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/derivative/derivative_terms.hpp"
 #include "distlops/operators/stack/stacked.hpp"
 
@@ -51,59 +52,34 @@ struct GradientOptions {
 /// dx/d(axis) on arrays of `layout` (domain and range). Collective.
 template <Scalar T, MemorySpace Space = Host>
 LinearOperator<T, Space> FirstDerivative(const Layout& layout,
-                                         const DerivativeOptions& options = {}) {
-  const std::string op = "FirstDerivative";
-  return LinearOperator<T, Space>::template make<StencilOperator<DistributedArray<T, Space>>>(
-      layout,
-      std::vector<StencilTerm>{detail::first_derivative_term(
-          op, options.axis, options.sampling, options.kind, options.edge, options.order)},
-      op);
-}
+                                         const DerivativeOptions& options = {});
 
 /// d^2x/d(axis)^2 on arrays of `layout`. Collective.
 template <Scalar T, MemorySpace Space = Host>
 LinearOperator<T, Space> SecondDerivative(const Layout& layout,
-                                          const DerivativeOptions& options = {}) {
-  const std::string op = "SecondDerivative";
-  return LinearOperator<T, Space>::template make<StencilOperator<DistributedArray<T, Space>>>(
-      layout,
-      std::vector<StencilTerm>{detail::second_derivative_term(op, options.axis, options.sampling,
-                                                              1.0, options.kind, options.edge)},
-      op);
-}
+                                          const DerivativeOptions& options = {});
 
 /// sum over `axes` of weight * d^2x/d(axis)^2, in one pass. Collective.
 template <Scalar T, MemorySpace Space = Host>
-LinearOperator<T, Space> Laplacian(const Layout& layout, const LaplacianOptions& options = {}) {
-  const std::string op = "Laplacian";
-  return LinearOperator<T, Space>::template make<StencilOperator<DistributedArray<T, Space>>>(
-      layout,
-      detail::laplacian_terms(op, options.axes, options.weights, options.sampling, options.kind,
-                              options.edge),
-      op);
-}
+LinearOperator<T, Space> Laplacian(const Layout& layout, const LaplacianOptions& options = {});
 
 /// The gradient: one first derivative per axis, stacked (the output is a
 /// StackedDistributedArray with one block per axis, as in PyLops-MPI). Collective.
 template <Scalar T, MemorySpace Space = Host>
 BasicLinearOperator<DistributedArray<T, Space>, StackedDistributedArray<T, Space>> Gradient(
-    const Layout& layout, const GradientOptions& options = {}) {
-  const int ndim = layout.ndim();
-  std::vector<double> sampling = options.sampling;
-  if (sampling.empty()) sampling.assign(static_cast<std::size_t>(ndim), 1.0);
-  if (sampling.size() == 1) sampling.assign(static_cast<std::size_t>(ndim), sampling[0]);
-  if (static_cast<int>(sampling.size()) != ndim) {
-    throw InvalidArgument("Gradient: " + std::to_string(sampling.size()) +
-                          " samplings given for an array of " + std::to_string(ndim) +
-                          " dimension(s)");
-  }
-  std::vector<LinearOperator<T, Space>> components;
-  for (int axis = 0; axis < ndim; ++axis) {
-    components.push_back(FirstDerivative<T, Space>(
-        layout,
-        {.axis = axis, .sampling = sampling[axis], .kind = options.kind, .edge = options.edge}));
-  }
-  return StackedVStack(std::move(components));
-}
+    const Layout& layout, const GradientOptions& options = {});
+
+#define DISTLOPS_DETAIL_DISTRIBUTED_DERIVATIVES(PREFIX, T, S)                                   \
+  PREFIX template LinearOperator<T, S> FirstDerivative<T, S>(const Layout&,                     \
+                                                             const DerivativeOptions&);         \
+  PREFIX template LinearOperator<T, S> SecondDerivative<T, S>(const Layout&,                    \
+                                                              const DerivativeOptions&);        \
+  PREFIX template LinearOperator<T, S> Laplacian<T, S>(const Layout&, const LaplacianOptions&); \
+  PREFIX template BasicLinearOperator<DistributedArray<T, S>, StackedDistributedArray<T, S>>    \
+  Gradient<T, S>(const Layout&, const GradientOptions&);
+#define DISTLOPS_DETAIL_EXTERN_DISTRIBUTED_DERIVATIVES(T, S) \
+  DISTLOPS_DETAIL_DISTRIBUTED_DERIVATIVES(extern, T, S)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_DISTRIBUTED_DERIVATIVES)
+#undef DISTLOPS_DETAIL_EXTERN_DISTRIBUTED_DERIVATIVES
 
 }  // namespace distlops

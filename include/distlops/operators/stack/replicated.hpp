@@ -5,6 +5,7 @@
 /// asmpilinearoperator). No communication: replicas stay equal because every rank does the
 /// same computation on the same data.
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/linear_operator.hpp"
 
 namespace distlops {
@@ -60,5 +61,7 @@ LinearOperator<T, Space> Replicated(LocalOperator<T, Space> op,
   return LinearOperator<T, Space>::template make<ReplicatedOperator<T, Space>>(std::move(op), comm,
                                                                                partition);
 }
+
+DISTLOPS_EXTERN_TEMPLATE_CLASS(ReplicatedOperator)
 
 }  // namespace distlops

@@ -15,6 +15,7 @@
 
 #include <string>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/stack/local_blocks.hpp"
 
 namespace distlops {
@@ -154,5 +155,8 @@ BasicLinearOperator<StackedDistributedArray<T, Space>, DistributedArray<T, Space
     std::initializer_list<LinearOperator<T, Space>> ops) {
   return StackedHStack(std::vector<LinearOperator<T, Space>>(ops));
 }
+
+DISTLOPS_EXTERN_TEMPLATE_CLASS(StackedBlockDiagOperator)
+DISTLOPS_EXTERN_TEMPLATE_CLASS(StackedVStackOperator)
 
 }  // namespace distlops

@@ -1,6 +1,6 @@
 #pragma once
 /// \file instantiation.hpp
-/// The host cases for which the library compiles the solver templates once (solvers/*.cpp),
+/// The cases for which the library compiles the solver templates once (solvers/*.cpp),
 /// declared extern in the solver headers so that users' builds do not compile them again.
 /// M(prefix, V) or M(prefix, Domain, Range) is expanded for every case; `prefix` is `extern`
 /// in the headers and empty in the library.
@@ -41,8 +41,10 @@
   DISTLOPS_SOLVER_PAIRS_OF(M, prefix, std::complex<double>)
 
 /// The Cuda-space cases compiled once in the library (builds with the CUDA backend): the
-/// square distributed and stacked cases of cg, cgls, lsqr and power iteration. Other vector
-/// types of the Cuda space work as well; they are compiled where they are used.
+/// distributed and stacked vectors of cg and power iteration, and the pairs of the
+/// least-squares and sparsity solvers among them, the mixed ones of StackedVStack and
+/// StackedHStack included (the regularised problems of the examples). Local arrays of the Cuda
+/// space work as well; they are compiled where they are used.
 namespace distlops::detail {
 // One-parameter names of the Cuda vector types, for the macro arguments.
 template <class T>
@@ -53,9 +55,11 @@ using CudaStackedArray = StackedDistributedArray<T, Cuda>;
 #define DISTLOPS_SOLVER_CUDA_VECTORS_OF(M, prefix, T) \
   M(prefix, detail::CudaArray<T>)                     \
   M(prefix, detail::CudaStackedArray<T>)
-#define DISTLOPS_SOLVER_CUDA_PAIRS_OF(M, prefix, T)     \
-  M(prefix, detail::CudaArray<T>, detail::CudaArray<T>) \
-  M(prefix, detail::CudaStackedArray<T>, detail::CudaStackedArray<T>)
+#define DISTLOPS_SOLVER_CUDA_PAIRS_OF(M, prefix, T)                   \
+  M(prefix, detail::CudaArray<T>, detail::CudaArray<T>)               \
+  M(prefix, detail::CudaStackedArray<T>, detail::CudaStackedArray<T>) \
+  M(prefix, detail::CudaArray<T>, detail::CudaStackedArray<T>)        \
+  M(prefix, detail::CudaStackedArray<T>, detail::CudaArray<T>)
 #define DISTLOPS_SOLVER_CUDA_VECTORS(M, prefix)                                              \
   DISTLOPS_DETAIL_IF_CUDA(                                                                   \
       DISTLOPS_SOLVER_CUDA_VECTORS_OF(M, prefix, float) DISTLOPS_SOLVER_CUDA_VECTORS_OF(     \

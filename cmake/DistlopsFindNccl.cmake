@@ -2,8 +2,8 @@
 #
 # Sets the cache variables DISTLOPS_NCCL_INCLUDE_DIR and DISTLOPS_NCCL_LIBRARY, and in the
 # caller's scope DISTLOPS_NCCL_VERSION ("2.28.9"), DISTLOPS_NCCL_VERSION_CODE (nccl.h's
-# NCCL_VERSION_CODE: 22809) and DISTLOPS_NCCL_WHEEL_DIR (the nvidia-nccl wheel's
-# folder when Python has one, for messages).
+# NCCL_VERSION_CODE: 22809) and DISTLOPS_NCCL_WHEEL_DIR (the nvidia-nccl wheel's folder, or
+# why there is none, for messages).
 #
 # Where it looks, first match wins:
 #   1. NCCL_ROOT (CMake or environment variable), NCCL_HOME;
@@ -33,7 +33,13 @@ function(distlops_find_nccl)
       set(wheel_dir "")
     endif()
   endif()
-  set(DISTLOPS_NCCL_WHEEL_DIR "${wheel_dir}" PARENT_SCOPE)
+  if(wheel_dir)
+    set(DISTLOPS_NCCL_WHEEL_DIR "${wheel_dir}" PARENT_SCOPE)
+  elseif(Python3_EXECUTABLE)
+    set(DISTLOPS_NCCL_WHEEL_DIR "${Python3_EXECUTABLE} has no module nvidia.nccl" PARENT_SCOPE)
+  else()
+    set(DISTLOPS_NCCL_WHEEL_DIR "no Python interpreter found" PARENT_SCOPE)
+  endif()
 
   set(roots ${NCCL_ROOT} $ENV{NCCL_ROOT} $ENV{NCCL_HOME} ${wheel_dir})
   if(CUDAToolkit_LIBRARY_ROOT)

@@ -32,7 +32,8 @@
 #   DISTLOPS_GPU_NCCL             DISTLOPS_ENABLE_NCCL (default: ON, so that a missing NCCL
 #                                 stops the configure step instead of skipping every NCCL line)
 #   DISTLOPS_GPU_DEADLINE         seconds the whole script may take (default: 1500)
-#   DISTLOPS_TEST_TIMEOUT         seconds one test run (mpiexec) may take (default: 300)
+#   DISTLOPS_TEST_TIMEOUT         seconds one test run (mpiexec) may take (default: 280, under
+#                                 ctest's 300)
 #   DISTLOPS_SANITIZER_TIMEOUT    seconds one sanitizer run may take (default: 300)
 #   DISTLOPS_SANITIZER_JOBS       sanitizer runs at once (default: 8)
 #   DISTLOPS_SANITIZER_TOOLS      tools to run (default: "memcheck racecheck initcheck")
@@ -41,7 +42,7 @@
 set -uo pipefail
 
 usage() {
-  sed -n '4,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '/^#   bash scripts/gpu_test.sh/,/^#   --build-only/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -81,7 +82,7 @@ start_time=$SECONDS
 deadline=$((start_time + ${DISTLOPS_GPU_DEADLINE:-1500}))
 build_dir="${DISTLOPS_GPU_BUILD_DIR:-build-gpu}"
 build_jobs="${DISTLOPS_BUILD_JOBS:-$(nproc)}"
-test_timeout="${DISTLOPS_TEST_TIMEOUT:-300}"
+test_timeout="${DISTLOPS_TEST_TIMEOUT:-280}"
 sanitizer_timeout="${DISTLOPS_SANITIZER_TIMEOUT:-300}"
 sanitizer_jobs="${DISTLOPS_SANITIZER_JOBS:-8}"
 read -r -a sanitizer_tools <<<"${DISTLOPS_SANITIZER_TOOLS:-memcheck racecheck initcheck}"
@@ -177,13 +178,13 @@ else
   archs=90
 fi
 
-mpiexec_flags=(--oversubscribe --bind-to none)
+mpiexec_flags=()
 if mpiexec --version 2>&1 | grep -qi "open mpi\|open-rte"; then
-  mpiexec_flags+=(--mca btl_vader_single_copy_mechanism none)
-  [ "$(id -u)" -eq 0 ] && mpiexec_flags+=(--allow-run-as-root)
+  mpiexec_flags=(--oversubscribe --bind-to none --mca btl_vader_single_copy_mechanism none)
+  if [ "$(id -u)" -eq 0 ]; then mpiexec_flags+=(--allow-run-as-root); fi
 fi
 # Every mpiexec (Open MPI and MPICH alike) ends its job after this many seconds, so that a rank
-# stuck in a collective cannot outlive its test.
+# stuck in a collective cannot outlive its test; ctest's own limit of a test is 300 s.
 export MPIEXEC_TIMEOUT="$test_timeout"
 
 # ---- configure and build ------------------------------------------------------------------------

@@ -42,7 +42,7 @@
 set -uo pipefail
 
 usage() {
-  sed -n '/^#   bash scripts/gpu_test.sh/,/^#   --build-only/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '\|^#   bash scripts/gpu_test.sh|,\|^#   --build-only|p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -1,6 +1,10 @@
 #include "device_cases.hpp"
 
+#include <algorithm>
+#include <chrono>
+
 #if DISTLOPS_WITH_CUDA
+#include "distlops/core/buffer.hpp"
 #include "distlops/core/cuda_context.hpp"
 #endif
 
@@ -54,9 +58,45 @@ std::vector<Case> device_cases() {
        }},
   };
 }
+double device_copy_bandwidth(const Communicator& comm, Index elements, int repeats) {
+  if (elements <= 0 || repeats <= 0) {
+    throw InvalidArgument("device copy bandwidth: elements and repeats must be positive, got " +
+                          std::to_string(elements) + " and " + std::to_string(repeats));
+  }
+  Buffer<double, Cuda> source(elements), destination(elements);
+  const std::vector<double> values(static_cast<std::size_t>(elements), 1.0);
+  memory::copy_bytes<Cuda, Host>(source.data(), values.data(), source.bytes());
+  const cuda::Context& context = cuda::Context::get();
+  // Several copies per timed repeat: one copy of arrays that just exceed the last-level cache
+  // lasts a fraction of a millisecond, comparable with a barrier and a synchronisation.
+  constexpr int copies_per_repeat = 10;
+  auto copies = [&] {
+    for (int i = 0; i < copies_per_repeat; ++i)
+      memory::copy_bytes<Cuda, Cuda>(destination.data(), source.data(), source.bytes());
+    context.synchronize();
+  };
+  copies();
+  double best = 0;
+  for (int repeat = 0; repeat < repeats; ++repeat) {
+    comm.barrier();
+    const auto start = std::chrono::steady_clock::now();
+    copies();
+    const double local =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double slowest = comm.allreduce(local, ReduceOp::max);
+    best = repeat == 0 ? slowest : std::min(best, slowest);
+  }
+  const double bytes =
+      2.0 * sizeof(double) * double(elements) * copies_per_repeat * double(comm.size());
+  return bytes / best;
+}
 #else
 std::vector<Case> device_cases() {
   return {};
+}
+
+double device_copy_bandwidth(const Communicator&, Index, int) {
+  throw InvalidArgument("device copy bandwidth: distlops was built without the CUDA backend");
 }
 #endif
 

@@ -11,4 +11,11 @@ namespace distlops::bench {
 /// Empty in builds without the CUDA backend.
 std::vector<Case> device_cases();
 
+/// Aggregate device-to-device copy bandwidth (cudaMemcpyAsync) of every rank at once, each on
+/// its own pair of device arrays of `elements` doubles: bytes per second over all ranks (each
+/// copy reads and writes its array once, 16 bytes per element), best of `repeats`. The device
+/// counterpart of the host triad: the bandwidth a memory-bound case can hope for. Throws in
+/// builds without the CUDA backend.
+double device_copy_bandwidth(const Communicator& comm, Index elements, int repeats);
+
 }  // namespace distlops::bench

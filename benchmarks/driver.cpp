@@ -5,12 +5,14 @@
 //
 //   mpiexec -n 2 distlops_bench [--cases a,b] [--repeats N] [--warmup N] [--set key=value]...
 //                               [--json file] [--triad-elements N] [--no-triad] [--list] [--check]
-//                               [--space host|cuda]
+//                               [--space host|cuda] [--copy-elements N]
 //
 // --check compares every case's check values with independent expectations (see each case)
 // and exits with status 1 when one fails: the ctests run it on small sizes.
 // With --space cuda the cases that have a device variant (device_cases.cpp) run on device
-// arrays; their bandwidth is the device's (the host triad is then not measured).
+// arrays; their bandwidth is the device's, and the reference they are compared with is the
+// device-to-device copy bandwidth measured by the same ranks after the cases (--copy-elements
+// doubles per rank and array, default 2^25; --no-triad skips it too) instead of the host triad.
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -32,6 +34,8 @@ struct Options {
   std::map<std::string, std::string> parameters;
   std::string json_path;
   Index triad_elements = Index(1) << 24;
+  // 256 MiB per array: five times the largest L2 cache of current GPUs (H100: 50 MB).
+  Index copy_elements = Index(1) << 25;
   bool triad = true;
   bool list = false;
   bool check = false;
@@ -64,6 +68,8 @@ Options parse(int argc, char** argv) {
       options.json_path = value();
     } else if (argument == "--triad-elements") {
       options.triad_elements = std::stoll(value());
+    } else if (argument == "--copy-elements") {
+      options.copy_elements = std::stoll(value());
     } else if (argument == "--no-triad") {
       options.triad = false;
     } else if (argument == "--space") {
@@ -123,20 +129,28 @@ int main(int argc, char** argv) {
       }
       results.push_back(std::move(result));
     }
-    // The triad runs after the cases so that its arrays do not set the peak memory they report.
-    // The host triad says nothing about device bandwidth: not measured with --space cuda.
-    const double triad =
-        options.triad && !device ? triad_bandwidth(comm, options.triad_elements, 10) : 0.0;
+    // The reference runs after the cases so that its arrays do not set the peak memory they
+    // report. The host triad says nothing about device bandwidth: with --space cuda the
+    // reference is the device's copy bandwidth.
+    Reference reference;
+    if (device) reference.name = "device-copy";
+    if (options.triad) {
+      reference.bytes_per_second = device ? device_copy_bandwidth(comm, options.copy_elements, 10)
+                                          : triad_bandwidth(comm, options.triad_elements, 10);
+    }
     std::ofstream json;
     if (root && !options.json_path.empty()) json.open(options.json_path);
     for (Result& result : results) {
-      result.fraction_of_triad = triad > 0 ? result.bandwidth / triad : 0;
+      const double fraction =
+          reference.bytes_per_second > 0 ? result.bandwidth / reference.bytes_per_second : 0;
+      result.fraction_of_triad = device ? 0 : fraction;
+      result.fraction_of_reference = fraction;
       if (root) {
-        print_json(std::cout, result, triad);
-        if (json) print_json(json, result, triad);
+        print_json(std::cout, result, reference);
+        if (json) print_json(json, result, reference);
       }
     }
-    if (root) print_table(std::cout, results, triad);
+    if (root) print_table(std::cout, results, reference);
     if (options.check) {
       const bool failed = std::any_of(results.begin(), results.end(),
                                       [](const Result& r) { return !r.failures.empty(); });

@@ -119,6 +119,7 @@ Result measure(const Communicator& comm, const std::string& name, const Paramete
   result.bytes_per_unit = run.bytes_per_unit;
   result.bandwidth = result.seconds_per_unit > 0 ? run.bytes_per_unit / result.seconds_per_unit : 0;
   result.fraction_of_triad = triad > 0 ? result.bandwidth / triad : 0;
+  result.fraction_of_reference = result.fraction_of_triad;
   result.peak_rss_mib = comm.allgather(peak_rss_mib());
   if (run.checks) result.checks = run.checks();
   if (verify && run.verify) result.failures = run.verify(result.checks);
@@ -147,11 +148,13 @@ double triad_bandwidth(const Communicator& comm, Index elements, int repeats) {
   return bytes / *std::min_element(seconds.begin(), seconds.end());
 }
 
-void print_table(std::ostream& out, const std::vector<Result>& results, double triad) {
+void print_table(std::ostream& out, const std::vector<Result>& results,
+                 const Reference& reference) {
+  const std::string percent = reference.name == "triad" ? "%triad" : "%copy";
   out << "\n"
       << std::left << std::setw(16) << "case" << std::right << std::setw(6) << "ranks"
       << std::setw(13) << "median" << std::setw(13) << "per unit" << std::setw(12) << "bytes/unit"
-      << std::setw(12) << "bandwidth" << std::setw(9) << "%triad" << std::setw(10) << "peak MiB"
+      << std::setw(12) << "bandwidth" << std::setw(9) << percent << std::setw(10) << "peak MiB"
       << "  checks\n";
   for (const Result& r : results) {
     std::ostringstream checks;
@@ -161,14 +164,18 @@ void print_table(std::ostream& out, const std::vector<Result>& results, double t
         << std::setw(13) << human_seconds(r.median_seconds) << std::setw(13)
         << human_seconds(r.seconds_per_unit) << std::setw(12) << human_bytes(r.bytes_per_unit)
         << std::setw(10) << human_bytes(r.bandwidth) << "/s" << std::setw(8) << std::fixed
-        << std::setprecision(1) << 100.0 * r.fraction_of_triad << "%" << std::setw(10)
+        << std::setprecision(1) << 100.0 * r.fraction_of_reference << "%" << std::setw(10)
         << *std::max_element(r.peak_rss_mib.begin(), r.peak_rss_mib.end()) << std::defaultfloat
         << "  " << checks.str() << "\n";
   }
-  if (triad > 0) out << "triad bandwidth (all ranks): " << human_bytes(triad) << "/s\n";
+  if (reference.bytes_per_second > 0) {
+    out << reference.name << " bandwidth (all ranks): " << human_bytes(reference.bytes_per_second)
+        << "/s\n";
+  }
 }
 
-void print_json(std::ostream& out, const Result& r, double triad) {
+void print_json(std::ostream& out, const Result& r, const Reference& reference) {
+  const double triad = reference.name == "triad" ? reference.bytes_per_second : 0.0;
   out << "{\"case\":" << json_string(r.name) << ",\"ranks\":" << r.ranks << ",\"parameters\":{";
   bool first = true;
   for (const auto& [key, value] : r.parameters) {
@@ -183,7 +190,9 @@ void print_json(std::ostream& out, const Result& r, double triad) {
       << ",\"bytes_per_unit\":" << r.bytes_per_unit
       << ",\"bandwidth_bytes_per_second\":" << r.bandwidth
       << ",\"triad_bytes_per_second\":" << triad << ",\"fraction_of_triad\":" << r.fraction_of_triad
-      << ",\"peak_rss_mib\":[";
+      << ",\"reference\":" << json_string(reference.name)
+      << ",\"reference_bytes_per_second\":" << reference.bytes_per_second
+      << ",\"fraction_of_reference\":" << r.fraction_of_reference << ",\"peak_rss_mib\":[";
   for (std::size_t i = 0; i < r.peak_rss_mib.size(); ++i)
     out << (i ? "," : "") << r.peak_rss_mib[i];
   out << "],\"checks\":{";

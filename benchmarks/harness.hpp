@@ -75,6 +75,7 @@ struct Result {
   double bytes_per_unit = 0;
   double bandwidth = 0;              // bytes per second implied by the median
   double fraction_of_triad = 0;      // bandwidth / triad bandwidth (0 when not measured)
+  double fraction_of_reference = 0;  // bandwidth / the reference of the run (triad or copy)
   std::vector<double> peak_rss_mib;  // per rank
   std::vector<Check> checks;
   std::vector<std::string> failures;  // of verify, when --check asked for it
@@ -95,7 +96,15 @@ double triad_bandwidth(const Communicator& comm, Index elements, int repeats);
 /// cases in one run a case reports the largest of itself and the cases before it.
 double peak_rss_mib();
 
-void print_table(std::ostream& out, const std::vector<Result>& results, double triad);
-void print_json(std::ostream& out, const Result& result, double triad);
+/// The bandwidth the cases are compared with: the host triad, or with --space cuda the
+/// device's copy bandwidth. `name` labels it in the table and the JSON lines ("triad",
+/// "device-copy"); bytes_per_second is 0 when it was not measured.
+struct Reference {
+  std::string name = "triad";
+  double bytes_per_second = 0;
+};
+
+void print_table(std::ostream& out, const std::vector<Result>& results, const Reference& reference);
+void print_json(std::ostream& out, const Result& result, const Reference& reference);
 
 }  // namespace distlops::bench

@@ -1,13 +1,13 @@
 #include "distlops/core/gpu_collectives.hpp"
 
 #include <atomic>
+#include <complex>
+#include <concepts>
 #include <cstdlib>
 #include <string>
 
-#include <complex>
-#include <concepts>
-
 #include "distlops/config.hpp"
+#include "distlops/core/detail/device_sharing.hpp"
 #include "distlops/core/error.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/core/transport.hpp"
@@ -65,6 +65,40 @@ void set_gpu_collectives(GpuCollectives requested) {
 const char* to_string(GpuCollectives value) {
   return value == GpuCollectives::nccl ? "nccl" : "mpi";
 }
+
+namespace detail {
+
+DeviceSharing assess_device_sharing(std::span<const DeviceReport> reports) {
+  DeviceSharing verdict;
+  const std::size_t n = reports.size();
+  for (std::size_t a = 0; a < n && !verdict.shared(); ++a) {
+    for (std::size_t b = a + 1; b < n; ++b) {
+      if (reports[a].uuid == reports[b].uuid) {
+        verdict.first_rank = static_cast<int>(a);
+        verdict.second_rank = static_cast<int>(b);
+        break;
+      }
+    }
+  }
+  if (!verdict.shared()) return verdict;
+  for (const DeviceReport& report : reports) {
+    if (report.nccl_version < nccl_multi_rank_gpu_version || report.multi_rank_gpu_enabled == 0) {
+      verdict.nccl_possible = false;
+      break;
+    }
+  }
+  return verdict;
+}
+
+bool multi_rank_gpu_enabled_in_environment() {
+  const char* value = std::getenv("NCCL_MULTI_RANK_GPU_ENABLE");
+  if (!value || *value == '\0') return false;
+  char* end = nullptr;
+  const long parsed = std::strtol(value, &end, 10);
+  return *end == '\0' && parsed > 0;
+}
+
+}  // namespace detail
 
 template <Scalar T, MemorySpace Space>
 void allreduce_sum_in_place(const Communicator& comm, T* data, Index count) {

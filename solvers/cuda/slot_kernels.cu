@@ -73,6 +73,13 @@ __global__ void axpy_kernel(Index n, const double* a, double factor, const D* x,
 template <class D>
 __global__ void axpby_kernel(Index n, const double* a, const D* x, const double* b, D* y) {
   if (*a == 0 && *b == 1) return;
+  if (*b == 0) {
+    // y may be uninitialised (or hold NaN): not read, as the host's axpby.
+    const pw::Scale<D> f{coefficient<D>(*a)};
+    for (Index i = first_index(); i < n; i += grid_stride())
+      y[i] = f(x[i]);
+    return;
+  }
   const pw::Axpby<D> f{coefficient<D>(*a), coefficient<D>(*b)};
   for (Index i = first_index(); i < n; i += grid_stride())
     y[i] = f(x[i], y[i]);

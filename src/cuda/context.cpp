@@ -1,10 +1,12 @@
 // The process's CUDA context: device selection, the library's stream, cuBLAS and scratch.
 #include "distlops/core/cuda_context.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <thread>
 
 #include "distlops/core/detail/cuda_check.hpp"
 #include "distlops/core/environment.hpp"
@@ -83,9 +85,47 @@ cublasHandle_t Context::blas() {
   return blas_;
 }
 
+std::atomic<Context::WaitCheck> Context::wait_check_{nullptr};
+
+void Context::set_wait_check(WaitCheck check) {
+  wait_check_.store(check);
+}
+
 void Context::synchronize() const {
   synchronizations_.fetch_add(1, std::memory_order_relaxed);
-  check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+  const WaitCheck check = wait_check_.load();
+  if (!check) {
+    check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+    return;
+  }
+  poll(check);
+}
+
+void Context::settle() const noexcept {
+  const WaitCheck check = wait_check_.load();
+  if (!check) return;
+  try {
+    poll(check);
+  } catch (...) {
+    // Reported by the next use of the aborted communicator.
+  }
+}
+
+void Context::poll(WaitCheck check) const {
+  // Short waits (a solver's reductions) yield between polls and return as soon as the work is
+  // done; long ones sleep, so that ranks sharing the cores leave them to the others.
+  constexpr int polls_before_sleeping = 2000;
+  for (int poll = 0;; ++poll) {
+    const cudaError_t state = cudaStreamQuery(stream_);
+    if (state == cudaSuccess) return;
+    if (state != cudaErrorNotReady) check_cuda(state, "cudaStreamQuery");
+    check();
+    if (poll < polls_before_sleeping) {
+      std::this_thread::yield();
+    } else {
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+  }
 }
 
 void Context::read_back(void* host, const void* device, std::size_t bytes) const {

@@ -3,10 +3,20 @@
 #include "distlops/core/device_transport.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <iostream>
 #include <map>
 #include <mutex>
+#include <string>
 #include <utility>
 
+#include "distlops/core/collective_check.hpp"
+#include "distlops/core/cuda_context.hpp"
+#include "distlops/core/detail/cuda_check.hpp"
+#include "distlops/core/detail/device_sharing.hpp"
+#include "distlops/core/detail/group_key.hpp"
 #include "distlops/core/gpu_collectives.hpp"
 #if DISTLOPS_WITH_NCCL
 #include "distlops/core/nccl_communicator.hpp"
@@ -180,11 +190,85 @@ Request StagedTransport::start(std::span<const ReceiveMessage> receives,
   return Request();
 }
 
+// ---- which path: ranks that share a device -----------------------------------------------------
+
+namespace {
+
+// This rank's report on its device, for the verdict on shared devices.
+detail::DeviceReport own_device_report() {
+  detail::DeviceReport report;
+  cudaDeviceProp properties{};
+  cuda::check_cuda(cudaGetDeviceProperties(&properties, cuda::Context::get().device()),
+                   "cudaGetDeviceProperties");
+  static_assert(sizeof properties.uuid.bytes == sizeof report.uuid);
+  std::memcpy(report.uuid.data(), properties.uuid.bytes, report.uuid.size());
+#if DISTLOPS_WITH_NCCL
+  report.nccl_version = NcclCommunicator::library_version();
+#endif
+  report.multi_rank_gpu_enabled = detail::multi_rank_gpu_enabled_in_environment() ? 1 : 0;
+  return report;
+}
+
+std::string version_text(int code) {
+  return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." +
+         std::to_string(code % 100);
+}
+
+// Rank 0 of the first communicator that falls back says so, once per process.
+void tell_about_fallback(const Communicator& comm, const detail::DeviceSharing& verdict,
+                         const detail::DeviceReport& mine) {
+  static std::atomic<bool> told{false};
+  if (verdict.nccl_possible || comm.rank() != 0 || told.exchange(true)) return;
+  std::cerr << "distlops: ranks " << verdict.first_rank << " and " << verdict.second_rank
+            << " of a communicator of " << comm.size() << " ranks share one GPU, which NCCL "
+            << version_text(mine.nccl_version)
+            << " cannot serve (NCCL 2.30 or newer can, with NCCL_MULTI_RANK_GPU_ENABLE=1): "
+               "collectives on device data over such ranks are staged through host memory and "
+               "MPI instead\n";
+}
+
+// Whether NCCL can form a communicator over comm's ranks. Decided once per group of ranks from
+// every rank's report, gathered over comm: every rank of the group reaches the same verdict.
+bool nccl_can_form(const Communicator& comm) {
+  if (comm.size() == 1) return true;
+  static auto* const verdicts = new std::map<int, bool>();  // never destroyed, like the transports
+  static std::mutex mutex;
+  const int key = detail::group_key(comm);
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto found = verdicts->find(key);
+    if (found != verdicts->end()) return found->second;
+  }
+  detail::DeviceReport mine;
+  collective_check(comm, [&] { mine = own_device_report(); });
+  std::vector<detail::DeviceReport> reports(static_cast<std::size_t>(comm.size()));
+  comm.allgather(reinterpret_cast<const std::uint8_t*>(&mine), Index(sizeof mine),
+                 reinterpret_cast<std::uint8_t*>(reports.data()));
+  const detail::DeviceSharing verdict = detail::assess_device_sharing(reports);
+  tell_about_fallback(comm, verdict, mine);
+  const std::lock_guard<std::mutex> lock(mutex);
+  return verdicts->try_emplace(key, verdict.nccl_possible).first->second;
+}
+
+}  // namespace
+
+GpuCollectives gpu_collectives_for(const Communicator& comm) {
+  if (gpu_collectives() == GpuCollectives::mpi) return GpuCollectives::mpi;
+  return nccl_can_form(comm) ? GpuCollectives::nccl : GpuCollectives::mpi;
+}
+
+namespace detail {
+bool nccl_can_form_communicator(const Communicator& comm) {
+  return nccl_can_form(comm);
+}
+}  // namespace detail
+
 // ---- the factory --------------------------------------------------------------------------------
 
 template <>
-TransportKind transport_kind<Cuda>(const Communicator&) {
-  return gpu_collectives() == GpuCollectives::nccl ? TransportKind::nccl : TransportKind::staged;
+TransportKind transport_kind<Cuda>(const Communicator& comm) {
+  return gpu_collectives_for(comm) == GpuCollectives::nccl ? TransportKind::nccl
+                                                           : TransportKind::staged;
 }
 
 template <>
@@ -199,18 +283,22 @@ std::unique_ptr<Transport> make_transport<Cuda>(const Communicator& comm) {
 template <>
 std::shared_ptr<Transport> transport_for<Cuda>(const Communicator& comm) {
   // Never destroyed: device memory and NCCL communicators are not released during static
-  // destruction, after which the CUDA runtime may be gone.
-  using Key = std::pair<TransportKind, std::vector<int>>;
+  // destruction, after which the CUDA runtime may be gone. Kept per kind and group of ranks
+  // (group_key: one attribute lookup per call, no group calls).
+  using Key = std::pair<TransportKind, int>;
   static auto* const kept = new std::map<Key, std::shared_ptr<Transport>>();
   static std::mutex mutex;
-  Key key{transport_kind<Cuda>(comm), comm.world_ranks()};
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto found = kept->find(key);
-  if (found == kept->end()) {
-    found =
-        kept->emplace(std::move(key), std::shared_ptr<Transport>(make_transport<Cuda>(comm))).first;
+  const Key key{transport_kind<Cuda>(comm), detail::group_key(comm)};
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto found = kept->find(key);
+    if (found != kept->end()) return found->second;
   }
-  return found->second;
+  // The kept transport outlives `comm`, which may be a handle the application frees: it works
+  // on a duplicate of its own (collective, as the first use of a group is).
+  std::shared_ptr<Transport> made(make_transport<Cuda>(comm.duplicate()));
+  const std::lock_guard<std::mutex> lock(mutex);
+  return kept->try_emplace(key, std::move(made)).first->second;
 }
 
 }  // namespace distlops

@@ -38,8 +38,15 @@ void* allocate<Cuda>(std::size_t bytes) {
 
 template <>
 void deallocate<Cuda>(void* pointer) noexcept {
-  // cudaFree waits for the device work in flight, which may still use the memory.
-  if (pointer) cudaFree(pointer);
+  // cudaFree waits for the device work in flight, which may still use the memory; settle()
+  // first, so that collectives whose peer failed end (aborted) instead of blocking it forever.
+  if (!pointer) return;
+  try {
+    cuda::Context::get().settle();
+  } catch (...) {
+    // No current device: cudaFree reports nothing either.
+  }
+  cudaFree(pointer);
 }
 
 template <>

@@ -5,13 +5,20 @@
 #include <nccl.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
+#include <thread>
 
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/cuda_context.hpp"
 #include "distlops/core/detail/cuda_check.hpp"
+#include "distlops/core/detail/group_key.hpp"
+#include "distlops/core/detail/uniform_gather.hpp"
 #include "distlops/core/error.hpp"
 #include "distlops/core/kernels.hpp"
 
@@ -121,25 +128,111 @@ void copy_on_device(void* destination, const void* source, std::size_t bytes, cu
 
 }  // namespace
 
+// ---- the communicator and its failures ----------------------------------------------------
+// NCCL reports a failed peer or network asynchronously: the operations in flight never complete
+// and ncclCommGetAsyncError turns non-success. Waits on the library's stream therefore poll it
+// (Context's wait check) and abort the communicator on an error. An aborted communicator is
+// freed by NCCL: it is marked so, and never used or destroyed again.
+
 struct NcclCommunicator::Impl {
   Communicator mpi;
   ncclComm_t comm = nullptr;  // null for a single rank
   cudaStream_t stream = nullptr;
+  mutable std::atomic<bool> aborted{false};
+  mutable std::string abort_reason;  // written once, before `aborted` is set
 
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
   explicit Impl(Communicator communicator) : mpi(std::move(communicator)) {}
-  ~Impl() {
-    if (!comm) return;
-    // Operations still in flight use the communicator.
-    cudaStreamSynchronize(stream);
-    ncclCommDestroy(comm);
+  ~Impl();
+
+  // The communicator for `call`; raises CommunicationError once it was aborted.
+  ncclComm_t live(const char* call) const {
+    if (aborted.load()) {
+      throw CommunicationError(std::string(call) + ": the NCCL communicator of " +
+                               std::to_string(mpi.size()) + " ranks was aborted after " +
+                               abort_reason + "; it cannot be used again");
+    }
+    return comm;
   }
+  // The asynchronous error NCCL holds for the communicator (ncclSuccess while healthy).
+  ncclResult_t async_error() const {
+    if (!comm || aborted.load()) return ncclSuccess;
+    ncclResult_t state = ncclSuccess;
+    const ncclResult_t queried = ncclCommGetAsyncError(comm, &state);
+    if (queried != ncclSuccess) return queried;
+    return state == ncclInProgress ? ncclSuccess : state;
+  }
+  // Aborts the communicator after `error`: its operations in flight end, NCCL frees it.
+  void abort(ncclResult_t error) const {
+    std::string reason = std::string("an asynchronous error (") + ncclGetErrorString(error);
+    if (const char* last = ncclGetLastError(comm); last && *last)
+      reason += std::string(": ") + last;
+    reason += ")";
+    abort_reason = std::move(reason);
+    aborted.store(true);
+    ncclCommAbort(comm);
+  }
+
   // Elements of the given count of values of `buffer`'s type.
   static std::size_t elements(const detail::NcclBuffer& buffer, Index values) {
     return static_cast<std::size_t>(values) * (buffer.complex ? 2 : 1);
   }
 };
+
+namespace {
+
+// The communicators of several ranks alive in this process, whose errors waits look for.
+std::mutex live_mutex;
+std::set<const NcclCommunicator::Impl*>& live_communicators() {
+  static auto* const live = new std::set<const NcclCommunicator::Impl*>();
+  return *live;
+}
+
+// Context's wait check: raises CommunicationError for the first communicator with an
+// asynchronous error, after aborting it.
+void check_asynchronous_errors() {
+  const std::lock_guard<std::mutex> lock(live_mutex);
+  for (const NcclCommunicator::Impl* impl : live_communicators()) {
+    const ncclResult_t error = impl->async_error();
+    if (error == ncclSuccess) continue;
+    impl->abort(error);
+    throw CommunicationError("NCCL communicator of " + std::to_string(impl->mpi.size()) +
+                             " ranks: " + impl->abort_reason +
+                             "; it was aborted (set NCCL_DEBUG=WARN for details)");
+  }
+}
+
+void watch(const NcclCommunicator::Impl* impl) {
+  const std::lock_guard<std::mutex> lock(live_mutex);
+  live_communicators().insert(impl);
+  cuda::Context::set_wait_check(&check_asynchronous_errors);
+}
+
+void unwatch(const NcclCommunicator::Impl* impl) {
+  const std::lock_guard<std::mutex> lock(live_mutex);
+  live_communicators().erase(impl);
+}
+
+}  // namespace
+
+NcclCommunicator::Impl::~Impl() {
+  if (!comm) return;
+  unwatch(this);
+  if (aborted.load()) return;
+  // Operations still in flight use the communicator: wait for them, unless NCCL reports an
+  // error, after which only an abort ends them.
+  for (;;) {
+    const cudaError_t state = cudaStreamQuery(stream);
+    if (state != cudaErrorNotReady) break;
+    if (const ncclResult_t error = async_error(); error != ncclSuccess) {
+      abort(error);
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+  ncclCommDestroy(comm);
+}
 
 NcclCommunicator::NcclCommunicator(const Communicator& comm) {
   auto impl = std::make_shared<Impl>(comm);
@@ -152,8 +245,19 @@ NcclCommunicator::NcclCommunicator(const Communicator& comm) {
     });
     comm.broadcast(reinterpret_cast<unsigned char*>(&id), static_cast<Index>(sizeof id), 0);
     check_nccl(ncclCommInitRank(&impl->comm, comm.size(), id, comm.rank()), "ncclCommInitRank");
+    watch(impl.get());
   }
   impl_ = std::move(impl);
+}
+
+int NcclCommunicator::library_version() {
+  int version = 0;
+  if (ncclGetVersion(&version) != ncclSuccess) version = NCCL_VERSION_CODE;
+  return version;
+}
+
+bool NcclCommunicator::aborted() const {
+  return impl_->aborted.load();
 }
 
 // ---- symmetric memory ------------------------------------------------------------------------
@@ -174,12 +278,34 @@ bool NcclCommunicator::symmetric_windows_available() {
   return DISTLOPS_NCCL_WINDOWS != 0;
 }
 
+#if DISTLOPS_NCCL_WINDOWS
+namespace {
+// Without symmetric support on a communicator (ranks without CUDA P2P between them, on several
+// nodes, NCCL_WIN_ENABLE=0), NCCL registers the buffer locally and returns that registration as
+// the window (NCCL 2.27 and 2.28 do). A local registration of the same buffer then finds the
+// same handle in NCCL's registration cache.
+bool window_is_local_registration(ncclComm_t comm, void* data, std::size_t bytes,
+                                  ncclWindow_t window) {
+  void* local = nullptr;
+  if (ncclCommRegister(comm, data, bytes, &local) != ncclSuccess || !local) return false;
+  const bool same = local == static_cast<void*>(window);
+  ncclCommDeregister(comm, local);
+  return same;
+}
+}  // namespace
+#endif
+
 NcclCommunicator::SymmetricRegion NcclCommunicator::allocate_symmetric(std::size_t bytes) const {
   SymmetricRegion region;
-  region.bytes = bytes;
 #if DISTLOPS_NCCL_MEM_ALLOC
-  // Every rank takes part in the registration, also with zero bytes of its own.
-  const std::size_t request = std::max<std::size_t>(bytes, 1);
+  const ncclComm_t comm = impl_->live("NcclCommunicator::allocate_symmetric");
+  // A symmetric window has the same size on every rank: the largest request, so that uneven
+  // splits pad the smaller blocks. Every rank takes part, also with zero bytes of its own.
+  const auto mine = static_cast<unsigned long long>(bytes);
+  unsigned long long largest = 0;
+  impl_->mpi.allreduce(&mine, &largest, 1, ReduceOp::max);
+  const std::size_t request = std::max<std::size_t>(static_cast<std::size_t>(largest), 1);
+  region.bytes = request;
   cuda::Context::get();  // the device is current
   const ncclResult_t allocated = ncclMemAlloc(&region.data, request);
   int ok = allocated == ncclSuccess ? 1 : 0, all_ok = 0;
@@ -192,16 +318,27 @@ NcclCommunicator::SymmetricRegion NcclCommunicator::allocate_symmetric(std::size
                                   : std::string()));
   }
 #if DISTLOPS_NCCL_WINDOWS
-  if (impl_->comm) {
+  if (comm) {
     ncclWindow_t window = nullptr;
     const ncclResult_t registered =
-        ncclCommWindowRegister(impl_->comm, region.data, request, &window, NCCL_WIN_COLL_SYMMETRIC);
-    if (registered != ncclSuccess) {
+        ncclCommWindowRegister(comm, region.data, request, &window, NCCL_WIN_COLL_SYMMETRIC);
+    ok = registered == ncclSuccess ? 1 : 0;
+    impl_->mpi.allreduce(&ok, &all_ok, 1, ReduceOp::min);
+    if (!all_ok) {
+      if (registered == ncclSuccess && window) ncclCommWindowDeregister(comm, window);
       ncclMemFree(region.data);
-      check_nccl(registered, "ncclCommWindowRegister");
+      throw CommunicationError(std::string("ncclCommWindowRegister failed on at least one rank") +
+                               (registered != ncclSuccess
+                                    ? std::string(" (here: ") + ncclGetErrorString(registered) + ")"
+                                    : std::string()));
     }
     region.window = window;
-    region.registered = true;
+    // Symmetric only when every rank's window is: NCCL may fall back to a local registration.
+    int symmetric =
+        window && !window_is_local_registration(comm, region.data, request, window) ? 1 : 0;
+    int all_symmetric = 0;
+    impl_->mpi.allreduce(&symmetric, &all_symmetric, 1, ReduceOp::min);
+    region.registered = all_symmetric != 0;
   }
 #endif
   return region;
@@ -214,11 +351,12 @@ NcclCommunicator::SymmetricRegion NcclCommunicator::allocate_symmetric(std::size
 void NcclCommunicator::free_symmetric(SymmetricRegion& region) const {
   if (!region.data) return;
 #if DISTLOPS_NCCL_MEM_ALLOC
+  const ncclComm_t comm = impl_->live("NcclCommunicator::free_symmetric");
   // Collectives still in flight may use the memory.
   cuda::Context::get().synchronize();
 #if DISTLOPS_NCCL_WINDOWS
-  if (region.registered && impl_->comm) {
-    check_nccl(ncclCommWindowDeregister(impl_->comm, static_cast<ncclWindow_t>(region.window)),
+  if (region.window && comm) {
+    check_nccl(ncclCommWindowDeregister(comm, static_cast<ncclWindow_t>(region.window)),
                "ncclCommWindowDeregister");
   }
 #endif
@@ -238,42 +376,45 @@ int NcclCommunicator::size() const {
 }
 
 void NcclCommunicator::allreduce_raw(detail::NcclBuffer send, void* recv, ReduceOp op) const {
+  const ncclComm_t comm = impl_->live("ncclAllReduce");
   const ncclRedOp_t native = native_op(op, send.complex);
   if (send.count == 0) return;
   const cudaStream_t stream = cuda::Context::get().stream();
-  if (!impl_->comm) {
+  if (!comm) {
     copy_on_device(recv, send.data, send.count / (send.complex ? 2 : 1) * send.value_size, stream);
     return;
   }
-  check_nccl(ncclAllReduce(send.data, recv, send.count, native_type(send.element), native,
-                           impl_->comm, stream),
-             "ncclAllReduce");
+  check_nccl(
+      ncclAllReduce(send.data, recv, send.count, native_type(send.element), native, comm, stream),
+      "ncclAllReduce");
 }
 
 void NcclCommunicator::broadcast_raw(detail::NcclBuffer data, int root) const {
+  const ncclComm_t comm = impl_->live("ncclBroadcast");
   check_peer(root, size(), "NcclCommunicator::broadcast");
-  if (data.count == 0 || !impl_->comm) return;
+  if (data.count == 0 || !comm) return;
   void* buffer = const_cast<void*>(data.data);
-  check_nccl(ncclBroadcast(buffer, buffer, data.count, native_type(data.element), root, impl_->comm,
+  check_nccl(ncclBroadcast(buffer, buffer, data.count, native_type(data.element), root, comm,
                            cuda::Context::get().stream()),
              "ncclBroadcast");
 }
 
 void NcclCommunicator::allgather_raw(detail::NcclBuffer send, void* recv) const {
+  const ncclComm_t comm = impl_->live("ncclAllGather");
   if (send.count == 0) return;
   const cudaStream_t stream = cuda::Context::get().stream();
-  if (!impl_->comm) {
+  if (!comm) {
     copy_on_device(recv, send.data, send.count / (send.complex ? 2 : 1) * send.value_size, stream);
     return;
   }
-  check_nccl(
-      ncclAllGather(send.data, recv, send.count, native_type(send.element), impl_->comm, stream),
-      "ncclAllGather");
+  check_nccl(ncclAllGather(send.data, recv, send.count, native_type(send.element), comm, stream),
+             "ncclAllGather");
 }
 
 void NcclCommunicator::allgatherv_raw(detail::NcclBuffer send, void* recv,
                                       std::span<const Index> counts,
                                       std::span<const Index> displacements) const {
+  const ncclComm_t comm = impl_->live("NcclCommunicator::allgatherv");
   const int n = size();
   const int me = rank();
   check_rank_count(counts, n, "NcclCommunicator::allgatherv");
@@ -285,21 +426,26 @@ void NcclCommunicator::allgatherv_raw(detail::NcclBuffer send, void* recv,
                           std::to_string(counts[static_cast<std::size_t>(me)]));
   }
   const cudaStream_t stream = cuda::Context::get().stream();
-  if (!impl_->comm) {
+  if (!comm) {
     copy_on_device(at(recv, displacements[0], send.value_size), send.data,
                    static_cast<std::size_t>(my_count) * send.value_size, stream);
     return;
   }
   const ncclDataType_t type = native_type(send.element);
+  if (const Index uniform = detail::uniform_gather_count(counts, displacements); uniform > 0) {
+    check_nccl(ncclAllGather(send.data, recv, Impl::elements(send, uniform), type, comm, stream),
+               "ncclAllGather (allgatherv)");
+    return;
+  }
   Group group;
   for (int r = 0; r < n; ++r) {
     const auto index = static_cast<std::size_t>(r);
     if (counts[index] <= 0) continue;
     std::byte* target = at(recv, displacements[index], send.value_size);
     const void* source = r == me ? send.data : target;
-    check_nccl(ncclBroadcast(source, target, Impl::elements(send, counts[index]), type, r,
-                             impl_->comm, stream),
-               "ncclBroadcast (allgatherv)");
+    check_nccl(
+        ncclBroadcast(source, target, Impl::elements(send, counts[index]), type, r, comm, stream),
+        "ncclBroadcast (allgatherv)");
   }
   group.end();
 }
@@ -308,6 +454,7 @@ void NcclCommunicator::alltoallv_raw(detail::NcclBuffer type, std::span<const In
                                      std::span<const Index> send_displacements, void* recv,
                                      std::span<const Index> recv_counts,
                                      std::span<const Index> recv_displacements) const {
+  const ncclComm_t comm = impl_->live("NcclCommunicator::alltoallv");
   const int n = size();
   const int me = rank();
   for (auto values : {send_counts, send_displacements, recv_counts, recv_displacements})
@@ -322,7 +469,7 @@ void NcclCommunicator::alltoallv_raw(detail::NcclBuffer type, std::span<const In
   copy_on_device(at(recv, recv_displacements[mine], type.value_size),
                  at(type.data, send_displacements[mine], type.value_size),
                  static_cast<std::size_t>(send_counts[mine]) * type.value_size, stream);
-  if (!impl_->comm) return;
+  if (!comm) return;
   const ncclDataType_t native = native_type(type.element);
   Group group;
   for (int r = 0; r < n; ++r) {
@@ -330,12 +477,12 @@ void NcclCommunicator::alltoallv_raw(detail::NcclBuffer type, std::span<const In
     if (r == me) continue;
     if (recv_counts[index] > 0) {
       check_nccl(ncclRecv(at(recv, recv_displacements[index], type.value_size),
-                          Impl::elements(type, recv_counts[index]), native, r, impl_->comm, stream),
+                          Impl::elements(type, recv_counts[index]), native, r, comm, stream),
                  "ncclRecv (alltoallv)");
     }
     if (send_counts[index] > 0) {
       check_nccl(ncclSend(at(type.data, send_displacements[index], type.value_size),
-                          Impl::elements(type, send_counts[index]), native, r, impl_->comm, stream),
+                          Impl::elements(type, send_counts[index]), native, r, comm, stream),
                  "ncclSend (alltoallv)");
     }
   }
@@ -343,18 +490,20 @@ void NcclCommunicator::alltoallv_raw(detail::NcclBuffer type, std::span<const In
 }
 
 void NcclCommunicator::send_raw(detail::NcclBuffer data, int peer) const {
+  const ncclComm_t comm = impl_->live("ncclSend");
   check_peer(peer, size(), "NcclCommunicator::send");
   if (peer == rank()) {
     throw InvalidArgument(
         "NcclCommunicator::send: a rank cannot send to itself outside exchange()");
   }
   if (data.count == 0) return;
-  check_nccl(ncclSend(data.data, data.count, native_type(data.element), peer, impl_->comm,
+  check_nccl(ncclSend(data.data, data.count, native_type(data.element), peer, comm,
                       cuda::Context::get().stream()),
              "ncclSend");
 }
 
 void NcclCommunicator::recv_raw(detail::NcclBuffer data, int peer) const {
+  const ncclComm_t comm = impl_->live("ncclRecv");
   check_peer(peer, size(), "NcclCommunicator::recv");
   if (peer == rank()) {
     throw InvalidArgument(
@@ -362,12 +511,13 @@ void NcclCommunicator::recv_raw(detail::NcclBuffer data, int peer) const {
   }
   if (data.count == 0) return;
   check_nccl(ncclRecv(const_cast<void*>(data.data), data.count, native_type(data.element), peer,
-                      impl_->comm, cuda::Context::get().stream()),
+                      comm, cuda::Context::get().stream()),
              "ncclRecv");
 }
 
 void NcclCommunicator::exchange(std::span<const ReceiveMessage> receives,
                                 std::span<const SendMessage> sends) const {
+  const ncclComm_t comm = impl_->live("NcclCommunicator::exchange");
   const int n = size();
   const int me = rank();
   for (const ReceiveMessage& message : receives)
@@ -396,18 +546,18 @@ void NcclCommunicator::exchange(std::span<const ReceiveMessage> receives,
         "NcclCommunicator::exchange: this rank sends itself more messages than "
         "it receives from itself");
   }
-  if (!impl_->comm) return;
+  if (!comm) return;
   Group group;
   for (const ReceiveMessage& message : receives) {
     if (message.peer == me || message.bytes <= 0) continue;
     check_nccl(ncclRecv(message.data, static_cast<std::size_t>(message.bytes), ncclUint8,
-                        message.peer, impl_->comm, stream),
+                        message.peer, comm, stream),
                "ncclRecv");
   }
   for (const SendMessage& message : sends) {
     if (message.peer == me || message.bytes <= 0) continue;
     check_nccl(ncclSend(message.data, static_cast<std::size_t>(message.bytes), ncclUint8,
-                        message.peer, impl_->comm, stream),
+                        message.peer, comm, stream),
                "ncclSend");
   }
   group.end();
@@ -453,15 +603,26 @@ namespace detail {
 const NcclCommunicator& nccl_of(const Communicator& comm) {
   // Never destroyed: NCCL communicators are not torn down during static destruction, after
   // which the CUDA runtime may be gone.
-  static auto* const cache = new std::map<std::vector<int>, NcclCommunicator>();
+  static auto* const cache = new std::map<int, NcclCommunicator>();
   static std::mutex mutex;
-  std::vector<int> key = comm.world_ranks();
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto found = cache->find(key);
-  if (found == cache->end()) {
-    found = cache->emplace(std::move(key), NcclCommunicator(comm)).first;
+  const int key = group_key(comm);
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto found = cache->find(key);
+    if (found != cache->end()) return found->second;
   }
-  return found->second;
+  // NCCL refuses ranks that share a device (the same verdict on every rank).
+  if (!nccl_can_form_communicator(comm)) {
+    throw CommunicationError(
+        "NCCL cannot form a communicator over these " + std::to_string(comm.size()) +
+        " ranks: some share a device (use the staged path, DISTLOPS_GPU_COLLECTIVES=mpi, or NCCL "
+        "2.30 or newer with NCCL_MULTI_RANK_GPU_ENABLE=1)");
+  }
+  // The kept communicator outlives `comm`, which may be a handle the application frees: it
+  // holds a duplicate of its own.
+  NcclCommunicator made(comm.duplicate());
+  const std::lock_guard<std::mutex> lock(mutex);
+  return cache->try_emplace(key, std::move(made)).first->second;
 }
 
 }  // namespace detail

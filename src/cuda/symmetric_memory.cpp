@@ -33,6 +33,11 @@ template <Scalar T>
 SymmetricArray<T>::SymmetricArray(const Layout& layout) : state_(std::make_unique<State>()) {
 #if DISTLOPS_WITH_NCCL
   if (!layout.valid()) throw InvalidArgument("SymmetricArray: empty layout");
+  if (!detail::nccl_can_form_communicator(layout.communicator())) {
+    // Ranks that share a device have no NCCL communicator: plain device memory, unregistered.
+    state_->array = DistributedArray<T, Cuda>(layout);
+    return;
+  }
   state_->nccl = &detail::nccl_of(layout.communicator());
   state_->region =
       state_->nccl->allocate_symmetric(static_cast<std::size_t>(layout.local_size()) * sizeof(T));
@@ -82,7 +87,7 @@ void SymmetricArray<T>::release() {
   if (!state_ || state_->released) return;
   state_->array = DistributedArray<T, Cuda>();
 #if DISTLOPS_WITH_NCCL
-  state_->nccl->free_symmetric(state_->region);
+  if (state_->nccl) state_->nccl->free_symmetric(state_->region);
 #endif
   state_->released = true;
 }

@@ -1,5 +1,6 @@
 // The Cuda space of a build without the CUDA backend: every use reports that clearly.
 #include "distlops/core/error.hpp"
+#include "distlops/core/gpu_collectives.hpp"
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/transport.hpp"
 
@@ -40,6 +41,11 @@ void copy_bytes<Cuda, Cuda>(void*, const void*, std::size_t bytes) {
   if (bytes > 0) no_cuda("copy on device");
 }
 }  // namespace memory
+
+// Without the CUDA backend there is no NCCL: the choice can only be mpi, and no device is shared.
+GpuCollectives gpu_collectives_for(const Communicator&) {
+  return gpu_collectives();
+}
 
 template <>
 TransportKind transport_kind<Cuda>(const Communicator&) {

@@ -10,6 +10,7 @@
 #include "distlops/core/buffer.hpp"
 #include "distlops/core/kernels.hpp"
 #include "distlops/core/pointwise.hpp"
+#include "distlops/solvers/detail/slot_kernels.hpp"
 #include "spaces.hpp"
 #include "test_support.hpp"
 
@@ -114,6 +115,50 @@ TEMPLATE_TEST_CASE("host kernels apply the pointwise formulas element by element
               expected_min, 4 * epsilon<T>()));
   CHECK_THROWS_AS(kernels::norm_reduce(Host{}, kernels::NormKind::power_sum, R(0), n, x.data()),
                   InvalidArgument);
+}
+
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("with a zero beta, the output is written and never read",
+                                  "[kernels][pointwise]", DISTLOPS_SCALAR_TYPES) {
+  // NaN in the output before the call must not leak into the result, in any space.
+  using T = TestType;
+  using R = real_type_t<T>;
+  const Index n = 300;
+  const std::vector<T> x = random_values<T>(n, 60), y = random_values<T>(n, 61);
+  const T a = random_scalar<T>(62), b = random_scalar<T>(63);
+  const std::vector<T> poisoned(static_cast<std::size_t>(n), T(std::numeric_limits<R>::quiet_NaN()));
+  std::vector<T> scaled(static_cast<std::size_t>(n)), combined(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < scaled.size(); ++i) {
+    scaled[i] = pointwise::multiply(a, x[i]);
+    combined[i] = pointwise::Axpby<T>{a, b}(x[i], y[i]);
+  }
+  const double rtol = space_tolerance<T, Space>();
+  auto check_values = [&](const std::vector<T>& actual, const std::vector<T>& expected) {
+    for (std::size_t i = 0; i < actual.size(); ++i)
+      CHECK(close(actual[i], expected[i], rtol));
+  };
+  const auto dx = buffer_of<Space>(x), dy = buffer_of<Space>(y);
+  {
+    INFO("kernels::axpby with b == 0");
+    auto out = buffer_of<Space>(poisoned);
+    kernels::axpby(Space{}, n, a, dx.data(), T(0), out.data());
+    check_values(values_of(out), scaled);
+  }
+  {
+    INFO("kernels::axpbypcz with c == 0");
+    auto out = buffer_of<Space>(poisoned);
+    kernels::axpbypcz(Space{}, n, a, dx.data(), b, dy.data(), T(0), out.data());
+    check_values(values_of(out), combined);
+  }
+  {
+    INFO("the solvers' slot axpby with a zero slot b");
+    const auto slots = buffer_of<Space>(std::vector<double>{0.75, 0.0});
+    auto out = buffer_of<Space>(poisoned);
+    kernels::slots::axpby(Space{}, n, slots.data(), dx.data(), slots.data() + 1, out.data());
+    std::vector<T> expected(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < expected.size(); ++i)
+      expected[i] = pointwise::multiply(T(R(0.75)), x[i]);
+    check_values(values_of(out), expected);
+  }
 }
 
 DISTLOPS_SPACE_TEMPLATE_TEST_CASE("reductions equal sums in long double", "[kernels][reductions]",

@@ -2,14 +2,24 @@
 // staged through host memory and (in builds with NCCL) over NCCL. Every collective and the
 // batched messages are checked against values computed from the rank numbers alone, with
 // uneven and empty contributions, gaps that must stay untouched, and messages of a rank to
-// itself. The choice of device collectives, and NCCL's symmetric memory.
+// itself. The choice of device collectives (ranks that share a device included), the keys of
+// groups of ranks, and NCCL's symmetric memory.
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "distlops/config.hpp"
 #include "distlops/core/buffer.hpp"
+#include "distlops/core/detail/device_sharing.hpp"
+#include "distlops/core/detail/group_key.hpp"
+#include "distlops/core/detail/uniform_gather.hpp"
+#include "distlops/core/distributed_array.hpp"
 #include "distlops/core/gpu_collectives.hpp"
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/random.hpp"
@@ -88,6 +98,29 @@ void check_transport(Transport& transport, TransportKind expected_kind) {
       for (Index i = 0; i < count; ++i)
         expected.push_back(tag_value(r, 0, i));
     }
+    CHECK(download(receive) == expected);
+  }
+
+  {
+    INFO("allgatherv with equal contributions in rank order (one all-gather on NCCL)");
+    constexpr Index count = 5;
+    std::vector<Index> counts, displacements;
+    for (int r = 0; r < size; ++r) {
+      counts.push_back(count * Index(sizeof(double)));
+      displacements.push_back(r * count * Index(sizeof(double)));
+    }
+    REQUIRE(detail::uniform_gather_count(counts, displacements) == counts[0]);
+    std::vector<double> mine, expected;
+    for (Index i = 0; i < count; ++i)
+      mine.push_back(tag_value(rank, 1, i));
+    for (int r = 0; r < size; ++r) {
+      for (Index i = 0; i < count; ++i)
+        expected.push_back(tag_value(r, 1, i));
+    }
+    auto send = upload<double, Space>(mine);
+    Buffer<double, Space> receive(count * size);
+    transport.allgatherv(bytes_of(send.data()), counts[std::size_t(rank)], bytes_of(receive.data()),
+                         counts, displacements);
     CHECK(download(receive) == expected);
   }
 
@@ -193,7 +226,7 @@ DISTLOPS_SPACE_TEST_CASE("the transports of a space move its memory", "[transpor
   // Host memory always over MPI; device memory as the collective setting says.
   for_each_collective_path<Space>([] {
     const TransportKind expected = !on_device<Space> ? TransportKind::mpi
-                                   : gpu_collectives() == GpuCollectives::nccl
+                                   : gpu_collectives_for(world()) == GpuCollectives::nccl
                                        ? TransportKind::nccl
                                        : TransportKind::staged;
     CHECK(transport_kind<Space>(world()) == expected);
@@ -207,6 +240,24 @@ DISTLOPS_SPACE_TEST_CASE("the transports of a space move its memory", "[transpor
     Transport& first = kept(world());
     CHECK(&kept(world()) == &first);
     check_transport<Space>(first, expected);
+    // An array's one-shot collectives reuse the kept transport: after a first call, a
+    // redistribution allocates its result only, ghost cells theirs only.
+    const Layout rows(world(), {23, 4}), columns = rows.with_axis(1);
+    DistributedArray<double, Space> x(rows);
+    fill_random(x, 3);
+    (void)x.redistribute(columns);
+    (void)x.add_ghost_cells(1, 1);
+    const std::uint64_t before = memory::allocation_count();
+    const DistributedArray<double, Space> moved = x.redistribute(columns);
+    const std::uint64_t after_redistribute = memory::allocation_count();
+    const LocalArray<double, Space> ghosted = x.add_ghost_cells(1, 1);
+    const std::uint64_t after_ghosts = memory::allocation_count();
+    CHECK(moved.gather() == x.gather());
+    CHECK(ghosted.size() >= x.local_size());
+    if constexpr (on_device<Space>) {
+      CHECK(after_redistribute - before == 1);
+      CHECK(after_ghosts - after_redistribute == 1);
+    }
   });
 }
 
@@ -222,7 +273,120 @@ TEST_CASE("the path of device collectives can be chosen", "[transport][collectiv
     CHECK_THROWS_AS(set_gpu_collectives(GpuCollectives::nccl), InvalidArgument);
   }
   CHECK(std::string(to_string(GpuCollectives::nccl)) == "nccl");
+
+  // The path of one communicator: mpi costs nothing to decide; NCCL is decided from every
+  // rank's device, which a single rank need not gather.
+  set_gpu_collectives(GpuCollectives::mpi);
+  CHECK(gpu_collectives_for(world()) == GpuCollectives::mpi);
+  if (nccl_built()) {
+    set_gpu_collectives(GpuCollectives::nccl);
+    CHECK(gpu_collectives_for(Communicator::self()) == GpuCollectives::nccl);
+    if (cuda_device_count() == 0 && world().size() > 1) {
+      // No device to report: every rank raises, none waits for the others.
+      CHECK_THROWS_AS(gpu_collectives_for(world()), DeviceError);
+    }
+  }
   set_gpu_collectives(initial);
+}
+
+TEST_CASE("ranks that share a device are found, and NCCL only where it can serve them",
+          "[transport][collectives]") {
+  using detail::assess_device_sharing;
+  using detail::DeviceReport;
+  auto report = [](std::uint8_t device, std::int32_t version, bool enabled) {
+    DeviceReport made;
+    made.uuid.fill(0xab);
+    made.uuid[15] = device;
+    made.nccl_version = version;
+    made.multi_rank_gpu_enabled = enabled ? 1 : 0;
+    return made;
+  };
+  constexpr std::int32_t v2_28 = 22809, v2_30 = 23000;
+  SECTION("every rank on its own device: NCCL, whatever the version") {
+    const std::vector<DeviceReport> reports{report(0, v2_28, false), report(1, v2_28, false),
+                                            report(2, v2_28, false)};
+    const auto verdict = assess_device_sharing(reports);
+    CHECK_FALSE(verdict.shared());
+    CHECK(verdict.nccl_possible);
+    CHECK(assess_device_sharing(std::span<const DeviceReport>(reports.data(), 1)).nccl_possible);
+    CHECK(assess_device_sharing({}).nccl_possible);
+  }
+  SECTION("two ranks on one device: named, and no NCCL before 2.30") {
+    const std::vector<DeviceReport> reports{report(0, v2_28, true), report(1, v2_28, true),
+                                            report(2, v2_28, true), report(1, v2_28, true)};
+    const auto verdict = assess_device_sharing(reports);
+    CHECK(verdict.shared());
+    CHECK(verdict.first_rank == 1);
+    CHECK(verdict.second_rank == 3);
+    CHECK_FALSE(verdict.nccl_possible);
+  }
+  SECTION("NCCL 2.30 serves a shared device only with the variable set on every rank") {
+    std::vector<DeviceReport> reports(4, report(0, v2_30, true));
+    auto verdict = assess_device_sharing(reports);
+    CHECK(verdict.shared());
+    CHECK(verdict.first_rank == 0);
+    CHECK(verdict.second_rank == 1);
+    CHECK(verdict.nccl_possible);
+    reports[2].multi_rank_gpu_enabled = 0;
+    CHECK_FALSE(assess_device_sharing(reports).nccl_possible);
+    reports[2] = report(0, v2_30 - 1, true);  // one rank loaded an older NCCL
+    CHECK_FALSE(assess_device_sharing(reports).nccl_possible);
+    reports[2] = report(0, 23101, true);
+    CHECK(assess_device_sharing(reports).nccl_possible);
+  }
+  SECTION("NCCL_MULTI_RANK_GPU_ENABLE is on for a positive integer only") {
+    const char* saved = std::getenv("NCCL_MULTI_RANK_GPU_ENABLE");
+    const std::string kept = saved ? saved : "";
+    for (const auto& [value, expected] : std::vector<std::pair<const char*, bool>>{
+             {"1", true}, {"2", true}, {"0", false}, {"", false}, {"yes", false}, {"1x", false}}) {
+      INFO("NCCL_MULTI_RANK_GPU_ENABLE=" << value);
+      setenv("NCCL_MULTI_RANK_GPU_ENABLE", value, 1);
+      CHECK(detail::multi_rank_gpu_enabled_in_environment() == expected);
+    }
+    unsetenv("NCCL_MULTI_RANK_GPU_ENABLE");
+    CHECK_FALSE(detail::multi_rank_gpu_enabled_in_environment());
+    if (saved) setenv("NCCL_MULTI_RANK_GPU_ENABLE", kept.c_str(), 1);
+  }
+}
+
+TEST_CASE("a group of ranks has one key, whatever communicator and handle name it",
+          "[transport][collectives]") {
+  const Communicator comm = world();
+  const int size = comm.size(), rank = comm.rank();
+  const int key = detail::group_key(comm);
+  CHECK(detail::group_key(comm) == key);
+  CHECK(detail::group_key(Communicator(MPI_COMM_WORLD)) == key);
+  CHECK(detail::group_key(comm.duplicate()) == key);
+  CHECK(detail::group_key(comm.split(0, rank)) == key);
+  // The same on every rank (a key names the same group everywhere).
+  CHECK(comm.allreduce(key, ReduceOp::max) == comm.allreduce(key, ReduceOp::min));
+  const int alone = detail::group_key(Communicator::self());
+  CHECK((alone == key) == (size == 1));
+  if (size > 1) {
+    CHECK(detail::group_key(comm.split(0, size - rank)) != key);  // the ranks reversed
+    {
+      const Communicator half = comm.split(rank % 2, rank);
+      CHECK(detail::group_key(half) != key);
+    }
+    // MPI may give a new communicator the handle of the freed one: its key is its own group's.
+    for (int repeat = 0; repeat < 4; ++repeat) {
+      const Communicator again = comm.split(0, rank);
+      CHECK(detail::group_key(again) == key);
+    }
+  }
+}
+
+TEST_CASE("an all-gather is recognised among the variable ones", "[transport][collectives]") {
+  using detail::uniform_gather_count;
+  const std::vector<Index> three{4, 4, 4}, in_order{0, 4, 8};
+  CHECK(uniform_gather_count(three, in_order) == 4);
+  CHECK(uniform_gather_count(std::vector<Index>{7}, std::vector<Index>{0}) == 7);
+  CHECK(uniform_gather_count(three, std::vector<Index>{0, 4, 9}) == -1);  // a gap
+  CHECK(uniform_gather_count(three, std::vector<Index>{4, 0, 8}) == -1);  // out of order
+  CHECK(uniform_gather_count(std::vector<Index>{4, 3, 4}, in_order) == -1);
+  CHECK(uniform_gather_count(std::vector<Index>{0, 0}, std::vector<Index>{0, 0}) == -1);
+  CHECK(uniform_gather_count({}, {}) == -1);
+  CHECK(uniform_gather_count(three, std::vector<Index>{0, 4}) == -1);
 }
 
 #if DISTLOPS_WITH_CUDA
@@ -234,7 +398,11 @@ DISTLOPS_CUDA_TEST_CASE("symmetric memory holds a device array until its collect
     return;
   }
   SymmetricArray<double> buffer(layout);
-  CHECK(buffer.registered() == (symmetric_memory_available() && world().size() > 1));
+  // Symmetric only with windows, several ranks and NCCL's support for them on this machine.
+  if (buffer.registered()) CHECK((symmetric_memory_available() && world().size() > 1));
+  const int registered = buffer.registered() ? 1 : 0;
+  CHECK(world().allreduce(registered, ReduceOp::max) ==
+        world().allreduce(registered, ReduceOp::min));
   DistributedArray<double, Cuda>& x = buffer.array();
   fill_random(x, 7);
   std::vector<double> expected(static_cast<std::size_t>(layout.global_size()));

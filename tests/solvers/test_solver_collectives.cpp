@@ -82,7 +82,7 @@ void check_iteration_cost(const Communicator& comm, int reductions, Run&& run) {
   const IterationCost cost = cost_per_iteration<Space>(run);
   CHECK(cost.allocations == 0);
   if constexpr (on_device<Space>) {
-    const bool staged = gpu_collectives() == GpuCollectives::mpi && comm.size() > 1;
+    const bool staged = gpu_collectives_for(comm) == GpuCollectives::mpi && comm.size() > 1;
     CHECK(cost.synchronizations == 1.0 + (staged ? 2.0 * reductions : 0.0));
   } else {
     CHECK(cost.allreduces == reductions);

@@ -146,7 +146,9 @@ LocalArray<T, Space> local_array_of(const Shape& shape, const std::vector<T>& va
 }
 
 /// Runs `body` once for every way `Space` moves data between ranks: once for Host (MPI); for
-/// Cuda over MPI with copies staged through host memory and, in builds with NCCL, over NCCL.
+/// Cuda over MPI with copies staged through host memory and, in builds with NCCL, over NCCL
+/// where the library takes it for the ranks of the world (gpu_collectives_for: not where ranks
+/// share a device that NCCL cannot serve, whose collectives are staged anyway). Collective.
 /// The process's choice of device collectives is restored afterwards.
 template <MemorySpace Space, class Body>
 void for_each_collective_path(Body&& body) {
@@ -161,6 +163,7 @@ void for_each_collective_path(Body&& body) {
     if (nccl_built()) paths.push_back(GpuCollectives::nccl);
     for (GpuCollectives path : paths) {
       set_gpu_collectives(path);
+      if (gpu_collectives_for(Communicator::world()) != path) continue;
       INFO("device collectives over " << to_string(path));
       body();
     }

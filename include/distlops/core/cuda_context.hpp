@@ -40,8 +40,21 @@ class Context {
   cudaStream_t stream() const { return stream_; }
   /// A cuBLAS handle bound to stream(), created on the first call.
   cublasHandle_t blas();
-  /// Blocks until every operation enqueued on stream() has completed.
+  /// Blocks until every operation enqueued on stream() has completed. With a wait check
+  /// installed (set_wait_check) it polls the stream and runs the check between polls, so that
+  /// work that can never complete raises instead of hanging.
   void synchronize() const;
+
+  /// A function that raises when work on the stream can no longer complete (the NCCL layer
+  /// installs one that looks for asynchronous NCCL errors, once it holds a communicator of
+  /// several ranks). Null: synchronize() blocks in cudaStreamSynchronize.
+  using WaitCheck = void (*)();
+  static void set_wait_check(WaitCheck check);
+  /// With a wait check installed, waits for stream() as synchronize() does, without counting and
+  /// without raising (an error found aborts its communicator, whose next use raises): before
+  /// cudaFree, which waits for all device work, and would wait forever for collectives whose
+  /// peer failed. Without a check, returns at once.
+  void settle() const noexcept;
   /// How many times synchronize() ran in this process (read_back() and the copies to or from
   /// the host included). Tests use it to count a solver's synchronisations per iteration.
   std::uint64_t synchronizations() const { return synchronizations_.load(); }
@@ -61,6 +74,8 @@ class Context {
  private:
   Context();
   void make_current() const;
+  // Polls stream() until its work is done, running `check` between polls.
+  void poll(WaitCheck check) const;
 
   int device_ = 0;
   cudaStream_t stream_ = nullptr;
@@ -69,6 +84,7 @@ class Context {
   void* device_value_ = nullptr;
   void* pinned_value_ = nullptr;
   mutable std::atomic<std::uint64_t> synchronizations_{0};
+  static std::atomic<WaitCheck> wait_check_;
 };
 
 }  // namespace distlops::cuda

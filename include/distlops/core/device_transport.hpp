@@ -64,4 +64,12 @@ class StagedTransport final : public DeviceTransport {
   std::vector<std::byte> send_stage_, receive_stage_;
 };
 
+namespace detail {
+/// Whether NCCL can form a communicator over comm's ranks: false where two of them share a
+/// device and NCCL is older than 2.30 or NCCL_MULTI_RANK_GPU_ENABLE=1 is missing on a rank
+/// (detail/device_sharing.hpp). Collective over comm the first time for its group of ranks,
+/// kept afterwards; the same verdict on every rank.
+bool nccl_can_form_communicator(const Communicator& comm);
+}  // namespace detail
+
 }  // namespace distlops

@@ -6,6 +6,11 @@
 /// The choice is made once per process from the environment variable
 /// DISTLOPS_GPU_COLLECTIVES (`nccl` or `mpi`), defaulting to NCCL when the library was built
 /// with it; set_gpu_collectives() overrides it. Every rank must make the same choice.
+///
+/// NCCL cannot form a communicator over ranks that share a device (NCCL older than 2.30, or
+/// without NCCL_MULTI_RANK_GPU_ENABLE=1): collectives over such ranks are staged through host
+/// memory whatever the choice, and rank 0 says so once on stderr. gpu_collectives_for() tells
+/// which path a communicator's collectives take.
 
 #include "distlops/core/communicator.hpp"
 #include "distlops/core/memory_space.hpp"
@@ -28,6 +33,14 @@ void set_gpu_collectives(GpuCollectives choice);
 
 /// "nccl" or "mpi".
 const char* to_string(GpuCollectives choice);
+
+/// The path that collectives on device data over `comm` take now: gpu_collectives(), except
+/// that NCCL gives way to `mpi` where two ranks of comm share a device and NCCL cannot form a
+/// communicator over them. The same on every rank of comm. Collective over comm the first
+/// time NCCL is chosen for its group of ranks (every rank's device identity is gathered over
+/// MPI; a rank without a device makes every rank raise DeviceError); kept for the group
+/// afterwards, so later calls cost a lookup.
+GpuCollectives gpu_collectives_for(const Communicator& comm);
 
 /// Sums `count` elements at `data` (memory of Space) over the ranks of `comm`, in place: one
 /// MPI allreduce for host memory; for device memory one allreduce through the transport the

@@ -7,6 +7,11 @@
 /// without waiting. Complex values travel as pairs of reals (reductions: sum only). Zero-size
 /// transfers are never issued. Failures raise CommunicationError naming the NCCL call.
 ///
+/// A failed peer shows as an asynchronous NCCL error: while a communicator of several ranks is
+/// alive, waits on the library's stream poll for it (cuda::Context::set_wait_check), abort the
+/// communicator that reports one (ncclCommAbort) and raise CommunicationError, instead of
+/// waiting forever. An aborted communicator is dead: every later operation on it raises.
+///
 /// `NcclTransport` is the transport (transport.hpp) of device memory over NCCL.
 
 #include "distlops/config.hpp"
@@ -84,6 +89,12 @@ class NcclCommunicator {
   /// A communicator of one rank needs no NCCL communicator: its operations are local copies.
   explicit NcclCommunicator(const Communicator& comm);
 
+  /// The version of the NCCL library loaded (ncclGetVersion's code, 22809 for 2.28.9).
+  static int library_version();
+
+  /// Whether the communicator was aborted after an asynchronous error (its operations raise).
+  bool aborted() const;
+
   /// The MPI communicator it was built from.
   const Communicator& mpi() const;
   int rank() const;
@@ -105,7 +116,8 @@ class NcclCommunicator {
     allgather_raw(detail::nccl_typed(send, count), recv);
   }
   /// Rank r contributes counts[r] values (`count` on this rank), placed at displacements[r] of
-  /// recv on every rank: one group of broadcasts, one per rank that contributes something.
+  /// recv on every rank: one ncclAllGather where every rank contributes the same count in rank
+  /// order, else one group of broadcasts, one per rank that contributes something.
   template <detail::NcclTransferable T>
   void allgatherv(const T* send, Index count, T* recv, std::span<const Index> counts,
                   std::span<const Index> displacements) const {
@@ -132,16 +144,18 @@ class NcclCommunicator {
   /// match in posting order; messages of a rank to itself pair up in order and are copies.
   void exchange(std::span<const ReceiveMessage> receives, std::span<const SendMessage> sends) const;
 
-  /// Device memory for symmetric collectives: `bytes` from ncclMemAlloc (NCCL >= 2.19),
-  /// registered on this communicator as a symmetric window (ncclCommWindowRegister with
-  /// NCCL_WIN_COLL_SYMMETRIC, NCCL >= 2.27; `registered` says whether it was). Collective:
-  /// every rank allocates, all agree on success before registering, so that a failure on one
-  /// rank raises on every rank. Release with free_symmetric, collectively, before the process
-  /// tears NCCL down.
+  /// Device memory for symmetric collectives from ncclMemAlloc (NCCL >= 2.19), registered on
+  /// this communicator as a window (ncclCommWindowRegister with NCCL_WIN_COLL_SYMMETRIC,
+  /// NCCL >= 2.27). Every rank allocates and registers the same size, the largest `bytes` over
+  /// the ranks (windows are symmetric; uneven splits pad). `registered` says whether the window
+  /// is symmetric on every rank: false without windows, for a single rank, and where NCCL fell
+  /// back to a local registration. Collective: the ranks agree on every step's success, so
+  /// that a failure on one rank raises on every rank. Release with free_symmetric,
+  /// collectively, before the process tears NCCL down.
   struct SymmetricRegion {
     void* data = nullptr;
-    void* window = nullptr;
-    std::size_t bytes = 0;
+    void* window = nullptr;  // whatever NCCL registered, symmetric or not
+    std::size_t bytes = 0;   // allocated and registered: the largest request over the ranks
     bool registered = false;
   };
   SymmetricRegion allocate_symmetric(std::size_t bytes) const;
@@ -150,8 +164,9 @@ class NcclCommunicator {
   /// Whether the NCCL this library was built with offers ncclMemAlloc and symmetric windows.
   static bool symmetric_windows_available();
 
+  struct Impl;  // defined in nccl_communicator.cpp
+
  private:
-  struct Impl;
   void allreduce_raw(detail::NcclBuffer send, void* recv, ReduceOp op) const;
   void broadcast_raw(detail::NcclBuffer data, int root) const;
   void allgather_raw(detail::NcclBuffer send, void* recv) const;
@@ -194,7 +209,8 @@ class NcclTransport final : public DeviceTransport {
 namespace detail {
 /// The NCCL communicator of `comm`'s group of ranks, created collectively over comm on the
 /// first request for that group and kept for the rest of the process (communicators with the
-/// same ranks in the same order share it; one per mask group).
+/// same ranks in the same order share it; one per mask group). Raises CommunicationError on
+/// every rank where NCCL cannot form one (ranks sharing a device, see gpu_collectives_for).
 const NcclCommunicator& nccl_of(const Communicator& comm);
 }  // namespace detail
 

@@ -16,7 +16,10 @@
 ///     ...
 ///     buffer.release();                                    // every rank
 ///
-/// Builds without NCCL, or with an NCCL older than 2.19, raise InvalidArgument on every rank.
+/// Every rank's block is padded to the largest block of the layout, so that the windows have the
+/// same size on every rank. Ranks that share a device (no NCCL communicator, see
+/// gpu_collectives_for) get plain device memory, unregistered. Builds without NCCL, or with an
+/// NCCL older than 2.19, raise InvalidArgument on every rank.
 
 #include <memory>
 
@@ -47,7 +50,8 @@ class SymmetricArray {
   /// The array over the symmetric memory (InvalidArgument after release()).
   DistributedArray<T, Cuda>& array();
   const DistributedArray<T, Cuda>& array() const;
-  /// Whether the memory is registered as a symmetric window.
+  /// Whether the memory is registered as a symmetric window on every rank (false where NCCL
+  /// fell back to a local registration, or gave no window).
   bool registered() const;
   /// Collective: deregisters and frees the memory; the array is empty afterwards.
   void release();

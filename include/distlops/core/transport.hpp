@@ -13,7 +13,8 @@
 /// | `staged` | device | copies through host memory and MPI (the MPI may not be CUDA-aware) |
 ///
 /// `make_transport<Space>(comm)` is the one place that chooses: host memory always goes over
-/// MPI; device memory goes over NCCL when gpu_collectives() says so, staged otherwise.
+/// MPI; device memory goes over NCCL when gpu_collectives_for(comm) says so (the setting,
+/// unless comm's ranks share a device NCCL cannot serve), staged otherwise.
 
 #include <cstddef>
 #include <span>
@@ -149,8 +150,8 @@ void allreduce_in_place(Transport& transport, T* data, Index count, ReduceOp op)
 }
 
 /// The kind of transport that carries data of Space over `comm` now: mpi for host memory; for
-/// device memory nccl when gpu_collectives() asks for it, staged otherwise. The same on every
-/// rank of comm.
+/// device memory nccl when gpu_collectives_for(comm) says so, staged otherwise. The same on
+/// every rank of comm; collective the first time NCCL is asked for on comm's group of ranks.
 template <MemorySpace Space>
 TransportKind transport_kind(const Communicator& comm);
 template <>
@@ -169,7 +170,8 @@ std::unique_ptr<Transport> make_transport<Cuda>(const Communicator& comm);
 
 /// The transport the process keeps for one-shot collectives on comm (an array's
 /// redistribution, ghost cells, sums): device transports are made once per group of ranks and
-/// kind, so that repeated calls allocate nothing; host transports are made per call, as they
+/// kind (on a duplicate of comm, collectively), so that repeated calls allocate nothing and
+/// look up their transport without MPI group calls; host transports are made per call, as they
 /// cost nothing to make and should keep no scratch memory after it.
 template <MemorySpace Space>
 std::shared_ptr<Transport> transport_for(const Communicator& comm);

@@ -87,7 +87,8 @@ void axpy(Host, Index n, const double* a, double factor, const T* x, T* y) {
   const double c = factor * *a;
   if (c != 0) kernels::axpy(Host{}, n, coefficient_of<T>(c), x, y);
 }
-/// y[i] = *a x[i] + *b y[i]; y is not touched when *a == 0 and *b == 1.
+/// y[i] = *a x[i] + *b y[i]; y is not touched when *a == 0 and *b == 1, and not read when
+/// *b == 0.
 template <Scalar T>
 void axpby(Host, Index n, const double* a, const T* x, const double* b, T* y) {
   if (*a == 0 && *b == 1) return;

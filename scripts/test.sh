@@ -9,8 +9,7 @@
 # 3. Sanitizer pass: configures a Debug build with AddressSanitizer and
 #    UndefinedBehaviorSanitizer in build-asan/ (host backend only, no examples or benchmarks),
 #    builds a subset of the test programs and runs them at 1 and 2 ranks (see
-#    DISTLOPS_SANITIZE_PROGRAMS), in two waves: the first builds beside the main pass's tests,
-#    the second beside the first wave's tests.
+#    DISTLOPS_SANITIZE_PROGRAMS).
 #
 # Both passes always run (a failure in the first does not hide the second); the script prints
 # the wall time and outcome of every phase and exits non-zero when any phase failed.
@@ -50,42 +49,19 @@ sanitize_ranks="${DISTLOPS_SANITIZE_RANKS:-np[12]}"
 # buffers and messages: the core, the parallel I/O, the communicating operators (stacks,
 # derivative stencils, halos, FFT transposes, SUMMA, Fredholm/MDC), the local operators that
 # copy blocks around (Pad, Transpose, composition), and the least-squares solvers with their
-# checkpoints and batched reductions. The other test programs only instantiate the same code for
-# more cases.
-default_sanitize_programs="test_layout test_distributed_array test_stacked_array \
-test_communicator test_transport test_errors test_kernels test_buffer test_npy test_stacks \
-test_derivatives test_halo test_local_pad test_local_transpose test_local_composition \
-test_fft_local test_fft_distributed test_matrix_mult test_fredholm_mdc test_least_squares \
-test_solver_runtime test_solver_collectives"
+# checkpoints and batched reductions. The other test programs only instantiate the same code for more cases.
+default_sanitize_programs="test_layout test_distributed_array test_stacked_array test_communicator test_transport \
+test_errors test_kernels test_buffer test_npy test_stacks test_derivatives test_halo \
+test_local_pad test_local_transpose test_local_composition test_fft_local test_fft_distributed \
+test_matrix_mult test_fredholm_mdc test_least_squares test_solver_runtime test_solver_collectives"
 read -r -a sanitize_programs <<<"${DISTLOPS_SANITIZE_PROGRAMS:-$default_sanitize_programs}"
-# The sanitizer programs are built in two waves. The first holds the programs whose sanitized
-# tests run longest (about two thirds of the pass's test time, in reference computations at -O0);
-# their tests then run while the second wave compiles in the idle class, and fill the cores that
-# waiting ranks leave.
-long_sanitize_programs=" test_npy test_derivatives test_fft_distributed test_fft_local "
-sanitize_waves=("" "")
 if [ "${sanitize_programs[*]}" = "all" ]; then
-  sanitize_waves[0]="all"
+  sanitize_build_targets=(all)
+  sanitize_tests="\.${sanitize_ranks}\$"
 else
-  for program in "${sanitize_programs[@]}"; do
-    if [[ "$long_sanitize_programs" == *" $program "* ]]; then
-      sanitize_waves[0]+="$program "
-    else
-      sanitize_waves[1]+="$program "
-    fi
-  done
-  if [ -z "${sanitize_waves[0]}" ]; then
-    sanitize_waves=("${sanitize_waves[1]}" "")
-  fi
+  sanitize_build_targets=("${sanitize_programs[@]}")
+  sanitize_tests="^($(IFS='|'; echo "${sanitize_programs[*]}"))\.${sanitize_ranks}\$"
 fi
-# wave_tests <programs...>: the ctest -R expression of these programs' sanitizer runs.
-wave_tests() {
-  if [ "$1" = "all" ]; then
-    echo "\.${sanitize_ranks}\$"
-  else
-    echo "^($(IFS='|'; echo "$*"))\.${sanitize_ranks}\$"
-  fi
-}
 extra_cmake_args=()
 if [ -n "${DISTLOPS_CMAKE_ARGS:-}" ]; then
   read -r -a extra_cmake_args <<<"$DISTLOPS_CMAKE_ARGS"
@@ -148,65 +124,37 @@ fi
 # sanitizer report needs for its file:line stack traces: full -g costs about a fifth more
 # compile time for variable descriptions no report uses. The build runs in the background while
 # the main pass's tests run: their ranks spend most of the time waiting on one another and leave
-# about half of the cores idle, which the build takes. It runs in the idle scheduling class
-# (chrt --idle), not merely niced: oversubscribed ranks that yield while they wait would
-# otherwise hand their core to a compiler for a whole time slice at every message (test_npy at 3
-# ranks on 2 cores beside two compilers: 15-32 s niced, 8.5 s in the idle class, 1.8 s alone).
+# about half of the cores idle, which the build takes. It runs in the idle scheduling class (chrt --idle),
+# not merely niced: oversubscribed ranks that yield while they wait would otherwise hand their
+# core to a compiler for a whole time slice at every message (test_npy at 3 ranks on 2 cores
+# beside two compilers: 15-32 s niced, 8.5 s in the idle class, 1.8 s alone).
+asan_log="${asan_build_dir}/sanitizer-build.log"
 background=(nice -n 19)
 if command -v chrt >/dev/null 2>&1 && chrt --idle 0 true 2>/dev/null; then
   background=(chrt --idle 0)
 fi
 asan_pid=""
-asan_log=""
-# start_asan_build <wave>: configures the sanitizer build (first wave) and builds the wave's
-# programs in the background; the outcome and wall time go to ${asan_log}.result.
 start_asan_build() {
-  local wave="$1"
   [ "${DISTLOPS_TEST_SANITIZE:-1}" != "0" ] || return 0
-  local -a targets
-  read -r -a targets <<<"${sanitize_waves[$wave]}"
   mkdir -p "$asan_build_dir"
-  asan_log="${asan_build_dir}/sanitizer-build-$((wave + 1)).log"
   rm -f "${asan_log}.result"
   (
     start=$(date +%s.%N)
     status=0
-    if [ "$wave" -eq 0 ]; then
-      # shellcheck disable=SC2046
-      cmake -S . -B "$asan_build_dir" $(generator_args "$asan_build_dir") \
-        -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DDISTLOPS_SANITIZE=ON \
-        -DDISTLOPS_ENABLE_CUDA=OFF \
-        -DDISTLOPS_ENABLE_TESTS=ON -DDISTLOPS_ENABLE_EXAMPLES=OFF -DDISTLOPS_ENABLE_BENCHMARKS=OFF \
-        -DDISTLOPS_TEST_INSTALL=OFF "${extra_cmake_args[@]}" || status=$?
-    fi
+    # shellcheck disable=SC2046
+    cmake -S . -B "$asan_build_dir" $(generator_args "$asan_build_dir") \
+      -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DDISTLOPS_SANITIZE=ON \
+      -DDISTLOPS_ENABLE_CUDA=OFF \
+      -DDISTLOPS_ENABLE_TESTS=ON -DDISTLOPS_ENABLE_EXAMPLES=OFF -DDISTLOPS_ENABLE_BENCHMARKS=OFF \
+      -DDISTLOPS_TEST_INSTALL=OFF "${extra_cmake_args[@]}" || status=$?
     if [ "$status" -eq 0 ]; then
       "${background[@]}" cmake --build "$asan_build_dir" -j "$build_jobs" \
-        --target "${targets[@]}" || status=$?
+        --target "${sanitize_build_targets[@]}" || status=$?
     fi
     echo "$status $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')" \
       >"${asan_log}.result"
   ) >"$asan_log" 2>&1 &
   asan_pid=$!
-}
-
-# finish_asan_build <phase name> <beside what>: waits for the background build and records it.
-finish_asan_build() {
-  echo
-  echo "==== $1 (beside $2; log: $asan_log)"
-  wait "$asan_pid"
-  local asan_status=1 asan_seconds=-
-  read -r asan_status asan_seconds <"${asan_log}.result" || asan_status=1
-  phase_names+=("$1")
-  phase_seconds+=("${asan_seconds:--}")
-  if [ "${asan_status:-1}" -eq 0 ]; then
-    phase_results+=("ok (beside $2)")
-    tail -n 3 "$asan_log"
-    return 0
-  fi
-  phase_results+=("FAILED (exit status $asan_status)")
-  failed=1
-  cat "$asan_log"
-  return 1
 }
 
 # ---- main pass ------------------------------------------------------------------------------
@@ -215,7 +163,7 @@ if phase "configure" cmake -S . -B "$build_dir" $(generator_args "$build_dir") \
   -DCMAKE_BUILD_TYPE=Release -DDISTLOPS_ENABLE_CUDA=AUTO -DDISTLOPS_ENABLE_TESTS=ON \
   -DDISTLOPS_ENABLE_EXAMPLES=ON "${extra_cmake_args[@]}"; then
   if phase "build" cmake --build "$build_dir" -j "$build_jobs"; then
-    start_asan_build 0
+    start_asan_build
     phase "ctest" ctest --test-dir "$build_dir" --output-on-failure --no-tests=error \
       -j "$ctest_jobs"
   else
@@ -228,22 +176,22 @@ fi
 
 # ---- sanitizer pass -------------------------------------------------------------------------
 if [ "${DISTLOPS_TEST_SANITIZE:-1}" != "0" ]; then
-  [ -n "$asan_pid" ] || start_asan_build 0
-  read -r -a first_wave <<<"${sanitize_waves[0]}"
-  read -r -a second_wave <<<"${sanitize_waves[1]}"
-  if finish_asan_build "asan build" "the main ctest"; then
-    [ "${#second_wave[@]}" -eq 0 ] || start_asan_build 1
+  [ -n "$asan_pid" ] || start_asan_build
+  echo
+  echo "==== asan configure + build (beside the main ctest; log: $asan_log)"
+  wait "$asan_pid"
+  read -r asan_status asan_seconds <"${asan_log}.result" || asan_status=1
+  phase_names+=("asan build")
+  phase_seconds+=("${asan_seconds:--}")
+  if [ "${asan_status:-1}" -eq 0 ]; then
+    phase_results+=("ok (beside ctest)")
+    tail -n 3 "$asan_log"
     phase "asan ctest" ctest --test-dir "$asan_build_dir" --output-on-failure --no-tests=error \
-      -j "$ctest_jobs" -R "$(wave_tests "${first_wave[@]}")"
-    if [ "${#second_wave[@]}" -gt 0 ]; then
-      if finish_asan_build "asan build 2" "asan ctest"; then
-        phase "asan ctest 2" ctest --test-dir "$asan_build_dir" --output-on-failure \
-          --no-tests=error -j "$ctest_jobs" -R "$(wave_tests "${second_wave[@]}")"
-      else
-        skipped "asan ctest 2" "the build failed"
-      fi
-    fi
+      -j "$ctest_jobs" -R "$sanitize_tests"
   else
+    phase_results+=("FAILED (exit status $asan_status)")
+    failed=1
+    cat "$asan_log"
     skipped "asan ctest" "the build failed"
   fi
 else

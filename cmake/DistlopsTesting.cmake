@@ -26,12 +26,11 @@ set(DISTLOPS_TEST_ENVIRONMENT OMPI_MCA_mpi_yield_when_idle=1)
 list(APPEND DISTLOPS_TEST_ENVIRONMENT ROMIO_HINTS=${PROJECT_SOURCE_DIR}/tests/support/romio_hints)
 if(DISTLOPS_SANITIZE)
   # Open MPI leaks at finalize; tests/support/lsan.supp suppresses leaks allocated inside its
-  # libraries. To match, a leak's allocation stack must reach them: the DWARF unwinder
-  # (fast_unwind_on_malloc=0) walks through Open MPI's frames, which have no frame pointers,
-  # and components stay loaded at finalize so that their frames can still be named.
+  # libraries and components, which the test programs keep loaded until exit
+  # (tests/support/mpi_catch_main.cpp) so that the frame-pointer unwinder's first frame names
+  # them.
   list(APPEND DISTLOPS_TEST_ENVIRONMENT
-    OMPI_MCA_mca_base_component_disable_dlclose=1
-    "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:fast_unwind_on_malloc=0"
+    "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1"
     "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/support/lsan.supp:print_suppressions=0"
     "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
 endif()

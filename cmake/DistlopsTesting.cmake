@@ -69,8 +69,8 @@ set(DISTLOPS_DEVICE_TEST_ENVIRONMENT ${DISTLOPS_TEST_ENVIRONMENT}
 # space. SPACES names the memory spaces whose space-generic cases the program has
 # (tests/support/spaces.hpp; default: host). With cuda, builds with the CUDA backend also
 # register <name>.cuda.np<N> (labels cuda and gpu), which runs the Cuda instances
-# (--space cuda) and is reported Skipped where no device is visible (the main exits with 77 on
-# every rank).
+# (--space cuda) and is reported Skipped where no device is visible (distlops_device_gate exits
+# with 77 before mpiexec starts, and the main on every rank where a rank sees none).
 function(distlops_add_mpi_test name)
   cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;RANKS;LABELS;SPACES;LIBRARIES;ARGS" ${ARGN})
   if(NOT ARG_RANKS)
@@ -97,22 +97,29 @@ function(distlops_add_mpi_test name)
   set(runs host)
   if(DISTLOPS_WITH_CUDA AND "cuda" IN_LIST ARG_SPACES)
     list(APPEND runs cuda)
+    if(NOT TARGET distlops_device_gate)
+      add_executable(distlops_device_gate ${PROJECT_SOURCE_DIR}/tests/support/device_gate.cpp)
+      target_link_libraries(distlops_device_gate PRIVATE CUDA::cudart)
+      distlops_project_flags(distlops_device_gate)
+    endif()
   endif()
   foreach(run IN LISTS runs)
     foreach(ranks IN LISTS ARG_RANKS)
       if(run STREQUAL "host")
         set(test_name ${name}.np${ranks})
+        set(gate)
         set(space_args)
         set(labels "mpi;np${ranks};${ARG_LABELS}")
         set(environment "${DISTLOPS_HOST_TEST_ENVIRONMENT}")
       else()
         set(test_name ${name}.${run}.np${ranks})
+        set(gate $<TARGET_FILE:distlops_device_gate>)
         set(space_args --space ${run})
         set(labels "mpi;np${ranks};${run};gpu;${ARG_LABELS}")
         set(environment "${DISTLOPS_DEVICE_TEST_ENVIRONMENT}")
       endif()
       add_test(NAME ${test_name}
-        COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${DISTLOPS_MPIEXEC_FLAGS}
+        COMMAND ${gate} ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${DISTLOPS_MPIEXEC_FLAGS}
                 $<TARGET_FILE:${name}> ${space_args} ${ARG_ARGS})
       set_tests_properties(${test_name} PROPERTIES
         TIMEOUT ${ARG_TIMEOUT}

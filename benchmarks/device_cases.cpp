@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
 
 #if DISTLOPS_WITH_CUDA
 #include "distlops/core/buffer.hpp"
@@ -37,10 +41,56 @@ Run stencil_run(const LinearOperator<double, Cuda>& op, const Layout& layout, co
   return run;
 }
 
+// `calls` sums of `values` doubles over the ranks (the size of a solver's batch of scalars),
+// through the communicator's symmetric window or the plain NCCL path; the repeat ends when the
+// device is idle. Every rank starts from ones, so the values after the repeat are
+// ranks^calls.
+Case small_allreduce_case(const char* name, bool symmetric) {
+  return {name,
+          symmetric ? "sums of a solver's batch of scalars over the ranks, in the symmetric window"
+                    : "sums of a solver's batch of scalars over the ranks, plain NCCL path",
+          [symmetric](const Communicator& comm, const Parameters& p) {
+            const Index values = p.integer("values", 8), calls = p.integer("calls", 100);
+            set_symmetric_reductions(symmetric);
+            auto data = std::make_shared<Buffer<double, Cuda>>(values);
+            auto ones =
+                std::make_shared<std::vector<double>>(static_cast<std::size_t>(values), 1.0);
+            Run run;
+            run.body = [=] {
+              memory::copy_bytes<Cuda, Host>(data->data(), ones->data(), data->bytes());
+              for (Index call = 0; call < calls; ++call)
+                allreduce_sum_in_place<double, Cuda>(comm, data->data(), values);
+              cuda::Context::get().synchronize();
+            };
+            run.units = calls;
+            run.unit_name = "sum";
+            run.bytes_per_unit = 2.0 * word * double(values) * double(comm.size());
+            run.checks = [=] {
+              double first = 0;
+              memory::copy_bytes<Host, Cuda>(&first, data->data(), sizeof(double));
+              return std::vector<Check>{{"log_ranks", std::log(first) / double(calls)}};
+            };
+            run.verify = [comm](const std::vector<Check>& checks) {
+              std::vector<std::string> failures;
+              const double expected = std::log(double(comm.size()));
+              const double got = check_value(checks, "log_ranks");
+              if (!(std::abs(got - expected) <= 1e-12 * std::max(1.0, expected))) {
+                failures.push_back("log(sum)/calls = " + std::to_string(got) + ", expected log(" +
+                                   std::to_string(comm.size()) + ")");
+              }
+              return failures;
+            };
+            run.default_repeats = 20;
+            return run;
+          }};
+}
+
 }  // namespace
 
 std::vector<Case> device_cases() {
   return {
+      small_allreduce_case("small-allreduce", true),
+      small_allreduce_case("small-allreduce-plain", false),
       {"firstderivative",
        "forward + adjoint FirstDerivative (centered, order 3) along axis 0, on the device",
        [](const Communicator& comm, const Parameters& p) {

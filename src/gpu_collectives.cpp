@@ -41,7 +41,31 @@ GpuCollectives from_environment() {
   return parsed;
 }
 
+std::atomic<int> symmetric_choice{unset};
+
+bool symmetric_from_environment() {
+  const char* value = std::getenv("DISTLOPS_SYMMETRIC_REDUCTIONS");
+  if (!value || *value == '\0') return true;
+  const std::string text(value);
+  if (text == "on") return true;
+  if (text == "off") return false;
+  throw InvalidArgument("DISTLOPS_SYMMETRIC_REDUCTIONS=" + text + ": expected on or off");
+}
+
 }  // namespace
+
+bool symmetric_reductions() {
+  int current = symmetric_choice.load();
+  if (current == unset) {
+    const int read = symmetric_from_environment() ? 1 : 0;
+    if (symmetric_choice.compare_exchange_strong(current, read)) current = read;
+  }
+  return current != 0;
+}
+
+void set_symmetric_reductions(bool enabled) {
+  symmetric_choice.store(enabled ? 1 : 0);
+}
 
 bool nccl_built() {
   return DISTLOPS_WITH_NCCL != 0;

@@ -20,6 +20,7 @@
 #include "distlops/core/detail/group_key.hpp"
 #include "distlops/core/detail/uniform_gather.hpp"
 #include "distlops/core/error.hpp"
+#include "distlops/core/gpu_collectives.hpp"
 #include "distlops/core/kernels.hpp"
 
 namespace distlops {
@@ -140,6 +141,11 @@ struct NcclCommunicator::Impl {
   cudaStream_t stream = nullptr;
   mutable std::atomic<bool> aborted{false};
   mutable std::string abort_reason;  // written once, before `aborted` is set
+  // The symmetric window of small sums (symmetric_reductions(), gpu_collectives.hpp), made at
+  // the first such sum: the same point on every rank, since sums are collective.
+  enum class WindowState { untried, ready, unavailable };
+  mutable WindowState reduction_window_state = WindowState::untried;
+  mutable NcclCommunicator::SymmetricRegion reduction_window;
 
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
@@ -231,7 +237,10 @@ NcclCommunicator::Impl::~Impl() {
     }
     std::this_thread::sleep_for(std::chrono::microseconds(100));
   }
-  ncclCommDestroy(comm);
+  ncclCommDestroy(comm);  // also releases the windows still registered on it
+#if defined(NCCL_VERSION_CODE) && NCCL_VERSION_CODE >= NCCL_VERSION(2, 19, 0)
+  if (reduction_window.data) ncclMemFree(reduction_window.data);
+#endif
 }
 
 NcclCommunicator::NcclCommunicator(const Communicator& comm) {
@@ -375,14 +384,49 @@ int NcclCommunicator::size() const {
   return impl_->mpi.size();
 }
 
+// The window of small sums, made on first use; null where symmetric windows are unavailable
+// (then on every rank: allocate_symmetric agrees on each step's outcome).
+void* NcclCommunicator::reduction_window() const {
+  using State = Impl::WindowState;
+  if (impl_->reduction_window_state == State::untried) {
+    impl_->reduction_window_state = State::unavailable;
+    if (symmetric_windows_available()) {
+      try {
+        impl_->reduction_window = allocate_symmetric(symmetric_reduction_bytes);
+      } catch (const CommunicationError&) {
+        return nullptr;  // the same on every rank; the plain path serves
+      }
+      if (impl_->reduction_window.registered) {
+        impl_->reduction_window_state = State::ready;
+      } else {
+        free_symmetric(impl_->reduction_window);  // collective, as the allocation was
+      }
+    }
+  }
+  return impl_->reduction_window_state == State::ready ? impl_->reduction_window.data : nullptr;
+}
+
 void NcclCommunicator::allreduce_raw(detail::NcclBuffer send, void* recv, ReduceOp op) const {
   const ncclComm_t comm = impl_->live("ncclAllReduce");
   const ncclRedOp_t native = native_op(op, send.complex);
   if (send.count == 0) return;
   const cudaStream_t stream = cuda::Context::get().stream();
+  const std::size_t bytes = send.count / (send.complex ? 2 : 1) * send.value_size;
   if (!comm) {
-    copy_on_device(recv, send.data, send.count / (send.complex ? 2 : 1) * send.value_size, stream);
+    copy_on_device(recv, send.data, bytes, stream);
     return;
+  }
+  if (bytes <= static_cast<std::size_t>(symmetric_reduction_bytes) && symmetric_reductions()) {
+    if (void* window = reduction_window()) {
+      // Into the window, summed there by the symmetric kernels, and back: two device copies of
+      // at most 4 KiB in the stream's order.
+      copy_on_device(window, send.data, bytes, stream);
+      check_nccl(ncclAllReduce(window, window, send.count, native_type(send.element), native, comm,
+                               stream),
+                 "ncclAllReduce");
+      copy_on_device(recv, window, bytes, stream);
+      return;
+    }
   }
   check_nccl(
       ncclAllReduce(send.data, recv, send.count, native_type(send.element), native, comm, stream),

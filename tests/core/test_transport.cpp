@@ -289,6 +289,17 @@ TEST_CASE("the path of device collectives can be chosen", "[transport][collectiv
   set_gpu_collectives(initial);
 }
 
+TEST_CASE("small device sums use the symmetric window unless told not to",
+          "[transport][collectives]") {
+  const bool initially = symmetric_reductions();
+  set_symmetric_reductions(false);
+  CHECK_FALSE(symmetric_reductions());
+  set_symmetric_reductions(true);
+  CHECK(symmetric_reductions());
+  set_symmetric_reductions(initially);
+  CHECK(symmetric_reduction_bytes == 4096);
+}
+
 TEST_CASE("ranks that share a device are found, and NCCL only where it can serve them",
           "[transport][collectives]") {
   using detail::assess_device_sharing;
@@ -416,5 +427,36 @@ DISTLOPS_CUDA_TEST_CASE("symmetric memory holds a device array until its collect
   buffer.release();
   CHECK(buffer.released());
   CHECK_THROWS_AS(buffer.array(), InvalidArgument);
+}
+
+DISTLOPS_CUDA_TEST_CASE("small sums through the symmetric window equal the plain ones",
+                        "[transport][symmetric]") {
+  const Communicator comm = world();
+  const auto ranks = static_cast<double>(comm.size());
+  const bool initially = symmetric_reductions();
+  // 512 doubles fill the window exactly; 513 take the plain path whatever the setting.
+  for (const Index count : {Index(1), Index(8), Index(512), Index(513)}) {
+    for (const bool symmetric : {true, false}) {
+      INFO(count << " values, symmetric reductions " << (symmetric ? "on" : "off"));
+      set_symmetric_reductions(symmetric);
+      std::vector<double> values(static_cast<std::size_t>(count));
+      for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] = double(comm.rank() + 1) + double(i);
+      Buffer<double, Cuda> data(count);
+      memory::copy_bytes<Cuda, Host>(data.data(), values.data(), data.bytes());
+      for_each_collective_path<Cuda>([&] {
+        Buffer<double, Cuda> summed(count);
+        memory::copy_bytes<Cuda, Cuda>(summed.data(), data.data(), data.bytes());
+        allreduce_sum_in_place<double, Cuda>(comm, summed.data(), count);
+        std::vector<double> result(values.size());
+        memory::copy_bytes<Host, Cuda>(result.data(), summed.data(), summed.bytes());
+        bool exact = true;  // integers: every path sums them exactly
+        for (std::size_t i = 0; i < result.size(); ++i)
+          exact = exact && result[i] == ranks * (ranks + 1) / 2 + ranks * double(i);
+        CHECK(exact);
+      });
+    }
+  }
+  set_symmetric_reductions(initially);
 }
 #endif

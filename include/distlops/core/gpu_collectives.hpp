@@ -34,6 +34,20 @@ void set_gpu_collectives(GpuCollectives choice);
 /// "nccl" or "mpi".
 const char* to_string(GpuCollectives choice);
 
+/// Whether NCCL sums of at most `symmetric_reduction_bytes` (the solvers' batched scalars,
+/// norms, dot products) run in a symmetric window of the communicator: a small region of NCCL
+/// symmetric memory (NcclCommunicator::allocate_symmetric, the memory behind SymmetricArray)
+/// that each NCCL communicator allocates and registers at its first such sum and keeps; the
+/// values are copied into it and back on the device, and NCCL's symmetric-memory kernels, of
+/// lower latency than its general ones between devices linked peer to peer, combine them.
+/// Without window support (NCCL older than 2.27, ranks on several nodes, NCCL_WIN_ENABLE=0) the
+/// plain path runs. Read from DISTLOPS_SYMMETRIC_REDUCTIONS (`on`, the default, or `off`);
+/// every rank must make the same choice (the window's creation is collective).
+constexpr Index symmetric_reduction_bytes = 4096;
+bool symmetric_reductions();
+/// Overrides the choice for the rest of the process (every rank alike).
+void set_symmetric_reductions(bool enabled);
+
 /// The path that collectives on device data over `comm` take now: gpu_collectives(), except
 /// that NCCL gives way to `mpi` where two ranks of comm share a device and NCCL cannot form a
 /// communicator over them. The same on every rank of comm. Collective over comm the first

@@ -163,6 +163,11 @@ class NcclCommunicator {
   void free_symmetric(SymmetricRegion& region) const;
   /// Whether the NCCL this library was built with offers ncclMemAlloc and symmetric windows.
   static bool symmetric_windows_available();
+  /// The communicator's window of small sums (symmetric_reductions(), gpu_collectives.hpp):
+  /// symmetric_reduction_bytes of symmetric memory, allocated and registered at the first call
+  /// and kept for the communicator's life; null without symmetric windows (the same on every
+  /// rank). Collective at the first call.
+  void* reduction_window() const;
 
   struct Impl;  // defined in nccl_communicator.cpp
 

@@ -148,9 +148,11 @@ TEST_CASE("distributed FFT2D matches numbers computed by PyLops", "[fft][distrib
   for (const Layout& layout : layouts_of(comm, {5, 3})) {
     for (FFTOutputLayout output : {FFTOutputLayout::transposed, FFTOutputLayout::same_as_input}) {
       INFO(layout.describe());
-      const auto f = FFT2D<C>(
-          layout,
-          {.axes = {1, 0}, .real = true, .ifftshift_before = {false, true}, .output = output});
+      const auto f = FFT2D<C>(layout, {.axes = {1, 0},
+                                       .norm = FFTNorm::none,
+                                       .real = true,
+                                       .ifftshift_before = {false, true},
+                                       .output = output});
       const auto xd = DistributedArray<C>::from_global(layout, x);
       const auto yd = DistributedArray<C>::from_global(f.range(), y);
       CHECK(all_close(f.apply(xd).gather(), forward, 1e-12));

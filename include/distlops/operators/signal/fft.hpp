@@ -17,12 +17,12 @@
 ///   <A u, v> and <u, A^H v> agree in their real parts for real u (solvers that keep the
 ///   model real, such as CGLS started from zero, see exactly this).
 ///
-/// `norm` (as PyLops): `ortho` scales forward and adjoint by 1 / sqrt(N), `none` scales
-/// neither (the adjoint is then N times the inverse), `one_over_n` scales both by 1 / N, where
-/// N is the product of the `nfft` of the transformed axes. `ifftshift_before` shifts the
-/// input of an axis before the transform (numpy.fft.ifftshift over the input length) and
-/// `fftshift_after` the output (numpy.fft.fftshift over the output length); the adjoint
-/// undoes them.
+/// `norm` (as PyLops): `ortho` (the default, local and distributed) scales forward and adjoint
+/// by 1 / sqrt(N), `none` scales neither (the adjoint is then N times the inverse),
+/// `one_over_n` scales both by 1 / N, where N is the product of the `nfft` of the transformed
+/// axes. `ifftshift_before` shifts the input of an axis before the transform
+/// (numpy.fft.ifftshift over the input length) and `fftshift_after` the output
+/// (numpy.fft.fftshift over the output length); the adjoint undoes them.
 ///
 /// FFTW plans are made once, when the operator is built, and reused by every apply (plans
 /// are never made while applying). FFTW's planner is not thread-safe: build operators from one
@@ -61,6 +61,7 @@ struct FFTOptions {
   std::vector<int> axes = {};
   /// Transform lengths; 0 (or an empty vector) means the length of the axis.
   std::vector<Index> nfft = {};
+  /// Scaling (PyLops' default, "ortho").
   FFTNorm norm = FFTNorm::ortho;
   /// Real input: half spectrum along the last of `axes` (see above).
   bool real = false;
@@ -77,14 +78,15 @@ enum class FFTOutputLayout {
   same_as_input,
 };
 
-/// Options of the distributed transforms: those of FFTOptions, with PyLops-MPI's default
-/// norm ("none"), and the output layout.
+/// Options of the distributed transforms: those of FFTOptions, and the output layout. The
+/// default norm is PyLops' ("ortho") as for the local transforms; PyLops-MPI's is "none":
+/// pass `.norm = FFTNorm::none` for its scaling.
 struct DistributedFFTOptions {
   /// Empty: {0, 1} for FFT2D, {0, 1, 2} for FFTND.
   std::vector<int> axes = {};
   /// Transform lengths (zero-padding or truncation along any axis, the split one included).
   std::vector<Index> nfft = {};
-  FFTNorm norm = FFTNorm::none;
+  FFTNorm norm = FFTNorm::ortho;
   bool real = false;
   std::vector<bool> ifftshift_before = {};
   std::vector<bool> fftshift_after = {};

@@ -17,7 +17,7 @@ Case fft2d_case() {
             using C = std::complex<double>;
             const Index nx = p.integer("nx", 2048), ny = p.integer("ny", 2048);
             const Layout layout(comm, {nx, ny});
-            const LinearOperator<C> op = FFT2D<C>(layout, {.axes = {0, 1}});
+            const LinearOperator<C> op = FFT2D<C>(layout, {.axes = {0, 1}, .norm = FFTNorm::none});
             auto x = std::make_shared<DistributedArray<C>>(layout);
             auto y = std::make_shared<DistributedArray<C>>(op.range());
             auto z = std::make_shared<DistributedArray<C>>(layout);

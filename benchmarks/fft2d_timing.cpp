@@ -149,7 +149,7 @@ int main(int argc, char** argv) {
   double check = 0;
   for (FFTOutputLayout output : {FFTOutputLayout::transposed, FFTOutputLayout::same_as_input}) {
     const Layout layout(comm, {n, n});
-    const auto op = FFT2D<C>(layout, {.output = output});
+    const auto op = FFT2D<C>(layout, {.norm = FFTNorm::none, .output = output});
     DistributedArray<C> x(layout), y(op.range()), z(layout);
     fill_random(x, 41);
     const Summary time = time_repeats(comm, repeats, [&] {

@@ -125,7 +125,7 @@ CufftPlan& CufftPlan::operator=(CufftPlan&& other) noexcept {
 
 template <class R>
 CufftStage<R>::CufftStage(std::vector<FftAxis> axes, double scale, FFTPlanning /*planning*/,
-                          Shape domain_strides, Shape range_strides)
+                          Shape domain_strides, Shape range_strides, bool /*real_domain*/)
     : axes_(std::move(axes)) {
   const int ndim = static_cast<int>(axes_.size());
   if (ndim < 1 || ndim > kernels::max_fft_axes) {

@@ -67,16 +67,18 @@ class CufftStage {
  public:
   using C = std::complex<R>;
 
+  /// The arguments of FftStage's constructor (`real_domain` changes nothing here: every pass
+  /// reads real or complex domains alike).
   CufftStage(std::vector<FftAxis> axes, double scale, FFTPlanning planning,
-             Shape domain_strides = {}, Shape range_strides = {});
+             Shape domain_strides = {}, Shape range_strides = {}, bool real_domain = false);
   CufftStage(const CufftStage&) = delete;
   CufftStage& operator=(const CufftStage&) = delete;
 
   const Shape& domain_shape() const { return domain_shape_; }
   const Shape& range_shape() const { return range_shape_; }
 
-  /// range = F domain (device memory). Domain values may be real when the stage has a real
-  /// axis (complex ones are read by their real parts there).
+  /// range = F domain (device memory). Domain values may be real (complex ones are read by
+  /// their real parts along a real axis).
   void forward(const C* domain, C* range) const;
   void forward(const R* domain, C* range) const;
   /// domain = F^H range.

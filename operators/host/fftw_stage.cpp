@@ -189,7 +189,7 @@ void IndexedCopy<R>::run(const From* source, To* destination) const {
 
 template <class R>
 FftStage<R>::FftStage(std::vector<FftAxis> axes, double scale, FFTPlanning planning,
-                      Shape domain_strides, Shape range_strides)
+                      Shape domain_strides, Shape range_strides, bool real_domain)
     : axes_(std::move(axes)), scale_(static_cast<R>(scale)) {
   const int ndim = static_cast<int>(axes_.size());
   if (ndim < 1 || ndim > max_axes) {
@@ -224,12 +224,12 @@ FftStage<R>::FftStage(std::vector<FftAxis> axes, double scale, FFTPlanning plann
     if (domain_strides.empty()) domain_strides = local::detail::strides_of(domain_shape_);
     if (range_strides.empty()) range_strides = local::detail::strides_of(range_shape_);
     make_work_plans(flags, domain_strides, range_strides);
-  } else if (transformed == 1 && last == ndim - 1 && plain) {
+  } else if (transformed == 1 && last == ndim - 1 && plain && !real_domain) {
     mode_ = Mode::direct;
     make_direct_plans(flags);
   } else {
     mode_ = Mode::passes;
-    make_passes(flags);
+    make_passes(flags, real_domain);
   }
 }
 
@@ -246,7 +246,7 @@ FftStage<R>::~FftStage() {
 }
 
 template <class R>
-void FftStage<R>::make_passes(unsigned flags) {
+void FftStage<R>::make_passes(unsigned flags, bool real_domain) {
   const int ndim = static_cast<int>(axes_.size());
   // The real axis first (its input must be real), then the others from the last axis down.
   std::vector<int> order;
@@ -255,7 +255,8 @@ void FftStage<R>::make_passes(unsigned flags) {
     if (axes_[k].transform && k != real_axis_) order.push_back(k);
   }
   Shape shape = domain_shape_;
-  in_place_ = real_axis_ < 0;
+  // In place in the range (forward) and domain (adjoint) blocks: complex domains only.
+  in_place_ = real_axis_ < 0 && !real_domain;
   Index intermediate = 0, panel = 0, real_panel = 0;
   for (std::size_t p = 0; p < order.size(); ++p) {
     const int k = order[p];

@@ -15,8 +15,8 @@
 //
 // and the adjoint runs the adjoint of each step in reverse order. Three ways to run a stage,
 // chosen when it is built (all plans are made then):
-// - direct: one plain complex transform along the last axis (contiguous lines) goes straight
-//   from the domain block to the range block (FFTW out of place);
+// - direct: one plain complex transform along the last axis (contiguous lines) of a complex
+//   domain goes straight from the domain block to the range block (FFTW out of place);
 // - passes: one pass per transformed axis (the real axis first). A pass gathers a panel of a
 //   few lines along its axis into a small contiguous buffer (applying shift, padding and real
 //   part), transforms it there and scatters it (applying the shift, restriction and weights of
@@ -83,8 +83,10 @@ class FftStage {
 
   /// `domain_strides` and `range_strides` (C order of the domain and range shapes when
   /// empty) say how the external blocks are laid out: other strides express permuted axes.
+  /// `real_domain`: the domain blocks may be real (R) although no axis is real (the full
+  /// spectrum of a real model); stages with a real axis take real domains anyway.
   FftStage(std::vector<FftAxis> axes, double scale, FFTPlanning planning, Shape domain_strides = {},
-           Shape range_strides = {});
+           Shape range_strides = {}, bool real_domain = false);
   ~FftStage();
   FftStage(const FftStage&) = delete;
   FftStage& operator=(const FftStage&) = delete;
@@ -92,7 +94,8 @@ class FftStage {
   const Shape& domain_shape() const { return domain_shape_; }
   const Shape& range_shape() const { return range_shape_; }
 
-  /// range = F domain. Domain values may be real (R) when the stage has a real axis.
+  /// range = F domain. Domain values may be real (R) when the stage has a real axis or was
+  /// built with `real_domain`.
   void forward(const C* domain, C* range) const;
   void forward(const R* domain, C* range) const;
   /// domain = F^H range.
@@ -123,7 +126,7 @@ class FftStage {
   void pass_forward(const Pass& pass, const E* in, C* out) const;
   template <class E>
   void pass_adjoint(const Pass& pass, const C* in, E* out) const;
-  void make_passes(unsigned flags);
+  void make_passes(unsigned flags, bool real_domain);
   void make_direct_plans(unsigned flags);
   void make_work_plans(unsigned flags, const Shape& domain_strides, const Shape& range_strides);
   void zero_real_axis_imaginary_parts(C* spectrum, Index outer, Index inner, Index nfft) const;

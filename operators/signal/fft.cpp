@@ -23,6 +23,7 @@ struct Spec {
   std::vector<int> axes;       // normalised, in the order given
   std::vector<FftAxis> array;  // one per array axis
   int real_axis = -1;
+  bool real_model = false;  // real arrays in the domain (real T)
   double scale = 1;
   FFTPlanning planning = FFTPlanning::estimate;
 
@@ -48,14 +49,21 @@ std::vector<Value> per_axis(const std::string& name, const char* what,
   return given;
 }
 
-// Validates the options (the same verdict on every rank given the same arguments).
-template <class Options>
+// Validates the options for a model of scalar type T (the same verdict on every rank given
+// the same arguments).
+template <Scalar T, class Options>
 Spec make_spec(std::string name, const Shape& dims, const Options& options,
                std::vector<int> default_axes, std::size_t min_axes, std::size_t max_axes) {
   Spec spec;
   spec.name = std::move(name);
   spec.dims = dims;
   spec.planning = options.planning;
+  spec.real_model = !is_complex_v<T>;
+  if (options.real && is_complex_v<T>) {
+    throw InvalidArgument(
+        spec.name + ": real = true transforms a real model: its scalar type must " +
+        "be float or double (the data are then complex), got " + scalar_name<T>());
+  }
   const int ndim = static_cast<int>(dims.size());
   if (ndim == 0) throw InvalidArgument(spec.name + ": the arrays must have at least one axis");
   for (Index d : dims) {
@@ -126,22 +134,24 @@ Spec make_spec(std::string name, const Shape& dims, const Options& options,
 // ---- local --------------------------------------------------------------------------------------
 
 template <Scalar T, MemorySpace Space>
-class LocalFFTOperator final : public LinearOperatorBase<LocalArray<T, Space>> {
+class LocalTransform final
+    : public LinearOperatorBase<LocalArray<T, Space>, LocalArray<complex_type_t<T>, Space>> {
  public:
-  using Local = LocalArray<T, Space>;
-  explicit LocalFFTOperator(const Spec& spec)
-      : LinearOperatorBase<Local>(spec.dims, spec.range_shape(), spec.name),
-        stage_(spec.array, spec.scale, spec.planning) {}
-  void forward(const Local& x, Local& y) const override { stage_.forward(x.data(), y.data()); }
-  void adjoint(const Local& y, Local& x) const override { stage_.adjoint(y.data(), x.data()); }
+  using Model = LocalArray<T, Space>;
+  using Data = LocalArray<complex_type_t<T>, Space>;
+  explicit LocalTransform(const Spec& spec)
+      : LinearOperatorBase<Model, Data>(spec.dims, spec.range_shape(), spec.name),
+        stage_(spec.array, spec.scale, spec.planning, {}, {}, spec.real_model) {}
+  void forward(const Model& x, Data& y) const override { stage_.forward(x.data(), y.data()); }
+  void adjoint(const Data& y, Model& x) const override { stage_.adjoint(y.data(), x.data()); }
 
  private:
   StageFor<Space, T> stage_;
 };
 
 template <Scalar T, MemorySpace Space>
-LocalOperator<T, Space> make_local(const Spec& spec) {
-  return LocalOperator<T, Space>::template make<LocalFFTOperator<T, Space>>(spec);
+local::FFTOperator<T, Space> make_local(const Spec& spec) {
+  return local::FFTOperator<T, Space>::template make<LocalTransform<T, Space>>(spec);
 }
 
 // ---- distributed --------------------------------------------------------------------------------
@@ -219,12 +229,15 @@ std::vector<Recipe> recipes(const Spec& spec, int a, FFTOutputLayout output) {
   return steps;
 }
 
-// The layouts and plans of a distributed transform.
+// The layouts and plans of a distributed transform. The steps before the first stage move
+// model values (real for a real model), the first stage maps them to complex values, and the
+// steps after it move and transform complex values.
 template <class Stage>
 struct Chain {
   Layout range;
   std::vector<Step<Stage>> steps;
-  Index buffer_size = 0;  // elements of each of the intermediate buffers
+  std::size_t first_stage = 0;
+  std::vector<Index> sizes;  // local elements of the output of each step
 };
 
 template <class Stage>
@@ -248,9 +261,9 @@ class ChainBuilder {
       for (const Recipe& recipe : list) {
         if (recipe.kind == Recipe::Kind::move && recipe.target >= 0) axis = recipe.target;
       }
-      chain_.steps.push_back(
-          {std::make_unique<Stage>(spec_.array, spec_.scale, spec_.planning), nullptr, nullptr});
+      chain_.steps.push_back({make_stage(spec_.array, spec_.scale), nullptr, nullptr});
       chain_.range = Layout(comm, spec_.range_shape(), Partition::SCATTER, axis);
+      chain_.sizes.push_back(chain_.range.local_size());
       return std::move(chain_);
     }
     std::size_t last_stage = 0;
@@ -268,6 +281,15 @@ class ChainBuilder {
   }
 
  private:
+  // The first stage reads the model: real values for a real model.
+  std::unique_ptr<Stage> make_stage(const std::vector<FftAxis>& block, double scale) {
+    const bool first = !staged_;
+    if (first) chain_.first_stage = chain_.steps.size();
+    staged_ = true;
+    return std::make_unique<Stage>(block, scale, spec_.planning, Shape{}, Shape{},
+                                   first && spec_.real_model);
+  }
+
   // FFTs along `axes` of the current local blocks.
   void add_stage(const std::vector<int>& axes, bool scaled) {
     const int ndim = static_cast<int>(shape_.size());
@@ -281,9 +303,7 @@ class ChainBuilder {
         block[k].length = local[k];
       }
     }
-    chain_.steps.push_back(
-        {std::make_unique<Stage>(block, scaled ? spec_.scale : 1.0, spec_.planning), nullptr,
-         nullptr});
+    chain_.steps.push_back({make_stage(block, scaled ? spec_.scale : 1.0), nullptr, nullptr});
     Layout next;
     if (current_.replicated()) {
       next = Layout(current_.communicator(), shape_, current_.partition());
@@ -323,9 +343,7 @@ class ChainBuilder {
   }
 
   void advance(const Layout& next) {
-    if (chain_.steps.size() > 1) {
-      chain_.buffer_size = std::max(chain_.buffer_size, current_.local_size());
-    }
+    chain_.sizes.push_back(next.local_size());
     current_ = next;
     chain_.range = next;
   }
@@ -334,25 +352,42 @@ class ChainBuilder {
   Layout input_;
   Layout current_;
   Shape shape_;
+  bool staged_ = false;
   Chain<Stage> chain_;
 };
 
+// The distributed transform of a model of scalar type T (real or complex) into complex data.
 template <Scalar T, MemorySpace Space>
-class DistributedFFTOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
+class DistributedTransform final
+    : public LinearOperatorBase<DistributedArray<T, Space>,
+                                DistributedArray<complex_type_t<T>, Space>> {
  public:
-  using Array = DistributedArray<T, Space>;
+  using C = complex_type_t<T>;
+  using Model = DistributedArray<T, Space>;
+  using Data = DistributedArray<C, Space>;
   using Stage = StageFor<Space, T>;
 
-  DistributedFFTOperator(const Layout& layout, const Spec& spec, FFTOutputLayout output)
-      : DistributedFFTOperator(layout, spec, ChainBuilder<Stage>(spec, layout).build(output)) {}
+  DistributedTransform(const Layout& layout, const Spec& spec, FFTOutputLayout output)
+      : DistributedTransform(layout, spec, ChainBuilder<Stage>(spec, layout).build(output)) {}
 
-  void forward(const Array& x, Array& y) const override {
-    const T* source = x.data();
+  // Step i writes model_buffers_[i % 2] (before the first stage) or buffers_[i % 2] (after
+  // it), the last step y; the adjoint of step i writes where the forward read from.
+  void forward(const Model& x, Data& y) const override {
+    const T* model = x.data();
+    const C* source = nullptr;
     const std::size_t count = steps_.size();
     for (std::size_t i = 0; i < count; ++i) {
-      T* target = i + 1 == count ? y.data() : buffers_[i % 2].data();
       const Step<Stage>& step = steps_[i];
-      if (step.stage) {
+      if (i < first_stage_) {
+        T* target = model_buffers_[i % 2].data();
+        step.there->execute(transport_, model, target);
+        model = target;
+        continue;
+      }
+      C* target = i + 1 == count ? y.data() : buffers_[i % 2].data();
+      if (i == first_stage_) {
+        step.stage->forward(model, target);
+      } else if (step.stage) {
         step.stage->forward(source, target);
       } else {
         step.there->execute(transport_, source, target);
@@ -360,38 +395,60 @@ class DistributedFFTOperator final : public LinearOperatorBase<DistributedArray<
       source = target;
     }
   }
-  void adjoint(const Array& y, Array& x) const override {
-    const T* source = y.data();
+  void adjoint(const Data& y, Model& x) const override {
+    const C* source = y.data();
+    const T* model = nullptr;
     for (std::size_t i = steps_.size(); i-- > 0;) {
-      T* target = i == 0 ? x.data() : buffers_[(i - 1) % 2].data();
       const Step<Stage>& step = steps_[i];
-      if (step.stage) {
+      if (i > first_stage_) {
+        C* target = buffers_[(i - 1) % 2].data();
+        if (step.stage) {
+          step.stage->adjoint(source, target);
+        } else {
+          step.back->execute(transport_, source, target);
+        }
+        source = target;
+        continue;
+      }
+      T* target = i == 0 ? x.data() : model_buffers_[(i - 1) % 2].data();
+      if (i == first_stage_) {
         step.stage->adjoint(source, target);
       } else {
-        step.back->execute(transport_, source, target);
+        step.back->execute(transport_, model, target);
       }
-      source = target;
+      model = target;
     }
   }
 
  private:
-  DistributedFFTOperator(const Layout& layout, const Spec& spec, Chain<Stage> chain)
-      : LinearOperatorBase<Array>(layout, chain.range, spec.name), steps_(std::move(chain.steps)) {
-    const std::size_t intermediates = steps_.empty() ? 0 : steps_.size() - 1;
-    for (std::size_t i = 0; i < std::min<std::size_t>(intermediates, 2); ++i)
-      buffers_[i] = Buffer<T, Space>(chain.buffer_size);
+  DistributedTransform(const Layout& layout, const Spec& spec, Chain<Stage> chain)
+      : LinearOperatorBase<Model, Data>(layout, chain.range, spec.name),
+        steps_(std::move(chain.steps)),
+        first_stage_(chain.first_stage) {
+    // The outputs of the steps but the last, each buffer as large as the largest it holds.
+    Index model_sizes[2] = {0, 0}, sizes[2] = {0, 0};
+    for (std::size_t i = 0; i + 1 < steps_.size(); ++i) {
+      Index& size = i < first_stage_ ? model_sizes[i % 2] : sizes[i % 2];
+      size = std::max(size, chain.sizes[i]);
+    }
+    for (int i = 0; i < 2; ++i) {
+      if (model_sizes[i] > 0) model_buffers_[i] = Buffer<T, Space>(model_sizes[i]);
+      if (sizes[i] > 0) buffers_[i] = Buffer<C, Space>(sizes[i]);
+    }
   }
 
   std::vector<Step<Stage>> steps_;
-  mutable Buffer<T, Space> buffers_[2];
+  std::size_t first_stage_ = 0;
+  mutable Buffer<T, Space> model_buffers_[2];
+  mutable Buffer<C, Space> buffers_[2];
   // Carries the plans' data between ranks, kept between applies.
   KeptTransport<Space> transport_;
 };
 
 template <Scalar T, MemorySpace Space, class Options>
-LinearOperator<T, Space> make_distributed(const Layout& layout, const Options& options,
-                                          const std::string& name, std::vector<int> default_axes,
-                                          std::size_t min_axes, std::size_t max_axes) {
+FFTOperator<T, Space> make_distributed(const Layout& layout, const Options& options,
+                                       const std::string& name, std::vector<int> default_axes,
+                                       std::size_t min_axes, std::size_t max_axes) {
   if (!layout.valid()) throw InvalidArgument(name + ": empty layout");
   Fingerprint fingerprint;
   fingerprint.add(std::span<const int>(options.axes))
@@ -411,11 +468,11 @@ LinearOperator<T, Space> make_distributed(const Layout& layout, const Options& o
       throw InvalidArgument(name + ": arrays with a mask are not supported (" + layout.describe() +
                             ")");
     }
-    spec = make_spec(name, layout.global_shape(), options, std::move(default_axes), min_axes,
-                     max_axes);
+    spec = make_spec<T>(name, layout.global_shape(), options, std::move(default_axes), min_axes,
+                        max_axes);
   });
-  return LinearOperator<T, Space>::template make<DistributedFFTOperator<T, Space>>(layout, *spec,
-                                                                                   options.output);
+  return FFTOperator<T, Space>::template make<DistributedTransform<T, Space>>(layout, *spec,
+                                                                              options.output);
 }
 
 constexpr std::size_t any_number = 1 << 16;
@@ -442,52 +499,40 @@ std::vector<double> fft_frequencies(Index nfft, double sampling, bool real, bool
 namespace local {
 
 template <Scalar T, MemorySpace Space>
-requires is_complex_v<T> LocalOperator<T, Space> FFT(const Shape& dims, const FFTOptions& options) {
-  return make_local<T, Space>(make_spec("FFT", dims, options, {-1}, 1, 1));
+FFTOperator<T, Space> FFT(const Shape& dims, const FFTOptions& options) {
+  return make_local<T, Space>(make_spec<T>("FFT", dims, options, {-1}, 1, 1));
 }
 template <Scalar T, MemorySpace Space>
-requires is_complex_v<T> LocalOperator<T, Space> FFT2D(const Shape& dims,
-                                                       const FFTOptions& options) {
-  return make_local<T, Space>(make_spec("FFT2D", dims, options, {-2, -1}, 2, 2));
+FFTOperator<T, Space> FFT2D(const Shape& dims, const FFTOptions& options) {
+  return make_local<T, Space>(make_spec<T>("FFT2D", dims, options, {-2, -1}, 2, 2));
 }
 template <Scalar T, MemorySpace Space>
-requires is_complex_v<T> LocalOperator<T, Space> FFTND(const Shape& dims,
-                                                       const FFTOptions& options) {
-  return make_local<T, Space>(make_spec("FFTND", dims, options, {-3, -2, -1}, 1, any_number));
+FFTOperator<T, Space> FFTND(const Shape& dims, const FFTOptions& options) {
+  return make_local<T, Space>(make_spec<T>("FFTND", dims, options, {-3, -2, -1}, 1, any_number));
 }
 
-#define DISTLOPS_INSTANTIATE_LOCAL_FFT(T, Space)                                     \
-  template LocalOperator<T, Space> FFT<T, Space>(const Shape&, const FFTOptions&);   \
-  template LocalOperator<T, Space> FFT2D<T, Space>(const Shape&, const FFTOptions&); \
-  template LocalOperator<T, Space> FFTND<T, Space>(const Shape&, const FFTOptions&);
-#define DISTLOPS_INSTANTIATE_LOCAL_FFTS(Space)               \
-  DISTLOPS_INSTANTIATE_LOCAL_FFT(std::complex<float>, Space) \
-  DISTLOPS_INSTANTIATE_LOCAL_FFT(std::complex<double>, Space)
-DISTLOPS_FOR_EACH_SPACE(DISTLOPS_INSTANTIATE_LOCAL_FFTS)
-#undef DISTLOPS_INSTANTIATE_LOCAL_FFTS
+#define DISTLOPS_INSTANTIATE_LOCAL_FFT(T, Space)                                   \
+  template FFTOperator<T, Space> FFT<T, Space>(const Shape&, const FFTOptions&);   \
+  template FFTOperator<T, Space> FFT2D<T, Space>(const Shape&, const FFTOptions&); \
+  template FFTOperator<T, Space> FFTND<T, Space>(const Shape&, const FFTOptions&);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_LOCAL_FFT)
 #undef DISTLOPS_INSTANTIATE_LOCAL_FFT
 
 }  // namespace local
 
 template <Scalar T, MemorySpace Space>
-requires is_complex_v<T> LinearOperator<T, Space> FFT2D(const Layout& layout,
-                                                        const DistributedFFTOptions& options) {
+FFTOperator<T, Space> FFT2D(const Layout& layout, const DistributedFFTOptions& options) {
   return make_distributed<T, Space>(layout, options, "FFT2D", {0, 1}, 2, 2);
 }
 template <Scalar T, MemorySpace Space>
-requires is_complex_v<T> LinearOperator<T, Space> FFTND(const Layout& layout,
-                                                        const DistributedFFTOptions& options) {
+FFTOperator<T, Space> FFTND(const Layout& layout, const DistributedFFTOptions& options) {
   return make_distributed<T, Space>(layout, options, "FFTND", {0, 1, 2}, 1, any_number);
 }
 
-#define DISTLOPS_INSTANTIATE_DISTRIBUTED_FFT(T, Space)                                            \
-  template LinearOperator<T, Space> FFT2D<T, Space>(const Layout&, const DistributedFFTOptions&); \
-  template LinearOperator<T, Space> FFTND<T, Space>(const Layout&, const DistributedFFTOptions&);
-#define DISTLOPS_INSTANTIATE_DISTRIBUTED_FFTS(Space)               \
-  DISTLOPS_INSTANTIATE_DISTRIBUTED_FFT(std::complex<float>, Space) \
-  DISTLOPS_INSTANTIATE_DISTRIBUTED_FFT(std::complex<double>, Space)
-DISTLOPS_FOR_EACH_SPACE(DISTLOPS_INSTANTIATE_DISTRIBUTED_FFTS)
-#undef DISTLOPS_INSTANTIATE_DISTRIBUTED_FFTS
+#define DISTLOPS_INSTANTIATE_DISTRIBUTED_FFT(T, Space)                                         \
+  template FFTOperator<T, Space> FFT2D<T, Space>(const Layout&, const DistributedFFTOptions&); \
+  template FFTOperator<T, Space> FFTND<T, Space>(const Layout&, const DistributedFFTOptions&);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_DISTRIBUTED_FFT)
 #undef DISTLOPS_INSTANTIATE_DISTRIBUTED_FFT
 
 }  // namespace distlops

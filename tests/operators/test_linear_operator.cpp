@@ -236,3 +236,96 @@ TEMPLATE_TEST_CASE("the dot test detects a wrong adjoint", "[operators][dottest]
   CHECK_FALSE(result.passed);
   CHECK(close(result.adjoint_side / result.forward_side, T(1.5), 1e-4));
 }
+
+namespace {
+
+template <class T>
+bool vectors_close(const DenseVector<T>& a, const DenseVector<T>& b, double rtol) {
+  return a.size() == b.size() && (a - b).norm() <= rtol * std::max(1.0, double(b.norm()));
+}
+
+// y = M x for real x and a complex matrix M, and x = Re(M^H y): an operator from real to
+// complex arrays, linear over the reals, whose adjoint is exact for the real inner product.
+class RealToComplex final
+    : public LinearOperatorBase<DistributedArray<double>, DistributedArray<std::complex<double>>> {
+ public:
+  using C = std::complex<double>;
+  RealToComplex(DenseMatrix<C> m, const Layout& domain, const Layout& range)
+      : LinearOperatorBase(domain, range, "F"), m_(std::move(m)) {}
+  void forward(const DistributedArray<double>& x, DistributedArray<C>& y) const override {
+    scatter_vector<C>(m_ * global_vector(x).cast<C>(), y);
+  }
+  void adjoint(const DistributedArray<C>& y, DistributedArray<double>& x) const override {
+    scatter_vector<double>(DenseVector<double>((m_.adjoint() * global_vector(y)).real()), x);
+  }
+
+ private:
+  DenseMatrix<C> m_;
+};
+
+}  // namespace
+
+TEST_CASE("operators between real and complex arrays are linear over the reals",
+          "[operators][algebra][mixed]") {
+  using C = std::complex<double>;
+  using Mixed = BasicLinearOperator<DistributedArray<double>, DistributedArray<C>>;
+  static_assert(std::is_same_v<Mixed::value_type, double>);
+  static_assert(std::is_same_v<decltype(std::declval<Mixed>().adjoint())::value_type, double>);
+  const Communicator comm = world();
+  const Layout l5(comm, {5}), l2x3(comm, {2, 3}, Partition::SCATTER, 1);
+  const DenseMatrix<C> m = random_matrix<C>(6, 5, 41), mg = random_matrix<C>(6, 5, 42);
+  const DenseMatrix<C> mc = random_matrix<C>(6, 6, 43);
+  const Mixed f = Mixed::make<RealToComplex>(m, l5, l2x3);
+  const Mixed g = Mixed::make<RealToComplex>(mg, l5, l2x3);
+  const auto c = dense<C>(mc, l2x3, l2x3, "C");
+  DistributedArray<double> x(l5);
+  DistributedArray<C> y(l2x3);
+  fill_random(x, 44);
+  fill_random(y, 45);
+  const DenseVector<C> xv = global_vector(x).cast<C>(), yv = global_vector(y);
+  const auto re = [](const DenseVector<C>& v) { return DenseVector<double>(v.real()); };
+  const double rtol = 1e-12;
+  CHECK(f.rows() == 6);
+  CHECK(f.cols() == 5);
+  CHECK(vectors_close<C>(global_vector(f.apply(x)), m * xv, rtol));
+  CHECK(vectors_close<double>(global_vector(f.adjoint().apply(y)), re(m.adjoint() * yv), rtol));
+  CHECK(vectors_close<C>(global_vector(f.H().H().apply(x)), m * xv, rtol));
+  // Real scalars, sums, differences.
+  CHECK(vectors_close<C>(global_vector((2.5 * f - g / 2.0).apply(x)), (2.5 * m - mg / 2.0) * xv,
+                         rtol));
+  CHECK(vectors_close<double>(global_vector((f + g).apply_adjoint(y)), re((m + mg).adjoint() * yv),
+                              rtol));
+  // Transpose and conjugate: conj(A^H conj(y)) and conj(A x).
+  CHECK(vectors_close<double>(global_vector(f.transpose().apply(y)), re(m.transpose() * yv), rtol));
+  CHECK(vectors_close<C>(global_vector(f.conj().apply(x)), m.conjugate() * xv, rtol));
+  // Products: through complex values (C F), and through real values (F^H F, F F^H).
+  CHECK(vectors_close<C>(global_vector((c * f).apply(x)), mc * m * xv, rtol));
+  CHECK(vectors_close<double>(global_vector((f.H() * f).apply(x)), re(m.adjoint() * m * xv), rtol));
+  const auto ffh = f * f.H();  // complex handle, real middle
+  static_assert(std::is_same_v<decltype(ffh)::value_type, C>);
+  const DenseVector<C> ffh_y = m * re(m.adjoint() * yv).cast<C>();
+  const C alpha(0.5, -1.5), beta(2, 0.25);
+  DistributedArray<C> z = y;
+  ffh.apply_add(alpha, y, beta, z);
+  CHECK(vectors_close<C>(global_vector(z), alpha * ffh_y + beta * yv, rtol));
+  z = y;
+  ffh.apply_adjoint_add(alpha, y, beta, z);
+  CHECK(vectors_close<C>(global_vector(z), alpha * ffh_y + beta * yv, rtol));
+  // apply_add with real scalars.
+  DistributedArray<C> w = y;
+  f.apply_add(3.0, x, -2.0, w);
+  CHECK(vectors_close<C>(global_vector(w), 3.0 * (m * xv) - 2.0 * yv, rtol));
+  DistributedArray<double> v = x;
+  f.apply_adjoint_add(3.0, y, -2.0, v);
+  CHECK(vectors_close<double>(global_vector(v), 3.0 * re(m.adjoint() * yv) - 2.0 * global_vector(x),
+                              rtol));
+  // The dot test with the real inner product on the complex side, both ways round.
+  for (const Mixed& op : {f, Mixed(2.0 * f - g), Mixed(c * f)}) {
+    const auto result = dottest(op, 7);
+    CHECK(result.passed);
+    static_assert(std::is_same_v<decltype(result.forward_side), double>);
+    CHECK(dottest(op.adjoint(), 8).passed);
+  }
+  CHECK(dottest(f.H() * f, 9).passed);
+  CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
+}

@@ -47,6 +47,11 @@ struct real_type<std::complex<R>> {
 template <class T>
 using real_type_t = typename real_type<T>::type;
 
+/// The complex type of a scalar type's precision: std::complex<float> for float and for
+/// std::complex<float>, std::complex<double> for double and for std::complex<double>.
+template <class T>
+using complex_type_t = std::complex<real_type_t<T>>;
+
 /// The four scalar types of the library: float, double, complex<float>, complex<double>.
 template <class T>
 concept Scalar = std::is_same_v<T, float> || std::is_same_v<T, double> ||

@@ -37,7 +37,7 @@ std::string dimension_text(const BasicLinearOperator<Domain, Range>& op) {
 template <class Domain, class Range>
 class AdjointOperator final : public LinearOperatorBase<Range, Domain> {
  public:
-  using T = typename Domain::value_type;
+  using T = operator_scalar_t<Domain, Range>;
   explicit AdjointOperator(BasicLinearOperator<Domain, Range> op)
       : AdjointOperator(op, op.name() + ".H") {}
   /// The adjoint under another name: an operator defined as the adjoint of another one
@@ -113,7 +113,7 @@ class TransposeOperator final : public LinearOperatorBase<Range, Domain> {
 template <class Domain, class Range>
 class ScaledOperator final : public LinearOperatorBase<Domain, Range> {
  public:
-  using T = typename Domain::value_type;
+  using T = operator_scalar_t<Domain, Range>;
   ScaledOperator(T scale, BasicLinearOperator<Domain, Range> op)
       : LinearOperatorBase<Domain, Range>(op.domain(), op.range(),
                                           detail::scalar_text(scale) + " * " + op.name()),
@@ -143,7 +143,7 @@ class ScaledOperator final : public LinearOperatorBase<Domain, Range> {
 template <class Domain, class Range>
 class SumOperator final : public LinearOperatorBase<Domain, Range> {
  public:
-  using T = typename Domain::value_type;
+  using T = operator_scalar_t<Domain, Range>;
   SumOperator(BasicLinearOperator<Domain, Range> a, BasicLinearOperator<Domain, Range> b, T sign)
       : LinearOperatorBase<Domain, Range>(
             a.domain(), a.range(),
@@ -177,7 +177,7 @@ class SumOperator final : public LinearOperatorBase<Domain, Range> {
 template <class Domain, class Middle, class Range>
 class ProductOperator final : public LinearOperatorBase<Domain, Range> {
  public:
-  using T = typename Domain::value_type;
+  using T = operator_scalar_t<Domain, Range>;
   ProductOperator(BasicLinearOperator<Middle, Range> a, BasicLinearOperator<Domain, Middle> b)
       : LinearOperatorBase<Domain, Range>(b.domain(), a.range(),
                                           "(" + a.name() + " * " + b.name() + ")"),
@@ -194,14 +194,24 @@ class ProductOperator final : public LinearOperatorBase<Domain, Range> {
     b_.implementation().adjoint(middle, x);
   }
   void forward_add(T alpha, const Domain& x, T beta, Range& y) const override {
-    Middle& middle = workspace();
-    b_.implementation().forward(x, middle);
-    a_.implementation().forward_add(alpha, middle, beta, y);
+    if constexpr (std::is_convertible_v<T, operator_scalar_t<Middle, Range>>) {
+      Middle& middle = workspace();
+      b_.implementation().forward(x, middle);
+      a_.implementation().forward_add(alpha, middle, beta, y);
+    } else {
+      // Complex scalars that A, an operator from real arrays, does not take (a product through
+      // real values, such as F F^H of a real-to-complex F): through the range workspace.
+      LinearOperatorBase<Domain, Range>::forward_add(alpha, x, beta, y);
+    }
   }
   void adjoint_add(T alpha, const Range& y, T beta, Domain& x) const override {
-    Middle& middle = workspace();
-    a_.implementation().adjoint(y, middle);
-    b_.implementation().adjoint_add(alpha, middle, beta, x);
+    if constexpr (std::is_convertible_v<T, operator_scalar_t<Domain, Middle>>) {
+      Middle& middle = workspace();
+      a_.implementation().adjoint(y, middle);
+      b_.implementation().adjoint_add(alpha, middle, beta, x);
+    } else {
+      LinearOperatorBase<Domain, Range>::adjoint_add(alpha, y, beta, x);
+    }
   }
 
  private:
@@ -288,9 +298,15 @@ BasicLinearOperator<R, D> make_adjoint(const BasicLinearOperator<D, R>& op) {
   return BasicLinearOperator<R, D>::template make<AdjointOperator<D, R>>(op);
 }
 
+// Whether the operators between vectors of D and R are all real (transpose is adjoint, conj is
+// the identity).
+template <class D, class R>
+inline constexpr bool real_operator_v =
+    !is_complex_v<typename D::value_type> && !is_complex_v<typename R::value_type>;
+
 template <class D, class R>
 BasicLinearOperator<R, D> make_transpose(const BasicLinearOperator<D, R>& op) {
-  if constexpr (!is_complex_v<typename D::value_type>) {
+  if constexpr (real_operator_v<D, R>) {
     return make_adjoint(op);
   } else {
     return BasicLinearOperator<R, D>::template make<TransposeOperator<D, R>>(op);
@@ -299,7 +315,7 @@ BasicLinearOperator<R, D> make_transpose(const BasicLinearOperator<D, R>& op) {
 
 template <class D, class R>
 BasicLinearOperator<D, R> make_conjugate(const BasicLinearOperator<D, R>& op) {
-  if constexpr (!is_complex_v<typename D::value_type>) {
+  if constexpr (real_operator_v<D, R>) {
     return op;
   } else {
     if (const auto* conj = dynamic_cast<const ConjugateOperator<D, R>*>(&op.implementation())) {
@@ -325,10 +341,10 @@ BasicLinearOperator<D, R> make_product(const BasicLinearOperator<M, R>& a,
 template <class D, class R>
 BasicLinearOperator<D, R> make_sum(const BasicLinearOperator<D, R>& a,
                                    const BasicLinearOperator<D, R>& b,
-                                   typename D::value_type sign) {
+                                   operator_scalar_t<D, R> sign) {
   if (!(a.domain() == b.domain()) || !(a.range() == b.range())) {
     throw ShapeMismatch(std::string("operator ") +
-                        (sign == typename D::value_type(1) ? "sum " : "difference ") + a.name() +
+                        (sign == operator_scalar_t<D, R>(1) ? "sum " : "difference ") + a.name() +
                         " and " + b.name() + ": the operators map different spaces (" +
                         dimension_text(a) + " from " + vector_traits<D>::describe(a.domain()) +
                         " to " + vector_traits<R>::describe(a.range()) + " vs " +
@@ -339,7 +355,7 @@ BasicLinearOperator<D, R> make_sum(const BasicLinearOperator<D, R>& a,
 }
 
 template <class D, class R>
-BasicLinearOperator<D, R> make_scaled(typename D::value_type scale,
+BasicLinearOperator<D, R> make_scaled(operator_scalar_t<D, R> scale,
                                       const BasicLinearOperator<D, R>& op) {
   // s (t A) = (s t) A.
   if (const auto* scaled = dynamic_cast<const ScaledOperator<D, R>*>(&op.implementation())) {

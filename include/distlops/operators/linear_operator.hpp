@@ -6,7 +6,9 @@
 /// compose handles like matrices: `2.0 * A.adjoint() * B + C`.
 ///
 /// Domain and Range are vector types: DistributedArray (LinearOperator), StackedDistributedArray
-/// (StackedLinearOperator) or LocalArray (LocalOperator, acting on one rank's data).
+/// (StackedLinearOperator) or LocalArray (LocalOperator, acting on one rank's data). Their
+/// scalar types are usually the same; they may also be a real type and the complex type of its
+/// precision (a real-to-complex FFT maps real arrays to complex ones), see operator_scalar_t.
 ///
 /// Operators keep their temporaries in workspaces allocated on first use: applying an operator
 /// a second time allocates nothing. Workspaces make operator objects unsafe to apply from
@@ -22,6 +24,17 @@
 
 namespace distlops {
 
+/// The scalars an operator from vectors of Domain to vectors of Range is linear over, its
+/// `value_type`: the scalar type of both when they hold the same one; the real type when one
+/// holds real values and the other complex values of the same precision. Such a mixed operator
+/// (a real-to-complex FFT, or its adjoint) is linear over the reals only: it is scaled by real
+/// numbers, and its adjoint is the adjoint for the real inner product Re <u, v> of the complex
+/// side, so that Re <A x, y> = <x, A^H y> for real x (see dottest).
+template <class Domain, class Range>
+using operator_scalar_t =
+    std::conditional_t<std::is_same_v<typename Domain::value_type, typename Range::value_type>,
+                       typename Domain::value_type, real_type_t<typename Domain::value_type>>;
+
 /// Base class of every operator object: A maps vectors of the domain layout to vectors of
 /// the range layout.
 template <class Domain, class Range = Domain>
@@ -29,12 +42,13 @@ class LinearOperatorBase {
  public:
   using domain_type = Domain;
   using range_type = Range;
-  using value_type = typename Domain::value_type;
+  using value_type = operator_scalar_t<Domain, Range>;
   using space_type = typename Domain::space_type;
   using domain_layout_type = vector_layout_t<Domain>;
   using range_layout_type = vector_layout_t<Range>;
-  static_assert(std::is_same_v<value_type, typename Range::value_type>,
-                "domain and range must hold the same scalar type");
+  static_assert(std::is_same_v<real_type_t<typename Domain::value_type>,
+                               real_type_t<typename Range::value_type>>,
+                "domain and range must hold scalars of the same precision");
   static_assert(std::is_same_v<space_type, typename Range::space_type>,
                 "domain and range must live in the same memory space");
 
@@ -111,9 +125,10 @@ BasicLinearOperator<D, R> make_product(const BasicLinearOperator<M, R>& a,
                                        const BasicLinearOperator<D, M>& b);
 template <class D, class R>
 BasicLinearOperator<D, R> make_sum(const BasicLinearOperator<D, R>& a,
-                                   const BasicLinearOperator<D, R>& b, typename D::value_type sign);
+                                   const BasicLinearOperator<D, R>& b,
+                                   operator_scalar_t<D, R> sign);
 template <class D, class R>
-BasicLinearOperator<D, R> make_scaled(typename D::value_type scale,
+BasicLinearOperator<D, R> make_scaled(operator_scalar_t<D, R> scale,
                                       const BasicLinearOperator<D, R>& op);
 }  // namespace detail
 
@@ -123,7 +138,9 @@ class BasicLinearOperator {
  public:
   using domain_type = Domain;
   using range_type = Range;
-  using value_type = typename Domain::value_type;
+  /// The scalars of scaling and apply_add (operator_scalar_t: real for an operator between
+  /// real and complex arrays).
+  using value_type = operator_scalar_t<Domain, Range>;
   using real_type = real_type_t<value_type>;
   using space_type = typename Domain::space_type;
   using domain_layout_type = vector_layout_t<Domain>;

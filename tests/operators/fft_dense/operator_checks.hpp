@@ -32,25 +32,4 @@ bool second_apply_allocates_nothing(const BasicLinearOperator<Domain, Range>& op
   return memory::allocation_count() == before;
 }
 
-/// The dot test of an operator that reads only the real parts of its (complex) input and whose
-/// adjoint is exact for the real inner product: Re <A u, v> = <u, A^H v> for real u (the real
-/// part of the given u is used), and A^H v is real.
-template <class Domain, class Range>
-bool real_dottest_holds(const BasicLinearOperator<Domain, Range>& op, Domain u, const Range& v) {
-  using T = typename Domain::value_type;
-  using R = real_type_t<T>;
-  using Space = typename Domain::space_type;
-  Domain conjugate_u = u;
-  conjugate_u.conj_in_place();
-  u.axpy(T(1), conjugate_u).scale(T(R(0.5)));  // Re(u), exactly
-  const T forward_side = op.apply(u).vdot(v);
-  const T adjoint_side = u.vdot(op.apply_adjoint(v));
-  const double rtol = space_dottest_tolerance<T, Space>();
-  const R scale = std::max<R>(R(1), std::abs(forward_side));
-  // Exactly real on the host; the device may leave rounding errors in the imaginary parts.
-  const bool real = on_device<Space> ? std::abs(adjoint_side.imag()) <= rtol * scale
-                                     : adjoint_side.imag() == R(0);
-  return real && std::abs(forward_side.real() - adjoint_side.real()) <= rtol * scale;
-}
-
 }  // namespace distlops::testing

@@ -1,21 +1,16 @@
 // Local FFT, FFT2D and FFTND against PyLops' definition computed with a naive DFT (every norm,
-// shift, nfft padding and truncation, real and complex, even and odd lengths, 1-d to 3-d),
-// exact adjoints (complex-linear, and real-linear for real inputs), in every memory space;
-// numbers computed by PyLops, the frequencies, and bad arguments.
-#include "fft_reference.hpp"
+// shift, nfft padding and truncation, even and odd lengths, 1-d to 3-d), for complex models,
+// real models with a half spectrum (real = true) and real models with a full spectrum, in both
+// precisions; exact adjoints (complex-linear, and linear over the reals for real models) and dot
+// tests, in every memory space; numbers computed by PyLops, the frequencies, and bad arguments.
+#include "fft_checks.hpp"
 
 using namespace distlops;
 using namespace distlops::testing;
 
 namespace {
 
-#define DISTLOPS_COMPLEX_TYPES std::complex<float>, std::complex<double>
-
-template <class T>
-DenseVector<T> random_vector(Index n, std::uint64_t seed) {
-  const std::vector<T> values = random_values<T>(n, seed);
-  return Eigen::Map<const DenseVector<T>>(values.data(), n);
-}
+constexpr std::array norms{FFTNorm::none, FFTNorm::ortho, FFTNorm::one_over_n};
 
 // The library's options for a test case.
 FFTOptions options_of(const FftCase& c) {
@@ -73,46 +68,56 @@ std::vector<std::vector<int>> axis_choices(int ndim) {
 
 }  // namespace
 
-DISTLOPS_SPACE_TEMPLATE_TEST_CASE("local FFTs equal PyLops' definition", "[fft][local]",
-                                  DISTLOPS_COMPLEX_TYPES) {
-  using T = TestType;
+// Templated on the precision: each case runs for a complex model, a real model with the full
+// spectrum and a real model with the half spectrum (real = true).
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("local FFTs equal PyLops' definition", "[fft][local]", float,
+                                  double) {
+  using R = TestType;
+  using C = std::complex<R>;
   std::uint64_t seed = 1;
   int norm = 0;
   for (const Shape& dims : std::vector<Shape>{{7}, {8}, {4, 5}, {3, 6}, {3, 4, 2}}) {
     for (const std::vector<int>& axes : axis_choices(int(dims.size()))) {
       for (FftCase c : variants(dims, axes)) {
-        for (bool real : {false, true}) {
-          // The norms take turns: each is a scale, checked on every kind of case over the loop.
-          c.real = real;
-          c.norm = std::array{FFTNorm::none, FFTNorm::ortho, FFTNorm::one_over_n}[norm++ % 3];
-          INFO("dims " << to_string(dims) << " " << describe(c));
-          check_against_reference(local::FFTND<T, Space>(dims, options_of(c)),
-                                  reference_matrix<T>(dims, c), c, seed++);
-        }
+        // The norms take turns: each is a scale, checked on every kind of case over the loop.
+        c.real = false;
+        c.norm = norms[norm++ % 3];
+        const FftReference full(dims, c);
+        INFO("dims " << to_string(dims) << " " << describe(c));
+        check_against_reference(local::FFTND<C, Space>(dims, options_of(c)), full, seed++);
+        check_against_reference(local::FFTND<R, Space>(dims, options_of(c)), full, seed++);
+        c.real = true;
+        c.norm = norms[norm++ % 3];
+        INFO("real: " << describe(c));
+        check_against_reference(local::FFTND<R, Space>(dims, options_of(c)), FftReference(dims, c),
+                                seed++);
       }
     }
   }
 }
 
-DISTLOPS_SPACE_TEMPLATE_TEST_CASE("FFT and FFT2D default to PyLops' axes", "[fft][local]",
-                                  DISTLOPS_COMPLEX_TYPES) {
-  using T = TestType;
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("FFT and FFT2D default to PyLops' axes", "[fft][local]", float,
+                                  double) {
+  using R = TestType;
+  using C = std::complex<R>;
   const Shape dims{3, 4, 5};
   FftCase last{{2}, {5}, FFTNorm::ortho, false, {false}, {false}};
-  check_against_reference(local::FFT<T, Space>(dims), reference_matrix<T>(dims, last), last, 7);
+  check_against_reference(local::FFT<C, Space>(dims), FftReference(dims, last), 7);
   FftCase two{{1, 2}, {4, 5}, FFTNorm::ortho, true, {false, false}, {false, false}};
-  check_against_reference(local::FFT2D<T, Space>(dims, {.real = true}),
-                          reference_matrix<T>(dims, two), two, 8);
+  check_against_reference(local::FFT2D<R, Space>(dims, {.real = true}), FftReference(dims, two), 8);
   FftCase three{{0, 1, 2}, {3, 4, 5},          FFTNorm::ortho,
                 false,     {true, true, true}, {false, false, false}};
-  check_against_reference(local::FFTND<T, Space>(dims, {.ifftshift_before = {true}}),
-                          reference_matrix<T>(dims, three), three, 9);
+  check_against_reference(local::FFTND<C, Space>(dims, {.ifftshift_before = {true}}),
+                          FftReference(dims, three), 9);
   // The planning option is FFTW's; the device stage accepts and ignores it.
   FftCase planned{{1, 2}, {4, 5}, FFTNorm::ortho, false, {false, false}, {false, false}};
-  check_against_reference(local::FFT2D<T, Space>(dims, {.planning = FFTPlanning::measure}),
-                          reference_matrix<T>(dims, planned), planned, 10);
-  CHECK(local::FFT<T, Space>(dims, {.axes = {0}, .nfft = {6}}).range() == Shape{6, 4, 5});
-  CHECK(local::FFT2D<T, Space>(dims, {.nfft = {0, 8}, .real = true}).range() == Shape{3, 4, 5});
+  check_against_reference(local::FFT2D<C, Space>(dims, {.planning = FFTPlanning::measure}),
+                          FftReference(dims, planned), 10);
+  CHECK(local::FFT<C, Space>(dims, {.axes = {0}, .nfft = {6}}).range() == Shape{6, 4, 5});
+  CHECK(local::FFT2D<R, Space>(dims, {.nfft = {0, 8}, .real = true}).range() == Shape{3, 4, 5});
+  CHECK(local::FFT<R, Space>(dims, {.nfft = {9}, .real = true}).range() == Shape{3, 4, 5});
+  CHECK(local::FFT<R, Space>(dims, {.axes = {0}, .real = true}).range() == Shape{2, 4, 5});
+  CHECK(local::FFT<R, Space>(dims).range() == Shape{3, 4, 5});
 }
 
 TEST_CASE("local FFTs match numbers computed by PyLops", "[fft][local][pylops]") {
@@ -122,25 +127,27 @@ TEST_CASE("local FFTs match numbers computed by PyLops", "[fft][local][pylops]")
     // x = np.arange(8.0)**1.5 - 3*np.sin(np.arange(8.0))
     // F = pylops.signalprocessing.FFT(dims=8, nfft=10, real=True, ifftshift_before=True)
     // F @ x; F.H @ (np.cos(np.arange(6.0)) + 1j*np.arange(6.0)/3)
-    LocalArray<C> x({8});
+    LocalArray<double> x({8});
     LocalArray<C> y({6});
     for (Index i = 0; i < 8; ++i)
       x.data()[i] = std::pow(double(i), 1.5) - 3 * std::sin(double(i));
     for (Index i = 0; i < 6; ++i)
       y.data()[i] = C(std::cos(double(i)), double(i) / 3);
-    const auto f = local::FFT<C>({8}, {.nfft = {10}, .real = true, .ifftshift_before = {true}});
+    const local::FFTOperator<double> f =
+        local::FFT<double>({8}, {.nfft = {10}, .real = true, .ifftshift_before = {true}});
     const std::vector<C> forward{{18.898061853048734, 0},
                                  {9.52461051169802, -15.28506001234219},
                                  {-7.467221561808162, -7.009634143079926},
                                  {5.439774992351883, 1.2432159648863637},
                                  {3.882593025872407, -2.122896671108271},
                                  {-2.513588340302624, 0}};
-    const std::vector<C> adjoint{0.3737036430126919,  -0.05079136302740383, 0.13152280034423824,
-                                 0.12467374109344422, -0.27360277871933636, -0.4091818127674283,
-                                 1.4119594869503986,  -0.41685908596139964};
-    const auto fx = f.apply(x), fy = f.apply_adjoint(y);
+    const std::vector<double> adjoint{
+        0.3737036430126919,   -0.05079136302740383, 0.13152280034423824, 0.12467374109344422,
+        -0.27360277871933636, -0.4091818127674283,  1.4119594869503986,  -0.41685908596139964};
+    const auto fx = f.apply(x);
+    const auto fy = f.apply_adjoint(y);
     CHECK(all_close(std::vector<C>(fx.span().begin(), fx.span().end()), forward, rtol));
-    CHECK(all_close(std::vector<C>(fy.span().begin(), fy.span().end()), adjoint, rtol));
+    CHECK(all_close(std::vector<double>(fy.span().begin(), fy.span().end()), adjoint, rtol));
   }
   {
     // X = np.arange(20.0).reshape(4,5)/7 + 1j*np.cos(np.arange(20.0)).reshape(4,5)
@@ -210,13 +217,13 @@ TEST_CASE("local FFTs match numbers computed by PyLops", "[fft][local][pylops]")
     // F3 = pylops.signalprocessing.FFTND(dims=(3,4,2), axes=(0,1,2), real=True, norm="none",
     //                                    nffts=(3,5,2))
     // F3 @ x3.ravel(); F3.H @ (np.cos(np.arange(30)) - 1j*np.arange(30)/5)
-    LocalArray<C> x({3, 4, 2});
+    LocalArray<double> x({3, 4, 2});
     LocalArray<C> y({3, 5, 2});
     for (Index i = 0; i < 24; ++i)
       x.data()[i] = std::sqrt(double(i));
     for (Index i = 0; i < 30; ++i)
       y.data()[i] = C(std::cos(double(i)), -double(i) / 5);
-    const auto f = local::FFTND<C>(
+    const auto f = local::FFTND<double>(
         {3, 4, 2}, {.axes = {0, 1, 2}, .nfft = {3, 5, 2}, .norm = FFTNorm::none, .real = true});
     const std::vector<C> forward{{75.73480078951178, 0},
                                  {-2.8040818016621243, 0},
@@ -248,16 +255,17 @@ TEST_CASE("local FFTs match numbers computed by PyLops", "[fft][local][pylops]")
                                  {-0.7478983992402581, -0.10715657717266161},
                                  {0.3631740872192242, -4.2501274923308365},
                                  {-0.7229930857144943, -0.20483368822137502}};
-    const std::vector<C> adjoint{
+    const std::vector<double> adjoint{
         -0.4814156032265904, 0.6927563431993748, -9.422977665299115,  0.7715220840120951,
         0.8708989576100836,  0.3121292171507628, 4.769935312404961,   0.3121292171507637,
         -16.44736460014466,  1.2558255407624879, 0.41184801179725405, -0.18471087977215483,
         4.179139099687005,   0.8467056591896933, 4.844659112647762,   -3.708427352207706,
         18.19365155123289,   1.2558255407624888, -0.1715455965872399, 3.8083102652540872,
         4.844659112647762,   -3.708427352207704, 4.179139099686999,   0.8467056591896918};
-    const auto fx = f.apply(x), fy = f.apply_adjoint(y);
+    const auto fx = f.apply(x);
+    const auto fy = f.apply_adjoint(y);
     CHECK(all_close(std::vector<C>(fx.span().begin(), fx.span().end()), forward, rtol));
-    CHECK(all_close(std::vector<C>(fy.span().begin(), fy.span().end()), adjoint, rtol));
+    CHECK(all_close(std::vector<double>(fy.span().begin(), fy.span().end()), adjoint, rtol));
   }
 }
 
@@ -274,37 +282,40 @@ TEST_CASE("FFT frequencies are numpy's", "[fft][local]") {
 }
 
 TEMPLATE_TEST_CASE("local FFTs on misaligned views, planned with measurement",
-                   "[fft][local][alignment]", DISTLOPS_COMPLEX_TYPES) {
-  using T = TestType;
+                   "[fft][local][alignment]", float, double) {
+  using C = std::complex<TestType>;
   const Shape dims{6, 5};
   const FftCase c{{0, 1}, {6, 5}, FFTNorm::ortho, false, {false, false}, {false, false}};
-  const DenseMatrix<T> m = reference_matrix<T>(dims, c);
+  const FftReference reference(dims, c);
   for (FFTPlanning planning : {FFTPlanning::estimate, FFTPlanning::measure}) {
-    const auto op = local::FFT2D<T>(dims, {.planning = planning});
+    const auto op = local::FFT2D<C>(dims, {.planning = planning});
     // Arrays that start one element after an aligned allocation.
-    Buffer<T> storage(2 * 30 + 2);
-    auto x = LocalArray<T>::wrap(dims, storage.data() + 1);
-    auto y = LocalArray<T>::wrap(dims, storage.data() + 32);
-    scatter_vector<T>(random_vector<T>(30, 3), x);
+    Buffer<C> storage(2 * 30 + 2);
+    auto x = LocalArray<C>::wrap(dims, storage.data() + 1);
+    auto y = LocalArray<C>::wrap(dims, storage.data() + 32);
+    const std::vector<C> values = random_values<C>(30, 3);
+    std::copy(values.begin(), values.end(), x.data());
     op.apply(x, y);
-    CHECK(vectors_close<T>(global_vector(y), m * global_vector(x), 10 * tolerance<T>()));
+    CHECK(fft_close(wide_values(y), reference.forward(wide_values(x)), 10 * tolerance<C>()));
     op.apply_adjoint(y, x);
-    CHECK(vectors_close<T>(global_vector(x), DenseVector<T>(m.adjoint() * global_vector(y)),
-                           10 * tolerance<T>()));
+    CHECK(fft_close(wide_values(x), reference.adjoint(wide_values(y), false), 10 * tolerance<C>()));
   }
 }
 
 DISTLOPS_SPACE_TEMPLATE_TEST_CASE("a second apply of a local FFT allocates nothing",
-                                  "[fft][local][allocation]", DISTLOPS_COMPLEX_TYPES) {
-  using T = TestType;
+                                  "[fft][local][allocation]", float, double) {
+  using R = TestType;
+  using C = std::complex<R>;
+  CHECK(second_apply_allocates_nothing(local::FFT2D<C, Space>({6, 7}, {.nfft = {8}})));
   for (bool real : {false, true}) {
     CHECK(second_apply_allocates_nothing(
-        local::FFT2D<T, Space>({6, 7}, {.nfft = {8}, .real = real})));
+        local::FFT2D<R, Space>({6, 7}, {.nfft = {8}, .real = real})));
   }
 }
 
-TEMPLATE_TEST_CASE("bad local FFT arguments", "[fft][local][errors]", DISTLOPS_COMPLEX_TYPES) {
-  using T = TestType;
+TEMPLATE_TEST_CASE("bad local FFT arguments", "[fft][local][errors]", float, double) {
+  using R = TestType;
+  using T = std::complex<R>;
   CHECK_THROWS_AS(local::FFT<T>({4, 5}, {.axes = {2}}), InvalidArgument);
   CHECK_THROWS_AS(local::FFT<T>({4, 5}, {.axes = {0, 1}}), InvalidArgument);
   CHECK_THROWS_AS(local::FFT2D<T>({4, 5}, {.axes = {0}}), InvalidArgument);
@@ -316,9 +327,33 @@ TEMPLATE_TEST_CASE("bad local FFT arguments", "[fft][local][errors]", DISTLOPS_C
                   InvalidArgument);
   CHECK_THROWS_AS(local::FFT<T>({4, 0}), InvalidArgument);
   CHECK_THROWS_AS(local::FFT<T>({}), InvalidArgument);
+  CHECK_THROWS_AS(local::FFT<R>({4, 5}, {.nfft = {-1}, .real = true}), InvalidArgument);
+  // A real transform takes a real model.
+  for (int which = 0; which < 3; ++which) {
+    try {
+      const FFTOptions options{.real = true};
+      (void)(which == 0   ? local::FFT<T>({4, 5, 6}, options)
+             : which == 1 ? local::FFT2D<T>({4, 5, 6}, options)
+                          : local::FFTND<T>({4, 5, 6}, options));
+      FAIL("no exception");
+    } catch (const InvalidArgument& error) {
+      INFO(error.what());
+      CHECK(std::string(error.what()).find("real = true") != std::string::npos);
+      CHECK(std::string(error.what()).find(scalar_name<T>()) != std::string::npos);
+    }
+  }
+  // Arrays of other shapes than the operator's.
+  const auto real = local::FFT2D<R>({4, 6}, {.real = true});
+  CHECK_THROWS_AS(real.apply(LocalArray<R>({4, 5})), ShapeMismatch);
+  CHECK_THROWS_AS(real.apply_adjoint(LocalArray<T>({4, 6})), ShapeMismatch);
+  LocalArray<T> wrong({4, 5});
+  CHECK_THROWS_AS(real.apply(LocalArray<R>({4, 6}), wrong), ShapeMismatch);
   // An empty axis that is not transformed is fine.
   const auto op = local::FFT<T>({0, 4});
   CHECK(op.range() == Shape{0, 4});
   LocalArray<T> x(op.domain());
   CHECK(op.apply(x).size() == 0);
+  const auto real_op = local::FFT<R>({0, 4}, {.real = true});
+  CHECK(real_op.range() == Shape{0, 3});
+  CHECK(real_op.apply_adjoint(LocalArray<T>({0, 3})).size() == 0);
 }

@@ -4,25 +4,34 @@
 /// FFTND; PyLops-MPI's MPIFFT2D and MPIFFTND), computed with FFTW on the host and, for the
 /// Cuda memory space (the second template argument), with cuFFT on the device.
 ///
-/// The operators act on complex arrays (std::complex<float> or std::complex<double>):
+/// The scalar type T is that of the model (the input of the forward); the data (its output)
+/// are always complex, of T's precision (complex_type_t<T>):
 ///
-/// - complex transforms map an array of shape `dims` to one whose transformed axes have
-///   `nfft` samples (the input is zero-padded or truncated to `nfft` first, as numpy.fft.fftn
-///   does with `s`);
-/// - with `real = true` the input is constrained to be real (PyLops' `real=True`): the forward
-///   reads only the real parts of its input and keeps the non-negative frequencies of the last
-///   transformed axis (nfft / 2 + 1 bins), multiplying the bins other than zero and Nyquist by
-///   sqrt(2); the adjoint returns arrays with zero imaginary parts. Such an operator is linear
-///   over the reals only: its adjoint is exact for the real inner product Re <x, y>, so
-///   <A u, v> and <u, A^H v> agree in their real parts for real u (solvers that keep the
-///   model real, such as CGLS started from zero, see exactly this).
+/// - complex T (std::complex<float> or std::complex<double>): complex transforms map an array
+///   of shape `dims` to one whose transformed axes have `nfft` samples (the input is
+///   zero-padded or truncated to `nfft` first, as numpy.fft.fftn does with `s`); the operator
+///   is a LocalOperator<T> or LinearOperator<T>;
+/// - real T (float or double) with `real = true` (PyLops' `real=True`): a real-to-complex
+///   transform that keeps the non-negative frequencies of the last transformed axis
+///   (nfft / 2 + 1 bins, numpy.fft.rfftn), multiplying the bins other than zero and Nyquist
+///   (1 .. (nfft - 1) / 2) by sqrt(2); the adjoint divides those bins by sqrt(2) and applies
+///   the complex-to-real inverse, which counts them twice (once for their negative
+///   frequency). The adjoint returns real arrays and is exact for the real inner product of
+///   the complex side: Re <A x, y> = <x, A^H y> (dottest checks this form);
+/// - real T with `real = false`: the full complex spectrum of a real model (PyLops with a real
+///   dtype); the adjoint is the real part of the complex adjoint, exact in the same sense.
 ///
-/// `norm` (as PyLops): `ortho` scales forward and adjoint by 1 / sqrt(N), `none` scales
-/// neither (the adjoint is then N times the inverse), `one_over_n` scales both by 1 / N, where
-/// N is the product of the `nfft` of the transformed axes. `ifftshift_before` shifts the
-/// input of an axis before the transform (numpy.fft.ifftshift over the input length) and
-/// `fftshift_after` the output (numpy.fft.fftshift over the output length); the adjoint
-/// undoes them.
+/// `real = true` with a complex T raises InvalidArgument: the model of a real transform is a
+/// real array. Operators from real to complex arrays are linear over the reals: they are
+/// scaled by real numbers (operator_scalar_t in linear_operator.hpp).
+///
+/// `norm` (as PyLops): `ortho` (the default, local and distributed) scales forward and adjoint
+/// by 1 / sqrt(N), `none` scales neither (the adjoint is then N times the inverse),
+/// `one_over_n` scales both by 1 / N, where N is the product of the `nfft` of the transformed
+/// axes. `ifftshift_before` shifts the input of an axis before the transform
+/// (numpy.fft.ifftshift over the input length) and `fftshift_after` the output
+/// (numpy.fft.fftshift over the output length: the half spectrum for the last axis of a real
+/// transform, as PyLops does); the adjoint undoes them.
 ///
 /// FFTW plans are made once, when the operator is built, and reused by every apply (plans
 /// are never made while applying). FFTW's planner is not thread-safe: build operators from one
@@ -35,7 +44,8 @@
 /// transformed, a planned all-to-all moves the array to a split along another axis (the
 /// "transposed" layout), where the remaining axis is transformed. The output stays in that
 /// layout, or is moved back to a split along the input's axis, as `output` says; the range
-/// layout of the operator tells which (op.range()). See docs/fft.md.
+/// layout of the operator tells which (op.range()). The real-to-complex transform of a real
+/// model is always local to a rank and comes first. See docs/fft.md.
 
 #include <complex>
 #include <vector>
@@ -61,8 +71,10 @@ struct FFTOptions {
   std::vector<int> axes = {};
   /// Transform lengths; 0 (or an empty vector) means the length of the axis.
   std::vector<Index> nfft = {};
+  /// Scaling (PyLops' default, "ortho").
   FFTNorm norm = FFTNorm::ortho;
-  /// Real input: half spectrum along the last of `axes` (see above).
+  /// Real-to-complex transform of a real model (T float or double): half spectrum along the
+  /// last of `axes`, with PyLops' sqrt(2) weights (see above).
   bool real = false;
   std::vector<bool> ifftshift_before = {};
   std::vector<bool> fftshift_after = {};
@@ -77,14 +89,16 @@ enum class FFTOutputLayout {
   same_as_input,
 };
 
-/// Options of the distributed transforms: those of FFTOptions, with PyLops-MPI's default
-/// norm ("none"), and the output layout.
+/// Options of the distributed transforms: those of FFTOptions, and the output layout. The
+/// default norm is PyLops' ("ortho") as for the local transforms; PyLops-MPI's is "none":
+/// pass `.norm = FFTNorm::none` for its scaling.
 struct DistributedFFTOptions {
   /// Empty: {0, 1} for FFT2D, {0, 1, 2} for FFTND.
   std::vector<int> axes = {};
   /// Transform lengths (zero-padding or truncation along any axis, the split one included).
   std::vector<Index> nfft = {};
-  FFTNorm norm = FFTNorm::none;
+  FFTNorm norm = FFTNorm::ortho;
+  /// Real-to-complex transform of a real model (T float or double), as in FFTOptions.
   bool real = false;
   std::vector<bool> ifftshift_before = {};
   std::vector<bool> fftshift_after = {};
@@ -100,35 +114,41 @@ std::vector<double> fft_frequencies(Index nfft, double sampling = 1.0, bool real
 
 namespace local {
 
+/// The handle of a local transform of arrays of T: from LocalArray<T> to LocalArray of
+/// complex_type_t<T> (LocalOperator<T> for complex T).
+template <Scalar T, MemorySpace Space = Host>
+using FFTOperator = BasicLinearOperator<LocalArray<T, Space>, LocalArray<complex_type_t<T>, Space>>;
+
 /// The transform along one axis (options.axes holds at most one axis; default -1) of arrays
 /// of shape `dims`.
 template <Scalar T, MemorySpace Space = Host>
-requires is_complex_v<T> LocalOperator<T, Space> FFT(const Shape& dims,
-                                                     const FFTOptions& options = {});
+FFTOperator<T, Space> FFT(const Shape& dims, const FFTOptions& options = {});
 
 /// The transform along two axes (default {-2, -1}).
 template <Scalar T, MemorySpace Space = Host>
-requires is_complex_v<T> LocalOperator<T, Space> FFT2D(const Shape& dims,
-                                                       const FFTOptions& options = {});
+FFTOperator<T, Space> FFT2D(const Shape& dims, const FFTOptions& options = {});
 
 /// The transform along any number of distinct axes (default {-3, -2, -1}).
 template <Scalar T, MemorySpace Space = Host>
-requires is_complex_v<T> LocalOperator<T, Space> FFTND(const Shape& dims,
-                                                       const FFTOptions& options = {});
+FFTOperator<T, Space> FFTND(const Shape& dims, const FFTOptions& options = {});
 
 }  // namespace local
+
+/// The handle of a distributed transform of arrays of T: from DistributedArray<T> to
+/// DistributedArray of complex_type_t<T> (LinearOperator<T> for complex T).
+template <Scalar T, MemorySpace Space = Host>
+using FFTOperator =
+    BasicLinearOperator<DistributedArray<T, Space>, DistributedArray<complex_type_t<T>, Space>>;
 
 /// The distributed transform along two axes (default {0, 1}) of arrays of `layout`: SCATTER
 /// along any axis with any split (ranks may own nothing), or BROADCAST (every rank transforms
 /// its replica). Collective.
 template <Scalar T, MemorySpace Space = Host>
-requires is_complex_v<T> LinearOperator<T, Space> FFT2D(const Layout& layout,
-                                                        const DistributedFFTOptions& options = {});
+FFTOperator<T, Space> FFT2D(const Layout& layout, const DistributedFFTOptions& options = {});
 
 /// The distributed transform along any number of distinct axes (default {0, 1, 2}).
 /// Collective.
 template <Scalar T, MemorySpace Space = Host>
-requires is_complex_v<T> LinearOperator<T, Space> FFTND(const Layout& layout,
-                                                        const DistributedFFTOptions& options = {});
+FFTOperator<T, Space> FFTND(const Layout& layout, const DistributedFFTOptions& options = {});
 
 }  // namespace distlops

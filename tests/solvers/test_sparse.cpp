@@ -233,6 +233,87 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("power iteration estimates the largest eigenva
   CHECK_THROWS_AS(power_iteration(op, options), InvalidArgument);
 }
 
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("power iteration from a start vector", "[solvers][eigs]",
+                                  DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using V = Array<T, Space>;
+  const Communicator comm = world();
+  const Layout layout(comm, {8});
+  // H = Q D Q^H: Hermitian, eigenvalue d_j with eigenvector q_j (column j of Q).
+  const std::vector<double> d{1.0, -2.0, 0.5, 4.0, 1.5, 0.2, -1.2, 0.7};
+  const DenseMatrix<T> q = with_singular_values<T>(std::vector<double>(8, 1.0), 121);
+  DenseMatrix<T> diagonal = DenseMatrix<T>::Zero(8, 8);
+  for (Index i = 0; i < 8; ++i)
+    diagonal(i, i) = as_scalar<T>(d[std::size_t(i)]);
+  const DenseMatrix<T> h = q * diagonal * q.adjoint();
+  const auto op = dense_operator<V>(h, layout, layout);
+  const double tol = 10 * solution_tolerance<T>();
+  PowerIterationOptions options;
+  options.tol = std::is_same_v<real_type_t<T>, float> ? 1e-4 : 1e-10;
+  // An exact eigenvector: one iteration gives its eigenvalue (the Rayleigh quotient), whether
+  // it is the largest or not, and further iterations keep it.
+  for (const Index j : {Index(1), Index(3), Index(6)}) {
+    INFO("eigenvector " << j);
+    V start(layout);
+    const DenseVector<T> column = q.col(j);
+    scatter_vector<T>(DenseVector<T>(as_scalar<T>(3.0) * column), start);  // any scale
+    options.niter = 1;
+    const auto once = power_iteration(op, start, options);
+    CHECK(once.iterations == 1);
+    CHECK(std::abs(std::complex<double>(once.eigenvalue) - d[std::size_t(j)]) <= tol);
+    options.niter = 5;
+    const auto more = power_iteration(op, start, options);
+    CHECK(more.converged);
+    CHECK(std::abs(std::complex<double>(more.eigenvalue) - d[std::size_t(j)]) <= tol);
+  }
+  // A right singular vector of A is an eigenvector of A^H A: sigma^2 after one iteration.
+  const DenseMatrix<T> a = with_singular_values<T>({1.0, 2.0, 0.5, 3.0, 1.5, 0.2, 1.2, 0.7}, 122);
+  const auto rect = dense_operator<V>(a, layout, layout);
+  {
+    // with_singular_values scales the columns of an orthogonal matrix: A = Q S, so
+    // A^H A = S^2 and the unit vectors are its eigenvectors.
+    V start(layout);
+    DenseVector<T> e = DenseVector<T>::Zero(8);
+    e(4) = T(1);
+    scatter_vector<T>(e, start);
+    options.niter = 1;
+    const auto once = power_iteration_normal(rect, start, options);
+    CHECK(std::abs(std::complex<double>(once.eigenvalue) - 2.25) <= 2.25 * tol);
+  }
+  // A random start reaches the largest eigenvalue that Eigen computes from the dense matrix.
+  const Eigen::SelfAdjointEigenSolver<DenseMatrix<T>> dense(h);
+  const auto& values = dense.eigenvalues();
+  double largest = 0;
+  for (Eigen::Index i = 0; i < values.size(); ++i) {
+    if (std::abs(double(values(i))) > std::abs(largest)) largest = double(values(i));
+  }
+  V random_start(layout);
+  fill_random(random_start, 123);
+  options.niter = 200;
+  options.tol = std::is_same_v<real_type_t<T>, float> ? 1e-5 : 1e-12;
+  const auto estimate = power_iteration(op, random_start, options);
+  CHECK(estimate.converged);
+  CHECK(std::abs(std::complex<double>(estimate.eigenvalue) - largest) <= std::abs(largest) * tol);
+  CHECK(same_on_every_rank(estimate.iterations));
+  const auto normal = power_iteration_normal(rect, random_start, options);
+  CHECK(std::abs(std::complex<double>(normal.eigenvalue) - largest_eigenvalue_of_normal(a)) <=
+        9 * tol);
+
+  // Bad starts: every rank raises the same error, and the world goes on.
+  options.niter = 3;
+  const Layout other(comm, {9});
+  CHECK_THROWS_AS(power_iteration(op, V(other, T(1)), options), ShapeMismatch);
+  CHECK_THROWS_AS(power_iteration_normal(rect, V(other, T(1)), options), ShapeMismatch);
+  CHECK_THROWS_AS(power_iteration(op, V(layout, T(0)), options), InvalidArgument);
+  CHECK_THROWS_AS(power_iteration_normal(rect, V(layout, T(0)), options), InvalidArgument);
+  V nan(layout, T(1));
+  std::vector<T> values_with_nan(8, T(1));
+  values_with_nan[5] = T(std::numeric_limits<real_type_t<T>>::quiet_NaN());
+  nan.assign_global(values_with_nan);
+  CHECK_THROWS_AS(power_iteration(op, nan, options), InvalidArgument);
+  CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
+}
+
 TEMPLATE_TEST_CASE("ista and fista enforce their stopping rules", "[solvers][ista][fista]",
                    DISTLOPS_SCALAR_TYPES) {
   using T = TestType;

@@ -499,6 +499,30 @@ DistributedArray<T, Host> read_region(const std::string& name, Index data_offset
   return array;
 }
 
+template <class T>
+void fortran_to_c_order(std::span<T> values, const Shape& shape) {
+  if (shape.size() < 2) return;
+  const std::vector<T> fortran(values.begin(), values.end());
+  // Walk the C-order positions with the multi-index, keeping the Fortran offset along.
+  const std::size_t ndim = shape.size();
+  Shape fortran_strides(ndim, 1);
+  for (std::size_t k = 1; k < ndim; ++k)
+    fortran_strides[k] = fortran_strides[k - 1] * shape[k - 1];
+  Shape index(ndim, 0);
+  Index source = 0;
+  for (T& value : values) {
+    value = fortran[static_cast<std::size_t>(source)];
+    for (std::size_t k = ndim; k-- > 0;) {
+      if (++index[k] < shape[k]) {
+        source += fortran_strides[k];
+        break;
+      }
+      source -= (shape[k] - 1) * fortran_strides[k];
+      index[k] = 0;
+    }
+  }
+}
+
 }  // namespace detail
 
 using detail::check_c_order;
@@ -520,7 +544,7 @@ void check_content(const FileHeader& file, const std::string& where) {
   check_dtype_and_size<T>(file.header, file.file_size - static_cast<Index>(file.header.data_offset),
                           where);
   check_c_order(file.header, where,
-                "save a C-ordered array (numpy.ascontiguousarray)");
+                "save a C-ordered array (numpy.ascontiguousarray) or read it with read_npy_local");
 }
 
 template <Scalar T>
@@ -661,6 +685,7 @@ DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_NPY)
                                                 const char*);                                   \
   template DistributedArray<T, Host> detail::read_region<T>(const std::string&, Index,          \
                                                             const Layout&, const std::string&); \
+  template void detail::fortran_to_c_order<T>(std::span<T>, const Shape&);
 DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_NPY_DETAIL)
 #undef DISTLOPS_INSTANTIATE_NPY_DETAIL
 

@@ -4,7 +4,8 @@
 /// interchange with NumPy and PyLops-MPI.
 ///
 /// Files hold the global array in C order, exactly as numpy.save writes it; every rank reads or
-/// writes only its own block, through a file view, with collective MPI-IO calls.
+/// writes only its own block, through a file view, with collective MPI-IO calls. Whole arrays
+/// on every rank (operator parameters) are read by npy_local.hpp.
 /// Supported element types: float, double, std::complex<float> and std::complex<double> ('<f4',
 /// '<f8',
 /// '<c8', '<c16'), on little-endian hosts.
@@ -63,8 +64,8 @@ void write_npy(const std::filesystem::path& path, const DistributedArray<T, Host
 /// Raises IoError on every rank when the file is missing or unreadable, is not a .npy file
 /// (bad magic string), has an unsupported format version, a truncated or malformed header, an
 /// unsupported dtype or one other than T's (no conversion is made), another number of elements
-/// than the layout, fortran_order True with more than one axis longer than 1, or less data
-/// than its shape requires. Bytes after the data
+/// than the layout, fortran_order True with more than one axis longer than 1 (read those with
+/// read_npy_local, npy_local.hpp), or less data than its shape requires. Bytes after the data
 /// are ignored, as NumPy does.
 template <Scalar T>
 DistributedArray<T, Host> read_npy(const std::filesystem::path& path, const Layout& layout);

@@ -1,6 +1,6 @@
 #pragma once
 // A file read with plain POSIX calls by one rank, without MPI (internal to the library): what
-// read_npy_local reads whole files from.
+// read_npy_local reads whole files and the .npz reader reads archives from.
 #include <cstddef>
 #include <cstdint>
 #include <span>

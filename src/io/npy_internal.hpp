@@ -1,8 +1,8 @@
 #pragma once
-// What the .npy readers share (internal to the library): the checks of a header against the
-// requested element type and target, the bytes of a layout's block in a C order data region,
-// the collective MPI-IO read of such a region, the conversion of Fortran-ordered data, and the
-// whole-array reading of read_npy_local.
+// What the .npy, local .npy and .npz readers share (internal to the library): the checks of a
+// header against the requested element type and target, the bytes of a layout's block in a C
+// order data region, the collective MPI-IO read of such a region, the conversion of
+// Fortran-ordered data, and the whole-array reading of read_npy_local and read_npz_local.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -67,7 +67,7 @@ DistributedArray<T, Host> read_region(const std::string& name, Index data_offset
 template <class T>
 void fortran_to_c_order(std::span<T> values, const Shape& shape);
 
-/// The bytes of a .npy file one after the other.
+/// The bytes of a .npy file one after the other: a plain file or a member of an archive.
 class ByteSource {
  public:
   virtual ~ByteSource() = default;
@@ -75,8 +75,8 @@ class ByteSource {
   virtual void read(std::span<std::byte> out) = 0;
   /// Bytes left.
   virtual std::uint64_t remaining() const = 0;
-  /// Called after the data were read: checks what the source can check; bytes after the data
-  /// are ignored.
+  /// Called after the data were read: checks what the source can check (an archive member's
+  /// CRC-32); bytes after the data are ignored.
   virtual void finish() {}
 };
 
@@ -94,7 +94,7 @@ NpyArray<T> read_whole(ByteSource& source, const std::string& where, const char*
 template <Scalar T>
 void broadcast_array(NpyArray<T>& array, const Communicator& comm, int root);
 
-/// The course of read_npy_local: agrees on `options` (first, so that all
+/// The course of read_npy_local and read_npz_local: agrees on `options` (first, so that all
 /// ranks take the same path through the rest), with one reader agrees that `names` (the path,
 /// and the member) are the same everywhere, then runs `read` (which returns the whole array) on
 /// the reading rank(s), agrees on its verdict, and with one reader broadcasts the result.

@@ -5,7 +5,7 @@
 ///
 /// Files hold the global array in C order, exactly as numpy.save writes it; every rank reads or
 /// writes only its own block, through a file view, with collective MPI-IO calls. Whole arrays
-/// on every rank (operator parameters) are read by npy_local.hpp.
+/// on every rank (operator parameters) are read by npy_local.hpp, .npz archives by npz.hpp.
 /// Supported element types: float, double, std::complex<float> and std::complex<double> ('<f4',
 /// '<f8',
 /// '<c8', '<c16'), on little-endian hosts.

@@ -32,7 +32,7 @@
 
 namespace distlops::io {
 
-/// A whole array read from a .npy file.
+/// A whole array read from a .npy file (or a .npz member, npz.hpp).
 template <Scalar T>
 struct NpyArray {
   /// The file's shape (empty for a 0-d array).
@@ -58,7 +58,7 @@ struct NpyArray {
   }
 };
 
-/// How read_npy_local reads.
+/// How read_npy_local and read_npz_local read.
 struct NpyLocalOptions {
   /// False: rank `root` reads and broadcasts (every rank must pass the same path). True: every
   /// rank reads the file at its own path.

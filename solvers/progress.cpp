@@ -17,7 +17,7 @@ const char* to_string(StopReason reason) {
     case StopReason::cost_to_initial:
       return "cost below rtol times the initial cost";
     case StopReason::cost_to_data:
-      return "cost below rtol1 times the squared norm of the data";
+      return "cost below rtol1 times half the squared norm of the data";
     case StopReason::residual_small:
       return "y - A x is small enough for atol and btol";
     case StopReason::normal_residual_small:

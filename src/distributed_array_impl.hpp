@@ -144,6 +144,16 @@ void DistributedArray<T, Space>::assign_global(std::span<const T> global) {
 }
 
 template <Scalar T, MemorySpace Space>
+DistributedArray<T, Space> DistributedArray<T, Space>::to_dist(std::span<const T> global,
+                                                               const ToDistOptions& options) {
+  const Shape shape =
+      options.shape.empty() ? Shape{static_cast<Index>(global.size())} : options.shape;
+  const LayoutOptions layout_options{options.partition, options.axis, options.local_shapes,
+                                     options.mask};
+  return from_global(Layout(options.comm, shape, layout_options), global);
+}
+
+template <Scalar T, MemorySpace Space>
 DistributedArray<T, Space> DistributedArray<T, Space>::from_root(const Layout& layout,
                                                                  std::span<const T> global_on_root,
                                                                  int root) {

@@ -50,6 +50,39 @@ bool StackedDistributedArray<T, Space>::has_layout(const StackedLayout& layout) 
 }
 
 template <Scalar T, MemorySpace Space>
+StackedDistributedArray<T, Space> StackedDistributedArray<T, Space>::view(
+    const StackedLayout& layout) {
+  // Every rank holds every layout: the verdicts are the same everywhere.
+  if (layout.size() != blocks_.size()) {
+    throw ShapeMismatch("StackedDistributedArray::view: the stack has " +
+                        std::to_string(blocks_.size()) + " blocks, the new layout " +
+                        std::to_string(layout.size()) + " (" + layout.describe() + ")");
+  }
+  StackedDistributedArray result;
+  result.blocks_.reserve(blocks_.size());
+  for (std::size_t i = 0; i < blocks_.size(); ++i) {
+    if (layout.is_nested(i) != (blocks_[i].index() == 1)) {
+      throw ShapeMismatch("StackedDistributedArray::view: block " + std::to_string(i) + " is " +
+                          (blocks_[i].index() == 1 ? "a nested stack" : "a plain array") +
+                          ", the new layout's is not");
+    }
+    if (Array* array = std::get_if<Array>(&blocks_[i])) {
+      result.blocks_.emplace_back(array->view(layout[i]));
+    } else {
+      result.blocks_.emplace_back(std::make_unique<StackedDistributedArray>(
+          std::get<1>(blocks_[i])->view(layout.nested(i))));
+    }
+  }
+  return result;
+}
+
+template <Scalar T, MemorySpace Space>
+const StackedDistributedArray<T, Space> StackedDistributedArray<T, Space>::view(
+    const StackedLayout& layout) const {
+  return const_cast<StackedDistributedArray&>(*this).view(layout);
+}
+
+template <Scalar T, MemorySpace Space>
 StackedDistributedArray<T, Space>::StackedDistributedArray(const StackedDistributedArray& other) {
   blocks_.reserve(other.blocks_.size());
   for (const Block& block : other.blocks_) {

@@ -34,6 +34,7 @@
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/error.hpp"
 #include "distlops/core/instantiate.hpp"
+#include "npy_internal.hpp"
 
 static_assert(std::endian::native == std::endian::little,
               "distlops' .npy input and output store the host's little-endian bytes as is");
@@ -149,39 +150,8 @@ Datatype contiguous_bytes(Index bytes, Index limit) {
 
 // ---- file geometry -----------------------------------------------------------------------
 
-// The bytes of the data region that one rank reads or writes: `count` blocks of `block` bytes
-// whose starts are `stride` bytes apart, the first `start` bytes after the header.
-struct Region {
-  Index start = 0;
-  Index count = 0;
-  Index block = 0;
-  Index stride = 0;
-  Index bytes() const { return count * block; }
-};
-
-// This rank's block of a layout, or the whole array when `whole`.
-Region region_of(const Layout& layout, std::size_t item_size, bool whole) {
-  const Shape& shape = layout.global_shape();
-  const int axis = layout.axis();
-  Region region;
-  if (whole) {
-    const Index total = layout.global_size() * static_cast<Index>(item_size);
-    region = {0, 1, total, total};
-  } else {
-    Index outer = 1;
-    Index inner = static_cast<Index>(item_size);
-    for (int k = 0; k < axis; ++k)
-      outer *= shape[static_cast<std::size_t>(k)];
-    for (std::size_t k = static_cast<std::size_t>(axis) + 1; k < shape.size(); ++k)
-      inner *= shape[k];
-    const int rank = layout.rank();
-    region = {layout.offset(rank) * inner, outer, layout.local_extent(rank) * inner,
-              shape[static_cast<std::size_t>(axis)] * inner};
-  }
-  if (region.bytes() == 0) return {};
-  if (region.block == region.stride) return {region.start, 1, region.bytes(), region.bytes()};
-  return region;
-}
+using detail::Region;
+using detail::region_of;
 
 // The file type of a region's view: none (plain bytes) for a contiguous or empty region.
 Datatype view_type_of(const Region& region) {
@@ -424,43 +394,87 @@ FileHeader read_file_header(const Communicator& comm, const std::string& name,
   return {parse_npy_header(bytes), file_size};
 }
 
-// Checks of the header against T that every rank makes on the same data (same verdict).
-template <Scalar T>
-void check_content(const FileHeader& file, const std::string& where) {
-  const NpyHeader& header = file.header;
-  if (header.dtype != npy_dtype_of<T>()) {
-    throw IoError(where + ": the file holds " + npy_dtype_name(header.dtype) + " data ('" +
-                  header.descr + "'), but " + scalar_name<T>() +
-                  " was requested (no conversion is made)");
-  }
-  if (header.fortran_order) {
-    throw IoError(where +
-                  ": the file holds column-major data (fortran_order True), which is not "
-                  "supported; save a C-ordered array (numpy.ascontiguousarray)");
-  }
-  const Index available = file.file_size - static_cast<Index>(header.data_offset);
-  if (header.data_bytes() > available) {
-    throw IoError(where + ": the data are shorter than the shape requires: shape " +
-                  to_string(header.shape) + " of " + npy_dtype_name(header.dtype) + " needs " +
-                  std::to_string(header.data_bytes()) + " bytes after the " +
-                  std::to_string(header.data_offset) + "-byte header, the file has " +
-                  std::to_string(available));
-  }
-}
+}  // namespace
 
-void check_same_path(const Communicator& comm, const std::string& name, const char* function) {
-  Fingerprint fingerprint;
-  fingerprint.add(std::string_view(name));
-  collective_check(comm, fingerprint, std::string(function) + ": the path", [] {});
+namespace detail {
+
+void set_write_stage_hook(std::function<void(WriteStage)> hook) {
+  write_stage_hook() = std::move(hook);
 }
 
 std::string describe_call(const char* function, const std::string& name) {
   return std::string(function) + "(\"" + name + "\")";
 }
 
+void check_same_text(const Communicator& comm, const std::string& name, const char* function,
+                     const char* subject) {
+  Fingerprint fingerprint;
+  fingerprint.add(std::string_view(name));
+  collective_check(comm, fingerprint, std::string(function) + ": " + subject, [] {});
+}
+
 template <Scalar T>
-DistributedArray<T, Host> read_data(const FileHeader& file, const Layout& layout,
-                                    const std::string& name, const std::string& where) {
+void check_dtype_and_size(const NpyHeader& header, Index available, const std::string& where,
+                          const char* holder) {
+  if (header.dtype != npy_dtype_of<T>()) {
+    throw IoError(where + ": the file holds " + npy_dtype_name(header.dtype) + " data ('" +
+                  header.descr + "'), but " + scalar_name<T>() +
+                  " was requested (no conversion is made)");
+  }
+  if (header.data_bytes() > available) {
+    throw IoError(where + ": the data are shorter than the shape requires: shape " +
+                  to_string(header.shape) + " of " + npy_dtype_name(header.dtype) + " needs " +
+                  std::to_string(header.data_bytes()) + " bytes after the " +
+                  std::to_string(header.data_offset) + "-byte header, " + holder + " has " +
+                  std::to_string(available));
+  }
+}
+
+void check_c_order(const NpyHeader& header, const std::string& where, const std::string& hint) {
+  if (!header.fortran_order) return;
+  // With at most one axis longer than 1, Fortran and C order are the same bytes.
+  int long_axes = 0;
+  for (Index extent : header.shape)
+    long_axes += extent > 1;
+  if (long_axes <= 1) return;
+  throw IoError(where + ": the file holds column-major data (fortran_order True) of shape " +
+                to_string(header.shape) + ", which cannot be read in parallel; " + hint);
+}
+
+void check_element_count(const NpyHeader& header, const Layout& layout, const std::string& where) {
+  if (header.element_count() != layout.global_size()) {
+    throw IoError(where + ": the file's shape " + to_string(header.shape) + " has " +
+                  std::to_string(header.element_count()) + " elements, the layout's global shape " +
+                  to_string(layout.global_shape()) + " " + std::to_string(layout.global_size()));
+  }
+}
+
+Region region_of(const Layout& layout, std::size_t item_size, bool whole) {
+  const Shape& shape = layout.global_shape();
+  const int axis = layout.axis();
+  Region region;
+  if (whole) {
+    const Index total = layout.global_size() * static_cast<Index>(item_size);
+    region = {0, 1, total, total};
+  } else {
+    Index outer = 1;
+    Index inner = static_cast<Index>(item_size);
+    for (int k = 0; k < axis; ++k)
+      outer *= shape[static_cast<std::size_t>(k)];
+    for (std::size_t k = static_cast<std::size_t>(axis) + 1; k < shape.size(); ++k)
+      inner *= shape[k];
+    const int rank = layout.rank();
+    region = {layout.offset(rank) * inner, outer, layout.local_extent(rank) * inner,
+              shape[static_cast<std::size_t>(axis)] * inner};
+  }
+  if (region.bytes() == 0) return {};
+  if (region.block == region.stride) return {region.start, 1, region.bytes(), region.bytes()};
+  return region;
+}
+
+template <Scalar T>
+DistributedArray<T, Host> read_region(const std::string& name, Index data_offset,
+                                      const Layout& layout, const std::string& where) {
   const Communicator& comm = layout.communicator();
   const Region region = region_of(layout, sizeof(T), layout.replicated());
   DistributedArray<T, Host> array;
@@ -470,8 +484,7 @@ DistributedArray<T, Host> read_data(const FileHeader& file, const Layout& layout
     pattern = view_type_of(region);
   });
   SharedFile input(comm, name, MPI_MODE_RDONLY, where);
-  const int view_code =
-      input.set_view(static_cast<Index>(file.header.data_offset), region, pattern);
+  const int view_code = input.set_view(data_offset, region, pattern);
   const Index bytes = view_code == MPI_SUCCESS ? region.bytes() : 0;
   const Index limit = call_limit();
   const Index rounds = (comm.allreduce(region.bytes(), ReduceOp::max) + limit - 1) / limit;
@@ -486,15 +499,61 @@ DistributedArray<T, Host> read_data(const FileHeader& file, const Layout& layout
   return array;
 }
 
-}  // namespace
-
-namespace detail {
-void set_write_stage_hook(std::function<void(WriteStage)> hook) {
-  write_stage_hook() = std::move(hook);
+template <class T>
+void fortran_to_c_order(std::span<T> values, const Shape& shape) {
+  if (shape.size() < 2) return;
+  const std::vector<T> fortran(values.begin(), values.end());
+  // Walk the C-order positions with the multi-index, keeping the Fortran offset along.
+  const std::size_t ndim = shape.size();
+  Shape fortran_strides(ndim, 1);
+  for (std::size_t k = 1; k < ndim; ++k)
+    fortran_strides[k] = fortran_strides[k - 1] * shape[k - 1];
+  Shape index(ndim, 0);
+  Index source = 0;
+  for (T& value : values) {
+    value = fortran[static_cast<std::size_t>(source)];
+    for (std::size_t k = ndim; k-- > 0;) {
+      if (++index[k] < shape[k]) {
+        source += fortran_strides[k];
+        break;
+      }
+      source -= (shape[k] - 1) * fortran_strides[k];
+      index[k] = 0;
+    }
+  }
 }
+
 }  // namespace detail
 
+using detail::check_c_order;
+using detail::check_dtype_and_size;
+using detail::check_element_count;
+using detail::describe_call;
+using detail::read_region;
 using detail::WriteStage;
+
+namespace {
+
+void check_same_path(const Communicator& comm, const std::string& name, const char* function) {
+  detail::check_same_text(comm, name, function);
+}
+
+// Checks of the header against T that every rank makes on the same data (same verdict).
+template <Scalar T>
+void check_content(const FileHeader& file, const std::string& where) {
+  check_dtype_and_size<T>(file.header, file.file_size - static_cast<Index>(file.header.data_offset),
+                          where);
+  check_c_order(file.header, where,
+                "save a C-ordered array (numpy.ascontiguousarray) or read it with read_npy_local");
+}
+
+template <Scalar T>
+DistributedArray<T, Host> read_data(const FileHeader& file, const Layout& layout,
+                                    const std::string& name, const std::string& where) {
+  return read_region<T>(name, static_cast<Index>(file.header.data_offset), layout, where);
+}
+
+}  // namespace
 
 template <Scalar T>
 void write_npy(const std::filesystem::path& path, const DistributedArray<T, Host>& array) {
@@ -590,10 +649,10 @@ DistributedArray<T, Host> read_npy(const std::filesystem::path& path, const Layo
   check_same_path(comm, name, "read_npy");
   const FileHeader file = read_file_header(comm, name, where);
   check_content<T>(file, where);
-  if (file.header.shape != layout.global_shape()) {
-    throw IoError(where + ": the file's shape " + to_string(file.header.shape) +
-                  " differs from the layout's global shape " + to_string(layout.global_shape()));
-  }
+  // Any layout with as many elements: the file's elements in C order are the C-order elements
+  // of the layout's global shape, so each rank's block is the same region of the data whether
+  // the shapes agree or not (one collective read either way).
+  check_element_count(file.header, layout, where);
   return read_data<T>(file, layout, name, where);
 }
 
@@ -620,5 +679,14 @@ DistributedArray<T, Host> read_npy(const std::filesystem::path& path, const Comm
                                                  const Communicator&, Partition, int);
 DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_NPY)
 #undef DISTLOPS_INSTANTIATE_NPY
+
+#define DISTLOPS_INSTANTIATE_NPY_DETAIL(T)                                                      \
+  template void detail::check_dtype_and_size<T>(const NpyHeader&, Index, const std::string&,    \
+                                                const char*);                                   \
+  template DistributedArray<T, Host> detail::read_region<T>(const std::string&, Index,          \
+                                                            const Layout&, const std::string&); \
+  template void detail::fortran_to_c_order<T>(std::span<T>, const Shape&);
+DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_NPY_DETAIL)
+#undef DISTLOPS_INSTANTIATE_NPY_DETAIL
 
 }  // namespace distlops::io

@@ -105,6 +105,70 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("arrays built from global data gather back to 
   });
 }
 
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("zeros, empty and to_dist build arrays as PyLops-MPI does",
+                                  "[array]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using Array = DistributedArray<T, Space>;
+  const Communicator comm = world();
+  for (const ShapeCase& c : shape_cases()) {
+    for (Partition partition : all_partitions) {
+      INFO(describe(c) << " " << to_string(partition));
+      const Layout layout(comm, c.shape, partition, c.axis);
+      const Array zeros = Array::zeros(layout);
+      CHECK(zeros.layout() == layout);
+      CHECK(local_values(zeros) == std::vector<T>(std::size_t(layout.local_size()), T(0)));
+      const Array empty = Array::empty(layout);
+      CHECK(empty.layout() == layout);
+      CHECK(empty.local_size() == layout.local_size());
+
+      // Every rank holds the global array and keeps its part (replicated: all of it).
+      const std::vector<T> global = random_values<T>(element_count(c.shape), 19);
+      const Array x = Array::to_dist(
+          global, {.shape = c.shape, .comm = comm, .partition = partition, .axis = c.axis});
+      CHECK(x.layout() == layout);
+      const std::vector<T> expected =
+          partition == Partition::SCATTER
+              ? slice_along(global, c.shape, layout.axis(), layout.offset(comm.rank()),
+                            layout.local_extent(comm.rank()))
+              : global;
+      CHECK(local_values(x) == expected);
+    }
+  }
+  // Defaults: one axis with every element, MPI_COMM_WORLD, SCATTER.
+  const std::vector<T> line = random_values<T>(11, 20);
+  const Array flat = Array::to_dist(line);
+  CHECK(flat.layout() == Layout(comm, {11}));
+  CHECK(flat.gather() == line);
+  // Custom local shapes (the last rank holds everything) and a mask.
+  std::vector<Shape> local_shapes(std::size_t(comm.size()), Shape{0, 3});
+  local_shapes.back() = {4, 3};
+  const std::vector<T> matrix = random_values<T>(12, 21);
+  const Array custom = Array::to_dist(matrix, {.shape = {4, 3}, .local_shapes = local_shapes});
+  CHECK(custom.local_shape() == local_shapes[std::size_t(comm.rank())]);
+  CHECK(custom.gather() == matrix);
+  std::vector<int> mask(std::size_t(comm.size()));
+  for (int r = 0; r < comm.size(); ++r)
+    mask[std::size_t(r)] = r % 2;
+  const Array masked = Array::to_dist(matrix, {.shape = {4, 3}, .axis = 1, .mask = mask});
+  CHECK(masked.layout() == Layout(comm, {4, 3}, LayoutOptions{.axis = 1, .mask = mask}));
+  CHECK(masked.gather() == matrix);
+  // BROADCAST takes rank 0's values when the ranks' arrays differ.
+  const std::vector<T> mine = random_values<T>(5, 200 + comm.rank());
+  const Array replicated = Array::to_dist(mine, {.partition = Partition::BROADCAST});
+  CHECK(local_values(replicated) == random_values<T>(5, 200));
+  replicated.check_replicas();
+
+  // Bad input raises the same error on every rank, never a hang.
+  CHECK_THROWS_AS(Array::to_dist(matrix, {.shape = {5, 3}}), ShapeMismatch);
+  const std::vector<T> uneven = random_values<T>(comm.rank() == comm.size() - 1 ? 13 : 12, 22);
+  CHECK_THROWS_AS(Array::to_dist(uneven, {.shape = {4, 3}}), ShapeMismatch);
+  if (comm.size() > 1) {
+    CHECK_THROWS_AS(Array::to_dist(uneven), InvalidArgument);  // shapes differ between ranks
+  }
+  CHECK_THROWS_AS(Array::to_dist(matrix, {.shape = {4, 3}, .axis = 2}), InvalidArgument);
+  CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
+}
+
 DISTLOPS_SPACE_TEMPLATE_TEST_CASE("BROADCAST data entering from one rank are broadcast once",
                                   "[array]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "distlops/io/npy.hpp"
-#include "test_support.hpp"
+#include "io_test_support.hpp"
 
 using namespace distlops;
 using namespace distlops::io;
@@ -22,138 +22,6 @@ using namespace distlops::testing;
 namespace fs = std::filesystem;
 
 namespace {
-
-const fs::path data_dir = DISTLOPS_NPY_DATA_DIR;
-
-// The value at flat index i of every reference array (see data/make_reference_files.py).
-template <class T>
-T reference_value(Index i) {
-  const double real = static_cast<double>(i % 61) * 0.25 - 7.5;
-  if constexpr (is_complex_v<T>) {
-    const double imag = static_cast<double>(i % 13 - 6) * 0.125;
-    return T(static_cast<real_type_t<T>>(real), static_cast<real_type_t<T>>(imag));
-  } else {
-    return static_cast<T>(real);
-  }
-}
-
-template <class T>
-std::vector<T> reference_values(const Shape& shape) {
-  std::vector<T> values(static_cast<std::size_t>(element_count(shape)));
-  for (std::size_t i = 0; i < values.size(); ++i)
-    values[i] = reference_value<T>(static_cast<Index>(i));
-  return values;
-}
-
-std::vector<std::byte> file_bytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  const std::vector<char> chars((std::istreambuf_iterator<char>(in)),
-                                std::istreambuf_iterator<char>());
-  std::vector<std::byte> bytes(chars.size());
-  for (std::size_t i = 0; i < chars.size(); ++i)
-    bytes[i] = static_cast<std::byte>(chars[i]);
-  return bytes;
-}
-
-void write_bytes(const fs::path& path, std::span<const std::byte> bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-}
-
-template <class T>
-std::vector<std::byte> raw_bytes(const std::vector<T>& values) {
-  const auto* p = reinterpret_cast<const std::byte*>(values.data());
-  return {p, p + values.size() * sizeof(T)};
-}
-
-// A directory shared by all ranks (created by rank 0), removed at the end of the test.
-class ScratchDir {
- public:
-  explicit ScratchDir(const Communicator& comm) : comm_(comm) {
-    std::string name;
-    if (comm.rank() == 0) {
-      std::string pattern = (fs::temp_directory_path() / "distlops-npy-XXXXXX").string();
-      if (::mkdtemp(pattern.data()) != nullptr) name = pattern;
-    }
-    Index size = static_cast<Index>(name.size());
-    comm.broadcast(&size, 1, 0);
-    name.resize(static_cast<std::size_t>(size));
-    comm.broadcast(name.data(), size, 0);
-    path_ = name;
-  }
-  ~ScratchDir() {
-    if (comm_.rank() == 0 && !path_.empty()) {
-      std::error_code ignored;
-      fs::remove_all(path_, ignored);
-    }
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const fs::path& path() const { return path_; }
-  fs::path operator/(const std::string& name) const { return path_ / name; }
-  // Names of the entries of the directory (seen by the calling rank).
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(path_))
-      names.push_back(entry.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
- private:
-  Communicator comm_;
-  fs::path path_;
-};
-
-// Every rank must still be in step after an error: a collective that all ranks reach.
-void expect_in_step(const Communicator& comm) {
-  CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
-}
-
-template <class Exception, class F>
-void expect_everywhere(const Communicator& comm, F&& f, const std::string& expected_text) {
-  try {
-    f();
-    FAIL("no exception");
-  } catch (const Exception& error) {
-    INFO("message: " << error.what());
-    CHECK(std::string(error.what()).find(expected_text) != std::string::npos);
-  }
-  expect_in_step(comm);
-}
-
-// This rank's block of the global reference array in `layout`.
-template <class T>
-std::vector<T> expected_block(const Layout& layout, const std::vector<T>& global) {
-  if (layout.replicated()) return global;
-  return slice_along(global, layout.global_shape(), layout.axis(), layout.offset(layout.rank()),
-                     layout.local_extent(layout.rank()));
-}
-
-template <class T>
-void check_array(const DistributedArray<T>& array, const Layout& layout,
-                 const std::vector<T>& global) {
-  CHECK(array.layout() == layout);
-  const std::vector<T> expected = expected_block(layout, global);
-  const std::vector<T> actual(array.local().begin(), array.local().end());
-  CHECK(actual == expected);  // bit-exact: no arithmetic between write and read
-}
-
-std::vector<Layout> layouts_for(const Communicator& comm, const Shape& shape) {
-  std::vector<Layout> layouts;
-  for (int axis = 0; axis < static_cast<int>(shape.size()); ++axis)
-    layouts.emplace_back(comm, shape, Partition::SCATTER, axis);
-  layouts.emplace_back(comm, shape, Partition::BROADCAST);
-  layouts.emplace_back(comm, shape, Partition::UNSAFE_BROADCAST,
-                       static_cast<int>(shape.size()) - 1);
-  // Everything on the last rank.
-  std::vector<Shape> local_shapes(static_cast<std::size_t>(comm.size()), shape);
-  for (int r = 0; r < comm.size(); ++r)
-    local_shapes[static_cast<std::size_t>(r)][0] = r == comm.size() - 1 ? shape[0] : 0;
-  layouts.emplace_back(comm, shape, LayoutOptions{.local_shapes = local_shapes});
-  return layouts;
-}
 
 // Restores the write stage hook when it goes out of scope.
 class StageHook {
@@ -187,6 +55,50 @@ const char* stage_name(io::detail::WriteStage stage) {
 }
 
 }  // namespace
+
+TEMPLATE_TEST_CASE("a file reads into any layout with as many elements", "[npy]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const ScratchDir scratch(comm);
+  // Each file shape with target shapes of the same size: flat into N-d (split along every
+  // axis, replicated, everything on one rank), N-d into flat, N-d into other N-d. The elements
+  // are the file's in C order, so the expected block of a layout is its slice of the same
+  // global values.
+  const std::vector<std::pair<Shape, std::vector<Shape>>> cases{
+      {{12}, {{3, 4}, {4, 3}, {2, 3, 2}, {12, 1}}},
+      {{5, 3}, {{15}, {3, 5}, {5, 3, 1}, {1, 15}}},
+      {{3, 4, 5}, {{60}, {12, 5}, {2, 30}, {5, 4, 3}}},
+      {{0, 3}, {{0}, {3, 0}}},
+      {{7}, {{7}, {1, 7}}},
+  };
+  for (const auto& [file_shape, targets] : cases) {
+    INFO("file " << to_string(file_shape));
+    const std::vector<T> global = random_values<T>(element_count(file_shape), 41);
+    const fs::path path = scratch / "any.npy";
+    write_npy(path, DistributedArray<T>::from_global(Layout(comm, file_shape), global));
+    for (const Shape& target : targets) {
+      for (const Layout& layout : layouts_for(comm, target)) {
+        INFO("layout " << layout.describe());
+        check_array(read_npy<T>(path, layout), layout, global);
+      }
+    }
+  }
+  // A Fortran-ordered file whose shape has one axis longer than 1 holds C-order bytes.
+  const std::vector<T> line = random_values<T>(6, 42);
+  if (comm.rank() == 0) {
+    std::vector<std::byte> bytes = make_npy_header(npy_dtype_of<T>(), {1, 6, 1}, true);
+    const std::vector<std::byte> data = raw_bytes(line);
+    bytes.insert(bytes.end(), data.begin(), data.end());
+    write_bytes(scratch / "fortran_line.npy", bytes);
+  }
+  comm.barrier();
+  for (const Layout& layout : layouts_for(comm, {6})) {
+    check_array(read_npy<T>(scratch / "fortran_line.npy", layout), layout, line);
+  }
+  check_array(read_npy<T>(scratch / "fortran_line.npy", comm, Partition::SCATTER, 1),
+              Layout(comm, {1, 6, 1}, Partition::SCATTER, 1), line);
+}
 
 TEMPLATE_TEST_CASE("round trips over every layout", "[npy]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
@@ -410,18 +322,22 @@ TEST_CASE("bad files raise the same IoError on every rank", "[npy][errors]") {
         comm, [&] { (void)read_npy<double>(data_dir / "c16_4x3.npy", comm); },
         "the file holds complex128 data ('<c16'), but float64");
   }
-  SECTION("shape other than the layout's") {
-    for (const Shape& shape : {Shape{3, 5}, Shape{15}, Shape{5, 3, 1}, Shape{5, 4}}) {
+  SECTION("another number of elements than the layout's") {
+    for (const Shape& shape : {Shape{5, 4}, Shape{14}, Shape{4, 2, 2}}) {
       INFO(to_string(shape));
       expect_everywhere<IoError>(
           comm, [&] { (void)read_npy<double>(data_dir / "f8_5x3.npy", Layout(comm, shape)); },
-          "the file's shape (5, 3) differs from the layout's global shape " + to_string(shape));
+          "the file's shape (5, 3) has 15 elements, the layout's global shape " + to_string(shape) +
+              " " + std::to_string(element_count(shape)));
     }
   }
   SECTION("fortran order") {
     expect_everywhere<IoError>(
         comm, [&] { (void)read_npy<double>(data_dir / "f8_3x4_fortran.npy", comm); },
         "fortran_order True");
+    expect_everywhere<IoError>(
+        comm, [&] { (void)read_npy<double>(data_dir / "f8_3x4_fortran.npy", Layout(comm, {12})); },
+        "read it with read_npy_local");
   }
   SECTION("data shorter than the shape requires") {
     const fs::path path = variant("short.npy", [](auto& b) { b.resize(b.size() - 1); });

@@ -116,6 +116,64 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Halo extends every block with its neighbours'
   });
 }
 
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("the Halo handle tells the extended and core shapes", "[halo]",
+                                  DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const int size = comm.size();
+  struct Case {
+    Shape dims, grid;
+    HaloWidths widths;
+  };
+  std::vector<Case> cases{
+      {{11, 5}, {Index(size), 1}, HaloWidths::uniform(1, 2)},
+      {{6, 10}, {1, Index(size)}, HaloWidths::per_axis({2, 1})},
+      {{9, 7}, {Index(size), 1}, HaloWidths::per_side({1, 2, 0, 1})},
+      {{13}, {Index(size)}, HaloWidths::uniform(2, 1)},
+  };
+  if (size == 4) cases.push_back({{8, 9}, {2, 2}, HaloWidths::uniform(1, 2)});
+  for (const Case& c : cases) {
+    INFO("dims " << to_string(c.dims) << " grid " << to_string(c.grid));
+    const auto halo = Halo<T, Space>(comm, c.dims, c.widths, c.grid);
+    // The expected geometry, from the grid coordinates of this rank (row-major) and the
+    // default split of every axis.
+    const std::size_t ndim = c.dims.size();
+    Shape core(ndim), start(ndim), extended(ndim), offset(ndim);
+    Index rest = comm.rank();
+    for (std::size_t k = ndim; k-- > 0;) {
+      const Index coordinate = rest % c.grid[k];
+      rest /= c.grid[k];
+      const std::vector<Index> split = default_split(c.dims[k], int(c.grid[k]));
+      core[k] = split[std::size_t(coordinate)];
+      start[k] = 0;
+      for (Index j = 0; j < coordinate; ++j)
+        start[k] += split[std::size_t(j)];
+      // Trimmed halos have no ghost cells at the ends of the global array.
+      const bool trim = c.widths.trim_at_boundaries;
+      const Index minus = trim && coordinate == 0 ? 0 : c.widths.minus[k];
+      const Index plus = trim && coordinate == c.grid[k] - 1 ? 0 : c.widths.plus[k];
+      offset[k] = minus;
+      extended[k] = core[k] + minus + plus;
+    }
+    CHECK(halo.local_extent() == extended);
+    CHECK(halo.extended_shape() == extended);
+    CHECK(halo.local_dims() == core);
+    CHECK(halo.core_shape() == core);
+    CHECK(halo.core_start() == start);
+    CHECK(halo.core_offset() == offset);
+    CHECK(halo.global_shape() == c.dims);
+    CHECK(halo.grid().shape == c.grid);
+    // The shapes are those of the operator's blocks: the extended block is the data.
+    CHECK(halo.range().local_size() == element_count(extended));
+    CHECK(halo.domain().local_size() == element_count(core));
+    // Still a LinearOperator handle: it converts and composes.
+    const LinearOperator<T, Space> plain = halo;
+    const DistributedArray<T, Space> x(halo.domain(), T(1));
+    CHECK(plain.apply(x).local_size() == element_count(extended));
+    CHECK((halo.adjoint() * halo).rows() == halo.cols());
+  }
+}
+
 TEMPLATE_TEST_CASE("bad halos fail on every rank", "[halo][errors]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();

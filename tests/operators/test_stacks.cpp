@@ -1,9 +1,10 @@
 // BlockDiag, VStack, HStack, their stacked forms and Replicated (in every memory space),
 // against the dense block matrices assembled from every rank's blocks (each rank can rebuild
 // every other rank's blocks: they are deterministic functions of the rank and the block index).
-// Uneven numbers of blocks per rank, ranks without blocks, masks, N-d blocks, errors on every
-// rank.
+// Uneven numbers of blocks per rank, ranks without blocks, masks, N-d blocks, stacks of flat
+// blocks seen as N-d ones, errors on every rank.
 #include "dense_reference.hpp"
+#include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/dottest.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/replicated.hpp"
@@ -190,6 +191,149 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("stacked operators act block by block", "[oper
 
   CHECK_THROWS_AS(StackedVStack({a, c}), ShapeMismatch);
   CHECK_THROWS_AS(StackedHStack({a, b}), ShapeMismatch);
+}
+
+namespace {
+
+// A one-axis layout with the same split (local sizes) as `layout`: how flat vectors of its data
+// are distributed.
+Layout flat_of(const Layout& layout) {
+  if (layout.replicated()) {
+    return Layout(layout.communicator(), {layout.global_size()}, layout.partition());
+  }
+  std::vector<Shape> local_shapes;
+  for (int r = 0; r < layout.size(); ++r)
+    local_shapes.push_back({layout.local_size(r)});
+  return Layout(layout.communicator(), {layout.global_size()},
+                LayoutOptions{.local_shapes = local_shapes});
+}
+
+StackedLayout flat_of(const StackedLayout& layout) {
+  StackedLayout flat;
+  for (std::size_t i = 0; i < layout.size(); ++i)
+    flat.push_back(flat_of(layout[i]));
+  return flat;
+}
+
+// PyLops' centered first derivative (order 3, no edge) along a line of n samples.
+template <class T>
+DenseMatrix<T> centered_derivative(Index n) {
+  DenseMatrix<T> d = DenseMatrix<T>::Zero(n, n);
+  for (Index i = 1; i + 1 < n; ++i) {
+    d(i, i - 1) = T(-0.5);
+    d(i, i + 1) = T(0.5);
+  }
+  return d;
+}
+
+// The Kronecker product a (x) b.
+template <class T>
+DenseMatrix<T> kronecker(const DenseMatrix<T>& a, const DenseMatrix<T>& b) {
+  DenseMatrix<T> result(a.rows() * b.rows(), a.cols() * b.cols());
+  for (Index i = 0; i < a.rows(); ++i) {
+    for (Index j = 0; j < a.cols(); ++j)
+      result.block(i * b.rows(), j * b.cols(), b.rows(), b.cols()) = a(i, j) * b;
+  }
+  return result;
+}
+
+}  // namespace
+
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("operators view stacks of flat blocks as their N-d blocks",
+                                  "[operators][stacked][views]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using Array = DistributedArray<T, Space>;
+  using Stacked = StackedDistributedArray<T, Space>;
+  const Communicator comm = world();
+  const double rtol = 10 * space_tolerance<T, Space>();
+  SECTION("Gradient and its adjoint") {
+    // The gradient of a 5 x 4 array: [D (x) I; I (x) D] in C order.
+    const DenseMatrix<T> d0 =
+        kronecker<T>(centered_derivative<T>(5), DenseMatrix<T>::Identity(4, 4));
+    const DenseMatrix<T> d1 =
+        kronecker<T>(DenseMatrix<T>::Identity(5, 5), centered_derivative<T>(4));
+    DenseMatrix<T> g(40, 20);
+    g << d0, d1;
+    for (const int axis : {0, 1}) {
+      INFO("distributed along axis " << axis);
+      const Layout grid(comm, {5, 4}, Partition::SCATTER, axis);
+      const auto gradient = Gradient<T, Space>(grid);
+      const StackedLayout flat = flat_of(gradient.range());
+      REQUIRE(flat.size() == 2);
+      // The adjoint of a stack of flat vectors, viewed as the two N-d blocks. The flat vectors
+      // hold each rank's block in its local C order (PyLops-MPI's flattened arrays), which is
+      // not the global C order when the split is along axis 1: they are made from N-d ones.
+      Stacked y_nd(gradient.range());
+      const DenseVector<T> y_global =
+          Eigen::Map<const DenseVector<T>>(random_values<T>(40, 31).data(), 40);
+      scatter_vector<T>(y_global, y_nd);
+      Stacked y(flat);
+      y.copy_from(y_nd.view(flat));
+      const Array x = gradient.apply_adjoint(y);
+      CHECK(x.layout() == grid);
+      const DenseVector<T> adjoint = g.adjoint() * y_global;
+      CHECK(all_close(x.gather(), std::vector<T>(adjoint.data(), adjoint.data() + 20), rtol));
+      // The forward into a caller's stack of flat vectors, which keeps its layouts.
+      Array model(grid);
+      const DenseVector<T> x_global =
+          Eigen::Map<const DenseVector<T>>(random_values<T>(20, 32).data(), 20);
+      scatter_vector<T>(x_global, model);
+      Stacked data(flat);
+      gradient.apply(model, data);
+      CHECK(data.has_layout(flat));
+      const DenseVector<T> expected = g * x_global;
+      CHECK(all_close(data.view(gradient.range()).gather(),
+                      std::vector<T>(expected.data(), expected.data() + expected.size()), rtol));
+      // Wrong structure or split: ShapeMismatch on every rank.
+      StackedLayout one;
+      one.push_back(flat[0]);
+      CHECK_THROWS_AS(gradient.apply_adjoint(Stacked(one)), ShapeMismatch);
+      StackedLayout default_split;
+      default_split.push_back(Layout(comm, {20})).push_back(Layout(comm, {20}));
+      if (flat[0] != default_split[0]) {
+        CHECK_THROWS_AS(gradient.apply_adjoint(Stacked(default_split)), ShapeMismatch);
+      }
+      CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
+    }
+  }
+  SECTION("StackedBlockDiag") {
+    const Layout l3x4(comm, {3, 4}, Partition::SCATTER, 1), l2x3(comm, {2, 3}),
+        l6(comm, {6}, Partition::BROADCAST), l5x2(comm, {5, 2});
+    const DenseMatrix<T> ma = random_matrix<T>(6, 12, 41), mb = random_matrix<T>(10, 6, 42);
+    auto dense_op = [](const DenseMatrix<T>& m, const Layout& d, const Layout& r) {
+      return LinearOperator<T, Space>::template make<DenseOperator<Array>>(m, d, r);
+    };
+    const auto diag = StackedBlockDiag({dense_op(ma, l3x4, l2x3), dense_op(mb, l6, l5x2)});
+    const DenseMatrix<T> m = block_diagonal<T>({ma, mb});
+    // Flat vectors holding the blocks' local data (made from N-d ones, see above).
+    Stacked x_nd(diag.domain());
+    const DenseVector<T> x_global =
+        Eigen::Map<const DenseVector<T>>(random_values<T>(18, 43).data(), 18);
+    scatter_vector<T>(x_global, x_nd);
+    Stacked x(flat_of(diag.domain()));
+    x.copy_from(x_nd.view(flat_of(diag.domain())));
+    const Stacked y = diag.apply(x);
+    CHECK(y.has_layout(diag.range()));
+    const DenseVector<T> expected = m * x_global;
+    CHECK(all_close(y.gather(), std::vector<T>(expected.data(), expected.data() + 16), rtol));
+    // Adjoint from a stack of flat vectors into a stack of flat vectors.
+    Stacked flat_y(flat_of(diag.range()));
+    flat_y.copy_from(y.view(flat_of(diag.range())));
+    Stacked back(flat_of(diag.domain()));
+    diag.apply_adjoint(flat_y, back);
+    const DenseVector<T> adjoint = m.adjoint() * expected;
+    CHECK(all_close(back.view(diag.domain()).gather(),
+                    std::vector<T>(adjoint.data(), adjoint.data() + 18), rtol));
+    // The view aliases the stack: no copy is made.
+    Stacked viewed = x.view(diag.domain());
+    viewed.fill(T(2));
+    CHECK(all_close(x.gather(), std::vector<T>(18, T(2)), 0.0));
+    // A block of another partition kind cannot be seen as the replicated one.
+    StackedLayout scattered;
+    scattered.push_back(flat_of(l3x4)).push_back(Layout(comm, {6}));
+    CHECK_THROWS_AS(diag.apply(Stacked(scattered)), ShapeMismatch);
+    CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
+  }
 }
 
 DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Replicated applies a local operator on every rank",

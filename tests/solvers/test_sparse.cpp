@@ -72,10 +72,14 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
                              : kind == ThresholdKind::hard ? (magnitude != 0 ? 1.0 : 0.0)
                                                            : std::sqrt(magnitude);
           }
+          // One entry per iteration, as in PyLops.
+          REQUIRE(result.residual_norms.size() == std::size_t(niter));
+          REQUIRE(result.costs.size() == std::size_t(niter));
+          REQUIRE(result.model_updates.size() == std::size_t(niter));
           CHECK(close(result.residual_norms.back(), misfit, 10 * tol));
-          CHECK(close(result.costs.back(), misfit * misfit + 0.8 * penalty_value, 10 * tol));
-          REQUIRE(result.model_updates.size() == std::size_t(niter + 1));
-          CHECK(std::isinf(result.model_updates.front()));
+          CHECK(close(result.costs.back(), 0.5 * misfit * misfit + 0.8 * penalty_value, 10 * tol));
+          CHECK(close(result.model_updates.front(),
+                      double((reference.iterates[1] - reference.iterates[0]).norm()), 10 * tol));
           CHECK(close(result.model_updates.back(),
                       double((reference.iterates[niter] - reference.iterates[niter - 1]).norm()),
                       10 * tol));
@@ -83,6 +87,73 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
       }
     }
   });
+}
+
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
+    "ista and fista record the objective 1/2 ||y - A x||^2 + eps ||x||_1 once per iteration",
+    "[solvers][ista][fista]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using V = Array<T, Space>;
+  const Communicator comm = world();
+  const double tol = iterate_tolerance<T, Space>();
+  const Layout domain(comm, {8}), range(comm, {5});
+  const DenseMatrix<T> m = random_matrix<T>(5, 8, 111);
+  const auto op = dense_operator<V>(m, domain, range);
+  V y(range), x0(domain);
+  fill_random(y, 112);
+  fill_random(x0, 113);
+  const DenseVector<T> data = global_vector(y);
+  const double eps = 0.3;
+  // ||y - M x|| and the objective of a gathered model, computed with Eigen.
+  auto misfit_of = [&](const DenseVector<T>& x) { return double((data - m * x).norm()); };
+  auto objective_of = [&](const DenseVector<T>& x) {
+    double l1 = 0;
+    for (Eigen::Index i = 0; i < x.size(); ++i)
+      l1 += std::abs(std::complex<double>(x(i)));
+    const double misfit = misfit_of(x);
+    return 0.5 * misfit * misfit + eps * l1;
+  };
+  for (const bool accelerated : {false, true}) {
+    for (const bool from_x0 : {false, true}) {
+      INFO((accelerated ? "fista" : "ista") << (from_x0 ? " from x0" : " from zero"));
+      std::vector<int> iterations;
+      std::vector<double> costs, misfits, seen_costs, seen_misfits;
+      IstaOptions<V> options;
+      options.niter = 6;
+      options.tol = 0;
+      options.eps = eps;
+      options.alpha = 0.9 / largest_eigenvalue_of_normal(m);
+      options.callback = [&](int k, const V& x, double residual_norm, double cost) {
+        const DenseVector<T> model = global_vector(x);
+        iterations.push_back(k);
+        costs.push_back(objective_of(model));
+        misfits.push_back(misfit_of(model));
+        seen_costs.push_back(cost);
+        seen_misfits.push_back(residual_norm);
+        return CallbackAction::proceed;
+      };
+      const auto result = from_x0
+                              ? (accelerated ? fista(op, y, x0, options) : ista(op, y, x0, options))
+                              : (accelerated ? fista(op, y, options) : ista(op, y, options));
+      CHECK(result.iterations == 6);
+      CHECK(iterations == std::vector<int>{1, 2, 3, 4, 5, 6});
+      REQUIRE(result.costs.size() == 6);
+      REQUIRE(result.residual_norms.size() == 6);
+      REQUIRE(result.model_updates.size() == 6);
+      REQUIRE(costs.size() == 6);
+      for (std::size_t k = 0; k < 6; ++k) {
+        INFO("iteration " << k + 1);
+        CHECK(close(result.costs[k], costs[k], tol));
+        CHECK(close(seen_costs[k], costs[k], tol));
+        CHECK(close(result.residual_norms[k], misfits[k], tol));
+        CHECK(close(seen_misfits[k], misfits[k], tol));
+      }
+      const DenseVector<T> start = from_x0 ? global_vector(x0) : DenseVector<T>::Zero(8);
+      CHECK(close(result.initial_cost, objective_of(start), tol));
+      CHECK(close(result.initial_residual_norm, misfit_of(start), tol));
+      CHECK(same_on_every_rank(static_cast<long long>(result.costs.size())));
+    }
+  }
 }
 
 TEST_CASE("ista and fista reproduce PyLops' numbers", "[solvers][ista][fista][pylops]") {
@@ -162,6 +233,87 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("power iteration estimates the largest eigenva
   CHECK_THROWS_AS(power_iteration(op, options), InvalidArgument);
 }
 
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("power iteration from a start vector", "[solvers][eigs]",
+                                  DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using V = Array<T, Space>;
+  const Communicator comm = world();
+  const Layout layout(comm, {8});
+  // H = Q D Q^H: Hermitian, eigenvalue d_j with eigenvector q_j (column j of Q).
+  const std::vector<double> d{1.0, -2.0, 0.5, 4.0, 1.5, 0.2, -1.2, 0.7};
+  const DenseMatrix<T> q = with_singular_values<T>(std::vector<double>(8, 1.0), 121);
+  DenseMatrix<T> diagonal = DenseMatrix<T>::Zero(8, 8);
+  for (Index i = 0; i < 8; ++i)
+    diagonal(i, i) = as_scalar<T>(d[std::size_t(i)]);
+  const DenseMatrix<T> h = q * diagonal * q.adjoint();
+  const auto op = dense_operator<V>(h, layout, layout);
+  const double tol = 10 * solution_tolerance<T>();
+  PowerIterationOptions options;
+  options.tol = std::is_same_v<real_type_t<T>, float> ? 1e-4 : 1e-10;
+  // An exact eigenvector: one iteration gives its eigenvalue (the Rayleigh quotient), whether
+  // it is the largest or not, and further iterations keep it.
+  for (const Index j : {Index(1), Index(3), Index(6)}) {
+    INFO("eigenvector " << j);
+    V start(layout);
+    const DenseVector<T> column = q.col(j);
+    scatter_vector<T>(DenseVector<T>(as_scalar<T>(3.0) * column), start);  // any scale
+    options.niter = 1;
+    const auto once = power_iteration(op, start, options);
+    CHECK(once.iterations == 1);
+    CHECK(std::abs(std::complex<double>(once.eigenvalue) - d[std::size_t(j)]) <= tol);
+    options.niter = 5;
+    const auto more = power_iteration(op, start, options);
+    CHECK(more.converged);
+    CHECK(std::abs(std::complex<double>(more.eigenvalue) - d[std::size_t(j)]) <= tol);
+  }
+  // A right singular vector of A is an eigenvector of A^H A: sigma^2 after one iteration.
+  const DenseMatrix<T> a = with_singular_values<T>({1.0, 2.0, 0.5, 3.0, 1.5, 0.2, 1.2, 0.7}, 122);
+  const auto rect = dense_operator<V>(a, layout, layout);
+  {
+    // with_singular_values scales the columns of an orthogonal matrix: A = Q S, so
+    // A^H A = S^2 and the unit vectors are its eigenvectors.
+    V start(layout);
+    DenseVector<T> e = DenseVector<T>::Zero(8);
+    e(4) = T(1);
+    scatter_vector<T>(e, start);
+    options.niter = 1;
+    const auto once = power_iteration_normal(rect, start, options);
+    CHECK(std::abs(std::complex<double>(once.eigenvalue) - 2.25) <= 2.25 * tol);
+  }
+  // A random start reaches the largest eigenvalue that Eigen computes from the dense matrix.
+  const Eigen::SelfAdjointEigenSolver<DenseMatrix<T>> dense(h);
+  const auto& values = dense.eigenvalues();
+  double largest = 0;
+  for (Eigen::Index i = 0; i < values.size(); ++i) {
+    if (std::abs(double(values(i))) > std::abs(largest)) largest = double(values(i));
+  }
+  V random_start(layout);
+  fill_random(random_start, 123);
+  options.niter = 200;
+  options.tol = std::is_same_v<real_type_t<T>, float> ? 1e-5 : 1e-12;
+  const auto estimate = power_iteration(op, random_start, options);
+  CHECK(estimate.converged);
+  CHECK(std::abs(std::complex<double>(estimate.eigenvalue) - largest) <= std::abs(largest) * tol);
+  CHECK(same_on_every_rank(estimate.iterations));
+  const auto normal = power_iteration_normal(rect, random_start, options);
+  CHECK(std::abs(std::complex<double>(normal.eigenvalue) - largest_eigenvalue_of_normal(a)) <=
+        9 * tol);
+
+  // Bad starts: every rank raises the same error, and the world goes on.
+  options.niter = 3;
+  const Layout other(comm, {9});
+  CHECK_THROWS_AS(power_iteration(op, V(other, T(1)), options), ShapeMismatch);
+  CHECK_THROWS_AS(power_iteration_normal(rect, V(other, T(1)), options), ShapeMismatch);
+  CHECK_THROWS_AS(power_iteration(op, V(layout, T(0)), options), InvalidArgument);
+  CHECK_THROWS_AS(power_iteration_normal(rect, V(layout, T(0)), options), InvalidArgument);
+  V nan(layout, T(1));
+  std::vector<T> values_with_nan(8, T(1));
+  values_with_nan[5] = T(std::numeric_limits<real_type_t<T>>::quiet_NaN());
+  nan.assign_global(values_with_nan);
+  CHECK_THROWS_AS(power_iteration(op, nan, options), InvalidArgument);
+  CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
+}
+
 TEMPLATE_TEST_CASE("ista and fista enforce their stopping rules", "[solvers][ista][fista]",
                    DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
@@ -194,29 +346,45 @@ TEMPLATE_TEST_CASE("ista and fista enforce their stopping rules", "[solvers][ist
     CHECK(1.0 / result.alpha >= 0.9 * lambda);
     CHECK(result.threshold == 0.05 * result.alpha / 2);
     if (!accelerated) {
-      // ISTA with a step below 1 / lambda_max never increases the cost.
+      // ISTA with a step below 1 / lambda_max never increases the functional its steps
+      // minimise, F = ||r||^2 / 2 + eps / 2 R = ||r||^2 / 4 + J / 2 (J: the cost recorded).
       auto monotone = options;
       monotone.niter = 200;
       monotone.alpha = 0.9 / lambda;
       const auto descent = run(monotone);
+      auto functional = [](double residual_norm, double cost) {
+        return residual_norm * residual_norm / 4 + cost / 2;
+      };
+      std::vector<double> values{functional(descent.initial_residual_norm, descent.initial_cost)};
+      for (std::size_t k = 0; k < descent.costs.size(); ++k)
+        values.push_back(functional(descent.residual_norms[k], descent.costs[k]));
       std::size_t increases = 0;
-      for (std::size_t k = 1; k < descent.costs.size(); ++k)
-        increases += descent.costs[k] > descent.costs[k - 1] * (1 + 10 * epsilon<T>());
+      for (std::size_t k = 1; k < values.size(); ++k)
+        increases += values[k] > values[k - 1] * (1 + 10 * epsilon<T>());
       CHECK(increases == 0);
     }
-    // rtol: relative to the initial cost J(x0) = ||y||^2.
+    // The cost before the last one of a run (the initial cost after one iteration).
+    auto previous_cost = [](const IstaResult<Array<T>>& r) {
+      return r.costs.size() >= 2 ? r.costs[r.costs.size() - 2] : r.initial_cost;
+    };
+    const double data_cost = 0.5 * std::pow(static_cast<double>(y.norm()), 2);
+    // rtol: relative to the initial cost J(x0) = ||y||^2 / 2 (x0 = 0).
     options.tol = 0;
     options.rtol = 0.5;
     result = run(options);
     CHECK(result.reason == StopReason::cost_to_initial);
-    CHECK(result.costs.back() < 0.5 * result.costs.front());
-    CHECK(result.costs[result.costs.size() - 2] >= 0.5 * result.costs.front());
-    // rtol1: relative to ||y||^2.
+    CHECK(close(result.initial_cost, data_cost, 10 * epsilon<T>()));
+    CHECK(close(result.initial_residual_norm, static_cast<double>(y.norm()), 10 * epsilon<T>()));
+    CHECK(result.costs.size() == std::size_t(result.iterations));
+    CHECK(result.costs.back() < 0.5 * result.initial_cost);
+    CHECK(previous_cost(result) >= 0.5 * result.initial_cost);
+    // rtol1: relative to ||y||^2 / 2, the cost of the zero model.
     options.rtol = 0;
     options.rtol1 = 0.3;
     result = run(options);
     CHECK(result.reason == StopReason::cost_to_data);
-    CHECK(result.costs.back() < 0.3 * std::pow(static_cast<double>(y.norm()), 2));
+    CHECK(result.costs.back() < 0.3 * data_cost);
+    CHECK(previous_cost(result) >= 0.3 * data_cost);
     CHECK(same_on_every_rank(result.iterations));
   }
 }

@@ -25,6 +25,23 @@
 
 namespace distlops {
 
+/// How DistributedArray::to_dist spreads a global array (PyLops-MPI's to_dist arguments):
+/// its global shape, communicator and the settings of its Layout (LayoutOptions). Written for
+/// designated initializers: `to_dist(x, {.shape = {n, m}, .axis = 1})`.
+struct ToDistOptions {
+  /// The global shape; empty: one axis holding every element given.
+  Shape shape = {};
+  /// The ranks that share the array.
+  Communicator comm = Communicator::world();
+  Partition partition = Partition::SCATTER;
+  /// Distribution axis; negative values count from the end.
+  int axis = 0;
+  /// Every rank's local shape (one entry per rank); empty: the default split.
+  std::vector<Shape> local_shapes = {};
+  /// Mask colours (one per rank); empty: no mask.
+  std::vector<int> mask = {};
+};
+
 template <Scalar T, MemorySpace Space = Host>
 class DistributedArray {
  public:
@@ -35,10 +52,27 @@ class DistributedArray {
   // ---- construction ---------------------------------------------------------------------------
   /// An empty array without layout; only assignable.
   DistributedArray() = default;
-  /// Uninitialised local storage for `layout`. No communication.
+  /// Uninitialised local storage for `layout` (the same as empty(layout)): the elements hold
+  /// whatever the allocator left (host or device memory alike), replicas of a BROADCAST
+  /// layout need not agree, and reading an element before writing it gives an unspecified
+  /// value. Meant for outputs that are overwritten whole (an operator's apply, copy_from,
+  /// assign_global, a read), where filling first would cost a pass over memory. No
+  /// communication: ranks may construct it independently.
   explicit DistributedArray(const Layout& layout);
   /// Every element set to `value`. No communication.
   DistributedArray(const Layout& layout, T value);
+
+  /// Every element zero (PyLops-MPI's zeros-initialised DistributedArray). No communication.
+  static DistributedArray zeros(const Layout& layout) { return DistributedArray(layout, T(0)); }
+  /// Uninitialised, as DistributedArray(layout) above: write every element before reading it.
+  static DistributedArray empty(const Layout& layout) { return DistributedArray(layout); }
+  /// PyLops-MPI's DistributedArray.to_dist: every rank holds the same global array (C order,
+  /// `global` of options.shape) and keeps its part of the layout that `options` describe.
+  /// BROADCAST arrays take rank 0's values (broadcast once, so replicas agree); for the Cuda
+  /// space each rank copies its part to the device. Collective over options.comm: the layout's
+  /// checks and the size of `global` (which must be the shape's) raise the same exception on
+  /// every rank.
+  static DistributedArray to_dist(std::span<const T> global, const ToDistOptions& options = {});
 
   /// From the global array (C order, global_size() elements) held by every rank: each rank
   /// copies its block. For BROADCAST, rank 0's values are broadcast so replicas agree.

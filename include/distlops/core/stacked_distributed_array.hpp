@@ -56,6 +56,15 @@ class StackedDistributedArray {
   StackedLayout layout() const;
   /// True when the blocks have exactly the layouts (and nesting) of `layout`.
   bool has_layout(const StackedLayout& layout) const;
+
+  /// A stack whose blocks alias this one's, each seen with the corresponding layout of
+  /// `layout` (DistributedArray::view: the same local size on every rank, e.g. flat blocks seen
+  /// as N-d ones). Operators apply it for stacked inputs and outputs as they do for plain
+  /// arrays. ShapeMismatch on every rank when the nesting or a block's local sizes differ. No
+  /// communication.
+  StackedDistributedArray view(const StackedLayout& layout);
+  /// Read-only view (the result must not be modified).
+  const StackedDistributedArray view(const StackedLayout& layout) const;
   /// The communicator of the first plain array (every block must share one for reductions).
   const Communicator& communicator() const;
 

@@ -4,8 +4,10 @@
 /// interchange with NumPy and PyLops-MPI.
 ///
 /// Files hold the global array in C order, exactly as numpy.save writes it; every rank reads or
-/// writes only its own block, through a file view, with collective MPI-IO calls. Supported
-/// element types: float, double, std::complex<float> and std::complex<double> ('<f4', '<f8',
+/// writes only its own block, through a file view, with collective MPI-IO calls. Whole arrays
+/// on every rank (operator parameters) are read by npy_local.hpp, .npz archives by npz.hpp.
+/// Supported element types: float, double, std::complex<float> and std::complex<double> ('<f4',
+/// '<f8',
 /// '<c8', '<c16'), on little-endian hosts.
 ///
 /// All functions here are collective over the array's (or layout's) communicator, every rank
@@ -52,15 +54,19 @@ namespace distlops::io {
 template <Scalar T>
 void write_npy(const std::filesystem::path& path, const DistributedArray<T, Host>& array);
 
-/// Reads the .npy file at `path` into a new array of the given layout, whose global shape must
-/// be the file's shape; each rank reads its block (replicated layouts: every rank reads the
-/// whole array).
+/// Reads the .npy file at `path` into a new array of the given layout, which must have as many
+/// elements as the file but may have any shape: the file's elements are taken in its C order
+/// (numpy.load(path).reshape(layout's shape)), and the layout decides which rank gets which.
+/// A flat file fills an N-d layout and an N-d file a flat one, as PyLops-MPI's flattened
+/// arrays do. Each rank reads its block (replicated layouts: every rank reads the whole array)
+/// in one collective read, whether the shapes agree or not: a C-order reshape moves no bytes.
 ///
 /// Raises IoError on every rank when the file is missing or unreadable, is not a .npy file
 /// (bad magic string), has an unsupported format version, a truncated or malformed header, an
-/// unsupported dtype or one other than T's (no conversion is made), a shape other than the
-/// layout's global shape, fortran_order True, or less data than its shape requires. Bytes
-/// after the data are ignored, as NumPy does.
+/// unsupported dtype or one other than T's (no conversion is made), another number of elements
+/// than the layout, fortran_order True with more than one axis longer than 1 (read those with
+/// read_npy_local, npy_local.hpp), or less data than its shape requires. Bytes after the data
+/// are ignored, as NumPy does.
 template <Scalar T>
 DistributedArray<T, Host> read_npy(const std::filesystem::path& path, const Layout& layout);
 

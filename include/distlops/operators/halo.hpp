@@ -91,17 +91,45 @@ class HaloOperator final : public LinearOperatorBase<DistributedArray<T, Space>>
   KeptTransport<Space> transport_;
 };
 
+/// The handle Halo() returns: a LinearOperator (it converts to one, and composes like one)
+/// that also tells this rank's block geometry, PyLops-MPI's MPIHalo attributes, without a
+/// downcast. Local operators that act on the extended blocks are built from local_extent().
+template <Scalar T, MemorySpace Space = Host>
+class HaloLinearOperator : public LinearOperator<T, Space> {
+ public:
+  explicit HaloLinearOperator(std::shared_ptr<const HaloOperator<T, Space>> halo)
+      : LinearOperator<T, Space>(std::move(halo)) {}
+
+  /// The operator object itself.
+  const HaloOperator<T, Space>& halo() const {
+    return static_cast<const HaloOperator<T, Space>&>(this->implementation());
+  }
+  /// This rank's extended block: its block with the ghost cells (PyLops-MPI's local_extent).
+  const Shape& local_extent() const { return halo().extended_shape(); }
+  const Shape& extended_shape() const { return halo().extended_shape(); }
+  /// This rank's block without ghost cells (PyLops-MPI's local_dims).
+  const Shape& local_dims() const { return halo().core_shape(); }
+  const Shape& core_shape() const { return halo().core_shape(); }
+  /// Where this rank's block starts in the global array, and where it sits in the extended
+  /// block (the minus widths).
+  const Shape& core_start() const { return halo().core_start(); }
+  const Shape& core_offset() const { return halo().core_offset(); }
+  const Shape& global_shape() const { return halo().global_shape(); }
+  const CartesianGrid& grid() const { return halo().grid(); }
+};
+
 /// Halo of `width` ghost cells on every side (trimmed at the array ends).
 template <Scalar T, MemorySpace Space = Host>
-LinearOperator<T, Space> Halo(const Communicator& comm, const Shape& dims, Index width,
-                              const Shape& grid = {}) {
-  return LinearOperator<T, Space>::template make<HaloOperator<T, Space>>(
-      comm, dims, HaloWidths::uniform(width, static_cast<int>(dims.size())), grid);
+HaloLinearOperator<T, Space> Halo(const Communicator& comm, const Shape& dims, Index width,
+                                  const Shape& grid = {}) {
+  return HaloLinearOperator<T, Space>(std::make_shared<const HaloOperator<T, Space>>(
+      comm, dims, HaloWidths::uniform(width, static_cast<int>(dims.size())), grid));
 }
 template <Scalar T, MemorySpace Space = Host>
-LinearOperator<T, Space> Halo(const Communicator& comm, const Shape& dims, const HaloWidths& widths,
-                              const Shape& grid = {}) {
-  return LinearOperator<T, Space>::template make<HaloOperator<T, Space>>(comm, dims, widths, grid);
+HaloLinearOperator<T, Space> Halo(const Communicator& comm, const Shape& dims,
+                                  const HaloWidths& widths, const Shape& grid = {}) {
+  return HaloLinearOperator<T, Space>(
+      std::make_shared<const HaloOperator<T, Space>>(comm, dims, widths, grid));
 }
 
 DISTLOPS_EXTERN_TEMPLATE_CLASS(HaloOperator)

@@ -54,7 +54,20 @@ struct vector_traits<StackedDistributedArray<T, Space>> {
   static bool has_layout(const vector_type& v, const StackedLayout& layout) {
     return v.has_layout(layout);
   }
-  static bool can_view(const vector_type&, const StackedLayout&) { return false; }
+  /// Whether `v` can be seen with `layout` without copying: the same nesting, and every block
+  /// viewable with the corresponding layout as a DistributedArray is (so stacks of flat
+  /// vectors reach operators on N-d blocks, as plain flat vectors do).
+  static bool can_view(const vector_type& v, const StackedLayout& layout) {
+    if (v.narrays() != layout.size()) return false;
+    for (std::size_t i = 0; i < layout.size(); ++i) {
+      if (v.is_nested(i) != layout.is_nested(i)) return false;
+      const bool fits = layout.is_nested(i)
+                            ? can_view(v.nested(i), layout.nested(i))
+                            : vector_traits<DistributedArray<T, Space>>::can_view(v[i], layout[i]);
+      if (!fits) return false;
+    }
+    return true;
+  }
 };
 
 template <Scalar T, MemorySpace Space>
@@ -73,7 +86,8 @@ template <class V>
 using vector_layout_t = typename vector_traits<V>::layout_type;
 
 /// A vector seen with a required layout: the vector itself when its layout is the required
-/// one, otherwise a view without copy (ShapeMismatch when neither is possible). Inputs are
+/// one, otherwise a view without copy (ShapeMismatch when neither is possible); for a stacked
+/// vector, every block viewed with its layout. Inputs are
 /// adapted through get_const(); outputs, constructed from a non-const vector, through get().
 template <class V>
 class LayoutAdapter {
@@ -86,11 +100,8 @@ class LayoutAdapter {
     using traits = vector_traits<V>;
     if (traits::has_layout(vector, layout)) return;
     if (traits::can_view(vector, layout)) {
-      if constexpr (std::is_same_v<vector_layout_t<V>, Layout> ||
-                    std::is_same_v<vector_layout_t<V>, Shape>) {
-        view_.emplace(vector_->view(layout));
-        return;
-      }
+      view_.emplace(vector_->view(layout));
+      return;
     }
     throw ShapeMismatch(owner + operation + ": " + role + " is expected with " +
                         traits::describe(layout) + ", got " + describe_vector(vector));

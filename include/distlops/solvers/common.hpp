@@ -4,8 +4,10 @@
 /// progress table, checkpoints) and its result (solution, iterations, stop reason, histories).
 ///
 /// Histories have one entry per iterate: entry 0 belongs to the initial guess, entry k to the
-/// iterate after k iterations, so a run of n iterations leaves n + 1 entries. What the residual
-/// norm and the cost measure differs per solver and is documented with each solver (and in
+/// iterate after k iterations, so a run of n iterations leaves n + 1 entries. ISTA and FISTA
+/// follow PyLops' sparsity solvers instead: one entry per iteration (n entries), the initial
+/// guess's values in their result's initial_* fields (ista.hpp). What the residual norm and the
+/// cost measure differs per solver and is documented with each solver (and in
 /// docs/solvers.md).
 
 #include <functional>
@@ -25,7 +27,7 @@ enum class StopReason {
   tolerance,
   /// ISTA/FISTA: the cost fell below `rtol` times the initial cost.
   cost_to_initial,
-  /// ISTA/FISTA: the cost fell below `rtol1` times the squared norm of the data.
+  /// ISTA/FISTA: the cost fell below `rtol1` times ||y||^2 / 2, the cost of the zero model.
   cost_to_data,
   /// LSQR: y - A x is small enough for atol and btol (PyLops' istop 1, or 4 at machine
   /// precision).
@@ -122,9 +124,10 @@ struct SolverResult {
   /// Number of iterations done, counting those of the run that wrote a resumed checkpoint.
   int iterations = 0;
   StopReason reason = StopReason::max_iterations;
-  /// residual_norms[k]: the norm of the residual of the k-th iterate (per solver).
+  /// residual_norms[k]: the norm of the residual of the k-th iterate (per solver; ISTA and
+  /// FISTA: of the (k + 1)-th, see above).
   std::vector<double> residual_norms;
-  /// costs[k]: the cost of the k-th iterate (per solver).
+  /// costs[k]: the cost of the k-th iterate (per solver; ISTA and FISTA: of the (k + 1)-th).
   std::vector<double> costs;
   /// Wall-clock seconds of this call.
   double seconds = 0.0;

@@ -3,8 +3,8 @@
 /// ISTA, the iterative shrinkage-thresholding algorithm (PyLops' ista), for the sparsity-
 /// promoting problem
 ///
-///     J(x) = ||y - A x||_2^2 + eps R(x)        or, with a sparsifying operator SOp,
-///     J(x) = ||y - A x||_2^2 + eps R(SOp^H x)
+///     min ||y - A x||_2^2 + eps R(x)        or, with a sparsifying operator SOp,
+///     min ||y - A x||_2^2 + eps R(SOp^H x)
 ///
 /// with R the penalty of the thresholding rule (soft: the l1 norm, hard: the number of
 /// non-zeros, half: sum |x_i|^(1/2); see thresholding.hpp). Each iteration takes a gradient
@@ -18,18 +18,32 @@
 /// (fista.hpp) adds Nesterov's momentum. With the same alpha and decay the iterates equal
 /// PyLops' to rounding.
 ///
+/// The cost recorded is PyLops' cost
+///
+///     J(x) = 1/2 ||y - A x||_2^2 + eps R(x)        (with SOp: eps R(SOp^H x))
+///
+/// so that histories compare with PyLops' entry for entry. With PyLops' threshold
+/// eps alpha / 2, each iteration is a proximal-gradient step on F(x) = 1/2 ||y - A x||^2 +
+/// eps/2 R(x), the functional above halved: F decreases from iteration to iteration for
+/// alpha <= 1 / lambda_max (ISTA), J = F + eps/2 R need not. F follows from the histories:
+/// F(x_k) = ||y - A x_k||^2 / 4 + J(x_k) / 2.
+///
 /// Stopping rules, all enforced (PyLops-MPI registers rtol and rtol1 callbacks but never
 /// checks them):
 ///   - tol: ||x_{k+1} - x_k|| <= tol (absolute change of the model, PyLops' tol; default
 ///     1e-10) -> StopReason::tolerance;
-///   - rtol > 0: J(x_k) < rtol J(x_0) -> StopReason::cost_to_initial;
-///   - rtol1 > 0: J(x_k) < rtol1 ||y||^2 -> StopReason::cost_to_data;
+///   - rtol > 0: J(x_k) < rtol J(x_0) -> StopReason::cost_to_initial (J(x_0) is the result's
+///     initial_cost);
+///   - rtol1 > 0: J(x_k) < rtol1 ||y||^2 / 2 -> StopReason::cost_to_data. ||y||^2 / 2 is J of
+///     the zero model, the same kind of quantity as J, so the rule does not depend on the
+///     scale of the data (PyLops compares J, a squared quantity, with ||y||);
 ///   - a NaN or infinite cost or model change -> StopReason::non_finite.
 ///
-/// Histories: residual_norms[k] = ||y - A x_k||; costs[k] = J(x_k), both terms evaluated at
-/// the same iterate x_k (PyLops' ISTA pairs ||y - A x_k|| with the norm of x_{k+1}, halves the
-/// data term and always uses the l1 norm of x); model_updates[k] = ||x_k - x_{k-1}||
-/// (model_updates[0] = infinity).
+/// Histories, like PyLops', have one entry per iteration (the initial guess has none; its
+/// values are `initial_residual_norm` and `initial_cost`): residual_norms[k - 1] =
+/// ||y - A x_k||, costs[k - 1] = J(x_k), model_updates[k - 1] = ||x_k - x_{k-1}|| for the
+/// iterate x_k after k iterations. Both terms of J are evaluated at the same iterate (PyLops'
+/// ISTA pairs ||y - A x_{k-1}|| with the norm of x_k and always uses the l1 norm of x).
 ///
 /// Per iteration (ISTA and FISTA alike): one apply of A and one of A^H (FISTA obtains the
 /// residual at the extrapolated point from those of x_{k+1} and x_k, where PyLops applies A
@@ -76,14 +90,20 @@ struct IstaOptions : SolverOptions<Domain> {
   double rtol1 = 0.0;
 };
 
+/// The result of ISTA and FISTA. Unlike the other solvers' histories, residual_norms, costs
+/// and model_updates have one entry per iteration (PyLops' convention): entry k - 1 belongs to
+/// the iterate after k iterations; the initial guess's values are the initial_* fields.
 template <class Domain>
 struct IstaResult : SolverResult<Domain> {
   /// The step used.
   double alpha = 0.0;
   /// The threshold before decay: eps alpha / 2.
   double threshold = 0.0;
-  /// model_updates[k] = ||x_k - x_{k-1}|| (entry 0: infinity).
+  /// model_updates[k - 1] = ||x_k - x_{k-1}||.
   std::vector<double> model_updates;
+  /// ||y - A x_0|| and J(x_0) of the initial guess (x_0 = 0 without x0: ||y|| and ||y||^2 / 2).
+  double initial_residual_norm = 0.0;
+  double initial_cost = 0.0;
 };
 
 namespace detail {
@@ -154,7 +174,11 @@ IstaResult<Domain> sparse_run(const char* solver, bool accelerated,
   double alpha = 0;
   double t = 1;  // FISTA's momentum parameter
   double rnorm = 0, cost = 0;
-  const std::array<double*, 4> scalars{&alpha, &t, &rnorm, &cost};
+  double rnorm0 = 0, cost0 = 0;  // of the initial guess: not in the histories (PyLops')
+  const std::array<double*, 6> scalars{&alpha, &t, &rnorm, &cost, &rnorm0, &cost0};
+  auto objective = [&](double residual_norm, double penalty_value) {
+    return 0.5 * residual_norm * residual_norm + options.eps * penalty_value;
+  };
   int k = 0;
   if (run.resuming()) {
     if (accelerated) {
@@ -181,11 +205,13 @@ IstaResult<Domain> sparse_run(const char* solver, bool accelerated,
       rz->copy_from(res);
     }
     rnorm = std::sqrt(squared_norm(res));
-    cost = rnorm * rnorm + options.eps * penalty_of(x);
-    run.record({rnorm, cost, std::numeric_limits<double>::infinity()});
+    cost = objective(rnorm, penalty_of(x));
+    rnorm0 = rnorm;
+    cost0 = cost;
   }
   const double threshold0 = options.eps * alpha / 2;
-  const double data_norm2 = options.rtol1 > 0 ? squared_norm(b) : 0.0;
+  // J(0) = ||y||^2 / 2: the reference of rtol1.
+  const double data_cost = options.rtol1 > 0 ? 0.5 * squared_norm(b) : 0.0;
   double update = std::numeric_limits<double>::infinity();
   auto row = [&] { return std::vector<double>{rnorm, cost, update}; };
   std::vector<NamedValue> header{{"eps", format_parameter(options.eps)},
@@ -201,12 +227,11 @@ IstaResult<Domain> sparse_run(const char* solver, bool accelerated,
   ScalarSlots<typename Domain::space_type> slots(slot_count);
   const double exponent = penalty_exponent(kind);
 
-  const double cost0 = run.history(1).front();
   auto stop_test = [&]() -> std::optional<StopReason> {
     if (!all_finite(cost, update)) return StopReason::non_finite;
     if (update <= run.tol()) return StopReason::tolerance;
     if (options.rtol > 0 && cost < options.rtol * cost0) return StopReason::cost_to_initial;
-    if (options.rtol1 > 0 && cost < options.rtol1 * data_norm2) return StopReason::cost_to_data;
+    if (options.rtol1 > 0 && cost < options.rtol1 * data_cost) return StopReason::cost_to_data;
     return std::nullopt;
   };
   std::optional<StopReason> reason;
@@ -264,7 +289,7 @@ IstaResult<Domain> sparse_run(const char* solver, bool accelerated,
     }
     t = t_next;
     rnorm = std::sqrt(slots[residual_squared]);
-    cost = rnorm * rnorm + options.eps * slots[penalty_slot];
+    cost = objective(rnorm, slots[penalty_slot]);
     ++k;
     run.record({rnorm, cost, update});
     reason = stop_test();
@@ -281,7 +306,11 @@ IstaResult<Domain> sparse_run(const char* solver, bool accelerated,
   IstaResult<Domain> result{
       run.finish(std::move(x), k, reason.value_or(StopReason::max_iterations), row,
                  {{"alpha", format_parameter(alpha)}, {"cost", format_parameter(cost)}}),
-      alpha, threshold0, run.take_history(2)};
+      alpha,
+      threshold0,
+      run.take_history(2),
+      rnorm0,
+      cost0};
   return result;
 }
 

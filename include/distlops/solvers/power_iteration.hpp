@@ -4,6 +4,7 @@
 /// largest eigenvalue of the normal operator A^H A (PyLops-MPI's power_iteration):
 ///
 ///     b_0 = random / ||random||            (fill_random with key `seed`)
+///     b_0 = start / ||start||              (the overloads taking a start vector)
 ///     lambda_k = b_k^H A b_k,   b_{k+1} = A b_k / ||A b_k||
 ///     stop when |lambda_k - lambda_{k-1}| < tol |lambda_k|, or after niter iterations.
 ///
@@ -11,6 +12,11 @@
 /// semi-definite operators such as A^H A. Per iteration: one apply, 2 reductions (b^H A b and
 /// ||A b||^2) in one batch (scalar_slots.hpp): one collective, the normalisation of A b by a
 /// coefficient computed where the vectors live, and one read-back of the scalars to the host.
+///
+/// A start vector close to the wanted eigenvector (the estimate of a previous run, of a nearby
+/// operator in a sequence of problems) saves iterations; it must have the operator's domain
+/// layout (or one that can be viewed as it), be non-zero and finite; otherwise every rank
+/// raises ShapeMismatch or InvalidArgument alike (the norm that decides it is a reduction).
 
 #include <cmath>
 #include <complex>
@@ -46,8 +52,9 @@ struct PowerIterationResult {
 
 namespace detail {
 
+/// `start`: the start vector, or null for a random one (key options.seed).
 template <class V>
-PowerIterationResult<V> power_iteration_run(const BasicLinearOperator<V, V>& op,
+PowerIterationResult<V> power_iteration_run(const BasicLinearOperator<V, V>& op, const V* start,
                                             const PowerIterationOptions& options) {
   using T = typename V::value_type;
   if (options.niter < 1 || !(options.tol >= 0)) {
@@ -59,8 +66,21 @@ PowerIterationResult<V> power_iteration_run(const BasicLinearOperator<V, V>& op,
                         " must map a space onto itself");
   }
   V b(op.domain()), next(op.domain());
-  fill_random(b, options.seed);
-  b.scale(scalar<T>(1.0 / static_cast<double>(b.norm())));
+  if (start) {
+    const LayoutAdapter<V> given(*start, op.domain(), "power_iteration", "", "the start vector");
+    b.copy_from(given.get_const());
+  } else {
+    fill_random(b, options.seed);
+  }
+  // A reduction: the same verdict on every rank.
+  const double start_norm = static_cast<double>(b.norm());
+  if (!(start_norm > 0) || !std::isfinite(start_norm)) {
+    throw InvalidArgument(
+        "power_iteration: the start vector must be non-zero and finite, its "
+        "norm is " +
+        std::to_string(start_norm));
+  }
+  b.scale(scalar<T>(1.0 / start_norm));
   // Slots: Re and Im of b^H A b, ||A b||^2, 1 / ||A b||.
   enum { eigenvalue_re, eigenvalue_im, length_squared, inverse_length, slot_count };
   ScalarSlots<typename V::space_type> slots(slot_count);
@@ -100,26 +120,44 @@ PowerIterationResult<V> power_iteration_run(const BasicLinearOperator<V, V>& op,
 
 }  // namespace detail
 
-/// The eigenvalue of largest modulus of the square operator `op`. Collective.
+/// The eigenvalue of largest modulus of the square operator `op`, from a random start
+/// (options.seed). Collective.
 template <class V>
 PowerIterationResult<V> power_iteration(const BasicLinearOperator<V, V>& op,
                                         const PowerIterationOptions& options = {}) {
-  return detail::power_iteration_run(op, options);
+  return detail::power_iteration_run(op, static_cast<const V*>(nullptr), options);
+}
+/// As above, from the start vector `start` (options.seed is not used). Collective.
+template <class V>
+PowerIterationResult<V> power_iteration(const BasicLinearOperator<V, V>& op, const V& start,
+                                        const PowerIterationOptions& options = {}) {
+  return detail::power_iteration_run(op, &start, options);
 }
 
 /// The largest eigenvalue of A^H A (its real part: A^H A is Hermitian), with the eigenvector
-/// estimate in A's domain. Collective.
+/// estimate in A's domain, from a random start. Collective.
 template <class Domain, class Range>
 PowerIterationResult<Domain> power_iteration_normal(const BasicLinearOperator<Domain, Range>& op,
                                                     const PowerIterationOptions& options = {}) {
-  PowerIterationResult<Domain> result = detail::power_iteration_run(op.adjoint() * op, options);
+  PowerIterationResult<Domain> result =
+      detail::power_iteration_run(op.adjoint() * op, static_cast<const Domain*>(nullptr), options);
+  result.eigenvalue = std::real(result.eigenvalue);
+  return result;
+}
+/// As above, from the start vector `start` in A's domain. Collective.
+template <class Domain, class Range>
+PowerIterationResult<Domain> power_iteration_normal(const BasicLinearOperator<Domain, Range>& op,
+                                                    const Domain& start,
+                                                    const PowerIterationOptions& options = {}) {
+  PowerIterationResult<Domain> result =
+      detail::power_iteration_run(op.adjoint() * op, &start, options);
   result.eigenvalue = std::real(result.eigenvalue);
   return result;
 }
 
 #define DISTLOPS_POWER_INSTANCE(prefix, V)                                \
   prefix template PowerIterationResult<V> detail::power_iteration_run<V>( \
-      const BasicLinearOperator<V, V>&, const PowerIterationOptions&);
+      const BasicLinearOperator<V, V>&, const V*, const PowerIterationOptions&);
 DISTLOPS_SOLVER_VECTORS(DISTLOPS_POWER_INSTANCE, extern)
 DISTLOPS_SOLVER_CUDA_VECTORS(DISTLOPS_POWER_INSTANCE, extern)
 

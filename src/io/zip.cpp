@@ -315,6 +315,17 @@ ZipMemberReader::ZipMemberReader(const InputFile& file, const ZipMember& member,
 
 ZipMemberReader::~ZipMemberReader() = default;
 
+void ZipMemberReader::refill_input() {
+  z_stream& stream = inflater_->stream;
+  if (stream.avail_in != 0 || compressed_read_ >= member_.compressed_size) return;
+  const std::size_t bytes = static_cast<std::size_t>(
+      std::min<std::uint64_t>(inflater_->input.size(), member_.compressed_size - compressed_read_));
+  file_.read_at(data_offset_ + compressed_read_, {inflater_->input.data(), bytes});
+  compressed_read_ += bytes;
+  stream.next_in = reinterpret_cast<Bytef*>(inflater_->input.data());
+  stream.avail_in = static_cast<uInt>(bytes);
+}
+
 void ZipMemberReader::produce(std::byte* out, std::size_t count) {
   if (!inflater_) {
     file_.read_at(data_offset_ + position_, {out, count});
@@ -332,14 +343,7 @@ void ZipMemberReader::produce(std::byte* out, std::size_t count) {
                       " bytes, the directory says " + std::to_string(member_.uncompressed_size) +
                       ": corrupt archive");
       }
-      if (stream.avail_in == 0 && compressed_read_ < member_.compressed_size) {
-        const std::size_t bytes = static_cast<std::size_t>(std::min<std::uint64_t>(
-            inflater_->input.size(), member_.compressed_size - compressed_read_));
-        file_.read_at(data_offset_ + compressed_read_, {inflater_->input.data(), bytes});
-        compressed_read_ += bytes;
-        stream.next_in = reinterpret_cast<Bytef*>(inflater_->input.data());
-        stream.avail_in = static_cast<uInt>(bytes);
-      }
+      refill_input();
       const uInt before = stream.avail_out;
       const int code = inflate(&stream, Z_NO_FLUSH);
       if (code == Z_STREAM_END) {
@@ -388,14 +392,7 @@ void ZipMemberReader::finish() {
     std::byte extra{};
     z_stream& stream = inflater_->stream;
     for (;;) {
-      if (stream.avail_in == 0 && compressed_read_ < member_.compressed_size) {
-        const std::size_t bytes = static_cast<std::size_t>(std::min<std::uint64_t>(
-            inflater_->input.size(), member_.compressed_size - compressed_read_));
-        file_.read_at(data_offset_ + compressed_read_, {inflater_->input.data(), bytes});
-        compressed_read_ += bytes;
-        stream.next_in = reinterpret_cast<Bytef*>(inflater_->input.data());
-        stream.avail_in = static_cast<uInt>(bytes);
-      }
+      refill_input();
       stream.next_out = reinterpret_cast<Bytef*>(&extra);
       stream.avail_out = 1;
       const int code = inflate(&stream, Z_NO_FLUSH);

@@ -65,6 +65,8 @@ class ZipMemberReader {
 
  private:
   void produce(std::byte* out, std::size_t count);
+  // Reads the next piece of compressed data into the inflater when its input is used up.
+  void refill_input();
 
   struct Inflater;
   const InputFile& file_;

@@ -26,6 +26,8 @@
 #include "distlops/core/transport.hpp"
 #include "distlops/core/types.hpp"
 #include "distlops/io/npy.hpp"
+#include "distlops/io/npy_local.hpp"
+#include "distlops/io/npz.hpp"
 #include "distlops/operators/dense/matrix_mult.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/dottest.hpp"

@@ -10,28 +10,6 @@ namespace distlops::examples {
 
 namespace {
 
-/// An operator seen with other layouts of the same local sizes: BlockDiag maps flat vectors,
-/// the Laplacian and the user's arrays are (nx, nz). The arrays are passed on as views.
-template <MemorySpace Space>
-class ReshapedOperator final : public LinearOperatorBase<DistributedArray<double, Space>> {
- public:
-  using Array = DistributedArray<double, Space>;
-  ReshapedOperator(LinearOperator<double, Space> op, Layout domain, Layout range)
-      : LinearOperatorBase<Array>(std::move(domain), std::move(range), op.name()),
-        op_(std::move(op)) {}
-  void forward(const Array& x, Array& y) const override { op_.apply(x, y); }
-  void adjoint(const Array& y, Array& x) const override { op_.apply_adjoint(y, x); }
-  void forward_add(double alpha, const Array& x, double beta, Array& y) const override {
-    op_.apply_add(alpha, x, beta, y);
-  }
-  void adjoint_add(double alpha, const Array& y, double beta, Array& x) const override {
-    op_.apply_adjoint_add(alpha, y, beta, x);
-  }
-
- private:
-  LinearOperator<double, Space> op_;
-};
-
 Layout grid_layout(const Communicator& comm, const PoststackSettings& settings) {
   if (settings.nx < 1 || settings.nz < 1) {
     throw InvalidArgument("poststack: the grid needs at least one trace and one sample, got nx = " +
@@ -144,8 +122,8 @@ PoststackProblem<Space> make_poststack_problem(const Communicator& comm,
         local::Convolve1D<double, Space>(dims, problem.wavelet, settings.wavelet_taps / 2, 1);
     blocks.push_back(convolution * derivative);
   }
-  problem.modelling = LinearOperator<double, Space>::template make<ReshapedOperator<Space>>(
-      BlockDiag(blocks, comm), layout, layout);
+  // BlockDiag maps flat vectors; the Laplacian and the user's arrays are (nx, nz).
+  problem.modelling = reshape(BlockDiag(blocks, comm), layout, layout);
   const auto laplacian = Laplacian<double, Space>(layout, {.axes = {0, 1}});
   problem.regularised = StackedVStack(
       std::vector<LinearOperator<double, Space>>{problem.modelling, settings.eps * laplacian});

@@ -1,9 +1,10 @@
 // The operator algebra (adjoint, transpose, conj, product, sum, difference, scaling, power,
 // identity) against the same algebra on dense matrices, in every memory space; flat and N-d
 // inputs; local and stacked operators; layout errors; no allocation on a second apply; the dot
-// test itself.
+// test itself; reshape.
 #include "dense_reference.hpp"
 #include "distlops/operators/dottest.hpp"
+#include "distlops/operators/reshape.hpp"
 #include "distlops/operators/stack/stacked.hpp"
 #include "spaces.hpp"
 #include "test_support.hpp"
@@ -128,6 +129,64 @@ TEMPLATE_TEST_CASE("operators accept flat vectors whose split matches", "[operat
     const DistributedArray<T> x_other(other_split, T(1));
     CHECK_THROWS_AS(op.apply(x_other), ShapeMismatch);
   }
+}
+
+TEMPLATE_TEST_CASE("reshape sees an operator with layouts of the same local sizes",
+                   "[operators][reshape]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const double rtol = 10 * tolerance<T>();
+  // A flat operator (as BlockDiag's) seen on a (5, 3) grid split along axis 0, where it can be
+  // added to and stacked with an operator of the grid.
+  const Layout grid(comm, {5, 3});
+  std::vector<Shape> flat_shapes;
+  for (int r = 0; r < comm.size(); ++r)
+    flat_shapes.push_back({grid.local_size(r)});
+  const Layout flat(comm, {15}, LayoutOptions{.local_shapes = flat_shapes});
+  const DenseMatrix<T> mf = random_matrix<T>(15, 15, 41), mg = random_matrix<T>(15, 15, 42);
+  const auto f = dense<T>(mf, flat, flat, "F");
+  const auto g = dense<T>(mg, grid, grid, "G");
+  CHECK_THROWS_AS(f + g, ShapeMismatch);
+  const auto fg = reshape(f, grid, grid);
+  CHECK(fg.domain() == grid);
+  CHECK(fg.range() == grid);
+  CHECK(fg.name() == "F");
+  CHECK(matrices_close(assemble(fg), mf, rtol));
+  CHECK(matrices_close(assemble(fg + T(2) * g), DenseMatrix<T>(mf + T(2) * mg), rtol));
+  CHECK(matrices_close(assemble((fg * g).adjoint()), DenseMatrix<T>((mf * mg).adjoint()), rtol));
+  CHECK(dottest(fg.adjoint() * fg + g, 43).passed);
+  const auto stack = StackedVStack<T, Host>({fg, g});
+  DistributedArray<T> x(grid);
+  fill_random(x, 44);
+  const StackedDistributedArray<T> y = stack.apply(x);
+  CHECK(all_close(y[0].gather(), f.apply(x).gather(), rtol));
+  CHECK(all_close(y[1].gather(), g.apply(x).gather(), rtol));
+  // Back to the operator's own layouts: the operator itself; reshaped twice: one wrapper.
+  CHECK(reshape(fg, flat, flat).shared_implementation() == f.shared_implementation());
+  CHECK(matrices_close(assemble(reshape(fg, flat, grid)), mf, rtol));
+  CHECK(reshape(f, flat, flat).shared_implementation() == f.shared_implementation());
+  // Other local sizes, another size or a replicated layout: ShapeMismatch on every rank.
+  CHECK_THROWS_AS(reshape(f, Layout(comm, {16}), flat), ShapeMismatch);
+  CHECK_THROWS_AS(reshape(f, flat, Layout(comm, {15}, Partition::BROADCAST)), ShapeMismatch);
+  const Layout other_split(comm, {15});
+  bool same_split = true;
+  for (int r = 0; r < comm.size(); ++r)
+    same_split &= other_split.local_size(r) == grid.local_size(r);
+  if (!same_split) CHECK_THROWS_AS(reshape(g, other_split, other_split), ShapeMismatch);
+  try {
+    (void)reshape(f, Layout(comm, {3, 6}), flat);
+    FAIL("no exception");
+  } catch (const ShapeMismatch& error) {
+    CHECK(std::string(error.what()).find("reshape(F): the domain") != std::string::npos);
+  }
+  // Local operators: any shape with as many elements.
+  const auto l =
+      LocalOperator<T>::template make<DenseOperator<LocalArray<T>>>(mf, Shape{15}, Shape{15});
+  const auto l2 = reshape(l, Shape{3, 5}, Shape{15, 1});
+  CHECK(l2.range() == Shape{15, 1});
+  CHECK(matrices_close(assemble(l2), mf, rtol));
+  CHECK_THROWS_AS(reshape(l, Shape{4, 4}, Shape{15}), ShapeMismatch);
+  CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
 }
 
 TEMPLATE_TEST_CASE("local and stacked operators share the algebra", "[operators][algebra]",

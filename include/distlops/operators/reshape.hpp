@@ -1,0 +1,106 @@
+#pragma once
+/// \file reshape.hpp
+/// `reshape(op, domain, range)`: an operator seen with other layouts whose every rank holds as
+/// many elements, the vectors passed on as views (no copy, no communication).
+///
+/// PyLops-MPI keeps every vector flat, so any two of its operators with as many rows stack and
+/// add. distlops' operators declare the layouts they map: the stacks of local operators
+/// (BlockDiag, VStack, HStack) map flat vectors, the derivatives and FFTs N-d arrays. Applying
+/// one to a vector of the other shape works (the vector is viewed), but stacking or adding two
+/// such operators needs equal layouts:
+///
+///     const Layout grid(comm, {ny, nx, nz});                  // split along y
+///     const auto G = reshape(BlockDiag(blocks, comm), grid, grid);
+///     const auto A = StackedVStack<double, Host>({G, eps * Laplacian<double>(grid, {...})});
+
+#include <string>
+
+#include "distlops/operators/linear_operator.hpp"
+
+namespace distlops {
+
+namespace detail {
+
+/// Whether vectors of layout `from` can be seen with layout `to` without a copy: the rule of
+/// vector_traits::can_view, on layouts.
+inline bool viewable_as(const Layout& from, const Layout& to) {
+  if (!from.valid() || !to.valid()) return false;
+  const bool partitions_fit =
+      from.partition() == to.partition() || (from.replicated() && to.replicated());
+  if (!partitions_fit || from.global_size() != to.global_size() || from.size() != to.size() ||
+      from.mask() != to.mask()) {
+    return false;
+  }
+  for (int r = 0; r < from.size(); ++r) {
+    if (from.local_size(r) != to.local_size(r)) return false;
+  }
+  return from.communicator().congruent(to.communicator());
+}
+inline bool viewable_as(const StackedLayout& from, const StackedLayout& to) {
+  if (from.size() != to.size()) return false;
+  for (std::size_t i = 0; i < from.size(); ++i) {
+    if (from.is_nested(i) != to.is_nested(i)) return false;
+    const bool fits =
+        from.is_nested(i) ? viewable_as(from.nested(i), to.nested(i)) : viewable_as(from[i], to[i]);
+    if (!fits) return false;
+  }
+  return true;
+}
+inline bool viewable_as(const Shape& from, const Shape& to) {
+  return element_count(from) == element_count(to);
+}
+
+}  // namespace detail
+
+/// `op` with domain layout `domain` and range layout `range`: applying it views its vectors
+/// with op's own layouts and applies op.
+template <class Domain, class Range = Domain>
+class ReshapedOperator final : public LinearOperatorBase<Domain, Range> {
+ public:
+  using T = operator_scalar_t<Domain, Range>;
+  ReshapedOperator(BasicLinearOperator<Domain, Range> op, vector_layout_t<Domain> domain,
+                   vector_layout_t<Range> range)
+      : LinearOperatorBase<Domain, Range>(std::move(domain), std::move(range), op.name()),
+        op_(std::move(op)) {}
+  const BasicLinearOperator<Domain, Range>& original() const { return op_; }
+  void forward(const Domain& x, Range& y) const override { op_.apply(x, y); }
+  void adjoint(const Range& y, Domain& x) const override { op_.apply_adjoint(y, x); }
+  void forward_add(T alpha, const Domain& x, T beta, Range& y) const override {
+    op_.apply_add(alpha, x, beta, y);
+  }
+  void adjoint_add(T alpha, const Range& y, T beta, Domain& x) const override {
+    op_.apply_adjoint_add(alpha, y, beta, x);
+  }
+
+ private:
+  BasicLinearOperator<Domain, Range> op_;
+};
+
+/// `op` seen with layouts `domain` and `range`, which must hold as many elements on every rank
+/// as op's domain and range (same partition kind, mask and communicator group): a flat
+/// BlockDiag seen on an N-d grid, an N-d operator seen on flat vectors. ShapeMismatch on every
+/// rank otherwise (layouts are known to every rank). No communication.
+template <class Domain, class Range>
+BasicLinearOperator<Domain, Range> reshape(const BasicLinearOperator<Domain, Range>& op,
+                                           const vector_layout_t<Domain>& domain,
+                                           const vector_layout_t<Range>& range) {
+  const auto check = [&](const auto& from, const auto& to, const char* side, const auto& traits) {
+    if (!detail::viewable_as(from, to)) {
+      throw ShapeMismatch("reshape(" + op.name() + "): the " + side + " " + traits.describe(from) +
+                          " does not hold as many elements on every " + "rank as the operator's " +
+                          traits.describe(to));
+    }
+  };
+  check(domain, op.domain(), "domain", vector_traits<Domain>{});
+  check(range, op.range(), "range", vector_traits<Range>{});
+  if (domain == op.domain() && range == op.range()) return op;
+  // Reshaping a reshaped operator reshapes the original (which may need no wrapper at all).
+  if (const auto* reshaped =
+          dynamic_cast<const ReshapedOperator<Domain, Range>*>(&op.implementation())) {
+    return reshape(reshaped->original(), domain, range);
+  }
+  return BasicLinearOperator<Domain, Range>::template make<ReshapedOperator<Domain, Range>>(
+      op, domain, range);
+}
+
+}  // namespace distlops

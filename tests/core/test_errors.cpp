@@ -10,6 +10,7 @@
 #include "distlops/core/ghost_cells.hpp"
 #include "distlops/core/kernels.hpp"
 #include "distlops/core/memory_space.hpp"
+#include "expect_everywhere.hpp"
 #include "test_support.hpp"
 #if DISTLOPS_WITH_NCCL
 #include "distlops/core/nccl_communicator.hpp"
@@ -19,23 +20,6 @@ using namespace distlops;
 using namespace distlops::testing;
 
 namespace {
-
-// Every rank must still be in step after an error: a collective that all ranks reach.
-void expect_in_step(const Communicator& comm) {
-  CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
-}
-
-template <class Exception, class F>
-void expect_everywhere(const Communicator& comm, F&& f, const std::string& expected_text) {
-  try {
-    f();
-    FAIL("no exception");
-  } catch (const Exception& error) {
-    INFO("message: " << error.what());
-    CHECK(std::string(error.what()).find(expected_text) != std::string::npos);
-  }
-  expect_in_step(comm);
-}
 
 // Without a device, `f` raises DeviceError on every rank; with one, it succeeds on every rank.
 template <class F>

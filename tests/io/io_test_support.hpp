@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_everywhere.hpp"
 #include "test_support.hpp"
 
 namespace distlops::testing {
@@ -100,23 +101,6 @@ class ScratchDir {
   Communicator comm_;
   fs::path path_;
 };
-
-// Every rank must still be in step after an error: a collective that all ranks reach.
-inline void expect_in_step(const Communicator& comm) {
-  CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
-}
-
-template <class Exception, class F>
-void expect_everywhere(const Communicator& comm, F&& f, const std::string& expected_text) {
-  try {
-    f();
-    FAIL("no exception");
-  } catch (const Exception& error) {
-    INFO("message: " << error.what());
-    CHECK(std::string(error.what()).find(expected_text) != std::string::npos);
-  }
-  expect_in_step(comm);
-}
 
 // This rank's block of the global reference array in `layout`.
 template <class T>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // fft2d: one forward and one adjoint complex128 FFT2D over axes (0, 1), norm "none", of an
 // (nx, ny) array x = V(41, i) + 1j V(42, i) split along axis 0. The forward's output stays in
 // the transposed layout (split along axis 1) that the adjoint takes back, so each apply is

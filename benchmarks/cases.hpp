@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // The benchmark cases of BENCHMARKS.md (and a few more), each defined by its problem, its
 // deterministic inputs and the bytes it must move.

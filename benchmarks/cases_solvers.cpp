@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The solver cases of BENCHMARKS.md: blockdiag-cgls, laplacian-cg, vstack-cgls, hstack-cgls
 // and tiny-cgls. Each solves y = Op x_true from x0 = 0 with tol = 0 and reports the first and
 // last cost, the relative model error ||x - x_true|| / ||x_true|| and the number of buffer

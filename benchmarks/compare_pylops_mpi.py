@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
 """Runs the benchmark cases of BENCHMARKS.md through PyLops-MPI and distlops on the same
 number of ranks, with the same deterministic inputs, and prints the time ratio per case.
 

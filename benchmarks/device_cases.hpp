@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // The cases that also run in the Cuda space (`--space cuda`): the same problems as their host
 // cases, on device arrays, each repeat ending when the device has finished its work so that

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // distlops_bench: runs the benchmark cases under MPI and reports, for each, the median wall
 // time of the slowest rank, the time per iteration or apply, the bytes the case must move and
 // the bandwidth that implies, as a fraction of the machine's triad bandwidth measured by the

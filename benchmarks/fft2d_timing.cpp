@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Times one forward + one adjoint complex128 FFT2D (the fft2d case of BENCHMARKS.md: an n x n
 // array x = V(41, i) + 1j V(42, i) split along axis 0, axes (0, 1), norm "none"), next to
 // FFTW's own out-of-place 2-d transform pair of the same size on one rank and a STREAM-like

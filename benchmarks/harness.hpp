@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // The benchmark harness: timing between barriers, the median over repeats of the slowest
 // rank, the least bytes a case must move, the machine's triad bandwidth, peak memory, and the

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
 # distlops_find_nccl(): looks for NCCL's header and library, one installation at a time.
 #
 # Sets the cache variables DISTLOPS_NCCL_INCLUDE_DIR and DISTLOPS_NCCL_LIBRARY, and in the

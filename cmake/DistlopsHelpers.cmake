@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
 # Flags for distlops' own targets (library, tests, examples, benchmarks): warnings, optional
 # warnings-as-errors and sanitizers. Never applied to users' code.
 #

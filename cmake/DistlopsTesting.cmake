@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
 # Registration of MPI test programs: each is run by ctest at several rank counts.
 
 find_program(DISTLOPS_ID_PROGRAM id)

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // CGLS on a block-diagonal operator, with the progress table, the cost history and a
 // checkpoint/restart.
 //

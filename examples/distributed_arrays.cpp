@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // A tour of distlops::DistributedArray: how data are laid out over the ranks, and what the
 // collective operations (reductions, redistribution, ghost cells) compute.
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Post-stack seismic inversion, end to end: a 2-d acoustic-impedance section (layers, a
 // normal fault and a wedge), its band-limited noisy seismic data, and the regularised
 // least-squares inversion of the data for the log-impedance with CGLS. Traces are split over

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The README's operator example, compiled so that it stays correct: a regularised
 // least-squares problem, min ||y - D x||^2 + eps^2 ||L x||^2, with D a first derivative along
 // axis 1 and L the 2-d Laplacian of an array split over the ranks along axis 0.

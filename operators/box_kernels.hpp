@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // The box kernel with alpha/beta accumulation that Identity/Pad (shifted windows), Transpose
 // (rows of a permutation) and Halo (slabs) write through, one definition per memory space

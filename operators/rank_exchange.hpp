@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // RankExchange: the collectives of the operators that move their own data between ranks (the
 // distributed MatrixMult, Fredholm1), typed, in the memory space of that data. The bytes travel

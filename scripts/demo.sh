@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
 # Builds and runs the demo program on 2 ranks: the README's demo command.
 #
 #   bash scripts/demo.sh

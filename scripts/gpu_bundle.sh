@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
 # Gathers into one folder what a bare GPU machine lacks to build distlops' library, GPU tests and
 # benchmark driver: Eigen, Catch2 v2, FFTW, zlib (headers and libraries), pkg-config and Open MPI
 # (headers, libraries, mpiexec, the wrappers and their run-time libraries). Runs on a Debian

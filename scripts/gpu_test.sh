@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
 # shellcheck disable=SC2317  # functions run through phase() and bounded()
 # Validates the CUDA backend on a machine with an NVIDIA GPU, in one call that fits a short
 # lease (about 25 minutes on 16 cores):

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
 # Installs the build and test dependencies of distlops that are missing on this machine.
 # Idempotent and non-interactive: installs nothing when everything is present.
 set -euo pipefail

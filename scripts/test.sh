@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
 # Builds distlops and runs its test suite: the command of the README and of .ci/run.
 #
 #   bash scripts/test.sh

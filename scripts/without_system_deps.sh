@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
 # Runs a command where this machine's copies of the dependencies that scripts/gpu_bundle.sh
 # gathers (Eigen, Catch2, FFTW, zlib headers, pkg-config, Open MPI and its libraries, ssh) are
 # hidden, as on a bare GPU machine: in a private mount namespace, overlays with whiteouts cover

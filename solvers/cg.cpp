@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // CG compiled for the host and Cuda cases of solvers/detail/instantiation.hpp.
 #include "distlops/solvers/cg.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Checkpoint files: writing (POSIX, flushed to the disk), reading and verification.
 #include "distlops/solvers/detail/checkpoint.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The progress table and the descriptions of the stop reasons.
 #include "distlops/solvers/detail/progress.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // The copy of a box between two C-order arrays reduced to its simplest strided form, shared by
 // the host and device copy_box kernels: axes of extent 1 are dropped (their corner only moves

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // Definitions of DistributedArray's members, written once for every memory space. Included by
 // the translation units that instantiate the class for a space (host/distributed_array.cpp,

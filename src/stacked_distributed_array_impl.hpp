@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // Definitions of StackedDistributedArray's members for every memory space.
 #include "distlops/core/stacked_distributed_array.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Post-stack inversion of a small 3-D cube: the distlops translation of
 // examples/porting/poststack_pylops_mpi.py, step by step (docs/porting.md shows them side by
 // side).

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
 """Post-stack inversion of a small 3-D cube with PyLops-MPI.
 
 The PyLops-MPI side of docs/porting.md: examples/porting/poststack_port.cpp is its translation

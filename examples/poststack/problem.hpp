@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // The post-stack inversion problem shared by the poststack_inversion example and the
 // "poststack" benchmark case: the modelling operator, the regularised operator, the data and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // Built-in data of the post-stack inversion example: a 2-d acoustic-impedance model with
 // layers, a dipping normal fault and a pinching wedge, a Ricker wavelet, and reproducible

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // Small raster graphics for the examples: an RGB canvas, colour maps, a 5x7 bitmap font, and
 // PNG output through zlib. Enough to draw a 2-d field with its colour scale and a line plot of

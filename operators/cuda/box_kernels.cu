@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // box_axpby on the device (box_kernels.hpp): one thread per point of the box. Axes beyond what
 // one launch handles are looped over on the host, one launch per index of the leading axes.
 #include <algorithm>

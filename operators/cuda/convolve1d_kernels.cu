@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Convolve1D on the device (convolve1d_kernels.hpp): a grid-stride loop over the output
 // points, each summing the taps that reach it in a register.
 #include "../local/convolve1d_kernels.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // CufftStage: the Cuda-space counterpart of FftStage (host/fftw_stage.hpp), with the same axes,
 // scale, strides and semantics (builds with the CUDA backend only). One pass per transformed

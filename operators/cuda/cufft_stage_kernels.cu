@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The copies around the cuFFT transforms (cufft_stage_kernels.hpp): one thread per destination
 // element (fft_copy_line_element), 64-bit grid-stride loops.
 #include "cufft_stage_kernels.hpp"

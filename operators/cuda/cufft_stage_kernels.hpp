@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // The CUDA kernels around the cuFFT transforms of the FFT operators and MDC (builds with the
 // CUDA backend only; not part of the installed API). A transform along one axis of an N-d

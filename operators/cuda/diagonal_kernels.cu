@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Diagonal on the device (diagonal_kernels.hpp): a grid-stride loop over the output points
 // whose arithmetic is that of pointwise.hpp.
 #include "../local/diagonal_kernels.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The dense products on the device through cuBLAS (local and distributed MatrixMult, MDC,
 // Fredholm1). cuBLAS is column-major: a row-major r x c array is a column-major c x r array, so
 // the row-major products are computed transposed: Y = A X is Y^T = X^T A^T, and Y = A^H X is

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // NonStationaryConvolve1D on the device (nonstationary_convolve1d_kernels.hpp): one thread per
 // output point, summing the samples within reach with their interpolated taps.
 #include "../signal/nonstationary_convolve1d_kernels.hpp"

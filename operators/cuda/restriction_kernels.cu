@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Restriction on the device (restriction_kernels.hpp): one thread per output point; the
 // adjoint sums the samples of its row through the inverse index lists.
 #include "../local/restriction_kernels.hpp"

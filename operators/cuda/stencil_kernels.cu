@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The Cuda kernel of StencilOperator (operators/derivative/stencil_kernels.hpp): one thread per
 // output point of the local block, whose stencils come from stencil::at like the host plan's.
 #include "../derivative/stencil_kernels.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Transpose on the device (transpose_kernels.hpp): 32 x 32 tiles staged in shared memory so
 // that both the reads and the writes are coalesced. Axes beyond what one launch handles are
 // looped over on the host, one launch per index of the leading axes.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // The dense products of MatrixMult (local and distributed), Fredholm1 and MDC, one definition per
 // memory space: Eigen on the host (operators/host/matrix_mult_kernels.cpp), cuBLAS on the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The terms of the derivatives (derivative_terms.hpp), the local FirstDerivative,
 // SecondDerivative and Laplacian and the distributed ones with Gradient: PyLops' arguments
 // turned into a StencilOperator.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // The Cuda kernel of StencilOperator (operators/cuda/stencil_kernels.cu; built with the CUDA
 // backend only): the whole local block in one launch, each thread evaluating its output

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // StencilOperator: the plan (boxes of constant stencils, ghost planes) made once from the
 // formulas of stencil.hpp; the host loops over boxes; the Cuda space's single launch.
 #include "distlops/operators/derivative/stencil_operator.hpp"

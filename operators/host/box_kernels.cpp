@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // box_axpby on the host: one pass per row of the box (its last axis), the part of the row that
 // lies inside the input an axpby, the rest scaled (or zeroed).
 #include "../box_kernels.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Convolve1D on the host by the direct method: for each block of the output, one fused pass
 // per group of filter taps over the rows they all reach.
 #include "../local/convolve1d_kernels.hpp"

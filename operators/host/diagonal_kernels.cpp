@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Diagonal on the host: element-wise products when the weights run along the innermost axis,
 // else one scaled row per weight.
 #include "../local/diagonal_kernels.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // FftStage: FFTs along some axes of one rank's N-d block, with PyLops' zero-padding or
 // truncation (nfft), shifts, real-input half spectra and scaling; the building block of the

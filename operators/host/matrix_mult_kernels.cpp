@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The dense products on the host: Eigen GEMV/GEMM on row-major maps of the caller's memory,
 // instantiated here once for every operator that multiplies matrices.
 #include "../dense/matrix_mult_kernels.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // NonStationaryConvolve1D on the host: every output line gathers the input lines within reach,
 // each with its sample's interpolated tap.
 #include "../signal/nonstationary_convolve1d_kernels.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Restriction on the host: single samples when the axis is the innermost one, else whole rows
 // of `inner` elements moved by the space's axpby.
 #include "../local/restriction_kernels.hpp"

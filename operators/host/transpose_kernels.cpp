@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Transpose on the host: tiles of the output that fit in cache while the input is read across
 // its rows.
 #include "../local/transpose_kernels.hpp"

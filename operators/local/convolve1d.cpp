@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Convolve1D by the direct method (convolve1d_kernels.hpp).
 #include "distlops/operators/local/convolve1d.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // The kernel of local::Convolve1D, one definition per memory space (operators/host/ and
 // operators/cuda/convolve1d_kernels.*). Pointers are memory of the space.

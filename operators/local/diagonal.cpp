@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Diagonal: rows of the (outer, length, inner) view scaled by one weight each, or element-wise
 // products when the weights run along the innermost axis.
 #include "distlops/operators/local/diagonal.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // EmbedOperator, the operator behind Identity (zero shift: zero padding or truncation at the
 // end of each axis) and Pad (shift = -before): a shifted window between two N-d arrays (C
 // order) of the same number of axes, y[i] = x[i + shift] where i + shift lies inside x, and

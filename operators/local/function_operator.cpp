@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // FunctionOperator: the user's callables behind the operator interface.
 #include "distlops/operators/local/function_operator.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // MatrixMult: one dense product per apply (matrix_mult_kernels.hpp).
 #include "distlops/operators/local/matrix_mult.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Restriction: row gathers in both directions (the adjoint through the inverse index lists),
 // one kernel call each (restriction_kernels.hpp).
 #include "distlops/operators/local/restriction.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // The kernels of local::Restriction, one definition per memory space (operators/host/ and
 // operators/cuda/restriction_kernels.*). Arrays are seen as (outer, length, inner) around the

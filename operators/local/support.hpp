@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // Helpers of the local operators' implementations (not part of the installed API): argument
 // checks with uniform messages, C-order index arithmetic, host data moved into a memory space,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Transpose: a gather of the output, by rows or by tiles (transpose_kernels.hpp), with the
 // input strides permuted.
 #include "distlops/operators/local/transpose.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Zero and Scaling: one kernel call per apply.
 #include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/scaling.hpp"

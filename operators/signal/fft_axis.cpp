@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The index maps and weights of one FFT axis (fft_axis.hpp).
 #include "fft_axis.hpp"
 

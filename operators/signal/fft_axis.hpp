@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // The geometry of one axis of an FFT stage, shared by the host (FFTW) and Cuda (cuFFT) stages:
 // what is transformed, the index maps of the gathers and scatters around the transform

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // NonStationaryConvolve1D: filters interpolated once per sample, then one kernel call per apply
 // (nonstationary_convolve1d_kernels.hpp).
 #include "distlops/operators/signal/nonstationary_convolve1d.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // Which samples meet in NonStationaryConvolve1D (not part of the installed API), written once
 // for the host loops and the CUDA kernels. Input sample i spreads its filter f_i (2 h + 1

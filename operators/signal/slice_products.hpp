@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // SliceProducts: the batched products of Fredholm1 and MDC. Slice i of a kernel G (nsl, nx,
 // ny) multiplies slice i of a model (nsl, ny, nz): y[i] = G[i] x[i] and x[i] = G[i]^H y[i], all

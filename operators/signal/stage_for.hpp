@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // The FFT stage of a memory space: FftStage (FFTW) for Host, CufftStage (cuFFT) for Cuda.
 #include "distlops/config.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The stacking operators (of local blocks, of distributed operators) and Replicated, for the
 // four scalar types in every memory space of the build.
 #include "distlops/core/instantiate.hpp"

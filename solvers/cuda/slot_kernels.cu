@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The Cuda kernels of the solvers' scalar slots (slot_kernels.hpp, lsqr_recurrence.hpp): the
 // reductions reuse the library's deterministic device reductions (kernels::vdot_into and
 // norm_reduce_into) into a scratch value and add it to the slot with a one-thread kernel; the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The Cuda kernel of the thresholding rules of ISTA and FISTA: one thread per element, each
 // calling the rule shared with the host loop (threshold_rules.hpp); the rule's cut is computed
 // once on the host, as the host kernel does.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The process's CUDA context: device selection, the library's stream, cuBLAS and scratch.
 #include "distlops/core/cuda_context.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // copy_box for device memory. The copy is first reduced to its simplest strided form
 // (box_copy_plan.hpp, shared with the host); one contiguous run is a cudaMemcpyAsync, anything
 // else a kernel that copies words of the widest size the element size and the pointers'

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The transports of device memory and the Cuda space's transport factory (transport.hpp): the
 // one place that decides whether device data go over NCCL or through host memory.
 #include "distlops/core/device_transport.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Element-wise kernels of the Cuda space. Each kernel applies a function object of
 // pointwise.hpp (the formulas of the host kernels) in a grid-stride loop.
 #include "distlops/core/detail/cuda_launch.cuh"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Device memory of the Cuda space: cudaMalloc (never managed memory) and copies ordered on the
 // library's stream. Copies from or to the host return when the data have arrived.
 #include <cuda_runtime.h>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // NCCL collectives on device memory, and the transport of the plans over them.
 #include "distlops/core/nccl_communicator.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Reductions of the Cuda space: dot, vdot and the norm reductions, in two passes of block
 // reductions with a fixed shape. The number of blocks depends only on the element count (never
 // on the device), each thread accumulates its elements in index order and blocks combine in a

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // SymmetricArray: NCCL symmetric memory behind a device array (symmetric_memory.hpp).
 #include "distlops/core/symmetric_memory.hpp"
 #include "distlops/core/instantiate.hpp"

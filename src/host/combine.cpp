@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The combine kernel behind the stencil and convolution operators: a weighted sum of a few
 // shifted inputs. The common tap counts are unrolled so that the compiler keeps every source
 // pointer in a register and vectorises the loop.

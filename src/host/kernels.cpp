@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Host kernels: plain loops over contiguous memory that the compiler vectorises. The
 // per-element formulas are those of pointwise.hpp, shared with the CUDA kernels. Reductions
 // keep several independent partial sums, which both vectorises without -ffast-math and

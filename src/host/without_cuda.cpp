@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The Cuda space of a build without the CUDA backend: every use reports that clearly.
 #include "distlops/core/error.hpp"
 #include "distlops/core/gpu_collectives.hpp"

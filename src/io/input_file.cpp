@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // A file read with plain POSIX calls (input_file.hpp).
 #include "input_file.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // A file read with plain POSIX calls by one rank, without MPI (internal to the library): what
 // read_npy_local reads whole files and the .npz reader reads archives from.

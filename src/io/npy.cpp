@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Parallel .npy input and output with MPI-IO.
 //
 // Geometry: a C-order array distributed along axis k is, in the file, A = prod(shape[:k])

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The .npy header: a small recursive-descent parser of the Python dictionary literal NumPy
 // writes, and the formatter that reproduces numpy.save's header byte for byte. No MPI here:
 // the parser is also built into the fuzz target.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // What the .npy, local .npy and .npz readers share (internal to the library): the checks of a
 // header against the requested element type and target, the bytes of a layout's block in a C

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Whole .npy arrays on every rank (npy_local.hpp): the file is read with plain POSIX calls by
 // the reading rank(s), its header parsed as read_npy does, Fortran order reordered into C order.
 #include "distlops/io/npy_local.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Reading .npz archives (npz.hpp). Rank 0 reads the central directory and the member's .npy
 // header and broadcasts what the others need; stored members are then read with the .npy
 // reader's collective MPI-IO, deflated ones inflated by every rank (zip.hpp).

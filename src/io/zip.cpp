@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Reading ZIP archives as NumPy's .npz files use them: see zip.hpp. Record layouts follow
 // PKWARE's APPNOTE.TXT (sections 4.3.7 local file header, 4.3.12 central directory header,
 // 4.3.14-4.3.16 end-of-central-directory records, 4.5.3 zip64 extra field); all fields are

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // The part of the ZIP format that .npz files use (internal to the library): the central
 // directory of an archive and sequential reading of one member, stored (method 0) or deflated

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
 # ---- the installed package, as a project outside the tree uses it -------------------------------
 # A chain of fixtures: consumer.install installs this build into the build tree (after removing
 # what an earlier run installed), consumer.configure and consumer.build build tests/consumer

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Uses an installed distlops: builds a distributed vector, checks a gather and two reductions
 // against their closed forms, and exits non-zero (on every rank alike) when a result is wrong.
 // With an argument, also checks that it runs on that many ranks, so that a launcher starting

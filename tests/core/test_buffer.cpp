@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Buffers in every memory space: allocation, clones, the count of allocations, and copies to
 // and from host memory. (Device buffers in a process without a device: test_errors.)
 #include "spaces.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Communicator: typed collectives and point-to-point for the scalar and index types, their
 // chunked paths for transfers above the message limit, splits, and MPI errors as exceptions.
 #include <numeric>

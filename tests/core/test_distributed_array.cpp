@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // DistributedArray against references computed on the global array: construction and gathers,
 // element-wise algebra, fused updates, reductions and norms (with Eigen), norms along axes,
 // redistribution, ghost cells, masks and replicas. Every case runs on uneven splits, ranks

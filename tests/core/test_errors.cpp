@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Bad input raises the same clear exception on every rank and never leaves a rank waiting:
 // each case is fed at every rank count, including input that is bad on one rank only. A hang
 // would exceed the test's timeout and fail it. Device memory in a process without a device

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The per-element formulas of pointwise.hpp (shared by the host and CUDA kernels) against
 // std::complex and plain arithmetic; in every memory space, the reductions against sums in long
 // double and copy_box against element-by-element index arithmetic on random boxes of 1-d to 9-d

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Layout: PyLops-MPI's default split, custom local shapes, masks, derived layouts, and the
 // validation of bad or inconsistent arguments (same exception on every rank).
 #include "test_support.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // StackedDistributedArray: algebra and reductions of the concatenated vector, nesting, mixed
 // partitions and masks (in every memory space), and mismatches.
 #include <Eigen/Core>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The transports (transport.hpp) of every memory space: MPI on host memory; on device memory,
 // staged through host memory and (in builds with NCCL) over NCCL. Every collective and the
 // batched messages are checked against values computed from the rank numbers alone, with

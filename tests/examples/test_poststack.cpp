@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The post-stack problem of the main example (examples/poststack/problem.hpp) against a
 // serial reference built from the global problem with Eigen: the modelling operator equals
 // the product of the dense convolution and centered-derivative matrices on every trace, the

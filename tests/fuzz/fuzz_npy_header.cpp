@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // libFuzzer target for the .npy header parser (no MPI). Any input must either parse or raise
 // IoError: another exception, a crash or a sanitizer report is a bug. A header that parses must
 // describe itself consistently, and the header formatted from it must parse to the same values.

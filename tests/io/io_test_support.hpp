@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // What the .npy and .npz tests share: the reference values of the files in data/ (written by
 // NumPy, data/make_reference_files.py), raw file bytes, a scratch directory shared by the ranks,

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
 """Archives written by the NumPy installed here, read by distlops.
 
 Usage: npz_numpy.py COMMAND...  (COMMAND runs test_npz's hidden "[.npz-numpy]" test case)

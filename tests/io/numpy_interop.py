@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
 """Interchange with the NumPy installed here, both ways.
 
 Usage: numpy_interop.py COMMAND...  (COMMAND runs test_npy's hidden "[.numpy-live]" test case)

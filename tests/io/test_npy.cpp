@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Parallel .npy input and output: round trips over every layout, files written by NumPy,
 // byte-for-byte equality with numpy.save, errors raised alike on every rank, atomic writes.
 #include <sys/resource.h>

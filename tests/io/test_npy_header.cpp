@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The .npy header alone (no MPI): the formatter against headers NumPy wrote, the parser on
 // every spelling NumPy accepts and on malformed input of every kind.
 #include <filesystem>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Whole .npy arrays on every rank (read_npy_local): the files NumPy wrote in data/, C and
 // Fortran order, one reader or every rank reading its own file, the Eigen views, and errors
 // raised alike on every rank.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // .npz archives: archives written here byte by byte (stored members, deflated members made with
 // zlib's deflate, zip64 records and extra fields, a comment) read into every layout and whole on
 // every rank; damaged archives fail alike on every rank; and, where NumPy is installed, archives

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Distributed derivatives against serial references that follow PyLops' formulas line by line
 // (written here independently of the library's stencils), for every kind, order, edge flag
 // and sampling, on 1-d, 2-d and 3-d arrays split along the first or a later axis, including

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Halo on Cartesian process grids (one- and two-dimensional, trimmed and zero ghost cells,
 // per-side widths, blocks without data) against slices of the global array; its exact adjoint;
 // errors on every rank. NonStationaryConvolve1D, local and distributed, against PyLops' numbers

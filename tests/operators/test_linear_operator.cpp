@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The operator algebra (adjoint, transpose, conj, product, sum, difference, scaling, power,
 // identity) against the same algebra on dense matrices, in every memory space; flat and N-d
 // inputs; local and stacked operators; layout errors; no allocation on a second apply; the dot

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // BlockDiag, VStack, HStack, their stacked forms and Replicated (in every memory space),
 // against the dense block matrices assembled from every rank's blocks (each rank can rebuild
 // every other rank's blocks: they are deterministic functions of the rank and the block index).

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
 """Runs the post-stack tutorial with PyLops-MPI and its distlops translation, and compares them.
 
 Usage:

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // Serial references of the solvers for the tests: PyLops' recurrences (pylops/optimization/
 // cls_basic.py and cls_sparsity.py) written out on dense Eigen matrices, step by step as PyLops

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // The definitions of the serial references of solver_reference.hpp, included only by the
 // files that compile them once per scalar type (solver_reference_real.cpp and

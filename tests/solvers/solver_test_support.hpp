@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // Helpers of the solver tests: well-conditioned test matrices, dense operators on any vector
 // type of any memory space, a callback that records the gathered iterates, comparisons and a

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // CG and preconditioned CG: every iterate against the serial transcription of PyLops' CG and
 // breakdowns, in every memory space; numbers produced by PyLops itself, convergence on
 // distributed, replicated and local operators and (in every memory space) stacked ones for the

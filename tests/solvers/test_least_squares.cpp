@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // CGLS and LSQR: every iterate against the serial transcriptions of PyLops' recurrences (in
 // every memory space), numbers produced by PyLops itself, convergence on BlockDiag, VStack, HStack,
 // local and (in every memory space) stacked operators for the four scalar types, damping against

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The scalar slots of the solvers (solvers/detail/scalar_slots.hpp) and the collectives an
 // iteration costs: batched reductions equal the arrays' own vdot and norm on stacked arrays with
 // plain, masked and replicated blocks, and a batch costs one MPI allreduce per distinct

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // What every solver shares: the callback (agreed over the ranks), the progress table printed
 // by rank 0, checkpoints (a run stopped and resumed reaches the uninterrupted run's iterate bit
 // for bit; mismatched or corrupt checkpoints fail on every rank) and work vectors allocated

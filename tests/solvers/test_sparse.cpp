@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // ISTA, FISTA and power iteration: every iterate against the serial transcription of PyLops'
 // ISTA and FISTA (three thresholding rules, with and without a sparsifying operator, with a
 // threshold decay), eigenvalue estimates against Eigen's eigensolvers and the thresholding

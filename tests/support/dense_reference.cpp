@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The reference operators and assemblies of dense_reference.hpp, compiled once for the four
 // scalar types of the tests in every memory space of the build.
 #include "dense_reference.hpp"

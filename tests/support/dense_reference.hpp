@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // Reference operators for tests: a dense global matrix applied to the gathered input, for
 // distributed, stacked and local vectors. They are slow and obviously correct, so composite

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // Reference matrices of PyLops' FirstDerivative and SecondDerivative along one axis, written
 // row by row from the slicing formulas of pylops/basicoperators/firstderivative.py and

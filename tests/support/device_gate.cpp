@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // distlops_device_gate <command> [arguments...]
 //
 // Runs the command (the mpiexec line of a Cuda test run) only where this process sees a CUDA

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // Checks for errors that must be raised on every rank alike: the expected exception and text
 // here, and afterwards a collective that every rank reaches (no rank left waiting).

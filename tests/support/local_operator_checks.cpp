@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The checks of local_operator_checks.hpp, compiled once for the four scalar types of the tests
 // in every memory space of the build.
 #include "local_operator_checks.hpp"

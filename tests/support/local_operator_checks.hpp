@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // Checks shared by the tests of local operators: the dense matrix of an operator against a
 // reference matrix built independently from the operator's definition, its adjoint against

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Catch2 main for MPI test programs: every rank runs the tests; rank 0 reports to the
 // terminal, other ranks report to a file that is printed only if that rank saw a failure; all
 // ranks exit with the same status (failure anywhere fails everywhere).

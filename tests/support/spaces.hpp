@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // Tests written once and run in every memory space of the build (Ginkgo's "common" tests are the
 // model). A scenario is written against `Space` and compared with the same independent reference

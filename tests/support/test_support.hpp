@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // Helpers shared by the tests: deterministic random data (identical on every rank, so every
 // rank can build the same global reference), tolerances per scalar type, comparisons.

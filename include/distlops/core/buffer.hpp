@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file buffer.hpp
 /// `Buffer<T, Space>`: an owning, uninitialised, contiguous allocation of `size` elements in

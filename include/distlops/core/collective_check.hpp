@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file collective_check.hpp
 /// Agreement on errors: a check that may fail on some ranks only (because it looks at

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file communicator.hpp
 /// `Communicator`: a cheap-to-copy handle to an MPI communicator with typed collectives whose

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file cuda_context.hpp
 /// `cuda::Context`: the CUDA state of this process (builds with the CUDA backend only). One GPU

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file device_transport.hpp
 /// The transports of device memory (builds with the CUDA backend only): `DeviceTransport`

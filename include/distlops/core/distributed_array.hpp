@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file distributed_array.hpp
 /// `DistributedArray<T, Space>`: an N-d array spread over the ranks of a communicator as its

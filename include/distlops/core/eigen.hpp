@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file eigen.hpp
 /// Eigen views of a host DistributedArray's local block, without copies.

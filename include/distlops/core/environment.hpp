@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file environment.hpp
 /// `Environment`: initialises MPI on construction and finalises it on destruction, unless the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file error.hpp
 /// The exception hierarchy. Every error the library raises derives from distlops::Error and

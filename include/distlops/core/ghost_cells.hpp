@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file ghost_cells.hpp
 /// `GhostExchange`: fetches, for every rank, the planes just before ("front") and just after

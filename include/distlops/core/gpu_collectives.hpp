@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file gpu_collectives.hpp
 /// Which path collectives on device data take: NCCL on the device buffers, or MPI on copies

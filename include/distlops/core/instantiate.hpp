@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file instantiate.hpp
 /// The one family of macros that lists what the library is compiled for: the four scalar types

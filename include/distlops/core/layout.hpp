@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file layout.hpp
 /// `Layout`: how an N-d global array is spread over the ranks of a communicator: its global

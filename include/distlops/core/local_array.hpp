@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file local_array.hpp
 /// `LocalArray<T, Space>`: one rank's N-d array (C order) in memory of Space, owning its

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file memory_space.hpp
 /// Memory spaces: where an array's data live. `Host` is CPU memory; `Cuda` is the memory of

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file nccl_communicator.hpp
 /// `NcclCommunicator`: typed NCCL collectives and point-to-point transfers on device memory

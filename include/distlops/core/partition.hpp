@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file partition.hpp
 /// How a distributed array's data are spread over the ranks (PyLops-MPI's Partition).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file pointwise.hpp
 /// The per-element arithmetic of the kernels, written once for the host loops (src/host) and

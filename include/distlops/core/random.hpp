@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file random.hpp
 /// Deterministic pseudo-random data that depend only on a key and the global index of an

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file redistribute.hpp
 /// `RedistributePlan`: moves an array between two layouts of the same global shape (another

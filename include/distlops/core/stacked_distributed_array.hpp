@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file stacked_distributed_array.hpp
 /// `StackedDistributedArray<T, Space>`: a sequence of DistributedArrays (or of nested stacked

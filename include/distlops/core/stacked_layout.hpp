@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file stacked_layout.hpp
 /// `StackedLayout`: the layouts of the blocks of a StackedDistributedArray, nested like it.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file symmetric_memory.hpp
 /// `SymmetricArray<T>`: a DistributedArray of the Cuda space whose local block lives in NCCL

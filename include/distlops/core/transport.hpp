@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file transport.hpp
 /// `Transport`: the one object that moves a memory space's data between ranks. Plans

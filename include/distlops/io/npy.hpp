@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file npy.hpp
 /// Parallel reading and writing of DistributedArray in NumPy's .npy format with MPI-IO, for

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file npy_header.hpp
 /// The header of NumPy's .npy format: parsing and formatting, without MPI (so that the parser

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file npy_local.hpp
 /// Plain (not distributed) loading of a whole .npy file, for the parameters of operators:

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file npz.hpp
 /// Reading NumPy's .npz archives (numpy.savez, numpy.savez_compressed): a member into a

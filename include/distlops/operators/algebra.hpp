@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file algebra.hpp
 /// The operator objects behind the algebra of BasicLinearOperator: adjoint, transpose,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file derivative_kind.hpp
 /// Kinds of finite differences (PyLops' `kind`), shared by the local and distributed

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file dottest.hpp
 /// The dot test: a correct adjoint satisfies <A u, v> = <u, A^H v> for any u and v. For an

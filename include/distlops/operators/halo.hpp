@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file halo.hpp
 /// Halo: extends each rank's block of an N-d array, distributed over a Cartesian process grid,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file linear_operator.hpp
 /// Linear operators. An operator object derives from `LinearOperatorBase<Domain, Range>` and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file local.hpp
 /// Every local operator (namespace distlops::local): operators on one rank's contiguous data,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file reshape.hpp
 /// `reshape(op, domain, range)`: an operator seen with other layouts whose every rank holds as

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file vector_traits.hpp
 /// What operators need to know about the vectors they map: DistributedArray (described by a

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file cg.hpp
 /// Conjugate gradients for A x = y with A Hermitian positive definite (PyLops' cg), optionally

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file cgls.hpp
 /// CGLS: conjugate gradients on the normal equations of the damped least-squares problem

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file common.hpp
 /// What every solver shares: why it stopped, its options (iterations, tolerance, callback,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file fista.hpp
 /// FISTA, the fast iterative shrinkage-thresholding algorithm (Beck and Teboulle, 2009;

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file ista.hpp
 /// ISTA, the iterative shrinkage-thresholding algorithm (PyLops' ista), for the sparsity-

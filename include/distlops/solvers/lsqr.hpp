@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file lsqr.hpp
 /// LSQR (Paige and Saunders, 1982) for min ||y - A x||^2 + damp^2 ||x||^2, with PyLops' (and

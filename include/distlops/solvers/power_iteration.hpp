@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file power_iteration.hpp
 /// Power iteration for the eigenvalue of largest modulus of a square operator, or for the

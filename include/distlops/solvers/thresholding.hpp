@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file thresholding.hpp
 /// The thresholding rules of ISTA and FISTA (PyLops' _softthreshold, _hardthreshold and

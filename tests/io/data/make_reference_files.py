@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
 """Writes the reference .npy files of tests/io/test_npy.cpp with NumPy.
 
 Run from this directory: python3 make_reference_files.py. The element at flat (C order) index i

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // The checks of the FFT tests, for local and distributed transforms of any memory space and
 // of real or complex models: forward, adjoint and their accumulating forms against the serial

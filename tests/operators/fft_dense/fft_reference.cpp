@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // The FFT tests' serial reference (fft_reference.hpp).
 #include "fft_reference.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // Serial references for the FFT tests: PyLops' FFTND written step by step (ifftshift,
 // zero-padding or truncation, DFT, half spectrum with sqrt(2) weights, scaling, fftshift) with a

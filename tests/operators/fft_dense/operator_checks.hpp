@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // Checks shared by the FFT, MatrixMult, Fredholm1 and MDC tests, for operators of any memory
 // space.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Distributed FFT2D and FFTND against PyLops' definition (naive DFT of the gathered array) on
 // arrays split along every axis, with uneven splits, ranks owning nothing, and replicated
 // arrays; every norm, shift, nfft padding and truncation (the split axis included), complex

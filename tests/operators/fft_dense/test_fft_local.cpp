@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Local FFT, FFT2D and FFTND against PyLops' definition computed with a naive DFT (every norm,
 // shift, nfft padding and truncation, even and odd lengths, 1-d to 3-d), for complex models,
 // real models with a half spectrum (real = true) and real models with a full spectrum, in both

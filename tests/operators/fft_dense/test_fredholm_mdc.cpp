@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Fredholm1 (local and distributed, replicated or split model and data, with and without the
 // stored adjoint kernel) against per-slice Eigen products, and MDC against its definition
 // written out with a naive DFT: every partition, the transposed layout, one- and two-sided

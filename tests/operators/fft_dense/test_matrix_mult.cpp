@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Distributed MatrixMult (SUMMA and block kinds) against Eigen products of the global
 // matrices: forward, adjoint, dot tests, edge tiles that are smaller or empty, replicas that
 // agree (block kind), in every memory space (device collectives over both of their paths);

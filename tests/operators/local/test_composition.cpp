@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Local operators in the operator algebra, through the umbrella header: the example of
 // docs/operators.md (D^H D + 0.1 L) and a chain of shape-changing operators, against products
 // and sums of their dense matrices.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Convolve1D against the convolution matrix written from its definition,
 // y[i] = sum_j h[i + offset - j] x[j] for 0 <= i < max(n, nh) (checked against PyLops 2.8's
 // operator for every filter length and offset of the cases below), along every axis of 1-d to

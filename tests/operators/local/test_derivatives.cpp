@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // FirstDerivative and SecondDerivative against matrices written row by row from PyLops'
 // slicing formulas (pylops/basicoperators/firstderivative.py and secondderivative.py: the
 // inner rows first, then the edge rows overwriting them), along every axis of 1-d to 3-d

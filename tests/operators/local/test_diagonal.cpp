@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Diagonal against the diagonal matrix of the broadcast weights, built index by index, along
 // every axis of 1-d to 3-d arrays and element-wise, in every memory space; values computed by
 // PyLops 2.8; errors.

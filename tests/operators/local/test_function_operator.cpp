@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // FunctionOperator built from user callables: a running sum (forward) and its adjoint, the
 // reverse running sum, on N-d shapes, against the lower-triangular matrix of ones; in every
 // memory space, callables that enqueue work of their space (another operator, scaled); the dot

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Identity (square and PyLops' N x M with zero padding or truncation), Zero and Scaling
 // against matrices built index by index, in every memory space; values computed by PyLops 2.8;
 // errors.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Laplacian against the weighted sum of second-difference matrices written from PyLops'
 // slicing formulas (derivative_reference.hpp), one per axis, on 1-d to 3-d arrays with every
 // kind and edge flag; values computed by PyLops 2.8; large arrays; errors.

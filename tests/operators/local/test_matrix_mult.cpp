@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // MatrixMult against the Kronecker product A (x) I (the matrix acting on the first axis of the
 // model, each column of the other axes at once), with and without PyLops' otherdims, from
 // span and Eigen inputs, in every memory space; values computed by PyLops 2.8; argument errors.

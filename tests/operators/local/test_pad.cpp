@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Pad against the matrix placing each model element at its padded position, built index by
 // index, on 1-d to 9-d arrays in every memory space; values computed by PyLops 2.8; errors.
 #include "distlops/operators/local/pad.hpp"

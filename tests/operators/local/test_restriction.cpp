@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Restriction against the sampling matrix built index by index (one 1 per data sample), with
 // sorted, unsorted and repeated indices along every axis of 1-d to 3-d arrays, in every memory
 // space; values computed by PyLops 2.8 (whose adjoint adds repeated samples); errors.

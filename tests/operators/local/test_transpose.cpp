@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 // Transpose against the permutation matrix built index by index, for every permutation of
 // the axes of 2-d and 3-d arrays and some of 4-d ones, and element by element on arrays large
 // enough for the tiles and with more axes than one device launch takes, in every memory space;

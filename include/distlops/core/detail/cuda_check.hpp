@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // Turns CUDA runtime and cuBLAS return codes into distlops::DeviceError naming the call.
 #include <cublas_v2.h>

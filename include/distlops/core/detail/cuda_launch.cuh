@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // What the CUDA kernel files share: the device counterparts of the scalar types and launch
 // configurations with 64-bit grid-stride loops.

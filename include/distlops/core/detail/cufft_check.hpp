@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 // Turns cuFFT return codes into distlops::DeviceError naming the call (cuda_check.hpp does the
 // same for the CUDA runtime and cuBLAS).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file device_sharing.hpp
 /// Whether NCCL can form a communicator over a set of ranks, decided from what every rank

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file group_key.hpp
 /// A small number that names a group of ranks for the rest of the process, under which the

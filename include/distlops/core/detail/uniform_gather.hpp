@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file uniform_gather.hpp
 /// Recognises an all-gather among the variable ones: every rank contributes the same count and

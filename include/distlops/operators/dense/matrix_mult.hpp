@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file matrix_mult.hpp
 /// Distributed dense matrix products Y = A X (PyLops-MPI's MPIMatrixMult): A is N x K, the

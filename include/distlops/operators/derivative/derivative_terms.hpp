@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file derivative_terms.hpp
 /// PyLops' derivative arguments turned into the terms of a StencilOperator, for the local and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file derivatives.hpp
 /// Distributed finite differences with PyLops' formulas (edge rows included): FirstDerivative,

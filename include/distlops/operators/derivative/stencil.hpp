@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file stencil.hpp
 /// The per-point finite-difference formulas of FirstDerivative, SecondDerivative, Laplacian and

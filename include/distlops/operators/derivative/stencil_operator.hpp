@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file stencil_operator.hpp
 /// `StencilOperator<Vector>`: y = sum over terms t of D_t x, where D_t is the finite difference

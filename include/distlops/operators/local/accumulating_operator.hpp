@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file accumulating_operator.hpp
 /// `local::AccumulatingOperator<T, Space>`: the base of local operators whose kernels compute

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file convolve1d.hpp
 /// `local::Convolve1D`: convolution with a 1-d filter h (nh taps) along one axis of an N-d

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file diagonal.hpp
 /// `local::Diagonal`: element-wise multiplication by a vector of weights d, PyLops'

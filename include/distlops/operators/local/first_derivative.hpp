@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file first_derivative.hpp
 /// `local::FirstDerivative`: the first derivative along one axis of an N-d array (C order),

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file function_operator.hpp
 /// `local::FunctionOperator`: an operator from two user callables, PyLops'

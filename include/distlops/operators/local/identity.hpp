@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file identity.hpp
 /// `local::Identity`: PyLops' `Identity(N, M)`, the N x M identity with data (range) shape `N`

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file laplacian.hpp
 /// `local::Laplacian`: the weighted sum of second derivatives along several axes of an N-d

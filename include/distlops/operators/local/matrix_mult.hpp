@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file matrix_mult.hpp
 /// `local::MatrixMult`: a dense matrix A (rows x cols), PyLops' `MatrixMult(A, otherdims)`.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file pad.hpp
 /// `local::Pad`: zero padding of an N-d array (C order), PyLops' `Pad(dims, pad)`. `pad` has

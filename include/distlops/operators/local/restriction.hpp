@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file restriction.hpp
 /// `local::Restriction`: sampling of an N-d array (C order) at the indices `iava` along one

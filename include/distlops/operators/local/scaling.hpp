@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file scaling.hpp
 /// `local::Scaling`: multiplication of every element by one scalar s on arrays of a shape;

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file transpose.hpp
 /// `local::Transpose`: permutation of the axes of an N-d array (C order), PyLops'

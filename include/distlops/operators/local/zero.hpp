@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file zero.hpp
 /// `local::Zero`: PyLops' `Zero(N, M)`, the operator that maps arrays of the model shape `M`

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file fft.hpp
 /// Fast Fourier transforms over one or more axes of an N-d array (PyLops' FFT, FFT2D and

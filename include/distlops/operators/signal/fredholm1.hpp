@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file fredholm1.hpp
 /// Fredholm integral of the first kind (PyLops' Fredholm1, PyLops-MPI's MPIFredholm1): a

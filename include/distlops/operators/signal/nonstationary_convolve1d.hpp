@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file nonstationary_convolve1d.hpp
 /// Non-stationary 1-d convolution along one axis (PyLops' NonStationaryConvolve1D and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file block_diag.hpp
 /// BlockDiag: a block-diagonal operator whose blocks are local operators; every rank applies

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file local_blocks.hpp
 /// Consecutive pieces of one rank's local data, one per local operator: the views through

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file replicated.hpp
 /// Replicated: a local operator applied to replicated (BROADCAST or UNSAFE_BROADCAST) arrays,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file vstack.hpp
 /// VStack and HStack of local operators (PyLops-MPI's MPIVStack and MPIHStack).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file mdc.hpp
 /// Multi-dimensional convolution (PyLops' MDC, PyLops-MPI's MPIMDC): a real model x(t, r, v)

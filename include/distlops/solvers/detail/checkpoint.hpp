@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file checkpoint.hpp
 /// Checkpoint files of the solvers: one binary file per rank with the complete state of a

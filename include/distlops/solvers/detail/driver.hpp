@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file driver.hpp
 /// `SolverDriver`: what a solver run needs besides its recurrence, shared by every solver:

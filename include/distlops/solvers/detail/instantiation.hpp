@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file instantiation.hpp
 /// The cases for which the library compiles the solver templates once (solvers/*.cpp),

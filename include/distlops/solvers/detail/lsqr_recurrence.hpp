@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file lsqr_recurrence.hpp
 /// The scalar part of an LSQR iteration (lsqr.hpp), written once for the host and the device:

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file progress.hpp
 /// The progress table of the solvers (PyLops' show=True): header, rows, footer. Every rank

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file scalar_slots.hpp
 /// `ScalarSlots<Space>`: the scalars of a solver iteration kept in the vectors' memory space,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file slot_kernels.hpp
 /// The kernels behind `ScalarSlots` (scalar_slots.hpp): reductions that add into slots (doubles

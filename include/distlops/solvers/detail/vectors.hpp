@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file vectors.hpp
 /// What the solvers need from their vector types beyond the shared algebra: the communicator

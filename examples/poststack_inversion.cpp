@@ -11,12 +11,13 @@
 //     mpiexec -n 2 ./poststack_inversion --output poststack-output
 //     mpiexec -n 2 ./poststack_inversion --space cuda
 //
-// Writes PNG pictures (true model, data, inverted model, cost and model error per iteration)
-// and the arrays as .npy files into the output directory. --help lists the options.
+// Writes the arrays as .npy files and a summary.json into the output directory;
+// examples/poststack/plot_poststack.py draws the pictures from them. --help lists the options.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -26,7 +27,6 @@
 
 #include "distlops/distlops.hpp"
 #include "poststack/problem.hpp"
-#include "support/image.hpp"
 
 using namespace distlops;
 using namespace distlops::examples;
@@ -45,6 +45,9 @@ options:
   --shares LIST   traces per rank, comma separated (e.g. 100,156); default: PyLops-MPI's split
   --noise X       noise standard deviation relative to the data's RMS amplitude (default 0.3)
   --eps X         weight of the Laplacian regularisation (default 1)
+  --dt X          time sampling in seconds (default 0.004)
+  --f0 X          peak frequency of the Ricker wavelet in Hz (default 20), below the Nyquist
+                  frequency 1 / (2 dt)
   --niter N       CGLS iterations (default 100)
   --output DIR    output directory, created when missing (default poststack-output)
   --model FILE    the true model instead of the built-in one: a float64 .npy file of shape
@@ -103,6 +106,12 @@ double parse_real(const std::string& option, const std::string& text) {
   return value;
 }
 
+std::string format_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
 struct Options {
   PoststackSettings settings;
   int niter = 100;
@@ -134,8 +143,8 @@ Options parse(int argc, char** argv) {
       }
       value = argv[++i];
     }
-    static const char* const known[] = {"--nx",   "--nz",    "--shares", "--noise",
-                                        "--eps",  "--niter", "--output", "--model",
+    static const char* const known[] = {"--nx",   "--nz",    "--shares", "--noise",  "--eps",
+                                        "--dt",   "--f0",    "--niter",  "--output", "--model",
                                         "--data", "--space", "--check"};
     bool ok = false;
     for (const char* name : known)
@@ -164,6 +173,12 @@ Options parse(int argc, char** argv) {
     } else if (option == "--eps") {
       s.eps = parse_real(option, value);
       if (s.eps < 0) throw UsageError{"--eps must not be negative, got " + value};
+    } else if (option == "--dt") {
+      s.dt = parse_real(option, value);
+      if (s.dt <= 0) throw UsageError{"--dt must be positive, got " + value};
+    } else if (option == "--f0") {
+      s.peak_frequency = parse_real(option, value);
+      if (s.peak_frequency <= 0) throw UsageError{"--f0 must be positive, got " + value};
     } else if (option == "--niter") {
       const Index niter = parse_integer(option, value);
       if (niter < 0 || niter > 100000)
@@ -188,6 +203,11 @@ Options parse(int argc, char** argv) {
   }
   if ((options.nx_given && s.nx < 1) || (options.nz_given && s.nz < 1)) {
     throw UsageError{"--nx and --nz must be positive"};
+  }
+  if (s.peak_frequency * s.dt >= 0.5) {
+    throw UsageError{"--f0 " + format_number(s.peak_frequency) +
+                     " Hz is not below the Nyquist frequency " + format_number(0.5 / s.dt) +
+                     " Hz of --dt " + format_number(s.dt) + " s"};
   }
   return options;
 }
@@ -219,58 +239,86 @@ void take_grid_from_files(Options& options, const Communicator& comm) {
   s.nz = shape[1];
 }
 
-std::vector<double> exp_of(std::vector<double> values) {
-  for (double& v : values)
-    v = std::exp(v);
-  return values;
-}
+/// The model errors the demo reports, for the starting model (front) and every iterate.
+struct ModelErrors {
+  /// ||m - m_true|| / ||m_true||, m = ln(impedance): small because ln(impedance) is dominated
+  /// by its mean.
+  std::vector<double> log_impedance;
+  /// ||m - m_true|| / ||m_true - m_start||: the share of what the inversion must recover that
+  /// is still missing (1 at the starting model).
+  std::vector<double> update;
+  /// ||exp(m) - exp(m_true)|| / ||exp(m_true)||, of the starting and final models.
+  double impedance_start = 0, impedance_final = 0;
+};
 
-std::pair<double, double> min_max(const std::vector<double>& values) {
-  double lo = values.empty() ? 0 : values[0], hi = lo;
-  for (double v : values) {
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
+/// ||exp(a) - exp(b)|| / ||exp(b)|| (collective).
+double impedance_error(DistributedArray<double> a, DistributedArray<double> b) {
+  for (auto* array : {&a, &b}) {
+    for (double& value : array->local())
+      value = std::exp(value);
   }
-  return {lo, hi};
+  return relative_error(a, b);
 }
 
-/// The pictures, drawn by rank 0 from the gathered arrays (traces as columns, time down).
 template <MemorySpace Space>
-void save_pictures(const std::string& dir, const PoststackProblem<Space>& problem,
-                   const PoststackSolution<Space>& solution, const PoststackSettings& s) {
-  const auto& comm = problem.layout.communicator();
-  const std::vector<double> data = problem.data.gather_to(0);
-  const std::vector<double> inverted = solution.cgls.x.gather_to(0);
-  const std::vector<double> background = problem.background.gather_to(0);
-  const std::vector<double> truth =
-      problem.true_model ? problem.true_model->gather_to(0) : std::vector<double>{};
-  if (comm.rank() != 0) return;
-  const int nx = static_cast<int>(s.nx), nz = static_cast<int>(s.nz);
-  const FieldAxes axes{.x_label = "TRACE", .y_label = "TIME (S)", .y_step = s.dt};
-  // The impedance in one colour scale for the true, starting and inverted models.
-  const std::vector<double> inverted_impedance = exp_of(inverted);
-  const std::vector<double> true_impedance = exp_of(truth);
-  const auto [lo, hi] = min_max(truth.empty() ? inverted_impedance : true_impedance);
-  if (!truth.empty()) {
-    save_field_png(dir + "/model.png", true_impedance, nx, nz, "TRUE ACOUSTIC IMPEDANCE",
-                   ColourMap::viridis, lo, hi, true, axes);
-    save_field_png(dir + "/background.png", exp_of(background), nx, nz,
-                   "STARTING MODEL (SMOOTHED TRUE MODEL)", ColourMap::viridis, lo, hi, true, axes);
+ModelErrors model_errors(const PoststackProblem<Space>& problem,
+                         const PoststackSolution<Space>& solution) {
+  ModelErrors errors;
+  if (!problem.true_model) return errors;
+  errors.log_impedance = solution.model_errors;
+  // Iterate 0 is the starting model, so the first error is ||m_start - m_true|| / ||m_true||.
+  const double start_error = solution.model_errors.front();
+  for (double error : solution.model_errors)
+    errors.update.push_back(start_error > 0 ? error / start_error : 0.0);
+  const DistributedArray<double> truth = to_host(*problem.true_model);
+  errors.impedance_start = impedance_error(to_host(problem.background), truth);
+  errors.impedance_final = impedance_error(to_host(solution.cgls.x), truth);
+  return errors;
+}
+
+/// A history (one value per iteration, the same on every rank) as a 1-d .npy file.
+void write_history(const std::string& path, const std::vector<double>& values,
+                   const Communicator& comm) {
+  const Layout layout(comm, {static_cast<Index>(values.size())}, Partition::BROADCAST);
+  io::write_npy(path, DistributedArray<double>::from_global(layout, values));
+}
+
+std::string json_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
+
+/// The settings and figures of the run, for the plotting script (run by rank 0 alone).
+template <MemorySpace Space>
+void write_summary(const std::string& path, const Options& options,
+                   const PoststackProblem<Space>& problem, const ModelErrors& errors,
+                   const Communicator& comm) {
+  const PoststackSettings& s = options.settings;
+  std::ostringstream json;
+  json << "{\n  \"nx\": " << s.nx << ",\n  \"nz\": " << s.nz << ",\n  \"dt\": " << json_number(s.dt)
+       << ",\n  \"f0\": " << json_number(s.peak_frequency) << ",\n  \"eps\": " << json_number(s.eps)
+       << ",\n  \"niter\": " << options.niter << ",\n  \"ranks\": " << comm.size()
+       << ",\n  \"space\": \"" << Space::name << "\""
+       << ",\n  \"true_model\": " << (problem.true_model ? "true" : "false")
+       << ",\n  \"modelled_data\": " << (s.data_file.empty() ? "true" : "false");
+  if (!s.data_file.empty())
+    json << ",\n  \"noise\": null";
+  else
+    json << ",\n  \"noise\": " << json_number(s.noise);
+  if (problem.true_model) {
+    json << ",\n  \"error_log_impedance\": [" << json_number(errors.log_impedance.front()) << ", "
+         << json_number(errors.log_impedance.back()) << "]"
+         << ",\n  \"error_update\": [" << json_number(errors.update.front()) << ", "
+         << json_number(errors.update.back()) << "]"
+         << ",\n  \"error_impedance\": [" << json_number(errors.impedance_start) << ", "
+         << json_number(errors.impedance_final) << "]";
   }
-  save_field_png(dir + "/inverted.png", inverted_impedance, nx, nz,
-                 truth.empty() ? "INVERTED RELATIVE IMPEDANCE" : "INVERTED ACOUSTIC IMPEDANCE",
-                 ColourMap::viridis, lo, hi, true, axes);
-  const auto [dlo, dhi] = min_max(data);
-  const double clip = std::max(std::abs(dlo), std::abs(dhi));
-  save_field_png(dir + "/data.png", data, nx, nz,
-                 s.data_file.empty() ? "NOISY SEISMIC DATA" : "SEISMIC DATA", ColourMap::seismic,
-                 -clip, clip, true, axes);
-  save_line_plot_png(dir + "/cost.png", solution.cgls.costs,
-                     "CGLS COST ||[D; 0] - [W D; EPS L] M||", "ITERATION", "COST", true, 0);
-  if (!solution.model_errors.empty()) {
-    save_line_plot_png(dir + "/model_error.png", solution.model_errors,
-                       "MODEL ERROR ||M - M_TRUE|| / ||M_TRUE||", "ITERATION", "ERROR", false, 0);
-  }
+  json << "\n}\n";
+  std::ofstream file(path);
+  file << json.str();
+  file.close();
+  if (!file) throw std::runtime_error("cannot write " + path);
 }
 
 /// Rank 0's failure (or success) of a step that only rank 0 performs, agreed on by all.
@@ -327,9 +375,12 @@ int run(Options& options, const Communicator& comm) {
   progress.every = 10;
   const PoststackSolution<Space> solution = solve_poststack(problem, options.niter, progress);
 
-  const std::vector<double>& errors = solution.model_errors;
+  const ModelErrors model_error = model_errors(problem, solution);
+  const std::vector<double>& errors = model_error.log_impedance;
   if (root && !errors.empty()) {
-    std::printf("\nmodel error ||m - m_true|| / ||m_true|| (m = ln impedance):\n");
+    std::printf("\nmodel error per iteration, m = ln(impedance):\n");
+    std::printf(
+        "  iteration  ||m - m_true|| / ||m_true||  ||m - m_true|| / ||m_true - m_start||\n");
     // Iterations 0, 1, 2, 5, 10, 20, 50, ... and the last one.
     const int last = static_cast<int>(errors.size()) - 1;
     std::vector<int> shown;
@@ -341,10 +392,19 @@ int run(Options& options, const Communicator& comm) {
     shown.insert(shown.begin(), 0);
     if (last > 0) shown.push_back(last);
     for (int k : shown) {
-      std::printf("  iteration %4d  %.4e%s\n", k, errors[std::size_t(k)],
-                  k == 0 ? "  (starting model)" : "");
+      std::printf("  %9d  %26.4e  %35.1f %%%s\n", k, errors[std::size_t(k)],
+                  100 * model_error.update[std::size_t(k)], k == 0 ? "  (starting model)" : "");
     }
-    std::printf("final model error: %.4e\n", errors.back());
+    std::printf("final model error (starting model in brackets):\n");
+    std::printf(
+        "  relative to ln(impedance)   ||m - m_true|| / ||m_true||            %.4e (%.4e)\n",
+        errors.back(), errors.front());
+    std::printf(
+        "  relative to the update      ||m - m_true|| / ||m_true - m_start||  %.1f %% (100 %%)\n",
+        100 * model_error.update.back());
+    std::printf(
+        "  in impedance                ||AI - AI_true|| / ||AI_true||         %.4e (%.4e)\n",
+        model_error.impedance_final, model_error.impedance_start);
   }
 
   // Outputs: every rank writes its block of the arrays, from host memory.
@@ -352,28 +412,25 @@ int run(Options& options, const Communicator& comm) {
   const DistributedArray<double> inverted = to_host(solution.cgls.x);
   io::write_npy(dir + "/data.npy", to_host(problem.data));
   io::write_npy(dir + "/inverted_log_impedance.npy", inverted);
+  // The data the inverted model predicts: the plotting script draws d minus them.
+  io::write_npy(dir + "/inverted_data.npy", to_host(problem.modelling.apply(solution.cgls.x)));
   io::write_npy(dir + "/background_log_impedance.npy", to_host(problem.background));
+  write_history(dir + "/cost.npy", solution.cgls.costs, comm);
   if (problem.true_model) {
     io::write_npy(dir + "/true_log_impedance.npy", to_host(*problem.true_model));
+    write_history(dir + "/model_error.npy", model_error.log_impedance, comm);
+    write_history(dir + "/update_error.npy", model_error.update, comm);
   }
-  {
-    // The pictures need the whole arrays on rank 0; the gathers inside are collective.
-    std::string message;
-    try {
-      save_pictures(dir, problem, solution, s);
-    } catch (const std::exception& e) {
-      message = e.what();
-    }
-    agree_on_rank0_step(comm, "writing the pictures", [&] {
-      if (!message.empty()) throw std::runtime_error(message);
-    });
-  }
+  agree_on_rank0_step(comm, "writing " + dir + "/summary.json", [&] {
+    write_summary(dir + "/summary.json", options, problem, model_error, comm);
+  });
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (root) {
-    std::printf("\noutputs in %s/: %sdata.png inverted.png cost.png%s and .npy arrays\n",
-                dir.c_str(), problem.true_model ? "model.png background.png " : "",
-                errors.empty() ? "" : " model_error.png");
+    std::printf(
+        "\noutputs in %s/: summary.json and .npy arrays; pictures: /usr/bin/python3 "
+        "examples/poststack/plot_poststack.py %s\n",
+        dir.c_str(), dir.c_str());
     std::printf("total time %.2f s\n", seconds);
   }
 
@@ -401,8 +458,8 @@ int run(Options& options, const Communicator& comm) {
     bool files = true;
     if (root) {
       for (const char* name :
-           {"model.png", "background.png", "data.png", "inverted.png", "cost.png",
-            "model_error.png", "data.npy", "true_log_impedance.npy"}) {
+           {"summary.json", "data.npy", "inverted_data.npy", "background_log_impedance.npy",
+            "true_log_impedance.npy", "cost.npy", "model_error.npy", "update_error.npy"}) {
         std::error_code error;
         files = files && std::filesystem::file_size(dir + "/" + name, error) > 0 && !error;
       }

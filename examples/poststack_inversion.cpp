@@ -20,91 +20,39 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
-#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "distlops/distlops.hpp"
 #include "poststack/problem.hpp"
+#include "support/command_line.hpp"
 
 using namespace distlops;
 using namespace distlops::examples;
 
 namespace {
 
-const char* const usage = R"(usage: poststack_inversion [options]
-
-Post-stack seismic inversion of a 2-d section for the log of the acoustic impedance,
+const char* const description =
+    R"(Post-stack seismic inversion of a 2-d section for the log of the acoustic impedance,
 m = ln(impedance), from data d = W D m (W: Ricker wavelet, D: centered time derivative),
 regularised with eps times the 2-d Laplacian and solved with CGLS from a smooth model.
-
-options:
-  --nx N          traces (default 256)
-  --nz N          time samples per trace (default 256)
-  --shares LIST   traces per rank, comma separated (e.g. 100,156); default: PyLops-MPI's split
-  --noise X       noise standard deviation relative to the data's RMS amplitude (default 0.3)
-  --eps X         weight of the Laplacian regularisation (default 1)
-  --dt X          time sampling in seconds (default 0.004)
-  --f0 X          peak frequency of the Ricker wavelet in Hz (default 20), below the Nyquist
-                  frequency 1 / (2 dt)
-  --niter N       CGLS iterations (default 100)
-  --output DIR    output directory, created when missing (default poststack-output)
-  --model FILE    the true model instead of the built-in one: a float64 .npy file of shape
-                  (nx, nz) holding the acoustic impedance (positive values, not its logarithm);
-                  it sets the grid
-  --data FILE     data to invert instead of modelled ones: a float64 .npy file of shape (nx, nz)
-                  in the units of W D m; without --model there is no model error to report and
-                  the inversion starts from zero
-  --space NAME    where the operators and the solver run: host (default) or cuda (one GPU
-                  per rank; needs a build with the CUDA backend and a visible device on every
-                  rank)
-  --check MAX     verify the run: final model error at most MAX and below the starting one, cost
-                  decreased, output files written; exit status 1 otherwise (for tests)
-  --help          this text
+Writes the arrays as .npy files and summary.json into --output; draw the pictures with
+/usr/bin/python3 examples/poststack/plot_poststack.py OUTPUT.
 
 Exit status: 0 on success, 2 for a bad command line, 77 when --space cuda cannot run (a build
 without the CUDA backend, or a rank that sees no CUDA device), 1 for any other failure (a bad
-file, a failed check), the same on every rank.
-)";
+file, a failed check), the same on every rank.)";
 
 /// Exit status of a --space cuda run that cannot start: the code test harnesses read as
 /// "skipped".
 constexpr int space_unavailable = 77;
 
-/// A bad command line: the same message and exit status on every rank (every rank parses the
-/// same arguments).
+/// A bad grid found after parsing (files disagreeing with --nx/--nz): the same message and
+/// exit status on every rank (every rank reads the same headers).
 struct UsageError {
   std::string message;
 };
-
-Index parse_integer(const std::string& option, const std::string& text) {
-  std::size_t used = 0;
-  long long value = 0;
-  try {
-    value = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty()) {
-    throw UsageError{option + " expects an integer, got '" + text + "'"};
-  }
-  return static_cast<Index>(value);
-}
-
-double parse_real(const std::string& option, const std::string& text) {
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty() || !std::isfinite(value)) {
-    throw UsageError{option + " expects a finite number, got '" + text + "'"};
-  }
-  return value;
-}
 
 std::string format_number(double value) {
   char text[32];
@@ -117,103 +65,73 @@ struct Options {
   int niter = 100;
   std::string output = "poststack-output";
   std::string space = Host::name;
-  bool help = false;
-  bool nx_given = false, nz_given = false;
   double check_max_error = -1;  // negative: no check
 };
 
-Options parse(int argc, char** argv) {
-  Options options;
-  std::map<std::string, std::string> values;
-  for (int i = 1; i < argc; ++i) {
-    std::string argument = argv[i];
-    if (argument == "--help" || argument == "-h") {
-      options.help = true;
-      continue;
-    }
-    if (argument.rfind("--", 0) != 0) throw UsageError{"unexpected argument '" + argument + "'"};
-    std::string value;
-    const std::size_t equals = argument.find('=');
-    if (equals != std::string::npos) {
-      value = argument.substr(equals + 1);
-      argument = argument.substr(0, equals);
-    } else {
-      if (i + 1 >= argc || std::string(argv[i + 1]).rfind("--", 0) == 0) {
-        throw UsageError{argument + " needs a value"};
-      }
-      value = argv[++i];
-    }
-    static const char* const known[] = {"--nx",   "--nz",    "--shares", "--noise",  "--eps",
-                                        "--dt",   "--f0",    "--niter",  "--output", "--model",
-                                        "--data", "--space", "--check"};
-    bool ok = false;
-    for (const char* name : known)
-      ok = ok || argument == name;
-    if (!ok) throw UsageError{"unknown option '" + argument + "'"};
-    if (values.count(argument)) throw UsageError{argument + " given twice"};
-    values[argument] = value;
-  }
+/// The options of the program, checked by CLI11 (types and ranges) and by the app's callback
+/// (what involves several options).
+void add_options(CLI::App& app, Options& options) {
   PoststackSettings& s = options.settings;
-  for (const auto& [option, value] : values) {
-    if (option == "--nx") {
-      s.nx = parse_integer(option, value);
-      options.nx_given = true;
-    } else if (option == "--nz") {
-      s.nz = parse_integer(option, value);
-      options.nz_given = true;
-    } else if (option == "--shares") {
-      std::stringstream stream(value);
-      std::string item;
-      while (std::getline(stream, item, ','))
-        s.shares.push_back(parse_integer(option, item));
-      if (s.shares.empty()) throw UsageError{"--shares expects a comma-separated list of counts"};
-    } else if (option == "--noise") {
-      s.noise = parse_real(option, value);
-      if (s.noise < 0) throw UsageError{"--noise must not be negative, got " + value};
-    } else if (option == "--eps") {
-      s.eps = parse_real(option, value);
-      if (s.eps < 0) throw UsageError{"--eps must not be negative, got " + value};
-    } else if (option == "--dt") {
-      s.dt = parse_real(option, value);
-      if (s.dt <= 0) throw UsageError{"--dt must be positive, got " + value};
-    } else if (option == "--f0") {
-      s.peak_frequency = parse_real(option, value);
-      if (s.peak_frequency <= 0) throw UsageError{"--f0 must be positive, got " + value};
-    } else if (option == "--niter") {
-      const Index niter = parse_integer(option, value);
-      if (niter < 0 || niter > 100000)
-        throw UsageError{"--niter must be in [0, 100000], got " + value};
-      options.niter = static_cast<int>(niter);
-    } else if (option == "--output") {
-      if (value.empty()) throw UsageError{"--output needs a directory"};
-      options.output = value;
-    } else if (option == "--model") {
-      s.model_file = value;
-    } else if (option == "--data") {
-      s.data_file = value;
-    } else if (option == "--space") {
-      if (value != Host::name && value != Cuda::name) {
-        throw UsageError{"--space expects host or cuda, got '" + value + "'"};
-      }
-      options.space = value;
-    } else if (option == "--check") {
-      options.check_max_error = parse_real(option, value);
-      if (options.check_max_error <= 0) throw UsageError{"--check expects a positive error bound"};
+  app.add_option("--nx", s.nx, "traces")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--nz", s.nz, "time samples per trace")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--shares", s.shares,
+                 "traces per rank, comma separated (e.g. 100,156); default: PyLops-MPI's split")
+      ->delimiter(',')
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--noise", s.noise,
+                 "noise standard deviation relative to the data's RMS amplitude")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--eps", s.eps, "weight of the Laplacian regularisation")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--dt", s.dt, "time sampling in seconds")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--f0", s.peak_frequency,
+                 "peak frequency of the Ricker wavelet in Hz, below the Nyquist frequency "
+                 "1 / (2 dt)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--niter", options.niter, "CGLS iterations")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
+  app.add_option("--output", options.output, "output directory, created when missing")
+      ->check([](const std::string& value) {
+        return value.empty() ? std::string("needs a directory") : std::string();
+      })
+      ->capture_default_str();
+  app.add_option("--model", s.model_file,
+                 "the true model instead of the built-in one: a float64 .npy file of shape "
+                 "(nx, nz) holding the acoustic impedance (positive values, not its logarithm); "
+                 "it sets the grid");
+  app.add_option("--data", s.data_file,
+                 "data to invert instead of modelled ones: a float64 .npy file of shape (nx, nz) "
+                 "in the units of W D m; without --model there is no model error to report and "
+                 "the inversion starts from zero");
+  app.add_option("--space", options.space,
+                 "where the operators and the solver run: host, or cuda (one GPU per rank; needs "
+                 "a build with the CUDA backend and a visible device on every rank)")
+      ->check(CLI::IsMember({std::string(Host::name), std::string(Cuda::name)}))
+      ->capture_default_str();
+  app.add_option("--check", options.check_max_error,
+                 "verify the run: final model error at most MAX and below the starting one, cost "
+                 "decreased, output files written; exit status 1 otherwise (for tests)")
+      ->option_text("MAX")
+      ->check(CLI::PositiveNumber);
+  app.callback([&s] {
+    if (s.peak_frequency * s.dt >= 0.5) {
+      throw CLI::ValidationError(
+          "--f0", format_number(s.peak_frequency) + " Hz is not below the Nyquist frequency " +
+                      format_number(0.5 / s.dt) + " Hz of --dt " + format_number(s.dt) + " s");
     }
-  }
-  if ((options.nx_given && s.nx < 1) || (options.nz_given && s.nz < 1)) {
-    throw UsageError{"--nx and --nz must be positive"};
-  }
-  if (s.peak_frequency * s.dt >= 0.5) {
-    throw UsageError{"--f0 " + format_number(s.peak_frequency) +
-                     " Hz is not below the Nyquist frequency " + format_number(0.5 / s.dt) +
-                     " Hz of --dt " + format_number(s.dt) + " s"};
-  }
-  return options;
+  });
 }
 
 /// With a model or data file the grid is the file's shape; explicit --nx/--nz must agree.
-void take_grid_from_files(Options& options, const Communicator& comm) {
+void take_grid_from_files(Options& options, const CLI::App& app, const Communicator& comm) {
   PoststackSettings& s = options.settings;
   std::vector<std::pair<std::string, Shape>> shapes;
   for (const std::string& file : {s.model_file, s.data_file}) {
@@ -231,7 +149,8 @@ void take_grid_from_files(Options& options, const Communicator& comm) {
                      to_string(shapes[1].second) + ") have different shapes"};
   }
   const Shape& shape = shapes[0].second;
-  if ((options.nx_given && s.nx != shape[0]) || (options.nz_given && s.nz != shape[1])) {
+  const bool nx_given = app.count("--nx") > 0, nz_given = app.count("--nz") > 0;
+  if ((nx_given && s.nx != shape[0]) || (nz_given && s.nz != shape[1])) {
     throw UsageError{"--nx/--nz disagree with the shape " + to_string(shape) + " of " +
                      shapes[0].first};
   }
@@ -504,19 +423,17 @@ int main(int argc, char** argv) {
   const Communicator comm = Communicator::world();
   const bool root = comm.rank() == 0;
   Options options;
+  CLI::App app(description, "poststack_inversion");
+  add_options(app, options);
+  if (const auto status = parse_command_line(app, argc, argv, comm)) return *status;
   try {
-    options = parse(argc, argv);
-    if (options.help) {
-      if (root) std::cout << usage;
-      return 0;
-    }
-    take_grid_from_files(options, comm);
+    take_grid_from_files(options, app, comm);
   } catch (const UsageError& e) {
     if (root) std::cerr << "poststack_inversion: " << e.message << "\n(see --help)\n";
-    return 2;
+    return bad_command_line;
   } catch (const Error& e) {
     if (root) std::cerr << "poststack_inversion: " << e.what() << "\n";
-    return 2;
+    return bad_command_line;
   }
 
   const std::string unavailable = space_unavailable_reason(options.space, comm);

@@ -4,9 +4,9 @@
 // checkpoint/restart.
 //
 // The global problem does not depend on the number of ranks: 12 dense 40 x 40 blocks
-// (BENCHMARKS.md's deterministic blocks, key 1000 + block index) are dealt out to the ranks
-// in order, PyLops-MPI's default split. Run it at several rank counts and compare the printed
-// cost histories: they agree to rounding.
+// (the benchmarks' deterministic blocks of docs/benchmarks.md, key 1000 + block index) are dealt
+// out to the ranks in order, PyLops-MPI's default split. Run it at several rank counts and compare
+// the printed cost histories: they agree to rounding.
 //
 //     mpiexec -n 3 ./cgls_blockdiag
 #include <Eigen/Dense>
@@ -45,7 +45,7 @@ class DenseBlock final : public LinearOperatorBase<LocalArray<double>> {
   Matrix m_;
 };
 
-/// BENCHMARKS.md's block: A[i, j] = V(key, i n + j) / sqrt(n) + (i == j).
+/// The benchmarks' block (docs/benchmarks.md): A[i, j] = V(key, i n + j) / sqrt(n) + (i == j).
 DenseBlock::Matrix benchmark_block(Index n, std::uint64_t key) {
   DenseBlock::Matrix m(n, n);
   for (Index i = 0; i < n; ++i) {

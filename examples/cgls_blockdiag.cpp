@@ -20,7 +20,7 @@
 #include <string>
 
 #include "distlops/distlops.hpp"
-#include "support/command_line.hpp"
+#include "support/no_options.hpp"
 
 using namespace distlops;
 
@@ -62,12 +62,13 @@ DenseBlock::Matrix benchmark_block(Index n, std::uint64_t key) {
 int main(int argc, char** argv) {
   Environment environment(argc, argv);
   const Communicator comm = Communicator::world();
-  CLI::App app(
-      "CGLS on a block-diagonal operator of 12 dense 40 x 40 blocks dealt out to the ranks, with "
-      "the progress table, the cost history and a checkpoint/restart. The problem does not "
-      "depend on the number of ranks.",
-      "cgls_blockdiag");
-  if (const auto status = examples::parse_command_line(app, argc, argv, comm)) return *status;
+  if (const auto status = examples::parse_no_options(
+          "CGLS on a block-diagonal operator of 12 dense 40 x 40 blocks dealt out to the ranks, "
+          "with the progress table, the cost history and a checkpoint/restart. The problem does "
+          "not depend on the number of ranks.",
+          "cgls_blockdiag", argc, argv, comm)) {
+    return *status;
+  }
   const Index blocks = 12, n = 40;
 
   // This rank's blocks: a contiguous range of the 12, as PyLops-MPI splits them.

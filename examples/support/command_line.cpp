@@ -5,6 +5,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "no_options.hpp"
+
 namespace distlops::examples {
 
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv,
@@ -25,6 +27,12 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv,
   }
   if (agreed == go_on) return std::nullopt;
   return agreed;
+}
+
+std::optional<int> parse_no_options(const std::string& description, const std::string& program,
+                                    int argc, char** argv, const Communicator& comm) {
+  CLI::App app(description, program);
+  return parse_command_line(app, argc, argv, comm);
 }
 
 }  // namespace distlops::examples

@@ -4,9 +4,9 @@
 // checkpoint/restart.
 //
 // The global problem does not depend on the number of ranks: 12 dense 40 x 40 blocks
-// (BENCHMARKS.md's deterministic blocks, key 1000 + block index) are dealt out to the ranks
-// in order, PyLops-MPI's default split. Run it at several rank counts and compare the printed
-// cost histories: they agree to rounding.
+// (the benchmarks' deterministic blocks of docs/benchmarks.md, key 1000 + block index) are dealt
+// out to the ranks in order, PyLops-MPI's default split. Run it at several rank counts and compare
+// the printed cost histories: they agree to rounding.
 //
 //     mpiexec -n 3 ./cgls_blockdiag
 #include <Eigen/Dense>
@@ -20,6 +20,7 @@
 #include <string>
 
 #include "distlops/distlops.hpp"
+#include "support/no_options.hpp"
 
 using namespace distlops;
 
@@ -44,7 +45,7 @@ class DenseBlock final : public LinearOperatorBase<LocalArray<double>> {
   Matrix m_;
 };
 
-/// BENCHMARKS.md's block: A[i, j] = V(key, i n + j) / sqrt(n) + (i == j).
+/// The benchmarks' block (docs/benchmarks.md): A[i, j] = V(key, i n + j) / sqrt(n) + (i == j).
 DenseBlock::Matrix benchmark_block(Index n, std::uint64_t key) {
   DenseBlock::Matrix m(n, n);
   for (Index i = 0; i < n; ++i) {
@@ -61,6 +62,13 @@ DenseBlock::Matrix benchmark_block(Index n, std::uint64_t key) {
 int main(int argc, char** argv) {
   Environment environment(argc, argv);
   const Communicator comm = Communicator::world();
+  if (const auto status = examples::parse_no_options(
+          "CGLS on a block-diagonal operator of 12 dense 40 x 40 blocks dealt out to the ranks, "
+          "with the progress table, the cost history and a checkpoint/restart. The problem does "
+          "not depend on the number of ranks.",
+          "cgls_blockdiag", argc, argv, comm)) {
+    return *status;
+  }
   const Index blocks = 12, n = 40;
 
   // This rank's blocks: a contiguous range of the 12, as PyLops-MPI splits them.

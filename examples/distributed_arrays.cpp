@@ -22,6 +22,7 @@
 
 #include "distlops/config.hpp"
 #include "distlops/distlops.hpp"
+#include "support/no_options.hpp"
 
 namespace {
 
@@ -230,6 +231,12 @@ int main(int argc, char** argv) {
   // Initialises MPI here and finalises it when `environment` goes out of scope.
   distlops::Environment environment(argc, argv);
   const Communicator comm = Communicator::world();
+  if (const auto status = distlops::examples::parse_no_options(
+          "A tour of DistributedArray: how data are laid out over the ranks, and what the "
+          "reductions, redistribution and ghost cells compute. Run it on a few ranks.",
+          "distributed_arrays", argc, argv, comm)) {
+    return *status;
+  }
   try {
     tour(comm);
   } catch (const distlops::Error& error) {

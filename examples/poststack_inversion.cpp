@@ -11,96 +11,53 @@
 //     mpiexec -n 2 ./poststack_inversion --output poststack-output
 //     mpiexec -n 2 ./poststack_inversion --space cuda
 //
-// Writes PNG pictures (true model, data, inverted model, cost and model error per iteration)
-// and the arrays as .npy files into the output directory. --help lists the options.
+// Writes the arrays as .npy files and a summary.json into the output directory;
+// examples/poststack/plot_poststack.py draws the pictures from them. --help lists the options.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <iostream>
-#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "distlops/distlops.hpp"
 #include "poststack/problem.hpp"
-#include "support/image.hpp"
+#include "support/command_line.hpp"
 
 using namespace distlops;
 using namespace distlops::examples;
 
 namespace {
 
-const char* const usage = R"(usage: poststack_inversion [options]
-
-Post-stack seismic inversion of a 2-d section for the log of the acoustic impedance,
+const char* const description =
+    R"(Post-stack seismic inversion of a 2-d section for the log of the acoustic impedance,
 m = ln(impedance), from data d = W D m (W: Ricker wavelet, D: centered time derivative),
 regularised with eps times the 2-d Laplacian and solved with CGLS from a smooth model.
-
-options:
-  --nx N          traces (default 256)
-  --nz N          time samples per trace (default 256)
-  --shares LIST   traces per rank, comma separated (e.g. 100,156); default: PyLops-MPI's split
-  --noise X       noise standard deviation relative to the data's RMS amplitude (default 0.3)
-  --eps X         weight of the Laplacian regularisation (default 1)
-  --niter N       CGLS iterations (default 100)
-  --output DIR    output directory, created when missing (default poststack-output)
-  --model FILE    the true model instead of the built-in one: a float64 .npy file of shape
-                  (nx, nz) holding the acoustic impedance (positive values, not its logarithm);
-                  it sets the grid
-  --data FILE     data to invert instead of modelled ones: a float64 .npy file of shape (nx, nz)
-                  in the units of W D m; without --model there is no model error to report and
-                  the inversion starts from zero
-  --space NAME    where the operators and the solver run: host (default) or cuda (one GPU
-                  per rank; needs a build with the CUDA backend and a visible device on every
-                  rank)
-  --check MAX     verify the run: final model error at most MAX and below the starting one, cost
-                  decreased, output files written; exit status 1 otherwise (for tests)
-  --help          this text
+Writes the arrays as .npy files and summary.json into --output; draw the pictures with
+/usr/bin/python3 examples/poststack/plot_poststack.py OUTPUT.
 
 Exit status: 0 on success, 2 for a bad command line, 77 when --space cuda cannot run (a build
 without the CUDA backend, or a rank that sees no CUDA device), 1 for any other failure (a bad
-file, a failed check), the same on every rank.
-)";
+file, a failed check), the same on every rank.)";
 
 /// Exit status of a --space cuda run that cannot start: the code test harnesses read as
 /// "skipped".
 constexpr int space_unavailable = 77;
 
-/// A bad command line: the same message and exit status on every rank (every rank parses the
-/// same arguments).
+/// A bad grid found after parsing (files disagreeing with --nx/--nz): the same message and
+/// exit status on every rank (every rank reads the same headers).
 struct UsageError {
   std::string message;
 };
 
-Index parse_integer(const std::string& option, const std::string& text) {
-  std::size_t used = 0;
-  long long value = 0;
-  try {
-    value = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty()) {
-    throw UsageError{option + " expects an integer, got '" + text + "'"};
-  }
-  return static_cast<Index>(value);
-}
-
-double parse_real(const std::string& option, const std::string& text) {
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty() || !std::isfinite(value)) {
-    throw UsageError{option + " expects a finite number, got '" + text + "'"};
-  }
-  return value;
+std::string format_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
 }
 
 struct Options {
@@ -108,92 +65,73 @@ struct Options {
   int niter = 100;
   std::string output = "poststack-output";
   std::string space = Host::name;
-  bool help = false;
-  bool nx_given = false, nz_given = false;
   double check_max_error = -1;  // negative: no check
 };
 
-Options parse(int argc, char** argv) {
-  Options options;
-  std::map<std::string, std::string> values;
-  for (int i = 1; i < argc; ++i) {
-    std::string argument = argv[i];
-    if (argument == "--help" || argument == "-h") {
-      options.help = true;
-      continue;
-    }
-    if (argument.rfind("--", 0) != 0) throw UsageError{"unexpected argument '" + argument + "'"};
-    std::string value;
-    const std::size_t equals = argument.find('=');
-    if (equals != std::string::npos) {
-      value = argument.substr(equals + 1);
-      argument = argument.substr(0, equals);
-    } else {
-      if (i + 1 >= argc || std::string(argv[i + 1]).rfind("--", 0) == 0) {
-        throw UsageError{argument + " needs a value"};
-      }
-      value = argv[++i];
-    }
-    static const char* const known[] = {"--nx",   "--nz",    "--shares", "--noise",
-                                        "--eps",  "--niter", "--output", "--model",
-                                        "--data", "--space", "--check"};
-    bool ok = false;
-    for (const char* name : known)
-      ok = ok || argument == name;
-    if (!ok) throw UsageError{"unknown option '" + argument + "'"};
-    if (values.count(argument)) throw UsageError{argument + " given twice"};
-    values[argument] = value;
-  }
+/// The options of the program, checked by CLI11 (types and ranges) and by the app's callback
+/// (what involves several options).
+void add_options(CLI::App& app, Options& options) {
   PoststackSettings& s = options.settings;
-  for (const auto& [option, value] : values) {
-    if (option == "--nx") {
-      s.nx = parse_integer(option, value);
-      options.nx_given = true;
-    } else if (option == "--nz") {
-      s.nz = parse_integer(option, value);
-      options.nz_given = true;
-    } else if (option == "--shares") {
-      std::stringstream stream(value);
-      std::string item;
-      while (std::getline(stream, item, ','))
-        s.shares.push_back(parse_integer(option, item));
-      if (s.shares.empty()) throw UsageError{"--shares expects a comma-separated list of counts"};
-    } else if (option == "--noise") {
-      s.noise = parse_real(option, value);
-      if (s.noise < 0) throw UsageError{"--noise must not be negative, got " + value};
-    } else if (option == "--eps") {
-      s.eps = parse_real(option, value);
-      if (s.eps < 0) throw UsageError{"--eps must not be negative, got " + value};
-    } else if (option == "--niter") {
-      const Index niter = parse_integer(option, value);
-      if (niter < 0 || niter > 100000)
-        throw UsageError{"--niter must be in [0, 100000], got " + value};
-      options.niter = static_cast<int>(niter);
-    } else if (option == "--output") {
-      if (value.empty()) throw UsageError{"--output needs a directory"};
-      options.output = value;
-    } else if (option == "--model") {
-      s.model_file = value;
-    } else if (option == "--data") {
-      s.data_file = value;
-    } else if (option == "--space") {
-      if (value != Host::name && value != Cuda::name) {
-        throw UsageError{"--space expects host or cuda, got '" + value + "'"};
-      }
-      options.space = value;
-    } else if (option == "--check") {
-      options.check_max_error = parse_real(option, value);
-      if (options.check_max_error <= 0) throw UsageError{"--check expects a positive error bound"};
+  app.add_option("--nx", s.nx, "traces")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--nz", s.nz, "time samples per trace")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--shares", s.shares,
+                 "traces per rank, comma separated (e.g. 100,156); default: PyLops-MPI's split")
+      ->delimiter(',')
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--noise", s.noise,
+                 "noise standard deviation relative to the data's RMS amplitude")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--eps", s.eps, "weight of the Laplacian regularisation")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--dt", s.dt, "time sampling in seconds")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--f0", s.peak_frequency,
+                 "peak frequency of the Ricker wavelet in Hz, below the Nyquist frequency "
+                 "1 / (2 dt)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--niter", options.niter, "CGLS iterations")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
+  app.add_option("--output", options.output, "output directory, created when missing")
+      ->check([](const std::string& value) {
+        return value.empty() ? std::string("needs a directory") : std::string();
+      })
+      ->capture_default_str();
+  app.add_option("--model", s.model_file,
+                 "the true model instead of the built-in one: a float64 .npy file of shape "
+                 "(nx, nz) holding the acoustic impedance (positive values, not its logarithm); "
+                 "it sets the grid");
+  app.add_option("--data", s.data_file,
+                 "data to invert instead of modelled ones: a float64 .npy file of shape (nx, nz) "
+                 "in the units of W D m; without --model there is no model error to report and "
+                 "the inversion starts from zero");
+  app.add_option("--space", options.space,
+                 "where the operators and the solver run: host, or cuda (one GPU per rank; needs "
+                 "a build with the CUDA backend and a visible device on every rank)")
+      ->check(CLI::IsMember({std::string(Host::name), std::string(Cuda::name)}))
+      ->capture_default_str();
+  app.add_option("--check", options.check_max_error,
+                 "verify the run: final model error at most MAX and below the starting one, cost "
+                 "decreased, output files written; exit status 1 otherwise (for tests)")
+      ->option_text("MAX")
+      ->check(CLI::PositiveNumber);
+  app.callback([&s] {
+    if (s.peak_frequency * s.dt >= 0.5) {
+      throw CLI::ValidationError(
+          "--f0", format_number(s.peak_frequency) + " Hz is not below the Nyquist frequency " +
+                      format_number(0.5 / s.dt) + " Hz of --dt " + format_number(s.dt) + " s");
     }
-  }
-  if ((options.nx_given && s.nx < 1) || (options.nz_given && s.nz < 1)) {
-    throw UsageError{"--nx and --nz must be positive"};
-  }
-  return options;
+  });
 }
 
 /// With a model or data file the grid is the file's shape; explicit --nx/--nz must agree.
-void take_grid_from_files(Options& options, const Communicator& comm) {
+void take_grid_from_files(Options& options, const CLI::App& app, const Communicator& comm) {
   PoststackSettings& s = options.settings;
   std::vector<std::pair<std::string, Shape>> shapes;
   for (const std::string& file : {s.model_file, s.data_file}) {
@@ -211,7 +149,8 @@ void take_grid_from_files(Options& options, const Communicator& comm) {
                      to_string(shapes[1].second) + ") have different shapes"};
   }
   const Shape& shape = shapes[0].second;
-  if ((options.nx_given && s.nx != shape[0]) || (options.nz_given && s.nz != shape[1])) {
+  const bool nx_given = app.count("--nx") > 0, nz_given = app.count("--nz") > 0;
+  if ((nx_given && s.nx != shape[0]) || (nz_given && s.nz != shape[1])) {
     throw UsageError{"--nx/--nz disagree with the shape " + to_string(shape) + " of " +
                      shapes[0].first};
   }
@@ -219,58 +158,86 @@ void take_grid_from_files(Options& options, const Communicator& comm) {
   s.nz = shape[1];
 }
 
-std::vector<double> exp_of(std::vector<double> values) {
-  for (double& v : values)
-    v = std::exp(v);
-  return values;
-}
+/// The model errors the demo reports, for the starting model (front) and every iterate.
+struct ModelErrors {
+  /// ||m - m_true|| / ||m_true||, m = ln(impedance): small because ln(impedance) is dominated
+  /// by its mean.
+  std::vector<double> log_impedance;
+  /// ||m - m_true|| / ||m_true - m_start||: the share of what the inversion must recover that
+  /// is still missing (1 at the starting model).
+  std::vector<double> update;
+  /// ||exp(m) - exp(m_true)|| / ||exp(m_true)||, of the starting and final models.
+  double impedance_start = 0, impedance_final = 0;
+};
 
-std::pair<double, double> min_max(const std::vector<double>& values) {
-  double lo = values.empty() ? 0 : values[0], hi = lo;
-  for (double v : values) {
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
+/// ||exp(a) - exp(b)|| / ||exp(b)|| (collective).
+double impedance_error(DistributedArray<double> a, DistributedArray<double> b) {
+  for (auto* array : {&a, &b}) {
+    for (double& value : array->local())
+      value = std::exp(value);
   }
-  return {lo, hi};
+  return relative_error(a, b);
 }
 
-/// The pictures, drawn by rank 0 from the gathered arrays (traces as columns, time down).
 template <MemorySpace Space>
-void save_pictures(const std::string& dir, const PoststackProblem<Space>& problem,
-                   const PoststackSolution<Space>& solution, const PoststackSettings& s) {
-  const auto& comm = problem.layout.communicator();
-  const std::vector<double> data = problem.data.gather_to(0);
-  const std::vector<double> inverted = solution.cgls.x.gather_to(0);
-  const std::vector<double> background = problem.background.gather_to(0);
-  const std::vector<double> truth =
-      problem.true_model ? problem.true_model->gather_to(0) : std::vector<double>{};
-  if (comm.rank() != 0) return;
-  const int nx = static_cast<int>(s.nx), nz = static_cast<int>(s.nz);
-  const FieldAxes axes{.x_label = "TRACE", .y_label = "TIME (S)", .y_step = s.dt};
-  // The impedance in one colour scale for the true, starting and inverted models.
-  const std::vector<double> inverted_impedance = exp_of(inverted);
-  const std::vector<double> true_impedance = exp_of(truth);
-  const auto [lo, hi] = min_max(truth.empty() ? inverted_impedance : true_impedance);
-  if (!truth.empty()) {
-    save_field_png(dir + "/model.png", true_impedance, nx, nz, "TRUE ACOUSTIC IMPEDANCE",
-                   ColourMap::viridis, lo, hi, true, axes);
-    save_field_png(dir + "/background.png", exp_of(background), nx, nz,
-                   "STARTING MODEL (SMOOTHED TRUE MODEL)", ColourMap::viridis, lo, hi, true, axes);
+ModelErrors model_errors(const PoststackProblem<Space>& problem,
+                         const PoststackSolution<Space>& solution) {
+  ModelErrors errors;
+  if (!problem.true_model) return errors;
+  errors.log_impedance = solution.model_errors;
+  // Iterate 0 is the starting model, so the first error is ||m_start - m_true|| / ||m_true||.
+  const double start_error = solution.model_errors.front();
+  for (double error : solution.model_errors)
+    errors.update.push_back(start_error > 0 ? error / start_error : 0.0);
+  const DistributedArray<double> truth = to_host(*problem.true_model);
+  errors.impedance_start = impedance_error(to_host(problem.background), truth);
+  errors.impedance_final = impedance_error(to_host(solution.cgls.x), truth);
+  return errors;
+}
+
+/// A history (one value per iteration, the same on every rank) as a 1-d .npy file.
+void write_history(const std::string& path, const std::vector<double>& values,
+                   const Communicator& comm) {
+  const Layout layout(comm, {static_cast<Index>(values.size())}, Partition::BROADCAST);
+  io::write_npy(path, DistributedArray<double>::from_global(layout, values));
+}
+
+std::string json_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
+
+/// The settings and figures of the run, for the plotting script (run by rank 0 alone).
+template <MemorySpace Space>
+void write_summary(const std::string& path, const Options& options,
+                   const PoststackProblem<Space>& problem, const ModelErrors& errors,
+                   const Communicator& comm) {
+  const PoststackSettings& s = options.settings;
+  std::ostringstream json;
+  json << "{\n  \"nx\": " << s.nx << ",\n  \"nz\": " << s.nz << ",\n  \"dt\": " << json_number(s.dt)
+       << ",\n  \"f0\": " << json_number(s.peak_frequency) << ",\n  \"eps\": " << json_number(s.eps)
+       << ",\n  \"niter\": " << options.niter << ",\n  \"ranks\": " << comm.size()
+       << ",\n  \"space\": \"" << Space::name << "\""
+       << ",\n  \"true_model\": " << (problem.true_model ? "true" : "false")
+       << ",\n  \"modelled_data\": " << (s.data_file.empty() ? "true" : "false");
+  if (!s.data_file.empty())
+    json << ",\n  \"noise\": null";
+  else
+    json << ",\n  \"noise\": " << json_number(s.noise);
+  if (problem.true_model) {
+    json << ",\n  \"error_log_impedance\": [" << json_number(errors.log_impedance.front()) << ", "
+         << json_number(errors.log_impedance.back()) << "]"
+         << ",\n  \"error_update\": [" << json_number(errors.update.front()) << ", "
+         << json_number(errors.update.back()) << "]"
+         << ",\n  \"error_impedance\": [" << json_number(errors.impedance_start) << ", "
+         << json_number(errors.impedance_final) << "]";
   }
-  save_field_png(dir + "/inverted.png", inverted_impedance, nx, nz,
-                 truth.empty() ? "INVERTED RELATIVE IMPEDANCE" : "INVERTED ACOUSTIC IMPEDANCE",
-                 ColourMap::viridis, lo, hi, true, axes);
-  const auto [dlo, dhi] = min_max(data);
-  const double clip = std::max(std::abs(dlo), std::abs(dhi));
-  save_field_png(dir + "/data.png", data, nx, nz,
-                 s.data_file.empty() ? "NOISY SEISMIC DATA" : "SEISMIC DATA", ColourMap::seismic,
-                 -clip, clip, true, axes);
-  save_line_plot_png(dir + "/cost.png", solution.cgls.costs,
-                     "CGLS COST ||[D; 0] - [W D; EPS L] M||", "ITERATION", "COST", true, 0);
-  if (!solution.model_errors.empty()) {
-    save_line_plot_png(dir + "/model_error.png", solution.model_errors,
-                       "MODEL ERROR ||M - M_TRUE|| / ||M_TRUE||", "ITERATION", "ERROR", false, 0);
-  }
+  json << "\n}\n";
+  std::ofstream file(path);
+  file << json.str();
+  file.close();
+  if (!file) throw std::runtime_error("cannot write " + path);
 }
 
 /// Rank 0's failure (or success) of a step that only rank 0 performs, agreed on by all.
@@ -327,9 +294,12 @@ int run(Options& options, const Communicator& comm) {
   progress.every = 10;
   const PoststackSolution<Space> solution = solve_poststack(problem, options.niter, progress);
 
-  const std::vector<double>& errors = solution.model_errors;
+  const ModelErrors model_error = model_errors(problem, solution);
+  const std::vector<double>& errors = model_error.log_impedance;
   if (root && !errors.empty()) {
-    std::printf("\nmodel error ||m - m_true|| / ||m_true|| (m = ln impedance):\n");
+    std::printf("\nmodel error per iteration, m = ln(impedance):\n");
+    std::printf(
+        "  iteration  ||m - m_true|| / ||m_true||  ||m - m_true|| / ||m_true - m_start||\n");
     // Iterations 0, 1, 2, 5, 10, 20, 50, ... and the last one.
     const int last = static_cast<int>(errors.size()) - 1;
     std::vector<int> shown;
@@ -341,10 +311,19 @@ int run(Options& options, const Communicator& comm) {
     shown.insert(shown.begin(), 0);
     if (last > 0) shown.push_back(last);
     for (int k : shown) {
-      std::printf("  iteration %4d  %.4e%s\n", k, errors[std::size_t(k)],
-                  k == 0 ? "  (starting model)" : "");
+      std::printf("  %9d  %26.4e  %35.1f %%%s\n", k, errors[std::size_t(k)],
+                  100 * model_error.update[std::size_t(k)], k == 0 ? "  (starting model)" : "");
     }
-    std::printf("final model error: %.4e\n", errors.back());
+    std::printf("final model error (starting model in brackets):\n");
+    std::printf(
+        "  relative to ln(impedance)   ||m - m_true|| / ||m_true||            %.4e (%.4e)\n",
+        errors.back(), errors.front());
+    std::printf(
+        "  relative to the update      ||m - m_true|| / ||m_true - m_start||  %.1f %% (100 %%)\n",
+        100 * model_error.update.back());
+    std::printf(
+        "  in impedance                ||AI - AI_true|| / ||AI_true||         %.4e (%.4e)\n",
+        model_error.impedance_final, model_error.impedance_start);
   }
 
   // Outputs: every rank writes its block of the arrays, from host memory.
@@ -352,28 +331,25 @@ int run(Options& options, const Communicator& comm) {
   const DistributedArray<double> inverted = to_host(solution.cgls.x);
   io::write_npy(dir + "/data.npy", to_host(problem.data));
   io::write_npy(dir + "/inverted_log_impedance.npy", inverted);
+  // The data the inverted model predicts: the plotting script draws d minus them.
+  io::write_npy(dir + "/inverted_data.npy", to_host(problem.modelling.apply(solution.cgls.x)));
   io::write_npy(dir + "/background_log_impedance.npy", to_host(problem.background));
+  write_history(dir + "/cost.npy", solution.cgls.costs, comm);
   if (problem.true_model) {
     io::write_npy(dir + "/true_log_impedance.npy", to_host(*problem.true_model));
+    write_history(dir + "/model_error.npy", model_error.log_impedance, comm);
+    write_history(dir + "/update_error.npy", model_error.update, comm);
   }
-  {
-    // The pictures need the whole arrays on rank 0; the gathers inside are collective.
-    std::string message;
-    try {
-      save_pictures(dir, problem, solution, s);
-    } catch (const std::exception& e) {
-      message = e.what();
-    }
-    agree_on_rank0_step(comm, "writing the pictures", [&] {
-      if (!message.empty()) throw std::runtime_error(message);
-    });
-  }
+  agree_on_rank0_step(comm, "writing " + dir + "/summary.json", [&] {
+    write_summary(dir + "/summary.json", options, problem, model_error, comm);
+  });
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (root) {
-    std::printf("\noutputs in %s/: %sdata.png inverted.png cost.png%s and .npy arrays\n",
-                dir.c_str(), problem.true_model ? "model.png background.png " : "",
-                errors.empty() ? "" : " model_error.png");
+    std::printf(
+        "\noutputs in %s/: summary.json and .npy arrays; pictures: /usr/bin/python3 "
+        "examples/poststack/plot_poststack.py %s\n",
+        dir.c_str(), dir.c_str());
     std::printf("total time %.2f s\n", seconds);
   }
 
@@ -401,8 +377,8 @@ int run(Options& options, const Communicator& comm) {
     bool files = true;
     if (root) {
       for (const char* name :
-           {"model.png", "background.png", "data.png", "inverted.png", "cost.png",
-            "model_error.png", "data.npy", "true_log_impedance.npy"}) {
+           {"summary.json", "data.npy", "inverted_data.npy", "background_log_impedance.npy",
+            "true_log_impedance.npy", "cost.npy", "model_error.npy", "update_error.npy"}) {
         std::error_code error;
         files = files && std::filesystem::file_size(dir + "/" + name, error) > 0 && !error;
       }
@@ -447,19 +423,17 @@ int main(int argc, char** argv) {
   const Communicator comm = Communicator::world();
   const bool root = comm.rank() == 0;
   Options options;
+  CLI::App app(description, "poststack_inversion");
+  add_options(app, options);
+  if (const auto status = parse_command_line(app, argc, argv, comm)) return *status;
   try {
-    options = parse(argc, argv);
-    if (options.help) {
-      if (root) std::cout << usage;
-      return 0;
-    }
-    take_grid_from_files(options, comm);
+    take_grid_from_files(options, app, comm);
   } catch (const UsageError& e) {
     if (root) std::cerr << "poststack_inversion: " << e.message << "\n(see --help)\n";
-    return 2;
+    return bad_command_line;
   } catch (const Error& e) {
     if (root) std::cerr << "poststack_inversion: " << e.what() << "\n";
-    return 2;
+    return bad_command_line;
   }
 
   const std::string unavailable = space_unavailable_reason(options.space, comm);

@@ -9,6 +9,7 @@
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
+#include "distlops/core/log_view.hpp"
 
 namespace distlops {
 
@@ -242,6 +243,7 @@ void add_or_clear(Space space, const Shape& extended_shape, T* extended, const S
 // transport, then copy (forward) or add (adjoint) what arrived.
 template <Scalar T, MemorySpace Space>
 void HaloOperator<T, Space>::exchange(T* extended, bool accumulate) const {
+  const log_view::ScopedEvent event(log_view::EventKind::exchange, "halo");
   const int ndim = static_cast<int>(dims_.size());
   const Communicator& comm = this->domain().communicator();
   const Shape zero(static_cast<std::size_t>(ndim), 0);

@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The distlops authors
-# Builds and runs the demo program on 2 ranks: the README's demo command.
+# Builds and runs the demo program on 2 ranks and draws its pictures: the README's demo command.
 #
 #   bash scripts/demo.sh
 #
 # Installs missing dependencies (scripts/setup.sh), configures a Release build in build/ (the
-# directory scripts/test.sh uses), builds only the demo program and runs it with mpiexec.
+# directory scripts/test.sh uses), builds only the demo program, runs it with mpiexec, and
+# draws the pictures from its arrays with examples/poststack/plot_poststack.py (matplotlib).
 #
 # Environment knobs:
 #   DISTLOPS_BUILD_DIR    build directory (default: build)
 #   DISTLOPS_DEMO_RANKS   number of MPI ranks (default: 2)
 #   DISTLOPS_SETUP        0 skips scripts/setup.sh (default: 1)
 #   DISTLOPS_DEMO_OUTPUT  directory of the pictures and arrays (default: poststack-output)
+#   DISTLOPS_PYTHON       interpreter of the plotting script (default: /usr/bin/python3, the
+#                         Debian interpreter that python3-matplotlib belongs to, else python3)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,8 +23,9 @@ cd "$root"
 
 # The program the demo runs: a target of examples/CMakeLists.txt, and its arguments.
 demo_target="poststack_inversion"
-demo_args=(--nx 256 --nz 256 --noise 0.3 --eps 1 --niter 100
-  --output "${DISTLOPS_DEMO_OUTPUT:-poststack-output}")
+output="${DISTLOPS_DEMO_OUTPUT:-poststack-output}"
+demo_args=(--nx 256 --nz 256 --noise 0.3 --eps 1 --niter 100 --output "$output")
+plot_script="examples/poststack/plot_poststack.py"
 
 build_dir="${DISTLOPS_BUILD_DIR:-build}"
 ranks="${DISTLOPS_DEMO_RANKS:-2}"
@@ -49,4 +53,13 @@ export OMPI_MCA_mpi_yield_when_idle=1
 
 echo "demo: mpiexec -n ${ranks} ${build_dir}/examples/${demo_target} ${demo_args[*]}"
 echo
-exec mpiexec -n "$ranks" "${mpiexec_flags[@]}" "$build_dir/examples/$demo_target" "${demo_args[@]}"
+mpiexec -n "$ranks" "${mpiexec_flags[@]}" "$build_dir/examples/$demo_target" "${demo_args[@]}"
+
+python="${DISTLOPS_PYTHON:-}"
+if [ -z "$python" ]; then
+  python=/usr/bin/python3
+  [ -x "$python" ] || python=python3
+fi
+echo
+echo "demo: $python $plot_script $output"
+"$python" "$plot_script" "$output"

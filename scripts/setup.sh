@@ -10,6 +10,7 @@ packages=(
   openmpi-bin libopenmpi-dev
   libeigen3-dev libfftw3-dev catch2
   zlib1g-dev
+  python3-matplotlib libcli11-dev
   clang-14 libclang-rt-14-dev
 )
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "distlops/core/error.hpp"
+#include "distlops/core/log_view.hpp"
 
 namespace distlops {
 
@@ -228,10 +229,12 @@ std::vector<int> Communicator::world_ranks() const {
 }
 
 void Communicator::barrier() const {
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Barrier");
   check_mpi(MPI_Barrier(native()), "MPI_Barrier");
 }
 
 void Communicator::allreduce_bytes(detail::TypedBuffer send, void* recv, ReduceOp op) const {
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Allreduce");
   const Index chunk = chunk_elements(send.element_size);
   const bool in_place = send.data == recv;
   for (Index offset = 0; offset < send.count; offset += chunk) {
@@ -245,6 +248,7 @@ void Communicator::allreduce_bytes(detail::TypedBuffer send, void* recv, ReduceO
 }
 
 void Communicator::broadcast_bytes(detail::TypedBuffer data, int root) const {
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Bcast");
   const Index chunk = chunk_elements(data.element_size);
   void* base = const_cast<void*>(data.data);
   for (Index offset = 0; offset < data.count; offset += chunk) {
@@ -318,6 +322,7 @@ Request Communicator::irecv_bytes(detail::TypedBuffer data, int source, int tag)
 void Communicator::gatherv_bytes(detail::TypedBuffer send, void* recv,
                                  std::span<const Index> counts,
                                  std::span<const Index> displacements, int root) const {
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Gatherv");
   const bool is_root = rank() == root;
   if (is_root) {
     check_rank_count(counts, size(), "gatherv");
@@ -361,6 +366,7 @@ void Communicator::gatherv_bytes(detail::TypedBuffer send, void* recv,
 void Communicator::scatterv_bytes(const void* send, std::span<const Index> counts,
                                   std::span<const Index> displacements, detail::TypedBuffer recv,
                                   int root) const {
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Scatterv");
   const bool is_root = rank() == root;
   if (is_root) {
     check_rank_count(counts, size(), "scatterv");
@@ -401,6 +407,7 @@ void Communicator::scatterv_bytes(const void* send, std::span<const Index> count
 }
 
 void Communicator::allgather_bytes(detail::TypedBuffer send, void* recv) const {
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Allgather");
   const Index chunk = chunk_elements(send.element_size);
   if (send.count * size() <= chunk) {
     const std::byte* own_slot = byte_offset(recv, send.count * rank(), send.element_size);
@@ -420,6 +427,7 @@ void Communicator::allgather_bytes(detail::TypedBuffer send, void* recv) const {
 void Communicator::allgatherv_bytes(detail::TypedBuffer send, void* recv,
                                     std::span<const Index> counts,
                                     std::span<const Index> displacements) const {
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Allgatherv");
   check_rank_count(counts, size(), "allgatherv");
   check_rank_count(displacements, size(), "allgatherv");
   if (counts[rank()] != send.count) {
@@ -451,6 +459,7 @@ void Communicator::allgatherv_bytes(detail::TypedBuffer send, void* recv,
 }
 
 void Communicator::alltoall_bytes(detail::TypedBuffer send, void* recv) const {
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Alltoall");
   const Index chunk = chunk_elements(send.element_size);
   if (send.count * size() <= chunk) {
     check_mpi(MPI_Alltoall(send.data, static_cast<int>(send.count), send.type, recv,
@@ -469,6 +478,7 @@ void Communicator::alltoallv_bytes(detail::TypedBuffer send, std::span<const Ind
                                    std::span<const Index> send_displacements, void* recv,
                                    std::span<const Index> recv_counts,
                                    std::span<const Index> recv_displacements) const {
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Alltoallv");
   check_rank_count(send_counts, size(), "alltoallv");
   check_rank_count(send_displacements, size(), "alltoallv");
   check_rank_count(recv_counts, size(), "alltoallv");

@@ -5,9 +5,14 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
 
 #include "distlops/core/communicator.hpp"
 #include "distlops/core/error.hpp"
+#include "distlops/core/log_view.hpp"
 
 namespace distlops {
 
@@ -36,17 +41,48 @@ ThreadLevel from_native(int level) {
   return ThreadLevel::single;
 }
 
+bool log_view_from_environment() {
+  const char* value = std::getenv("DISTLOPS_LOG_VIEW");
+  return value != nullptr && std::strcmp(value, "") != 0 && std::strcmp(value, "0") != 0;
+}
+
+/// Removes every `-log_view` (or `--log_view`) from the arguments; true when there was one.
+bool take_log_view_argument(int& argc, char**& argv) {
+  if (argv == nullptr) return false;
+  bool found = false;
+  int kept = 0;
+  for (int i = 0; i < argc; ++i) {
+    const bool flag =
+        i > 0 && argv[i] != nullptr &&
+        (std::strcmp(argv[i], "-log_view") == 0 || std::strcmp(argv[i], "--log_view") == 0);
+    found = found || flag;
+    if (!flag) argv[kept++] = argv[i];
+  }
+  if (kept < argc) argv[kept] = nullptr;
+  argc = kept;
+  return found;
+}
+
 }  // namespace
 
 Environment::Environment(ThreadLevel requested) {
-  initialise(nullptr, nullptr, requested);
+  initialise(nullptr, nullptr, {.thread_level = requested});
 }
 
 Environment::Environment(int& argc, char**& argv, ThreadLevel requested) {
-  initialise(&argc, &argv, requested);
+  initialise(&argc, &argv, {.thread_level = requested});
 }
 
-void Environment::initialise(int* argc, char*** argv, ThreadLevel requested) {
+Environment::Environment(const EnvironmentOptions& options) {
+  initialise(nullptr, nullptr, options);
+}
+
+Environment::Environment(int& argc, char**& argv, const EnvironmentOptions& options) {
+  initialise(&argc, &argv, options);
+}
+
+void Environment::initialise(int* argc, char*** argv, const EnvironmentOptions& options) {
+  const ThreadLevel requested = options.thread_level;
   if (finalized()) throw CommunicationError("Environment: MPI has already been finalised");
   int provided = MPI_THREAD_SINGLE;
   if (initialized()) {
@@ -70,6 +106,19 @@ void Environment::initialise(int* argc, char*** argv, ThreadLevel requested) {
   MPI_Comm_free(&node);
   detail::check_mpi(code, "MPI_Comm_rank");
   recorded_node_local_rank.store(node_rank);
+
+  // The event log: asked for by the options, the environment or the command line of any rank,
+  // and agreed on by all, so that every rank records and the table's gathering matches.
+  int wanted = options.log_view || log_view_from_environment() ? 1 : 0;
+  if (argc && argv && take_log_view_argument(*argc, *argv)) wanted = 1;
+  int agreed = 0;
+  detail::check_mpi(MPI_Allreduce(&wanted, &agreed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD),
+                    "MPI_Allreduce");
+  log_view_ = agreed != 0;
+  if (log_view_) {
+    log_view::reset();
+    log_view::set_enabled(true);
+  }
 }
 
 int node_local_rank() {
@@ -77,6 +126,14 @@ int node_local_rank() {
 }
 
 Environment::~Environment() {
+  if (log_view_ && !finalized()) {
+    try {
+      log_view::print(Communicator::world(), stdout);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "distlops: the event log could not be printed: %s\n", e.what());
+    }
+    log_view::set_enabled(false);
+  }
   if (owns_mpi_ && !finalized()) MPI_Finalize();
 }
 

@@ -6,6 +6,7 @@
 
 #include "distlops/core/error.hpp"
 #include "distlops/core/kernels.hpp"
+#include "distlops/core/log_view.hpp"
 
 namespace distlops {
 
@@ -147,6 +148,7 @@ Shape GhostExchange::ghosted_shape() const {
 GhostExchange::Pending GhostExchange::begin_bytes(Transport& transport, std::size_t element_size,
                                                   const void* local, void* front_ghosts,
                                                   void* back_ghosts) const {
+  const log_view::ScopedEvent event(log_view::EventKind::exchange, "ghost cells");
   if (!transport.communicator().congruent(layout_.communicator())) {
     throw InvalidArgument("ghost cells: the transport's communicator is not the layout's");
   }
@@ -196,6 +198,16 @@ GhostExchange::Pending GhostExchange::begin_bytes(Transport& transport, std::siz
 
 void GhostExchange::end(Pending& pending) const {
   if (!pending.transport) return;
+  // The wait and the unpacking belong to the exchange begun above: time, not a second count.
+  const std::int64_t start = log_view::enabled() ? log_view::detail::now_ns() : 0;
+  struct Timed {
+    std::int64_t start;
+    ~Timed() {
+      if (start != 0)
+        log_view::detail::record(log_view::EventKind::exchange, "ghost cells",
+                                 log_view::detail::now_ns() - start, 0);
+    }
+  } timed{start};
   pending.request.wait();
   const auto es = static_cast<Index>(pending.element_size);
   const std::size_t axis = static_cast<std::size_t>(layout_.axis());

@@ -7,6 +7,7 @@
 
 #include "distlops/core/error.hpp"
 #include "distlops/core/kernels.hpp"
+#include "distlops/core/log_view.hpp"
 
 namespace distlops {
 
@@ -135,6 +136,7 @@ Index RedistributePlan::bytes_sent(std::size_t element_size) const {
 
 void RedistributePlan::execute_bytes(Transport& transport, std::size_t element_size,
                                      const void* source, void* destination) const {
+  const log_view::ScopedEvent event(log_view::EventKind::exchange, "redistribute");
   if (!transport.communicator().congruent(source_.communicator())) {
     throw InvalidArgument("redistribute: the transport's communicator is not the layouts'");
   }

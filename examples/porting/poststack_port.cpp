@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -39,6 +40,7 @@
 #include "distlops/operators/stack/stacked.hpp"
 #include "distlops/solvers/cg.hpp"
 #include "distlops/solvers/cgls.hpp"
+#include "support/command_line.hpp"
 
 using namespace distlops;
 using Array = DistributedArray<double>;
@@ -116,39 +118,28 @@ std::vector<double> ricker(double dt, double f0, Index ntwav) {
   return w;
 }
 
-Settings parse(int argc, char** argv) {
-  Settings s;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw InvalidArgument(arg + " expects a value");
-      return argv[++i];
-    };
-    if (arg == "--ny")
-      s.ny = std::stoll(value());
-    else if (arg == "--nx")
-      s.nx = std::stoll(value());
-    else if (arg == "--nz")
-      s.nz = std::stoll(value());
-    else if (arg == "--niter")
-      s.niter = std::stoi(value());
-    else if (arg == "--eps")
-      s.eps = std::stod(value());
-    else if (arg == "--output")
-      s.output = value();
-    else if (arg == "--show")
-      s.show = true;
-    else if (arg == "--check")
-      s.check = true;
-    else
-      throw InvalidArgument("unknown option " + arg + " (see the top of poststack_port.cpp)");
-  }
-  if (s.ny < 1 || s.nx < 1 || s.nz < 41 || s.niter < 0 || !(s.eps >= 0)) {
-    throw InvalidArgument(
-        "the grid needs ny, nx >= 1 and nz >= 41 (the wavelet's length), "
-        "niter >= 0 and eps >= 0");
-  }
-  return s;
+/// The options of the program; CLI11 checks their types and ranges.
+void add_options(CLI::App& app, Settings& s) {
+  app.add_option("--ny", s.ny, "cube size along y (split over the ranks)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--nx", s.nx, "cube size along x")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--nz", s.nz, "time samples, at least 41 (the wavelet's length)")
+      ->check(CLI::Range(Index(41), std::numeric_limits<Index>::max()))
+      ->capture_default_str();
+  app.add_option("--niter", s.niter, "iterations of each solver")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--eps", s.eps, "weight of the Laplacian regularisation")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--output", s.output, "write the results as .npy files into this directory");
+  app.add_flag("--show", s.show, "print the solvers' progress tables");
+  app.add_flag("--check", s.check,
+               "verify the inversions (see the top of poststack_port.cpp); exit status 1 when "
+               "they fail");
 }
 
 /// A history as a replicated 1-d array, which write_npy saves from rank 0.
@@ -166,12 +157,12 @@ int main(int argc, char** argv) {
   Environment environment(argc, argv);
   const Communicator comm = Communicator::world();
   Settings s;
-  try {
-    s = parse(argc, argv);
-  } catch (const std::exception& error) {
-    if (comm.rank() == 0) std::fprintf(stderr, "poststack_port: %s\n", error.what());
-    return 2;
-  }
+  CLI::App app(
+      "Post-stack inversion of a small 3-D cube: the distlops translation of "
+      "examples/porting/poststack_pylops_mpi.py (docs/porting.md).",
+      "poststack_port");
+  add_options(app, s);
+  if (const auto status = examples::parse_command_line(app, argc, argv, comm)) return *status;
   const Index ny = s.ny, nx = s.nx, nz = s.nz;
   const int niter = s.niter;
   const double eps = s.eps;

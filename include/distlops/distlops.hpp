@@ -17,6 +17,7 @@
 #include "distlops/core/kernels.hpp"
 #include "distlops/core/layout.hpp"
 #include "distlops/core/local_array.hpp"
+#include "distlops/core/log_view.hpp"
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/partition.hpp"
 #include "distlops/core/pointwise.hpp"

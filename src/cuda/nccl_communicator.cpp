@@ -24,6 +24,7 @@
 #include "distlops/core/error.hpp"
 #include "distlops/core/gpu_collectives.hpp"
 #include "distlops/core/kernels.hpp"
+#include "distlops/core/log_view.hpp"
 
 namespace distlops {
 
@@ -409,6 +410,7 @@ void* NcclCommunicator::reduction_window() const {
 }
 
 void NcclCommunicator::allreduce_raw(detail::NcclBuffer send, void* recv, ReduceOp op) const {
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "ncclAllReduce");
   const ncclComm_t comm = impl_->live("ncclAllReduce");
   const ncclRedOp_t native = native_op(op, send.complex);
   if (send.count == 0) return;
@@ -436,6 +438,7 @@ void NcclCommunicator::allreduce_raw(detail::NcclBuffer send, void* recv, Reduce
 }
 
 void NcclCommunicator::broadcast_raw(detail::NcclBuffer data, int root) const {
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "ncclBroadcast");
   const ncclComm_t comm = impl_->live("ncclBroadcast");
   check_peer(root, size(), "NcclCommunicator::broadcast");
   if (data.count == 0 || !comm) return;
@@ -446,6 +449,7 @@ void NcclCommunicator::broadcast_raw(detail::NcclBuffer data, int root) const {
 }
 
 void NcclCommunicator::allgather_raw(detail::NcclBuffer send, void* recv) const {
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "ncclAllGather");
   const ncclComm_t comm = impl_->live("ncclAllGather");
   if (send.count == 0) return;
   const cudaStream_t stream = cuda::Context::get().stream();
@@ -460,6 +464,7 @@ void NcclCommunicator::allgather_raw(detail::NcclBuffer send, void* recv) const 
 void NcclCommunicator::allgatherv_raw(detail::NcclBuffer send, void* recv,
                                       std::span<const Index> counts,
                                       std::span<const Index> displacements) const {
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "ncclAllGatherv");
   const ncclComm_t comm = impl_->live("NcclCommunicator::allgatherv");
   const int n = size();
   const int me = rank();
@@ -500,6 +505,7 @@ void NcclCommunicator::alltoallv_raw(detail::NcclBuffer type, std::span<const In
                                      std::span<const Index> send_displacements, void* recv,
                                      std::span<const Index> recv_counts,
                                      std::span<const Index> recv_displacements) const {
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "ncclAlltoallv");
   const ncclComm_t comm = impl_->live("NcclCommunicator::alltoallv");
   const int n = size();
   const int me = rank();

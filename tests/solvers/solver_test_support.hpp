@@ -49,7 +49,7 @@ DenseMatrix<T> hpd_matrix(Index n, std::uint64_t key) {
 }
 
 /// A random rows x cols matrix scaled by 1/sqrt(cols) plus 2 on the diagonal: full rank and
-/// well conditioned (BENCHMARKS.md's blocks with a stronger diagonal).
+/// well conditioned (the blocks of docs/benchmarks.md with a stronger diagonal).
 template <class T>
 DenseMatrix<T> well_conditioned(Index rows, Index cols, std::uint64_t key) {
   DenseMatrix<T> m = random_matrix<T>(rows, cols, key) /

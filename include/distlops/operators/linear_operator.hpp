@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "distlops/core/error.hpp"
+#include "distlops/core/log_view.hpp"
 #include "distlops/operators/vector_traits.hpp"
 
 namespace distlops {
@@ -183,12 +184,14 @@ class BasicLinearOperator {
   /// y = A x into caller-owned y (range layout or a view-compatible one): no allocation
   /// beyond the operator's workspaces on the first call.
   void apply(const Domain& x, Range& y) const {
+    const log_view::ScopedEvent event(log_view::EventKind::apply, name());
     LayoutAdapter<Domain> input(x, domain(), name(), ".apply", "x");
     LayoutAdapter<Range> output(y, range(), name(), ".apply", "y");
     get().forward(input.get_const(), output.get());
   }
   /// y = alpha A x + beta y (y is not read when beta == 0).
   void apply_add(value_type alpha, const Domain& x, value_type beta, Range& y) const {
+    const log_view::ScopedEvent event(log_view::EventKind::apply, name());
     LayoutAdapter<Domain> input(x, domain(), name(), ".apply_add", "x");
     LayoutAdapter<Range> output(y, range(), name(), ".apply_add", "y");
     get().forward_add(alpha, input.get_const(), beta, output.get());
@@ -200,12 +203,14 @@ class BasicLinearOperator {
     return x;
   }
   void apply_adjoint(const Range& y, Domain& x) const {
+    const log_view::ScopedEvent event(log_view::EventKind::adjoint, name());
     LayoutAdapter<Range> input(y, range(), name(), ".apply_adjoint", "y");
     LayoutAdapter<Domain> output(x, domain(), name(), ".apply_adjoint", "x");
     get().adjoint(input.get_const(), output.get());
   }
   /// x = alpha A^H y + beta x (x is not read when beta == 0).
   void apply_adjoint_add(value_type alpha, const Range& y, value_type beta, Domain& x) const {
+    const log_view::ScopedEvent event(log_view::EventKind::adjoint, name());
     LayoutAdapter<Range> input(y, range(), name(), ".apply_adjoint_add", "y");
     LayoutAdapter<Domain> output(x, domain(), name(), ".apply_adjoint_add", "x");
     get().adjoint_add(alpha, input.get_const(), beta, output.get());

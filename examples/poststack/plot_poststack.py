@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
+"""Draws the pictures of the post-stack demo from the arrays poststack_inversion writes.
+
+    /usr/bin/python3 examples/poststack/plot_poststack.py poststack-output
+
+reads OUTPUT/summary.json and the .npy arrays beside it (shape (nx, nz): nx traces of nz time
+samples, log-impedance m = ln AI for the models) and writes into OUTPUT (or --images DIR, with
+file names prefixed by --prefix):
+
+    model.png       true acoustic impedance            background.png  starting model
+    data.png        the inverted (noisy) data          inverted.png    inverted impedance
+    traces.png      three traces: true, starting and inverted impedance
+    residual.png    data residual d - W D m and impedance error AI - AI_true
+    convergence.png CGLS cost and model error per iteration (linear axes)
+
+Without a true model (a data file alone) only data, inverted, residual (data part) and
+convergence (cost) are drawn. Needs NumPy and matplotlib (Debian: python3-matplotlib, for
+/usr/bin/python3); exits with status 77 when they are missing, 1 when an input is missing.
+"""
+import argparse
+import json
+import pathlib
+import sys
+
+MISSING_MODULES = 77
+
+try:
+    import numpy as np
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: no display needed
+    import matplotlib.pyplot as plt
+except ImportError as error:
+    print(
+        f"plot_poststack: {error.name} is missing: install python3-matplotlib "
+        f"(scripts/setup.sh) and run this script with /usr/bin/python3 (running {sys.executable})",
+        file=sys.stderr,
+    )
+    sys.exit(MISSING_MODULES)
+
+IMPEDANCE_LABEL = "acoustic impedance (m/s $\\times$ g/cm$^3$)"
+
+
+def section(ax, values, summary, title, cmap, vmin, vmax, colour_label):
+    """An (nx, nz) array as a section: traces across, time down, with a colour bar."""
+    nx, nz = values.shape
+    dt = summary["dt"]
+    image = ax.imshow(
+        values.T,
+        cmap=cmap,
+        vmin=vmin,
+        vmax=vmax,
+        aspect="auto",
+        interpolation="nearest",
+        # Pixel edges: trace i spans [i - 1/2, i + 1/2], sample k spans [(k - 1/2) dt, ...].
+        extent=(-0.5, nx - 0.5, (nz - 0.5) * dt, -0.5 * dt),
+    )
+    ax.set_xlabel("trace")
+    ax.set_ylabel("time (s)")
+    ax.set_title(title)
+    colour_bar = ax.figure.colorbar(image, ax=ax)
+    colour_bar.set_label(colour_label)
+    return image
+
+
+def single_section(path, values, summary, title, cmap, vmin, vmax, colour_label):
+    figure, ax = plt.subplots(figsize=(5.6, 4.4), layout="constrained")
+    section(ax, values, summary, title, cmap, vmin, vmax, colour_label)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def symmetric_limit(values):
+    """A colour range symmetric about zero that clips the 0.5 % largest magnitudes."""
+    limit = float(np.percentile(np.abs(values), 99.5)) if values.size else 1.0
+    return limit if limit > 0 else 1.0
+
+
+def shown_traces(nx):
+    """Three traces spread over the section (fewer on narrow sections)."""
+    return sorted({min(nx - 1, max(0, round(nx * f))) for f in (0.2, 0.5, 0.8)})
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("output", type=pathlib.Path, help="output directory of poststack_inversion")
+    parser.add_argument("--images", type=pathlib.Path, help="where to write (default: OUTPUT)")
+    parser.add_argument("--prefix", default="", help="prefix of the picture file names")
+    args = parser.parse_args()
+    images = args.images or args.output
+    images.mkdir(parents=True, exist_ok=True)
+
+    def load(name):
+        path = args.output / name
+        if not path.is_file():
+            print(f"plot_poststack: {path} is missing (run poststack_inversion first)", file=sys.stderr)
+            sys.exit(1)
+        return np.load(path)
+
+    summary_path = args.output / "summary.json"
+    if not summary_path.is_file():
+        print(f"plot_poststack: {summary_path} is missing (run poststack_inversion first)", file=sys.stderr)
+        return 1
+    summary = json.loads(summary_path.read_text())
+    has_model = summary["true_model"]
+    dt = summary["dt"]
+
+    def out(name):
+        return images / (args.prefix + name)
+
+    written = []
+    data = load("data.npy")
+    inverted = np.exp(load("inverted_log_impedance.npy"))
+    modelled = load("inverted_data.npy")
+    cost = load("cost.npy")
+
+    clip = symmetric_limit(data)
+    single_section(out("data.png"), data, summary,
+                   f"noisy data ({summary['f0']:g} Hz Ricker)" if summary["modelled_data"] else "data",
+                   "seismic", -clip, clip, "amplitude")
+    written.append("data.png")
+
+    if has_model:
+        true = np.exp(load("true_log_impedance.npy"))
+        start = np.exp(load("background_log_impedance.npy"))
+        lo, hi = float(true.min()), float(true.max())
+    else:
+        lo, hi = float(np.percentile(inverted, 0.5)), float(np.percentile(inverted, 99.5))
+    inverted_title = "inverted impedance" if has_model else "inverted relative impedance"
+    single_section(out("inverted.png"), inverted, summary, inverted_title, "viridis", lo, hi,
+                   IMPEDANCE_LABEL)
+    written.append("inverted.png")
+
+    if has_model:
+        single_section(out("model.png"), true, summary, "true impedance", "viridis", lo, hi,
+                       IMPEDANCE_LABEL)
+        single_section(out("background.png"), start, summary, "starting model (smoothed)",
+                       "viridis", lo, hi, IMPEDANCE_LABEL)
+        written += ["model.png", "background.png"]
+
+        # Trace comparison: impedance against time, time down as on the sections.
+        traces = shown_traces(true.shape[0])
+        time = np.arange(true.shape[1]) * dt
+        figure, axes = plt.subplots(1, len(traces), figsize=(3.0 * len(traces) + 0.6, 4.8),
+                                    sharey=True, layout="constrained", squeeze=False)
+        for ax, trace in zip(axes[0], traces):
+            ax.plot(true[trace], time, color="black", linewidth=1.6, label="true")
+            ax.plot(start[trace], time, color="tab:blue", linestyle="--", linewidth=1.2,
+                    label="starting")
+            ax.plot(inverted[trace], time, color="tab:red", linewidth=1.0, label="inverted")
+            ax.set_title(f"trace {trace}")
+            ax.set_xlabel("impedance (m/s $\\times$ g/cm$^3$)")
+            ax.grid(alpha=0.3)
+        axes[0][0].set_ylabel("time (s)")
+        axes[0][0].set_ylim(time[-1] if time.size else 0, 0)
+        axes[0][-1].legend(loc="lower right")
+        figure.savefig(out("traces.png"), dpi=110)
+        plt.close(figure)
+        written.append("traces.png")
+
+    # Residuals: what the inverted model leaves of the data, and how far it is from the truth.
+    residual = data - modelled
+    panels = 2 if has_model else 1
+    figure, axes = plt.subplots(1, panels, figsize=(5.6 * panels, 4.4), layout="constrained",
+                                squeeze=False)
+    section(axes[0][0], residual, summary, "data residual d - W D m", "seismic", -clip, clip,
+            "amplitude (colour scale of the data)")
+    if has_model:
+        error = inverted - true
+        limit = symmetric_limit(error)
+        section(axes[0][1], error, summary, "impedance error AI - AI$_{true}$", "seismic",
+                -limit, limit, IMPEDANCE_LABEL)
+    figure.savefig(out("residual.png"), dpi=110)
+    plt.close(figure)
+    written.append("residual.png")
+
+    # Convergence, on linear axes: the cost, and the error relative to what the inversion must
+    # recover (m_true - m_start), 100 % at the starting model.
+    figure, axes = plt.subplots(1, panels, figsize=(5.0 * panels, 3.8), layout="constrained",
+                                squeeze=False)
+    iterations = np.arange(cost.size)
+    axes[0][0].plot(iterations, cost, color="tab:blue")
+    axes[0][0].set_xlabel("CGLS iteration")
+    axes[0][0].set_ylabel("cost $\\sqrt{||d - W D m||^2 + \\epsilon^2 ||L m||^2}$")
+    axes[0][0].set_title("cost")
+    axes[0][0].set_ylim(bottom=0)
+    axes[0][0].grid(alpha=0.3)
+    if has_model:
+        update_error = load("update_error.npy")
+        axes[0][1].plot(np.arange(update_error.size), 100 * update_error, color="tab:red")
+        axes[0][1].set_xlabel("CGLS iteration")
+        axes[0][1].set_ylabel("$||m - m_{true}|| \\,/\\, ||m_{true} - m_{start}||$ (%)")
+        axes[0][1].set_title("model error")
+        axes[0][1].set_ylim(bottom=0)
+        axes[0][1].grid(alpha=0.3)
+    figure.savefig(out("convergence.png"), dpi=110)
+    plt.close(figure)
+    written.append("convergence.png")
+
+    print(f"plot_poststack: wrote {' '.join(args.prefix + name for name in written)} in {images}/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

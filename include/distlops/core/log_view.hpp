@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
+#pragma once
+/// \file log_view.hpp
+/// The event log, in the manner of PETSc's -log_view: how many times, and for how long, each
+/// operator was applied (by its name, forward and adjoint apart), each exchange ran (ghost
+/// cells, halos, redistributions, which include the FFTs' transposes) and each collective was
+/// called (MPI_Allreduce, MPI_Bcast, ..., and NCCL's on device data). The Environment turns it
+/// on when DISTLOPS_LOG_VIEW=1 is set, when `-log_view` is on the command line or when
+/// EnvironmentOptions::log_view asks, and prints the table on rank 0 of the world when it
+/// finalises MPI (docs/log_view.md describes the table).
+///
+/// Events are recorded at the central entry points only (the operator handles' apply
+/// functions, the Communicator's collectives, the exchange routines), never in kernels. Off,
+/// an entry point costs one test of a flag. Times are inclusive: a composite operator's time
+/// contains its parts', an exchange's the collectives it calls. Recording is not thread-safe:
+/// events are recorded by the thread that calls MPI, as the rest of the library assumes.
+///
+/// \code
+///   distlops::log_view::set_enabled(true);     // on this rank; every rank must do the same
+///   ... apply operators, solve ...
+///   distlops::log_view::print(Communicator::world());   // collective; rank 0 prints
+/// \endcode
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace distlops {
+
+class Communicator;
+
+namespace log_view {
+
+/// What an event measures.
+enum class EventKind {
+  apply,       // an operator's forward apply (apply, apply_add)
+  adjoint,     // an operator's adjoint apply (apply_adjoint, apply_adjoint_add)
+  exchange,    // data moved between neighbouring or all ranks (ghost cells, redistribute)
+  collective,  // one collective call (MPI or NCCL)
+};
+const char* to_string(EventKind kind);
+
+namespace detail {
+/// The switch the entry points test; set through set_enabled.
+extern bool enabled_flag;
+/// Monotonic clock in nanoseconds.
+std::int64_t now_ns() noexcept;
+/// Adds `count` occurrences taking `nanoseconds` in all to the event (kind, name).
+void record(EventKind kind, std::string_view name, std::int64_t nanoseconds,
+            std::int64_t count = 1) noexcept;
+}  // namespace detail
+
+/// Whether events are being recorded on this rank.
+inline bool enabled() noexcept {
+  return detail::enabled_flag;
+}
+/// Starts (or stops) recording on this rank. Not collective: print needs every rank of its
+/// communicator to have recorded alike, so every rank should call it with the same value.
+void set_enabled(bool on) noexcept;
+/// Forgets every event recorded so far on this rank and restarts the wall clock of the table.
+void reset() noexcept;
+
+/// One rank's record of one event.
+struct Event {
+  EventKind kind;
+  std::string name;
+  std::int64_t count = 0;
+  double seconds = 0;
+};
+/// This rank's events, in the order they were first recorded.
+std::vector<Event> local_events();
+
+/// One event over the ranks of a communicator; ranks that never recorded it count as zero.
+struct EventSummary {
+  EventKind kind;
+  std::string name;
+  std::int64_t count_min = 0, count_max = 0;
+  double seconds_max = 0, seconds_mean = 0;
+};
+/// The events of every rank of `comm`, merged by (kind, name) and ordered by kind, then by
+/// decreasing maximum time. Collective; the result is the same on every rank. Its own
+/// communication is not recorded.
+std::vector<EventSummary> summarise(const Communicator& comm);
+/// The table print writes, from summaries of `ranks` ranks and the wall time they cover.
+std::string format_table(const std::vector<EventSummary>& events, int ranks, double wall_seconds);
+/// Summarises the events of `comm` and writes the table to `out` on its rank 0. Collective.
+void print(const Communicator& comm, std::FILE* out = stdout);
+
+/// Records one occurrence of an event, timed from construction to destruction, when recording
+/// is on; does nothing else otherwise. `name` must outlive the object.
+class ScopedEvent {
+ public:
+  ScopedEvent(EventKind kind, std::string_view name) noexcept {
+    if (enabled()) {
+      kind_ = kind;
+      name_ = name;
+      start_ = detail::now_ns();
+      active_ = true;
+    }
+  }
+  ~ScopedEvent() {
+    if (active_) detail::record(kind_, name_, detail::now_ns() - start_);
+  }
+  ScopedEvent(const ScopedEvent&) = delete;
+  ScopedEvent& operator=(const ScopedEvent&) = delete;
+
+ private:
+  bool active_ = false;
+  EventKind kind_ = EventKind::apply;
+  std::string_view name_;
+  std::int64_t start_ = 0;
+};
+
+}  // namespace log_view
+}  // namespace distlops

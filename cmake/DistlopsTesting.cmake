@@ -11,13 +11,36 @@ if(DISTLOPS_ID_PROGRAM)
   endif()
 endif()
 
-# Open MPI flags: more ranks than cores is expected here; no binding (ranks of concurrent
-# tests would share cores); no single-copy shared memory (needs ptrace rights that containers
-# often lack).
-set(DISTLOPS_MPIEXEC_FLAGS --oversubscribe --bind-to none --mca btl_vader_single_copy_mechanism none)
-if(DISTLOPS_RUNNING_AS_ROOT)
-  list(APPEND DISTLOPS_MPIEXEC_FLAGS --allow-run-as-root)
+# Tests are launched the way FindMPI describes the MPI found: MPIEXEC_EXECUTABLE
+# MPIEXEC_NUMPROC_FLAG <n> MPIEXEC_PREFLAGS <program> MPIEXEC_POSTFLAGS <arguments> (set them
+# on the cmake command line for a site's launcher, e.g. -DMPIEXEC_PREFLAGS=--mpi=pmi2 with
+# srun). DISTLOPS_MPIEXEC_FLAGS holds what goes before the program: MPIEXEC_PREFLAGS and, when
+# the launcher is Open MPI's, the flags this suite needs from it: more ranks than cores is
+# expected here; no binding (ranks of concurrent tests would share cores); no single-copy
+# shared memory (needs ptrace rights that containers often lack); as root, the explicit
+# permission Open MPI asks for. MPICH's, Intel MPI's and Cray's launchers need none of these
+# and would reject them.
+set(DISTLOPS_MPI_IS_OPEN_MPI OFF)
+if(MPIEXEC_EXECUTABLE)
+  execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE _distlops_mpiexec_version
+                  ERROR_VARIABLE _distlops_mpiexec_version TIMEOUT 30)
+  if(_distlops_mpiexec_version MATCHES "Open MPI|OpenRTE|Open RTE")
+    set(DISTLOPS_MPI_IS_OPEN_MPI ON)
+  endif()
 endif()
+set(DISTLOPS_MPIEXEC_FLAGS ${MPIEXEC_PREFLAGS})
+if(DISTLOPS_MPI_IS_OPEN_MPI)
+  list(APPEND DISTLOPS_MPIEXEC_FLAGS --oversubscribe --bind-to none
+       --mca btl_vader_single_copy_mechanism none)
+  if(DISTLOPS_RUNNING_AS_ROOT)
+    list(APPEND DISTLOPS_MPIEXEC_FLAGS --allow-run-as-root)
+  endif()
+endif()
+list(JOIN DISTLOPS_MPIEXEC_FLAGS " " _distlops_flags)
+list(JOIN MPIEXEC_POSTFLAGS " " _distlops_postflags)
+message(STATUS "distlops: tests run as ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} <n> "
+               "${_distlops_flags} <program> ${_distlops_postflags} <arguments>")
+
 # Oversubscribed ranks must yield the core while waiting, or waits spin for whole time slices.
 set(DISTLOPS_TEST_ENVIRONMENT OMPI_MCA_mpi_yield_when_idle=1)
 # ROMIO (MPICH's MPI-IO and one of Open MPI's) allocates its collective buffer (16 MiB by
@@ -122,7 +145,7 @@ function(distlops_add_mpi_test name)
       endif()
       add_test(NAME ${test_name}
         COMMAND ${gate} ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${DISTLOPS_MPIEXEC_FLAGS}
-                $<TARGET_FILE:${name}> ${space_args} ${ARG_ARGS})
+                $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS} ${space_args} ${ARG_ARGS})
       set_tests_properties(${test_name} PROPERTIES
         TIMEOUT ${ARG_TIMEOUT}
         PROCESSORS ${ranks}

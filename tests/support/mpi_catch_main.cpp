@@ -86,8 +86,12 @@ int main(int argc, char** argv) {
       code != 0)
     return code;
   Catch::ConfigData& config = session.configData();
+#if CATCH_VERSION_MAJOR < 3
   const bool listing =
       config.listTests || config.listTestNamesOnly || config.listTags || config.listReporters;
+#else
+  const bool listing = config.listTests || config.listTags || config.listReporters;
+#endif
   if (space == "cuda" && !listing && !config.showHelp) {
     // Every rank must see a device, or no rank runs: the cases are collective.
     int devices = distlops::cuda_device_count();

@@ -60,6 +60,25 @@ if(DISTLOPS_SANITIZE)
     "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
 endif()
 
+# The tests' Python (the NumPy exchange tests, the porting comparison): the interpreter on PATH
+# when it has NumPy, else the system's /usr/bin/python3 when that has it (scripts/setup.sh
+# installs python3-numpy there; a PATH interpreter from pyenv or a module often has no NumPy).
+# -DPython3_EXECUTABLE=... chooses another.
+if(NOT Python3_EXECUTABLE)
+  find_program(DISTLOPS_PATH_PYTHON NAMES python3 python)
+  foreach(_distlops_python IN ITEMS ${DISTLOPS_PATH_PYTHON} /usr/bin/python3)
+    if(EXISTS "${_distlops_python}")
+      execute_process(COMMAND ${_distlops_python} -c "import numpy" RESULT_VARIABLE _distlops_no_numpy
+                      OUTPUT_QUIET ERROR_QUIET)
+      if(_distlops_no_numpy EQUAL 0)
+        set(Python3_EXECUTABLE ${_distlops_python} CACHE FILEPATH
+            "Python interpreter of the tests (the first found with NumPy)")
+        break()
+      endif()
+    endif()
+  endforeach()
+endif()
+
 set(DISTLOPS_TEST_RANKS 1 2 3 4 CACHE STRING "Rank counts at which every MPI test runs")
 
 # Test programs are compiled with less optimisation than the library: most of their compile

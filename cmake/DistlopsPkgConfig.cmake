@@ -70,6 +70,10 @@ function(distlops_write_pkg_config output)
       string(APPEND libs_private " ${DISTLOPS_NCCL_LIBRARY}")
     endif()
   endif()
+  if(DISTLOPS_SANITIZE)
+    # An instrumented library needs the sanitizers' run-time libraries in the program.
+    string(APPEND libs " -fsanitize=address,undefined")
+  endif()
   string(STRIP "${libs_private}" libs_private)
 
   file(WRITE "${output}" "# distlops ${PROJECT_VERSION}, written by CMake

@@ -34,6 +34,14 @@ if(DISTLOPS_TEST_INSTALL)
     list(APPEND consumer_cmake_args -DCUDAToolkit_ROOT=${DISTLOPS_CUDA_TOOLKIT_ROOT})
   endif()
   set(consumer_run ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${DISTLOPS_MPIEXEC_FLAGS})
+  # In the sanitizer pass the consumers run without leak checks: MPICH leaks at finalize from
+  # modules it has already unloaded, which no suppression can name (distlops' test programs
+  # keep them loaded, tests/support/mpi_catch_main.cpp, and keep the leak checks).
+  set(consumer_environment ${DISTLOPS_TEST_ENVIRONMENT})
+  if(DISTLOPS_SANITIZE)
+    list(FILTER consumer_environment EXCLUDE REGEX "^ASAN_OPTIONS=")
+    list(APPEND consumer_environment "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1")
+  endif()
 
   add_test(NAME consumer.clean COMMAND ${CMAKE_COMMAND} -E rm -rf ${consumer_dir})
   add_test(NAME consumer.install
@@ -57,7 +65,7 @@ if(DISTLOPS_TEST_INSTALL)
     set_tests_properties(${route}.build PROPERTIES
       FIXTURES_REQUIRED ${route}_configured FIXTURES_SETUP ${route}_built)
     set_tests_properties(${route}.run PROPERTIES
-      FIXTURES_REQUIRED ${route}_built PROCESSORS 2 ENVIRONMENT "${DISTLOPS_TEST_ENVIRONMENT}")
+      FIXTURES_REQUIRED ${route}_built PROCESSORS 2 ENVIRONMENT "${consumer_environment}")
     set(consumer_tests ${consumer_tests} ${route}.configure ${route}.build ${route}.run
         PARENT_SCOPE)
   endfunction()
@@ -84,7 +92,7 @@ if(DISTLOPS_TEST_INSTALL)
       FIXTURES_REQUIRED consumer_installed FIXTURES_SETUP consumer_pkgconfig_built)
     set_tests_properties(consumer.pkgconfig.run PROPERTIES
       FIXTURES_REQUIRED consumer_pkgconfig_built PROCESSORS 2
-      ENVIRONMENT "${DISTLOPS_TEST_ENVIRONMENT}")
+      ENVIRONMENT "${consumer_environment}")
     list(APPEND consumer_tests consumer.pkgconfig.build consumer.pkgconfig.run)
   endif()
 

@@ -42,18 +42,25 @@ cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
   -DDISTLOPS_ENABLE_CUDA=AUTO -DDISTLOPS_ENABLE_EXAMPLES=ON >/dev/null
 cmake --build "$build_dir" -j "$(nproc)" --target "$demo_target"
 
+# The launcher of the MPI the demo was built with (FindMPI's, from the build's cache).
+mpiexec="$(sed -n 's/^MPIEXEC_EXECUTABLE:[A-Z]*=//p' "$build_dir/CMakeCache.txt")"
+mpiexec="${mpiexec:-mpiexec}"
 # Open MPI flags: more ranks than cores are fine, no binding to cores, no single-copy shared
 # memory (it needs ptrace rights that containers often lack); root needs explicit permission.
-mpiexec_flags=(--oversubscribe --bind-to none --mca btl_vader_single_copy_mechanism none)
-if [ "$(id -u)" -eq 0 ]; then
-  mpiexec_flags+=(--allow-run-as-root)
+# Other MPIs (MPICH, Intel MPI, Cray) need none of these and reject them.
+mpiexec_flags=()
+if "$mpiexec" --version 2>&1 | grep -qi "open mpi\|open-rte\|openrte"; then
+  mpiexec_flags=(--oversubscribe --bind-to none --mca btl_vader_single_copy_mechanism none)
+  if [ "$(id -u)" -eq 0 ]; then
+    mpiexec_flags+=(--allow-run-as-root)
+  fi
+  # Oversubscribed ranks yield the core while they wait instead of spinning.
+  export OMPI_MCA_mpi_yield_when_idle=1
 fi
-# Oversubscribed ranks yield the core while they wait instead of spinning.
-export OMPI_MCA_mpi_yield_when_idle=1
 
-echo "demo: mpiexec -n ${ranks} ${build_dir}/examples/${demo_target} ${demo_args[*]}"
+echo "demo: $mpiexec -n ${ranks} ${mpiexec_flags[*]} ${build_dir}/examples/${demo_target} ${demo_args[*]}"
 echo
-mpiexec -n "$ranks" "${mpiexec_flags[@]}" "$build_dir/examples/$demo_target" "${demo_args[@]}"
+"$mpiexec" -n "$ranks" "${mpiexec_flags[@]}" "$build_dir/examples/$demo_target" "${demo_args[@]}"
 
 python="${DISTLOPS_PYTHON:-}"
 if [ -z "$python" ]; then

@@ -12,6 +12,12 @@ packages=(
   zlib1g-dev
   python3-matplotlib libcli11-dev
   clang-14 libclang-rt-14-dev
+  # MPICH beside Open MPI (Debian's alternatives keep Open MPI the default mpicxx/mpiexec):
+  # scripts/test.sh's sanitizer pass builds and runs against it with mpicxx.mpich/mpiexec.mpich.
+  mpich libmpich-dev
+  # NumPy for the system's python3, which the NumPy exchange tests use when the python3 on
+  # PATH has none (cmake/DistlopsTesting.cmake).
+  python3 python3-numpy
 )
 
 missing=()

@@ -8,10 +8,14 @@
 # 1. scripts/setup.sh installs the missing build and test dependencies.
 # 2. Main pass: configures a Release build (CUDA backend when nvcc is found) in build/,
 #    builds everything with all cores and runs every test with ctest.
-# 3. Sanitizer pass: configures a Debug build with AddressSanitizer and
-#    UndefinedBehaviorSanitizer in build-asan/ (host backend only, no examples or benchmarks),
-#    builds a subset of the test programs and runs them at 1 and 2 ranks (see
-#    DISTLOPS_SANITIZE_PROGRAMS).
+# 3. Sanitizer pass, which is also the MPICH and static-library pass: configures a Debug build
+#    with AddressSanitizer and UndefinedBehaviorSanitizer in build-asan/ (host backend only, no
+#    examples or benchmarks) against MPICH (mpicxx.mpich, mpiexec.mpich; the main pass uses the
+#    default MPI, Open MPI on Debian) and a static libdistlops, builds a subset of the test
+#    programs (the core ones among them) and runs them at 1 and 2 ranks (see
+#    DISTLOPS_SANITIZE_PROGRAMS), and builds and runs the consumer project against the static
+#    library installed, through CMake and through pkg-config --static. One second build proves
+#    the second MPI, the static package and the sanitizers at once.
 #
 # Both passes always run (a failure in the first does not hide the second); the script prints
 # the wall time and outcome of every phase and exits non-zero when any phase failed.
@@ -26,6 +30,9 @@
 #                             by spaces (default: the list below; 'all' builds every test)
 #   DISTLOPS_SANITIZE_RANKS   ctest -R regular expression on the rank suffix of the sanitizer
 #                             pass (default: 'np[12]', 1 and 2 ranks)
+#   DISTLOPS_SANITIZE_MPI     the MPI of the sanitizer pass: mpich (default: mpicxx.mpich and
+#                             mpiexec.mpich, which scripts/setup.sh installs) or default (the
+#                             MPI that CMake finds first, as in the main pass)
 #   DISTLOPS_SETUP            0 skips scripts/setup.sh (default: 1)
 #   DISTLOPS_CMAKE_ARGS       extra arguments for both configure steps, split on spaces
 #                             (e.g. "-DDISTLOPS_TEST_RANKS=1;2;3"); cache variables set this
@@ -53,7 +60,7 @@ sanitize_ranks="${DISTLOPS_SANITIZE_RANKS:-np[12]}"
 # copy blocks around (Pad, Transpose, composition), and the least-squares solvers with their
 # checkpoints and batched reductions. The other test programs only instantiate the same code for more cases.
 default_sanitize_programs="test_layout test_distributed_array test_stacked_array test_communicator test_transport \
-test_errors test_kernels test_buffer test_npy test_stacks test_derivatives test_halo \
+test_errors test_kernels test_buffer test_version test_npy test_stacks test_derivatives test_halo \
 test_local_pad test_local_transpose test_local_composition test_fft_local test_fft_distributed \
 test_matrix_mult test_fredholm_mdc test_least_squares test_solver_runtime test_solver_collectives"
 read -r -a sanitize_programs <<<"${DISTLOPS_SANITIZE_PROGRAMS:-$default_sanitize_programs}"
@@ -64,6 +71,28 @@ else
   sanitize_build_targets=("${sanitize_programs[@]}")
   sanitize_tests="^($(IFS='|'; echo "${sanitize_programs[*]}"))\.${sanitize_ranks}\$"
 fi
+# The installed static package: find_package (CMake) and pkg-config --static, and the
+# components' verdicts. The build-tree and examples routes run in the main pass.
+sanitize_tests="${sanitize_tests}|^consumer\.(clean|install|configure|build|run|pkgconfig\..*|components\..*)\$"
+sanitize_mpi="${DISTLOPS_SANITIZE_MPI:-mpich}"
+sanitize_mpi_args=()
+case "$sanitize_mpi" in
+  mpich)
+    if command -v mpicxx.mpich >/dev/null 2>&1 && command -v mpiexec.mpich >/dev/null 2>&1; then
+      sanitize_mpi_args=(-DMPI_CXX_COMPILER="$(command -v mpicxx.mpich)"
+        -DMPIEXEC_EXECUTABLE="$(command -v mpiexec.mpich)")
+    else
+      echo "test.sh: mpicxx.mpich or mpiexec.mpich not found (scripts/setup.sh installs mpich and"
+      echo "  libmpich-dev); DISTLOPS_SANITIZE_MPI=default runs the sanitizer pass with the default MPI"
+      sanitize_mpi_args=(-DMPI_CXX_COMPILER=mpicxx.mpich-not-found)
+    fi
+    ;;
+  default) ;;
+  *)
+    echo "test.sh: DISTLOPS_SANITIZE_MPI must be mpich or default, got '$sanitize_mpi'" >&2
+    exit 2
+    ;;
+esac
 extra_cmake_args=()
 if [ -n "${DISTLOPS_CMAKE_ARGS:-}" ]; then
   read -r -a extra_cmake_args <<<"$DISTLOPS_CMAKE_ARGS"
@@ -157,10 +186,11 @@ start_asan_build() {
       -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DDISTLOPS_SANITIZE=ON \
       -DDISTLOPS_ENABLE_CUDA=OFF \
       -DDISTLOPS_ENABLE_TESTS=ON -DDISTLOPS_ENABLE_EXAMPLES=OFF -DDISTLOPS_ENABLE_BENCHMARKS=OFF \
-      -DDISTLOPS_TEST_INSTALL=OFF "${extra_cmake_args[@]}" || status=$?
+      -DBUILD_SHARED_LIBS=OFF "${sanitize_mpi_args[@]}" "${extra_cmake_args[@]}" || status=$?
     if [ "$status" -eq 0 ]; then
+      # distlops itself for the consumer tests, which install it.
       "${background[@]}" cmake --build "$asan_build_dir" -j "$build_jobs" \
-        --target "${sanitize_build_targets[@]}" || status=$?
+        --target distlops "${sanitize_build_targets[@]}" || status=$?
     fi
     echo "$status $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')" \
       >"${asan_log}.result"

@@ -28,6 +28,7 @@
 #include "distlops/core/symmetric_memory.hpp"
 #include "distlops/core/transport.hpp"
 #include "distlops/core/types.hpp"
+#include "distlops/core/version.hpp"
 #include "distlops/io/npy.hpp"
 #include "distlops/io/npy_local.hpp"
 #include "distlops/io/npz.hpp"

@@ -3,7 +3,8 @@
 // Uses an installed distlops: builds a distributed vector, checks a gather and two reductions
 // against their closed forms, and exits non-zero (on every rank alike) when a result is wrong.
 // With an argument, also checks that it runs on that many ranks, so that a launcher starting
-// separate single-rank jobs cannot pass for a parallel run.
+// separate single-rank jobs cannot pass for a parallel run. The library's version() must be the
+// headers' version: a program built against one release must not load another's library.
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
@@ -34,14 +35,18 @@ int main(int argc, char** argv) {
 
   bool ok = std::abs(dot - expected_dot) <= 1e-12 * expected_dot &&
             max_norm == static_cast<double>(n) && x.gather() == global &&
-            distlops::cuda_built() == DISTLOPS_WITH_CUDA;
+            distlops::cuda_built() == DISTLOPS_WITH_CUDA &&
+            distlops::version().string == DISTLOPS_VERSION_STRING &&
+            distlops::version().major == DISTLOPS_VERSION_MAJOR &&
+            distlops::version().minor == DISTLOPS_VERSION_MINOR &&
+            distlops::version().patch == DISTLOPS_VERSION_PATCH;
   if (expected_ranks > 0) ok = ok && world.size() == expected_ranks;
   // Every rank exits with the same status.
   ok = world.allreduce(ok ? 1 : 0, distlops::ReduceOp::min) == 1;
 
   if (world.rank() == 0) {
-    std::cout << "consumer: distlops " << DISTLOPS_VERSION_MAJOR << '.' << DISTLOPS_VERSION_MINOR
-              << '.' << DISTLOPS_VERSION_PATCH << (DISTLOPS_WITH_CUDA ? " with" : " without")
+    std::cout << "consumer: distlops " << distlops::version().string << " (headers "
+              << DISTLOPS_VERSION_STRING << ")" << (DISTLOPS_WITH_CUDA ? " with" : " without")
               << " CUDA on " << world.size() << " rank(s): dot(x, x) = " << dot << " (expected "
               << expected_dot << "), norm_inf(x) = " << max_norm << " (expected " << n << ")";
     if (expected_ranks > 0) std::cout << ", expected " << expected_ranks << " rank(s)";

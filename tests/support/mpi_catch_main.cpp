@@ -86,8 +86,12 @@ int main(int argc, char** argv) {
       code != 0)
     return code;
   Catch::ConfigData& config = session.configData();
+#if CATCH_VERSION_MAJOR < 3
   const bool listing =
       config.listTests || config.listTestNamesOnly || config.listTags || config.listReporters;
+#else
+  const bool listing = config.listTests || config.listTags || config.listReporters;
+#endif
   if (space == "cuda" && !listing && !config.showHelp) {
     // Every rank must see a device, or no rank runs: the cases are collective.
     int devices = distlops::cuda_device_count();
@@ -106,9 +110,12 @@ int main(int argc, char** argv) {
   // hidden cases.
   if (space == "cuda") {
     config.testsOrTags.push_back("[cuda]");
-    // A program registered for the Cuda space must have Cuda cases: none run is a failure.
+    // A program registered for the Cuda space must have Cuda cases: none run is a failure
+    // (Catch2 v3's default).
+#if CATCH_VERSION_MAJOR < 3
     config.warnings =
         static_cast<Catch::WarnAbout::What>(config.warnings | Catch::WarnAbout::NoTests);
+#endif
   } else if (!config.testsOrTags.empty()) {
     config.testsOrTags.push_back("~[cuda]");
   }
@@ -118,7 +125,11 @@ int main(int argc, char** argv) {
     const int fd = mkstemp(name);
     if (fd >= 0) close(fd);
     report_file = name;
+#if CATCH_VERSION_MAJOR < 3
     config.outputFilename = report_file;
+#else
+    config.defaultOutputFilename = report_file;
+#endif
   }
   const int failures = session.run();
 

@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
+# distlops.pc, for builds that use pkg-config instead of CMake:
+#
+#   c++ -std=c++20 app.cpp $(pkg-config --cflags --libs distlops)             # shared library
+#   c++ -std=c++20 app.cpp $(pkg-config --static --cflags --libs distlops)    # static library
+#
+# MPI has no pkg-config module common to every implementation, so the flags FindMPI found are
+# written out (as mpicxx would add them). Eigen is a public dependency (the headers use it);
+# FFTW, zlib, cuFFT and NCCL are private: a shared libdistlops carries them itself, a static
+# one needs them on the link line, which --static adds (Requires.private, Libs.private).
+#
+#   distlops_write_pkg_config(<output file>)
+
+# Turns a list of libraries (full paths, names or flags) into linker flags.
+function(_distlops_pc_libs out)
+  set(flags)
+  foreach(library IN LISTS ARGN)
+    if(library MATCHES "^-")
+      list(APPEND flags "${library}")
+    elseif(IS_ABSOLUTE "${library}")
+      list(APPEND flags "${library}")
+    elseif(library)
+      list(APPEND flags "-l${library}")
+    endif()
+  endforeach()
+  list(JOIN flags " " flags)
+  set(${out} "${flags}" PARENT_SCOPE)
+endfunction()
+
+function(distlops_write_pkg_config output)
+  # Relocatable: the prefix is found from the .pc file's own place, so that an install with
+  # `cmake --install --prefix` elsewhere, or a copied tree, still works.
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+    set(prefix "${CMAKE_INSTALL_PREFIX}")
+    set(libdir "${CMAKE_INSTALL_LIBDIR}")
+  else()
+    file(RELATIVE_PATH up "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
+    string(REGEX REPLACE "/$" "" up "${up}")
+    set(prefix "\${pcfiledir}/${up}")
+    set(libdir "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
+  endif()
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
+    set(includedir "${CMAKE_INSTALL_INCLUDEDIR}")
+  else()
+    set(includedir "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
+  endif()
+
+  set(cflags "-I\${includedir}")
+  # -isystem, as CMake's imported targets do: MPI's and CUDA's headers are not warning-clean.
+  foreach(dir IN LISTS MPI_CXX_INCLUDE_DIRS)
+    string(APPEND cflags " -isystem ${dir}")
+  endforeach()
+  foreach(definition IN LISTS MPI_CXX_COMPILE_DEFINITIONS)
+    string(APPEND cflags " -D${definition}")
+  endforeach()
+  foreach(option IN LISTS MPI_CXX_COMPILE_OPTIONS)
+    string(APPEND cflags " ${option}")
+  endforeach()
+  _distlops_pc_libs(mpi_libs ${MPI_CXX_LINK_FLAGS} ${MPI_CXX_LIBRARIES})
+  set(libs "-L\${libdir} -ldistlops ${mpi_libs}")
+  set(libs_private "")
+  if(DISTLOPS_WITH_CUDA)
+    foreach(dir IN LISTS CUDAToolkit_INCLUDE_DIRS)
+      string(APPEND cflags " -isystem ${dir}")
+    endforeach()
+    string(APPEND libs " -L${CUDAToolkit_LIBRARY_DIR} -lcudart -lcublas")
+    string(APPEND libs_private " -lcufft")
+    if(DISTLOPS_WITH_NCCL)
+      string(APPEND libs_private " ${DISTLOPS_NCCL_LIBRARY}")
+    endif()
+  endif()
+  if(DISTLOPS_SANITIZE)
+    # An instrumented library needs the sanitizers' run-time libraries in the program.
+    string(APPEND libs " -fsanitize=address,undefined")
+  endif()
+  string(STRIP "${libs_private}" libs_private)
+
+  file(WRITE "${output}" "# distlops ${PROJECT_VERSION}, written by CMake
+prefix=${prefix}
+libdir=${libdir}
+includedir=${includedir}
+
+Name: distlops
+Description: ${PROJECT_DESCRIPTION}
+Version: ${PROJECT_VERSION}
+Requires: eigen3 >= 3.4
+Requires.private: fftw3 fftw3f zlib
+Cflags: ${cflags}
+Libs: ${libs}
+Libs.private: ${libs_private}
+")
+endfunction()

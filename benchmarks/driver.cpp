@@ -5,9 +5,16 @@
 // the bandwidth that implies, as a fraction of the machine's triad bandwidth measured by the
 // same ranks (after the cases), the peak memory of every rank and check values.
 //
-//   mpiexec -n 2 distlops_bench [--cases a,b] [--repeats N] [--warmup N] [--set key=value]...
-//                               [--json file] [--triad-elements N] [--no-triad] [--list] [--check]
-//                               [--space host|cuda] [--copy-elements N]
+//   mpiexec -n 2 distlops_bench [--cases a,b] [--repeats N] [--warmup N] [--rounds N]
+//                               [--set key=value]... [--json file] [--triad-elements N]
+//                               [--no-triad] [--list] [--check] [--space host|cuda]
+//                               [--copy-elements N]
+//
+// Options are parsed by CLI11 on every rank (rank_consistent_cli.hpp): a bad option gives the
+// same message (printed once) and the same exit status on every rank. --rounds N runs the
+// selected cases N times in turn (each round sets every case up again) and reports the median
+// and the least of the per-round medians, so that a load that comes and goes shows as a gap
+// between the two rather than moving one figure.
 //
 // --check compares every case's check values with independent expectations (see each case)
 // and exits with status 1 when one fails: the ctests run it on small sizes.
@@ -19,10 +26,10 @@
 #include <fstream>
 #include <iostream>
 #include <set>
-#include <sstream>
 
 #include "cases.hpp"
 #include "device_cases.hpp"
+#include "rank_consistent_cli.hpp"
 
 using namespace distlops;
 using namespace distlops::bench;
@@ -30,63 +37,56 @@ using namespace distlops::bench;
 namespace {
 
 struct Options {
-  std::set<std::string> cases;
+  std::vector<std::string> cases;
   int repeats = -1;
   int warmup = 1;
+  int rounds = 1;
+  std::vector<std::string> sets;
   std::map<std::string, std::string> parameters;
   std::string json_path;
   Index triad_elements = Index(1) << 24;
   // 256 MiB per array: five times the largest L2 cache of current GPUs (H100: 50 MB).
   Index copy_elements = Index(1) << 25;
-  bool triad = true;
+  bool no_triad = false;
   bool list = false;
   bool check = false;
   std::string space = "host";
 };
 
-Options parse(int argc, char** argv) {
-  Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string argument = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw InvalidArgument("distlops_bench: " + argument + " needs a value");
-      return argv[++i];
-    };
-    if (argument == "--cases") {
-      std::stringstream list(value());
-      for (std::string name; std::getline(list, name, ',');)
-        options.cases.insert(name);
-    } else if (argument == "--repeats") {
-      options.repeats = std::stoi(value());
-    } else if (argument == "--warmup") {
-      options.warmup = std::stoi(value());
-    } else if (argument == "--set") {
-      const std::string pair = value();
-      const auto equals = pair.find('=');
-      if (equals == std::string::npos)
-        throw InvalidArgument("distlops_bench: --set expects key=value, got " + pair);
-      options.parameters[pair.substr(0, equals)] = pair.substr(equals + 1);
-    } else if (argument == "--json") {
-      options.json_path = value();
-    } else if (argument == "--triad-elements") {
-      options.triad_elements = std::stoll(value());
-    } else if (argument == "--copy-elements") {
-      options.copy_elements = std::stoll(value());
-    } else if (argument == "--no-triad") {
-      options.triad = false;
-    } else if (argument == "--space") {
-      options.space = value();
-      if (options.space != "host" && options.space != "cuda")
-        throw InvalidArgument("--space expects host or cuda, got " + options.space);
-    } else if (argument == "--list") {
-      options.list = true;
-    } else if (argument == "--check") {
-      options.check = true;
-    } else {
-      throw InvalidArgument("distlops_bench: unknown argument " + argument);
-    }
+void add_options(CLI::App& app, Options& o) {
+  app.add_option("--cases", o.cases, "run only these cases (comma-separated; default: all)")
+      ->delimiter(',');
+  app.add_option("--repeats", o.repeats, "timed repeats per round (default: the case's own)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--warmup", o.warmup, "untimed repeats before the timed ones")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--rounds", o.rounds, "run the selected cases this many times in turn")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--set", o.sets, "override a size or count: key=value (repeatable)")
+      ->allow_extra_args(false);
+  app.add_option("--json", o.json_path, "also write the JSON lines to this file");
+  app.add_option("--triad-elements", o.triad_elements, "triad array length per rank")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--copy-elements", o.copy_elements,
+                 "device copy array length per rank (--space cuda)")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--no-triad", o.no_triad, "measure no reference bandwidth");
+  app.add_flag("--list", o.list, "list the cases and exit");
+  app.add_flag("--check", o.check, "verify the check values; exit 1 on a mismatch");
+  app.add_option("--space", o.space, "memory space of the cases")
+      ->check(CLI::IsMember({"host", "cuda"}));
+}
+
+// key=value pairs of --set, in order (a later value of a key wins).
+std::map<std::string, std::string> parse_sets(const std::vector<std::string>& sets) {
+  std::map<std::string, std::string> parameters;
+  for (const std::string& pair : sets) {
+    const auto equals = pair.find('=');
+    if (equals == std::string::npos || equals == 0)
+      throw InvalidArgument("--set expects key=value, got " + pair);
+    parameters[pair.substr(0, equals)] = pair.substr(equals + 1);
   }
-  return options;
+  return parameters;
 }
 
 }  // namespace
@@ -95,8 +95,12 @@ int main(int argc, char** argv) {
   Environment environment(argc, argv);
   const Communicator comm = Communicator::world();
   const bool root = comm.rank() == 0;
+  Options options;
+  CLI::App app{"distlops_bench: the benchmark cases of BENCHMARKS.md under MPI"};
+  add_options(app, options);
+  if (const auto status = parse_on_every_rank(app, argc, argv, root)) return *status;
   try {
-    const Options options = parse(argc, argv);
+    options.parameters = parse_sets(options.sets);
     // --space cuda: the cases with a device variant, timed until the device is idle.
     const bool device = options.space == "cuda";
     if (device && (!cuda_built() || cuda_device_count() == 0)) {
@@ -113,30 +117,42 @@ int main(int argc, char** argv) {
     }
     for (const std::string& name : options.cases) {
       if (std::none_of(cases.begin(), cases.end(), [&](const Case& c) { return c.name == name; })) {
-        throw InvalidArgument("distlops_bench: unknown case " + name + " in space " +
-                              options.space + " (see --list)");
+        throw InvalidArgument("unknown case " + name + " in space " + options.space +
+                              " (see --list)");
+      }
+    }
+    const std::set<std::string> selected(options.cases.begin(), options.cases.end());
+    std::vector<const Case*> chosen;
+    for (const Case& c : cases) {
+      if (selected.empty() || selected.count(c.name)) chosen.push_back(&c);
+    }
+    std::vector<std::vector<Result>> rounds(chosen.size());
+    for (int round = 0; round < options.rounds; ++round) {
+      for (std::size_t i = 0; i < chosen.size(); ++i) {
+        const Case& c = *chosen[i];
+        const Parameters parameters(options.parameters);
+        Run run = c.setup(comm, parameters);
+        const int repeats = options.repeats > 0 ? options.repeats : run.default_repeats;
+        // The check values of the last round are verified (every round computes the same).
+        const bool verify = options.check && round + 1 == options.rounds;
+        Result result =
+            measure(comm, c.name, parameters, std::move(run), options.warmup, repeats, 0.0, verify);
+        if (root) {
+          for (const std::string& failure : result.failures)
+            std::cerr << "distlops_bench: check failed: " << c.name << ": " << failure << "\n";
+        }
+        rounds[i].push_back(std::move(result));
       }
     }
     std::vector<Result> results;
-    for (const Case& c : cases) {
-      if (!options.cases.empty() && !options.cases.count(c.name)) continue;
-      const Parameters parameters(options.parameters);
-      Run run = c.setup(comm, parameters);
-      const int repeats = options.repeats > 0 ? options.repeats : run.default_repeats;
-      Result result = measure(comm, c.name, parameters, std::move(run), options.warmup, repeats,
-                              0.0, options.check);
-      if (root) {
-        for (const std::string& failure : result.failures)
-          std::cerr << "distlops_bench: check failed: " << c.name << ": " << failure << "\n";
-      }
-      results.push_back(std::move(result));
-    }
+    for (std::vector<Result>& case_rounds : rounds)
+      results.push_back(merge_rounds(std::move(case_rounds)));
     // The reference runs after the cases so that its arrays do not set the peak memory they
     // report. The host triad says nothing about device bandwidth: with --space cuda the
     // reference is the device's copy bandwidth.
     Reference reference;
     if (device) reference.name = "device-copy";
-    if (options.triad) {
+    if (!options.no_triad) {
       reference.bytes_per_second = device ? device_copy_bandwidth(comm, options.copy_elements, 10)
                                           : triad_bandwidth(comm, options.triad_elements, 10);
     }

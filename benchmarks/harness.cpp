@@ -58,9 +58,10 @@ double median(std::vector<double> values) {
   return values.size() % 2 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
 }
 
-// Wall time of f on the slowest rank, started together after a barrier.
+// Wall time of f on the slowest rank, started together after a barrier. Never inlined, so
+// that callgrind can count the timed repeats alone (--toggle-collect='*timed_repeat*').
 template <class F>
-double timed(const Communicator& comm, F&& f) {
+[[gnu::noinline]] double timed_repeat(const Communicator& comm, F&& f) {
   comm.barrier();
   const auto start = std::chrono::steady_clock::now();
   f();
@@ -163,13 +164,13 @@ Result measure(const Communicator& comm, const std::string& name, const Paramete
   result.name = name;
   result.ranks = comm.size();
   for (int i = 0; i < warmup; ++i)
-    timed(comm, run.body);
+    timed_repeat(comm, run.body);
   InstructionCounter counter;
   result.load_before = load_average(comm);
   double instructions = 0;
   for (int i = 0; i < repeats; ++i) {
     counter.start();
-    result.seconds.push_back(timed(comm, run.body));
+    result.seconds.push_back(timed_repeat(comm, run.body));
     const double count = counter.stop();
     instructions = count < 0 || instructions < 0 ? -1 : instructions + count;
   }
@@ -243,7 +244,7 @@ double triad_bandwidth(const Communicator& comm, Index elements, int repeats) {
   triad();
   std::vector<double> seconds;
   for (int i = 0; i < repeats; ++i)
-    seconds.push_back(timed(comm, triad));
+    seconds.push_back(timed_repeat(comm, triad));
   // STREAM's count (read b and c, write a) and STREAM's choice of the best repeat: on a shared
   // machine the median drifts with the load; the best repeat is the closest to the bound.
   const double bytes = 3.0 * 8.0 * static_cast<double>(elements) * comm.size();

@@ -9,7 +9,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   openmpi-bin libopenmpi-dev
   libeigen3-dev libfftw3-dev catch2
-  libcli11-dev nlohmann-json3-dev
+  libcli11-dev nlohmann-json3-dev libopenblas-pthread-dev
   zlib1g-dev
   clang-14 libclang-rt-14-dev
 )

@@ -304,6 +304,25 @@ TEMPLATE_TEST_CASE("local FFTs on misaligned views, planned with measurement",
   }
 }
 
+// Measured plans transform the axes whose maps are identities where the block lies (strided
+// FFTW batches, no panels): alone (in place after the first pass), next to a padded axis that
+// keeps its panels (intermediate buffers, out of place), with and without a scale.
+TEMPLATE_TEST_CASE("measured local FFTs transform strided axes in place of panels",
+                   "[fft][local][strided]", float, double) {
+  using C = std::complex<TestType>;
+  const Shape dims{6, 5, 4};
+  const std::vector<Index> padded{8, 5, 4}, plain{6, 5, 4};
+  for (FFTNorm norm : {FFTNorm::none, FFTNorm::ortho, FFTNorm::one_over_n}) {
+    for (const auto& nfft : {plain, padded}) {
+      INFO("nfft " << nfft[0] << ", norm " << static_cast<int>(norm));
+      const FftCase c{{0, 1, 2}, nfft, norm, false, {false, false, false}, {false, false, false}};
+      check_against_reference(
+          local::FFTND<C>(dims, {.nfft = nfft, .norm = norm, .planning = FFTPlanning::measure}),
+          FftReference(dims, c), 11);
+    }
+  }
+}
+
 DISTLOPS_SPACE_TEMPLATE_TEST_CASE("a second apply of a local FFT allocates nothing",
                                   "[fft][local][allocation]", float, double) {
   using R = TestType;

@@ -2,9 +2,13 @@
 // Copyright (c) 2026 The distlops authors
 #include "fftw_stage.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "../local/support.hpp"
@@ -107,6 +111,54 @@ template <class Plan>
 Plan checked(Plan plan, const char* what) {
   if (!plan) throw Error(std::string("FFTW could not plan the ") + what + " transform");
   return plan;
+}
+
+// FFTW wisdom, so that a measured plan is paid once per machine rather than once per run:
+// DISTLOPS_FFTW_WISDOM names a path prefix; double-precision wisdom lives in <prefix>.fftw3,
+// single-precision in <prefix>.fftw3f. Imported before the first measured plan of the
+// process, exported (whole, replacing the file atomically so that ranks writing at once
+// leave one complete file) after every measured stage. The wisdom is a cache: a file that
+// cannot be read or written costs planning time, never a result, so it raises no error (an
+// error on one rank alone would leave the others in a collective).
+std::string wisdom_file(double) {
+  const char* prefix = std::getenv("DISTLOPS_FFTW_WISDOM");
+  return prefix && *prefix ? std::string(prefix) + ".fftw3" : std::string();
+}
+std::string wisdom_file(float) {
+  const char* prefix = std::getenv("DISTLOPS_FFTW_WISDOM");
+  return prefix && *prefix ? std::string(prefix) + ".fftw3f" : std::string();
+}
+int import_wisdom(double, const std::string& path) {
+  return fftw_import_wisdom_from_filename(path.c_str());
+}
+int import_wisdom(float, const std::string& path) {
+  return fftwf_import_wisdom_from_filename(path.c_str());
+}
+int export_wisdom(double, const std::string& path) {
+  return fftw_export_wisdom_to_filename(path.c_str());
+}
+int export_wisdom(float, const std::string& path) {
+  return fftwf_export_wisdom_to_filename(path.c_str());
+}
+
+template <class R>
+void import_wisdom_once() {
+  static const bool imported = [] {
+    const std::string path = wisdom_file(R());
+    // A missing file is the first run; an unreadable one costs only the planning time.
+    if (!path.empty()) import_wisdom(R(), path);
+    return true;
+  }();
+  (void)imported;
+}
+
+template <class R>
+void export_wisdom_now() {
+  const std::string path = wisdom_file(R());
+  if (path.empty()) return;
+  const std::string temporary = path + ".tmp." + std::to_string(getpid());
+  if (export_wisdom(R(), temporary) && std::rename(temporary.c_str(), path.c_str()) == 0) return;
+  std::remove(temporary.c_str());
 }
 
 unsigned planner_flags(FFTPlanning planning) {
@@ -221,6 +273,7 @@ FftStage<R>::FftStage(std::vector<FftAxis> axes, double scale, FFTPlanning plann
     return;
   }
   const unsigned flags = planner_flags(planning);
+  if (flags != FFTW_ESTIMATE) import_wisdom_once<R>();
   if (!domain_strides.empty() || !range_strides.empty()) {
     mode_ = Mode::work;
     if (domain_strides.empty()) domain_strides = local::detail::strides_of(domain_shape_);
@@ -233,6 +286,7 @@ FftStage<R>::FftStage(std::vector<FftAxis> axes, double scale, FFTPlanning plann
     mode_ = Mode::passes;
     make_passes(flags, real_domain);
   }
+  if (flags != FFTW_ESTIMATE) export_wisdom_now<R>();
 }
 
 template <class R>

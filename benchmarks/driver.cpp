@@ -50,8 +50,47 @@ struct Options {
   bool no_triad = false;
   bool list = false;
   bool check = false;
+  bool sweep = false;
   std::string space = "host";
 };
+
+// One measured configuration: a case and the parameters it runs with.
+struct Point {
+  const Case* c;
+  std::map<std::string, std::string> parameters;
+  double unknowns = 0;  // model unknowns over all ranks (0: not reported)
+};
+
+// --sweep: the sizes at which the caches end. The stencils on n x n arrays from 256^2 (2 MiB
+// per vector, inside L2 + L3) to 4096^2 (128 MiB), the dense blocks from 500^2 (2 MB, in L3) to
+// 4000^2 (128 MB per rank).
+std::vector<Point> sweep_points(const std::vector<Case>& cases,
+                                const std::map<std::string, std::string>& given, int ranks) {
+  std::vector<Point> points;
+  auto find = [&](const std::string& name) -> const Case* {
+    for (const Case& c : cases) {
+      if (c.name == name) return &c;
+    }
+    return nullptr;
+  };
+  for (const char* name : {"laplacian-cg", "firstderivative"}) {
+    const Case* c = find(name);
+    if (!c) continue;
+    for (Index n : {256, 512, 1024, 2048, 4096}) {
+      auto parameters = given;
+      parameters["nx"] = parameters["ny"] = std::to_string(n);
+      points.push_back({c, parameters, double(n) * double(n)});
+    }
+  }
+  if (const Case* c = find("blockdiag-cgls")) {
+    for (Index n : {500, 1000, 2000, 3000, 4000}) {
+      auto parameters = given;
+      parameters["n"] = std::to_string(n);
+      points.push_back({c, parameters, double(n) * ranks});
+    }
+  }
+  return points;
+}
 
 void add_options(CLI::App& app, Options& o) {
   app.add_option("--cases", o.cases, "run only these cases (comma-separated; default: all)")
@@ -73,6 +112,9 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--no-triad", o.no_triad, "measure no reference bandwidth");
   app.add_flag("--list", o.list, "list the cases and exit");
   app.add_flag("--check", o.check, "verify the check values; exit 1 on a mismatch");
+  app.add_flag("--sweep", o.sweep,
+               "laplacian-cg and firstderivative at 256^2 .. 4096^2, blockdiag-cgls at n = 500 .. "
+               "4000 (--cases selects among them)");
   app.add_option("--space", o.space, "memory space of the cases")
       ->check(CLI::IsMember({"host", "cuda"}));
 }
@@ -122,15 +164,22 @@ int main(int argc, char** argv) {
       }
     }
     const std::set<std::string> selected(options.cases.begin(), options.cases.end());
-    std::vector<const Case*> chosen;
-    for (const Case& c : cases) {
-      if (selected.empty() || selected.count(c.name)) chosen.push_back(&c);
+    std::vector<Point> chosen;
+    if (options.sweep) {
+      for (Point& point : sweep_points(cases, options.parameters, comm.size())) {
+        if (selected.empty() || selected.count(point.c->name)) chosen.push_back(std::move(point));
+      }
+      if (chosen.empty()) throw InvalidArgument("--sweep: none of the selected cases is swept");
+    } else {
+      for (const Case& c : cases) {
+        if (selected.empty() || selected.count(c.name)) chosen.push_back({&c, options.parameters});
+      }
     }
     std::vector<std::vector<Result>> rounds(chosen.size());
     for (int round = 0; round < options.rounds; ++round) {
       for (std::size_t i = 0; i < chosen.size(); ++i) {
-        const Case& c = *chosen[i];
-        const Parameters parameters(options.parameters);
+        const Case& c = *chosen[i].c;
+        const Parameters parameters(chosen[i].parameters);
         Run run = c.setup(comm, parameters);
         const int repeats = options.repeats > 0 ? options.repeats : run.default_repeats;
         // The check values of the last round are verified (every round computes the same).
@@ -141,6 +190,7 @@ int main(int argc, char** argv) {
           for (const std::string& failure : result.failures)
             std::cerr << "distlops_bench: check failed: " << c.name << ": " << failure << "\n";
         }
+        result.unknowns = chosen[i].unknowns;
         rounds[i].push_back(std::move(result));
       }
     }
@@ -169,6 +219,7 @@ int main(int argc, char** argv) {
       }
     }
     if (root) print_table(std::cout, results, reference);
+    if (root && options.sweep) print_sweep_table(std::cout, results, reference);
     if (options.check) {
       const bool failed = std::any_of(results.begin(), results.end(),
                                       [](const Result& r) { return !r.failures.empty(); });

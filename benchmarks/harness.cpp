@@ -302,4 +302,32 @@ void print_table(std::ostream& out, const std::vector<Result>& results,
   }
 }
 
+void print_sweep_table(std::ostream& out, const std::vector<Result>& results,
+                       const Reference& reference) {
+  const std::string percent = reference.name == "triad" ? "%triad" : "%copy";
+  out << "\nsweep\n"
+      << std::left << std::setw(16) << "case" << std::right << std::setw(14) << "size"
+      << std::setw(13) << "per unit" << std::setw(14) << "per unknown" << std::setw(12)
+      << "bandwidth" << std::setw(9) << percent << std::setw(8) << "spread"
+      << "\n";
+  for (const Result& r : results) {
+    if (r.unknowns <= 0) continue;
+    std::ostringstream size;
+    const auto nx = r.parameters.find("nx"), ny = r.parameters.find("ny"),
+               n = r.parameters.find("n");
+    if (nx != r.parameters.end() && ny != r.parameters.end()) {
+      size << nx->second << " x " << ny->second;
+    } else if (n != r.parameters.end()) {
+      size << "n = " << n->second;
+    }
+    std::ostringstream per_unknown;
+    per_unknown << std::setprecision(3) << r.seconds_per_unit / r.unknowns * 1e9 << " ns";
+    out << std::left << std::setw(16) << r.name << std::right << std::setw(14) << size.str()
+        << std::setw(13) << human_seconds(r.seconds_per_unit) << std::setw(14) << per_unknown.str()
+        << std::setw(10) << human_bytes(r.bandwidth) << "/s" << std::setw(8) << std::fixed
+        << std::setprecision(1) << 100.0 * r.fraction_of_reference << "%" << std::setw(7)
+        << std::setprecision(0) << 100.0 * r.spread << "%" << std::defaultfloat << "\n";
+  }
+}
+
 }  // namespace distlops::bench

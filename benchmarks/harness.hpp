@@ -90,6 +90,8 @@ struct Result {
   /// (instructions_note says why).
   double instructions_per_unit = -1;
   std::string instructions_note;
+  /// Model unknowns over all ranks (--sweep; 0 when not reported).
+  double unknowns = 0;
   Index units = 1;
   std::string unit_name;
   double bytes_per_unit = 0;
@@ -134,5 +136,9 @@ struct Reference {
 
 void print_table(std::ostream& out, const std::vector<Result>& results, const Reference& reference);
 void print_json(std::ostream& out, const Result& result, const Reference& reference);
+/// --sweep: per case and size, the time per unit and per unknown and the fraction of the
+/// reference bandwidth, where the caches end shows as the fraction falling.
+void print_sweep_table(std::ostream& out, const std::vector<Result>& results,
+                       const Reference& reference);
 
 }  // namespace distlops::bench

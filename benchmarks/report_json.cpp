@@ -39,6 +39,10 @@ void print_json(std::ostream& out, const Result& r, const Reference& reference) 
   line["load_average_after"] = r.load_after;
   line["instructions_per_unit"] = optional_count(r.instructions_per_unit);
   if (!r.instructions_note.empty()) line["instructions_note"] = r.instructions_note;
+  if (r.unknowns > 0) {
+    line["unknowns"] = r.unknowns;
+    line["seconds_per_unknown"] = r.seconds_per_unit / r.unknowns;
+  }
   line["bytes_per_unit"] = r.bytes_per_unit;
   line["bandwidth_bytes_per_second"] = r.bandwidth;
   line["triad_bytes_per_second"] = triad;

@@ -286,10 +286,9 @@ void print_table(std::ostream& out, const std::vector<Result>& results,
   for (const Result& r : results) {
     if (r.spread > spread_warning) {
       out << "warning: " << r.name << " at " << r.ranks << " rank(s): the repeats spread by "
-          << std::fixed << std::setprecision(0) << 100.0 * r.spread << std::defaultfloat
-          << "% (over " << 100.0 * spread_warning << "%), load average " << std::setprecision(1)
-          << r.load_before << " to " << r.load_after << std::defaultfloat
-          << ": take its times as indicative\n";
+          << std::fixed << std::setprecision(0) << 100.0 * r.spread << "% (over "
+          << 100.0 * spread_warning << "%), load average " << std::setprecision(1) << r.load_before
+          << " to " << r.load_after << std::defaultfloat << ": take its times as indicative\n";
     }
   }
   if (!results.empty() && results.front().instructions_per_unit < 0) {

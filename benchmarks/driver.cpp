@@ -8,13 +8,15 @@
 //   mpiexec -n 2 distlops_bench [--cases a,b] [--repeats N] [--warmup N] [--rounds N]
 //                               [--set key=value]... [--json file] [--triad-elements N]
 //                               [--no-triad] [--list] [--check] [--space host|cuda]
-//                               [--copy-elements N]
+//                               [--copy-elements N] [--sweep] [--help]
 //
 // Options are parsed by CLI11 on every rank (rank_consistent_cli.hpp): a bad option gives the
 // same message (printed once) and the same exit status on every rank. --rounds N runs the
 // selected cases N times in turn (each round sets every case up again) and reports the median
 // and the least of the per-round medians, so that a load that comes and goes shows as a gap
-// between the two rather than moving one figure.
+// between the two rather than moving one figure. --sweep runs laplacian-cg and
+// firstderivative at 256^2 .. 4096^2 and blockdiag-cgls at n = 500 .. 4000 and adds a table of
+// the time per unknown and the fraction of the triad at each size (plot_sweep.py draws it).
 //
 // --check compares every case's check values with independent expectations (see each case)
 // and exits with status 1 when one fails: the ctests run it on small sizes.

@@ -5,21 +5,159 @@
 // the transposed layout (split along axis 1) that the adjoint takes back, so each apply is
 // one all-to-all. Least bytes per apply: read the input once and write the output once,
 // 2 * 16 nx ny bytes (the all-to-all's messages not counted).
+//
+// --set planning=estimate|measure|patient chooses the operator's FFTW planning (default
+// estimate, as the operator's own default). fftw2d is the reference: FFTW's own 2-d plan of
+// the same global array (fftw_plan_dft_2d, out of place, planned with --set
+// fftw_planning=measure by default), forward + backward on rank 0 while the other ranks wait,
+// with the same check values, so that fft2d's figure can be set beside FFTW's best in the
+// same run. DISTLOPS_FFTW_WISDOM (docs/fft.md) keeps the measured plans of both.
+#include <fftw3.h>
+
 #include <cmath>
 #include <complex>
+#include <cstdlib>
 #include <memory>
 
 #include "cases.hpp"
 
 namespace distlops::bench {
 
+namespace {
+
+FFTPlanning parse_planning(const std::string& text) {
+  if (text == "estimate") return FFTPlanning::estimate;
+  if (text == "measure") return FFTPlanning::measure;
+  if (text == "patient") return FFTPlanning::patient;
+  throw InvalidArgument("planning must be estimate, measure or patient, got " + text);
+}
+
+unsigned fftw_flags(FFTPlanning planning) {
+  switch (planning) {
+    case FFTPlanning::measure:
+      return FFTW_MEASURE;
+    case FFTPlanning::patient:
+      return FFTW_PATIENT;
+    case FFTPlanning::estimate:
+      break;
+  }
+  return FFTW_ESTIMATE;
+}
+
+/// Parseval for the unnormalised transform: ||F x|| = sqrt(N) ||x|| and F^H F = N I, with
+/// ||x|| summed from the formula of the input over the rows this rank owns.
+std::vector<std::string> verify_parseval(const Communicator& comm, const Layout& layout, Index nx,
+                                         Index ny, const std::vector<Check>& checks) {
+  const Index first = layout.offset(comm.rank()) * ny;
+  const Index count = layout.local_shape()[0] * ny;
+  double sum = 0;
+  for (Index i = first; i < first + count; ++i) {
+    const double re = signed_uniform_value(41, std::uint64_t(i));
+    const double im = signed_uniform_value(42, std::uint64_t(i));
+    sum += re * re + im * im;
+  }
+  const double norm_x = std::sqrt(comm.allreduce(sum, ReduceOp::sum));
+  const double size = double(nx * ny);
+  std::vector<std::string> failures;
+  auto compare = [&](const std::string& name, double reference) {
+    const double value = check_value(checks, name);
+    if (std::abs(value - reference) > 1e-10 * reference) {
+      failures.push_back(name + " " + std::to_string(value) + " != reference " +
+                         std::to_string(reference));
+    }
+  };
+  compare("norm_Fx", std::sqrt(size) * norm_x);
+  compare("norm_FhFx", size * norm_x);
+  return failures;
+}
+
+/// FFTW's arrays and plans, freed with the case.
+struct FftwPair {
+  fftw_complex* x = nullptr;
+  fftw_complex* y = nullptr;
+  fftw_complex* z = nullptr;
+  fftw_plan forward = nullptr, backward = nullptr;
+  ~FftwPair() {
+    if (forward) fftw_destroy_plan(forward);
+    if (backward) fftw_destroy_plan(backward);
+    fftw_free(x);
+    fftw_free(y);
+    fftw_free(z);
+  }
+};
+
+double norm(const fftw_complex* v, Index count) {
+  double sum = 0;
+  for (Index i = 0; i < count; ++i)
+    sum += v[i][0] * v[i][0] + v[i][1] * v[i][1];
+  return std::sqrt(sum);
+}
+
+}  // namespace
+
+Case fftw2d_case() {
+  return {
+      "fftw2d", "FFTW's own 2-d plan of fft2d's array on rank 0: fft2d's reference",
+      [](const Communicator& comm, const Parameters& p) {
+        const Index nx = p.integer("nx", 2048), ny = p.integer("ny", 2048);
+        const FFTPlanning planning = parse_planning(p.text("fftw_planning", "measure"));
+        const bool root = comm.rank() == 0;
+        auto pair = std::make_shared<FftwPair>();
+        if (root) {
+          const Index count = nx * ny;
+          pair->x = fftw_alloc_complex(std::size_t(count));
+          pair->y = fftw_alloc_complex(std::size_t(count));
+          pair->z = fftw_alloc_complex(std::size_t(count));
+          if (!pair->x || !pair->y || !pair->z) throw Error("fftw2d: out of memory");
+          // Planning may overwrite the arrays: plan first, fill afterwards.
+          const unsigned flags = fftw_flags(planning);
+          pair->forward = fftw_plan_dft_2d(int(nx), int(ny), pair->x, pair->y, FFTW_FORWARD,
+                                           flags | FFTW_PRESERVE_INPUT);
+          pair->backward = fftw_plan_dft_2d(int(nx), int(ny), pair->y, pair->z, FFTW_BACKWARD,
+                                            flags | FFTW_PRESERVE_INPUT);
+          for (Index i = 0; i < count; ++i) {
+            pair->x[i][0] = signed_uniform_value(41, std::uint64_t(i));
+            pair->x[i][1] = signed_uniform_value(42, std::uint64_t(i));
+          }
+        }
+        // Every rank learns whether rank 0 could plan (no rank throws alone).
+        const bool planned =
+            comm.allreduce(root && (!pair->forward || !pair->backward) ? 1 : 0, ReduceOp::max) == 0;
+        if (!planned) throw Error("fftw2d: FFTW could not plan the 2-d transform");
+        Run run;
+        run.body = [pair] {
+          if (!pair->forward) return;
+          fftw_execute(pair->forward);
+          fftw_execute(pair->backward);
+        };
+        run.units = 2;
+        run.unit_name = "apply";
+        run.bytes_per_unit = 2.0 * sizeof(std::complex<double>) * double(nx * ny);
+        run.checks = [=] {
+          double values[2] = {0, 0};
+          if (root) values[0] = norm(pair->y, nx * ny), values[1] = norm(pair->z, nx * ny);
+          comm.allreduce(values, values, 2, ReduceOp::sum);
+          return std::vector<Check>{{"norm_Fx", values[0]}, {"norm_FhFx", values[1]}};
+        };
+        // The whole array sits on rank 0: Parseval over the global input.
+        const Layout whole = Layout::from_local_shape(comm, root ? Shape{nx, ny} : Shape{0, ny});
+        run.verify = [=](const std::vector<Check>& checks) {
+          return verify_parseval(comm, whole, nx, ny, checks);
+        };
+        run.default_repeats = 5;
+        return run;
+      }};
+}
+
 Case fft2d_case() {
   return {"fft2d", "forward + adjoint complex128 FFT2D over axes (0, 1), norm none",
           [](const Communicator& comm, const Parameters& p) {
             using C = std::complex<double>;
             const Index nx = p.integer("nx", 2048), ny = p.integer("ny", 2048);
+            const FFTPlanning planning = parse_planning(p.text("planning", "estimate"));
             const Layout layout(comm, {nx, ny});
-            const LinearOperator<C> op = FFT2D<C>(layout, {.axes = {0, 1}, .norm = FFTNorm::none});
+            const LinearOperator<C> op =
+                FFT2D<C>(layout, {.axes = {0, 1}, .norm = FFTNorm::none, .planning = planning});
             auto x = std::make_shared<DistributedArray<C>>(layout);
             auto y = std::make_shared<DistributedArray<C>>(op.range());
             auto z = std::make_shared<DistributedArray<C>>(layout);
@@ -36,30 +174,8 @@ Case fft2d_case() {
               return std::vector<Check>{{"norm_Fx", double(y->norm())},
                                         {"norm_FhFx", double(z->norm())}};
             };
-            // Parseval for the unnormalised transform: ||F x|| = sqrt(N) ||x|| and
-            // F^H F = N I, with ||x|| summed here from the formula of the input.
             run.verify = [=](const std::vector<Check>& checks) {
-              const Index first = layout.offset(comm.rank()) * ny;
-              const Index count = layout.local_shape()[0] * ny;
-              double sum = 0;
-              for (Index i = first; i < first + count; ++i) {
-                const double re = signed_uniform_value(41, std::uint64_t(i));
-                const double im = signed_uniform_value(42, std::uint64_t(i));
-                sum += re * re + im * im;
-              }
-              const double norm_x = std::sqrt(comm.allreduce(sum, ReduceOp::sum));
-              const double size = double(nx * ny);
-              std::vector<std::string> failures;
-              auto compare = [&](const std::string& name, double reference) {
-                const double value = check_value(checks, name);
-                if (std::abs(value - reference) > 1e-10 * reference) {
-                  failures.push_back(name + " " + std::to_string(value) + " != reference " +
-                                     std::to_string(reference));
-                }
-              };
-              compare("norm_Fx", std::sqrt(size) * norm_x);
-              compare("norm_FhFx", size * norm_x);
-              return failures;
+              return verify_parseval(comm, layout, nx, ny, checks);
             };
             run.default_repeats = 5;
             return run;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
 #pragma once
-// The benchmark cases of BENCHMARKS.md (and a few more), each defined by its problem, its
+// The benchmark cases of docs/benchmarks.md (and a few more), each defined by its problem, its
 // deterministic inputs and the bytes it must move.
 #include <vector>
 
@@ -14,8 +14,9 @@ std::vector<Case> all_cases();
 /// The solver cases (cases_solvers.cpp).
 std::vector<Case> solver_cases();
 
-/// The fft2d case (case_fft2d.cpp).
+/// The fft2d case and its reference, FFTW's own 2-d plan (case_fft2d.cpp).
 Case fft2d_case();
+Case fftw2d_case();
 
 /// The post-stack inversion of the main example (case_poststack.cpp).
 Case poststack_case();

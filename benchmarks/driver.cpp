@@ -5,9 +5,18 @@
 // the bandwidth that implies, as a fraction of the machine's triad bandwidth measured by the
 // same ranks (after the cases), the peak memory of every rank and check values.
 //
-//   mpiexec -n 2 distlops_bench [--cases a,b] [--repeats N] [--warmup N] [--set key=value]...
-//                               [--json file] [--triad-elements N] [--no-triad] [--list] [--check]
-//                               [--space host|cuda] [--copy-elements N]
+//   mpiexec -n 2 distlops_bench [--cases a,b] [--repeats N] [--warmup N] [--rounds N]
+//                               [--set key=value]... [--json file] [--triad-elements N]
+//                               [--no-triad] [--list] [--check] [--space host|cuda]
+//                               [--copy-elements N] [--sweep] [--help]
+//
+// Options are parsed by CLI11 on every rank (rank_consistent_cli.hpp): a bad option gives the
+// same message (printed once) and the same exit status on every rank. --rounds N runs the
+// selected cases N times in turn (each round sets every case up again) and reports the median
+// and the least of the per-round medians, so that a load that comes and goes shows as a gap
+// between the two rather than moving one figure. --sweep runs laplacian-cg and
+// firstderivative at 256^2 .. 4096^2 and blockdiag-cgls at n = 500 .. 4000 and adds a table of
+// the time per unknown and the fraction of the triad at each size (plot_sweep.py draws it).
 //
 // --check compares every case's check values with independent expectations (see each case)
 // and exits with status 1 when one fails: the ctests run it on small sizes.
@@ -19,10 +28,10 @@
 #include <fstream>
 #include <iostream>
 #include <set>
-#include <sstream>
 
 #include "cases.hpp"
 #include "device_cases.hpp"
+#include "rank_consistent_cli.hpp"
 
 using namespace distlops;
 using namespace distlops::bench;
@@ -30,63 +39,98 @@ using namespace distlops::bench;
 namespace {
 
 struct Options {
-  std::set<std::string> cases;
+  std::vector<std::string> cases;
   int repeats = -1;
   int warmup = 1;
+  int rounds = 1;
+  std::vector<std::string> sets;
   std::map<std::string, std::string> parameters;
   std::string json_path;
   Index triad_elements = Index(1) << 24;
   // 256 MiB per array: five times the largest L2 cache of current GPUs (H100: 50 MB).
   Index copy_elements = Index(1) << 25;
-  bool triad = true;
+  bool no_triad = false;
   bool list = false;
   bool check = false;
+  bool sweep = false;
   std::string space = "host";
 };
 
-Options parse(int argc, char** argv) {
-  Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string argument = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw InvalidArgument("distlops_bench: " + argument + " needs a value");
-      return argv[++i];
-    };
-    if (argument == "--cases") {
-      std::stringstream list(value());
-      for (std::string name; std::getline(list, name, ',');)
-        options.cases.insert(name);
-    } else if (argument == "--repeats") {
-      options.repeats = std::stoi(value());
-    } else if (argument == "--warmup") {
-      options.warmup = std::stoi(value());
-    } else if (argument == "--set") {
-      const std::string pair = value();
-      const auto equals = pair.find('=');
-      if (equals == std::string::npos)
-        throw InvalidArgument("distlops_bench: --set expects key=value, got " + pair);
-      options.parameters[pair.substr(0, equals)] = pair.substr(equals + 1);
-    } else if (argument == "--json") {
-      options.json_path = value();
-    } else if (argument == "--triad-elements") {
-      options.triad_elements = std::stoll(value());
-    } else if (argument == "--copy-elements") {
-      options.copy_elements = std::stoll(value());
-    } else if (argument == "--no-triad") {
-      options.triad = false;
-    } else if (argument == "--space") {
-      options.space = value();
-      if (options.space != "host" && options.space != "cuda")
-        throw InvalidArgument("--space expects host or cuda, got " + options.space);
-    } else if (argument == "--list") {
-      options.list = true;
-    } else if (argument == "--check") {
-      options.check = true;
-    } else {
-      throw InvalidArgument("distlops_bench: unknown argument " + argument);
+// One measured configuration: a case and the parameters it runs with.
+struct Point {
+  const Case* c;
+  std::map<std::string, std::string> parameters;
+  double unknowns = 0;  // model unknowns over all ranks (0: not reported)
+};
+
+// --sweep: the sizes at which the caches end. The stencils on n x n arrays from 256^2 (2 MiB
+// per vector, inside L2 + L3) to 4096^2 (128 MiB), the dense blocks from 500^2 (2 MB, in L3) to
+// 4000^2 (128 MB per rank).
+std::vector<Point> sweep_points(const std::vector<Case>& cases,
+                                const std::map<std::string, std::string>& given, int ranks) {
+  std::vector<Point> points;
+  auto find = [&](const std::string& name) -> const Case* {
+    for (const Case& c : cases) {
+      if (c.name == name) return &c;
+    }
+    return nullptr;
+  };
+  for (const char* name : {"laplacian-cg", "firstderivative"}) {
+    const Case* c = find(name);
+    if (!c) continue;
+    for (Index n : {256, 512, 1024, 2048, 4096}) {
+      auto parameters = given;
+      parameters["nx"] = parameters["ny"] = std::to_string(n);
+      points.push_back({c, parameters, double(n) * double(n)});
     }
   }
-  return options;
+  if (const Case* c = find("blockdiag-cgls")) {
+    for (Index n : {500, 1000, 2000, 3000, 4000}) {
+      auto parameters = given;
+      parameters["n"] = std::to_string(n);
+      points.push_back({c, parameters, double(n) * ranks});
+    }
+  }
+  return points;
+}
+
+void add_options(CLI::App& app, Options& o) {
+  app.add_option("--cases", o.cases, "run only these cases (comma-separated; default: all)")
+      ->delimiter(',');
+  app.add_option("--repeats", o.repeats, "timed repeats per round (default: the case's own)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--warmup", o.warmup, "untimed repeats before the timed ones")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--rounds", o.rounds, "run the selected cases this many times in turn")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--set", o.sets, "override a size or count: key=value (repeatable)")
+      ->allow_extra_args(false);
+  app.add_option("--json", o.json_path, "also write the JSON lines to this file");
+  app.add_option("--triad-elements", o.triad_elements, "triad array length per rank")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--copy-elements", o.copy_elements,
+                 "device copy array length per rank (--space cuda)")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--no-triad", o.no_triad, "measure no reference bandwidth");
+  app.add_flag("--list", o.list, "list the cases and exit");
+  app.add_flag("--check", o.check, "verify the check values; exit 1 on a mismatch");
+  app.add_flag("--sweep", o.sweep,
+               "laplacian-cg and firstderivative at 256^2 .. 4096^2, blockdiag-cgls at n = 500 .. "
+               "4000 (--cases selects among them)");
+  app.add_option("--space", o.space, "memory space of the cases")
+      ->check(CLI::IsMember({"host", "cuda"}));
+}
+
+// key=value pairs of --set, in order (a later value of a key wins).
+std::map<std::string, std::string> parse_sets(const std::vector<std::string>& sets) {
+  std::map<std::string, std::string> parameters;
+  for (const std::string& pair : sets) {
+    const auto equals = pair.find('=');
+    if (equals == std::string::npos || equals == 0)
+      throw InvalidArgument("--set expects key=value, got " + pair);
+    parameters[pair.substr(0, equals)] = pair.substr(equals + 1);
+  }
+  return parameters;
 }
 
 }  // namespace
@@ -95,8 +139,12 @@ int main(int argc, char** argv) {
   Environment environment(argc, argv);
   const Communicator comm = Communicator::world();
   const bool root = comm.rank() == 0;
+  Options options;
+  CLI::App app{"distlops_bench: the benchmark cases of docs/benchmarks.md under MPI"};
+  add_options(app, options);
+  if (const auto status = parse_on_every_rank(app, argc, argv, root)) return *status;
   try {
-    const Options options = parse(argc, argv);
+    options.parameters = parse_sets(options.sets);
     // --space cuda: the cases with a device variant, timed until the device is idle.
     const bool device = options.space == "cuda";
     if (device && (!cuda_built() || cuda_device_count() == 0)) {
@@ -113,30 +161,50 @@ int main(int argc, char** argv) {
     }
     for (const std::string& name : options.cases) {
       if (std::none_of(cases.begin(), cases.end(), [&](const Case& c) { return c.name == name; })) {
-        throw InvalidArgument("distlops_bench: unknown case " + name + " in space " +
-                              options.space + " (see --list)");
+        throw InvalidArgument("unknown case " + name + " in space " + options.space +
+                              " (see --list)");
+      }
+    }
+    const std::set<std::string> selected(options.cases.begin(), options.cases.end());
+    std::vector<Point> chosen;
+    if (options.sweep) {
+      for (Point& point : sweep_points(cases, options.parameters, comm.size())) {
+        if (selected.empty() || selected.count(point.c->name)) chosen.push_back(std::move(point));
+      }
+      if (chosen.empty()) throw InvalidArgument("--sweep: none of the selected cases is swept");
+    } else {
+      for (const Case& c : cases) {
+        if (selected.empty() || selected.count(c.name)) chosen.push_back({&c, options.parameters});
+      }
+    }
+    std::vector<std::vector<Result>> rounds(chosen.size());
+    for (int round = 0; round < options.rounds; ++round) {
+      for (std::size_t i = 0; i < chosen.size(); ++i) {
+        const Case& c = *chosen[i].c;
+        const Parameters parameters(chosen[i].parameters);
+        Run run = c.setup(comm, parameters);
+        const int repeats = options.repeats > 0 ? options.repeats : run.default_repeats;
+        // The check values of the last round are verified (every round computes the same).
+        const bool verify = options.check && round + 1 == options.rounds;
+        Result result =
+            measure(comm, c.name, parameters, std::move(run), options.warmup, repeats, 0.0, verify);
+        if (root) {
+          for (const std::string& failure : result.failures)
+            std::cerr << "distlops_bench: check failed: " << c.name << ": " << failure << "\n";
+        }
+        result.unknowns = chosen[i].unknowns;
+        rounds[i].push_back(std::move(result));
       }
     }
     std::vector<Result> results;
-    for (const Case& c : cases) {
-      if (!options.cases.empty() && !options.cases.count(c.name)) continue;
-      const Parameters parameters(options.parameters);
-      Run run = c.setup(comm, parameters);
-      const int repeats = options.repeats > 0 ? options.repeats : run.default_repeats;
-      Result result = measure(comm, c.name, parameters, std::move(run), options.warmup, repeats,
-                              0.0, options.check);
-      if (root) {
-        for (const std::string& failure : result.failures)
-          std::cerr << "distlops_bench: check failed: " << c.name << ": " << failure << "\n";
-      }
-      results.push_back(std::move(result));
-    }
+    for (std::vector<Result>& case_rounds : rounds)
+      results.push_back(merge_rounds(std::move(case_rounds)));
     // The reference runs after the cases so that its arrays do not set the peak memory they
     // report. The host triad says nothing about device bandwidth: with --space cuda the
     // reference is the device's copy bandwidth.
     Reference reference;
     if (device) reference.name = "device-copy";
-    if (options.triad) {
+    if (!options.no_triad) {
       reference.bytes_per_second = device ? device_copy_bandwidth(comm, options.copy_elements, 10)
                                           : triad_bandwidth(comm, options.triad_elements, 10);
     }
@@ -153,6 +221,7 @@ int main(int argc, char** argv) {
       }
     }
     if (root) print_table(std::cout, results, reference);
+    if (root && options.sweep) print_sweep_table(std::cout, results, reference);
     if (options.check) {
       const bool failed = std::any_of(results.begin(), results.end(),
                                       [](const Result& r) { return !r.failures.empty(); });

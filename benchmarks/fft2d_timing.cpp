@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
-// Times one forward + one adjoint complex128 FFT2D (the fft2d case of BENCHMARKS.md: an n x n
+// Times one forward + one adjoint complex128 FFT2D (the fft2d case of docs/benchmarks.md: an n x n
 // array x = V(41, i) + 1j V(42, i) split along axis 0, axes (0, 1), norm "none"), next to
 // FFTW's own out-of-place 2-d transform pair of the same size on one rank and a STREAM-like
 // triad that measures the memory bandwidth of the ranks running together.
@@ -149,9 +149,13 @@ int main(int argc, char** argv) {
 
   // distlops' FFT2D, output in the transposed layout and back in the input's layout.
   double check = 0;
-  for (FFTOutputLayout output : {FFTOutputLayout::transposed, FFTOutputLayout::same_as_input}) {
+  for (const auto& [output, planning] :
+       {std::pair{FFTOutputLayout::transposed, FFTPlanning::estimate},
+        std::pair{FFTOutputLayout::same_as_input, FFTPlanning::estimate},
+        std::pair{FFTOutputLayout::transposed, FFTPlanning::measure}}) {
     const Layout layout(comm, {n, n});
-    const auto op = FFT2D<C>(layout, {.norm = FFTNorm::none, .output = output});
+    const auto op =
+        FFT2D<C>(layout, {.norm = FFTNorm::none, .planning = planning, .output = output});
     DistributedArray<C> x(layout), y(op.range()), z(layout);
     fill_random(x, 41);
     const Summary time = time_repeats(comm, repeats, [&] {
@@ -166,7 +170,8 @@ int main(int argc, char** argv) {
     const double sent = comm.size() > 1 ? 2.0 * transposes * per_transpose : 0.0;
     rows.push_back({std::string("FFT2D, ") + std::to_string(comm.size()) + " rank(s), " +
                         (output == FFTOutputLayout::transposed ? "transposed output"
-                                                               : "output in input layout"),
+                                                               : "output in input layout") +
+                        (planning == FFTPlanning::measure ? ", MEASURE" : ""),
                     time, comm.allreduce(sent, ReduceOp::max)});
   }
 

@@ -2,11 +2,19 @@
 // Copyright (c) 2026 The distlops authors
 #include "harness.hpp"
 
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <iomanip>
 #include <sstream>
 
@@ -50,15 +58,70 @@ double median(std::vector<double> values) {
   return values.size() % 2 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
 }
 
-// Wall time of f on the slowest rank, started together after a barrier.
+// Wall time of f on the slowest rank, started together after a barrier. Never inlined, so
+// that callgrind can count the timed repeats alone (--toggle-collect='*timed_repeat*').
 template <class F>
-double timed(const Communicator& comm, F&& f) {
+[[gnu::noinline]] double timed_repeat(const Communicator& comm, F&& f) {
   comm.barrier();
   const auto start = std::chrono::steady_clock::now();
   f();
   const double local =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return comm.allreduce(local, ReduceOp::max);
+}
+
+// The user-space instructions this thread retires, from the kernel's hardware counter. The
+// library runs each rank's work on the calling thread (one BLAS thread, no OpenMP), so the
+// thread's count is the rank's. Virtual machines often expose no counter: then available()
+// is false and note() says why, and the figures come from callgrind instead (docs).
+class InstructionCounter {
+ public:
+  InstructionCounter() {
+    perf_event_attr attr{};
+    attr.size = sizeof(attr);
+    attr.type = PERF_TYPE_HARDWARE;
+    attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+    attr.disabled = 1;
+    attr.exclude_kernel = 1;
+    attr.exclude_hv = 1;
+    fd_ = static_cast<int>(syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0));
+    if (fd_ < 0) note_ = std::string("perf_event_open: ") + std::strerror(errno);
+  }
+  ~InstructionCounter() {
+    if (fd_ >= 0) close(fd_);
+  }
+  InstructionCounter(const InstructionCounter&) = delete;
+  InstructionCounter& operator=(const InstructionCounter&) = delete;
+
+  bool available() const { return fd_ >= 0; }
+  const std::string& note() const { return note_; }
+  void start() {
+    if (fd_ < 0) return;
+    ioctl(fd_, PERF_EVENT_IOC_RESET, 0);
+    ioctl(fd_, PERF_EVENT_IOC_ENABLE, 0);
+  }
+  /// The count since start(), or -1 when it could not be read.
+  double stop() {
+    if (fd_ < 0) return -1;
+    ioctl(fd_, PERF_EVENT_IOC_DISABLE, 0);
+    std::uint64_t count = 0;
+    if (read(fd_, &count, sizeof(count)) != static_cast<ssize_t>(sizeof(count))) {
+      note_ = "perf_event read failed";
+      return -1;
+    }
+    return static_cast<double>(count);
+  }
+
+ private:
+  int fd_ = -1;
+  std::string note_;
+};
+
+// The machine's 1-minute load average, the largest any rank sees.
+double load_average(const Communicator& comm) {
+  double load[1] = {0};
+  if (getloadavg(load, 1) != 1) load[0] = -1;
+  return comm.allreduce(load[0], ReduceOp::max);
 }
 
 std::string human_bytes(double bytes) {
@@ -86,15 +149,6 @@ std::string human_seconds(double seconds) {
   return text.str();
 }
 
-std::string json_string(const std::string& text) {
-  std::string result = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') result += '\\';
-    result += c;
-  }
-  return result + "\"";
-}
-
 }  // namespace
 
 double check_value(const std::vector<Check>& checks, const std::string& name) {
@@ -110,14 +164,38 @@ Result measure(const Communicator& comm, const std::string& name, const Paramete
   result.name = name;
   result.ranks = comm.size();
   for (int i = 0; i < warmup; ++i)
-    timed(comm, run.body);
-  for (int i = 0; i < repeats; ++i)
-    result.seconds.push_back(timed(comm, run.body));
+    timed_repeat(comm, run.body);
+  InstructionCounter counter;
+  result.load_before = load_average(comm);
+  double instructions = 0;
+  for (int i = 0; i < repeats; ++i) {
+    counter.start();
+    result.seconds.push_back(timed_repeat(comm, run.body));
+    const double count = counter.stop();
+    instructions = count < 0 || instructions < 0 ? -1 : instructions + count;
+  }
+  result.load_after = load_average(comm);
   result.median_seconds = median(result.seconds);
+  result.min_seconds = result.median_seconds;
+  result.round_medians = {result.median_seconds};
   result.units = run.units_done ? run.units_done() : run.units;
   result.unit_name = run.unit_name;
-  result.seconds_per_unit =
-      result.median_seconds / static_cast<double>(std::max<Index>(1, result.units));
+  const double units = static_cast<double>(std::max<Index>(1, result.units));
+  result.seconds_per_unit = result.median_seconds / units;
+  result.min_seconds_per_unit = result.seconds_per_unit;
+  if (!result.seconds.empty()) {
+    const auto [fastest, slowest] =
+        std::minmax_element(result.seconds.begin(), result.seconds.end());
+    result.spread = *fastest > 0 ? (*slowest - *fastest) / *fastest : 0;
+  }
+  // Every rank must agree on whether the count exists before summing it.
+  const bool counted = comm.allreduce(instructions < 0 ? 0 : 1, ReduceOp::min) == 1;
+  if (counted) {
+    result.instructions_per_unit =
+        comm.allreduce(instructions, ReduceOp::sum) / (units * std::max(1, repeats));
+  } else {
+    result.instructions_note = counter.note().empty() ? "no counter on some rank" : counter.note();
+  }
   result.bytes_per_unit = run.bytes_per_unit;
   result.bandwidth = result.seconds_per_unit > 0 ? run.bytes_per_unit / result.seconds_per_unit : 0;
   result.fraction_of_triad = triad > 0 ? result.bandwidth / triad : 0;
@@ -126,7 +204,30 @@ Result measure(const Communicator& comm, const std::string& name, const Paramete
   if (run.checks) result.checks = run.checks();
   if (verify && run.verify) result.failures = run.verify(result.checks);
   result.parameters = parameters.used();
+  result.settings = parameters.given();
   return result;
+}
+
+Result merge_rounds(std::vector<Result> rounds) {
+  if (rounds.empty()) throw InvalidArgument("distlops_bench: merge_rounds of no rounds");
+  Result merged = rounds.back();
+  merged.seconds.clear();
+  merged.round_medians.clear();
+  for (const Result& round : rounds) {
+    merged.seconds.insert(merged.seconds.end(), round.seconds.begin(), round.seconds.end());
+    merged.round_medians.push_back(round.median_seconds);
+  }
+  merged.load_before = rounds.front().load_before;
+  merged.median_seconds = median(merged.round_medians);
+  merged.min_seconds = *std::min_element(merged.round_medians.begin(), merged.round_medians.end());
+  const double units = static_cast<double>(std::max<Index>(1, merged.units));
+  merged.seconds_per_unit = merged.median_seconds / units;
+  merged.min_seconds_per_unit = merged.min_seconds / units;
+  const auto [fastest, slowest] = std::minmax_element(merged.seconds.begin(), merged.seconds.end());
+  merged.spread = *fastest > 0 ? (*slowest - *fastest) / *fastest : 0;
+  merged.bandwidth =
+      merged.seconds_per_unit > 0 ? merged.bytes_per_unit / merged.seconds_per_unit : 0;
+  return merged;
 }
 
 double triad_bandwidth(const Communicator& comm, Index elements, int repeats) {
@@ -143,7 +244,7 @@ double triad_bandwidth(const Communicator& comm, Index elements, int repeats) {
   triad();
   std::vector<double> seconds;
   for (int i = 0; i < repeats; ++i)
-    seconds.push_back(timed(comm, triad));
+    seconds.push_back(timed_repeat(comm, triad));
   // STREAM's count (read b and c, write a) and STREAM's choice of the best repeat: on a shared
   // machine the median drifts with the load; the best repeat is the closest to the bound.
   const double bytes = 3.0 * 8.0 * static_cast<double>(elements) * comm.size();
@@ -155,20 +256,44 @@ void print_table(std::ostream& out, const std::vector<Result>& results,
   const std::string percent = reference.name == "triad" ? "%triad" : "%copy";
   out << "\n"
       << std::left << std::setw(16) << "case" << std::right << std::setw(6) << "ranks"
-      << std::setw(13) << "median" << std::setw(13) << "per unit" << std::setw(12) << "bytes/unit"
-      << std::setw(12) << "bandwidth" << std::setw(9) << percent << std::setw(10) << "peak MiB"
+      << std::setw(13) << "median" << std::setw(13) << "per unit" << std::setw(13) << "min/unit"
+      << std::setw(12) << "bytes/unit" << std::setw(12) << "bandwidth" << std::setw(9) << percent
+      << std::setw(8) << "spread" << std::setw(11) << "load" << std::setw(11) << "instr/unit"
+      << std::setw(10) << "peak MiB"
       << "  checks\n";
   for (const Result& r : results) {
     std::ostringstream checks;
     for (const Check& check : r.checks)
       checks << check.name << "=" << std::setprecision(6) << check.value << " ";
+    std::ostringstream load, instructions;
+    load << std::fixed << std::setprecision(1) << r.load_before << "-" << r.load_after;
+    if (r.instructions_per_unit >= 0) {
+      instructions << std::setprecision(4) << r.instructions_per_unit;
+    } else {
+      instructions << "-";
+    }
     out << std::left << std::setw(16) << r.name << std::right << std::setw(6) << r.ranks
         << std::setw(13) << human_seconds(r.median_seconds) << std::setw(13)
-        << human_seconds(r.seconds_per_unit) << std::setw(12) << human_bytes(r.bytes_per_unit)
+        << human_seconds(r.seconds_per_unit) << std::setw(13)
+        << human_seconds(r.min_seconds_per_unit) << std::setw(12) << human_bytes(r.bytes_per_unit)
         << std::setw(10) << human_bytes(r.bandwidth) << "/s" << std::setw(8) << std::fixed
-        << std::setprecision(1) << 100.0 * r.fraction_of_reference << "%" << std::setw(10)
+        << std::setprecision(1) << 100.0 * r.fraction_of_reference << "%" << std::setw(7)
+        << std::setprecision(0) << 100.0 * r.spread << "%" << std::setw(11) << load.str()
+        << std::setw(11) << instructions.str() << std::setw(10) << std::setprecision(1)
         << *std::max_element(r.peak_rss_mib.begin(), r.peak_rss_mib.end()) << std::defaultfloat
         << "  " << checks.str() << "\n";
+  }
+  for (const Result& r : results) {
+    if (r.spread > spread_warning) {
+      out << "warning: " << r.name << " at " << r.ranks << " rank(s): the repeats spread by "
+          << std::fixed << std::setprecision(0) << 100.0 * r.spread << "% (over "
+          << 100.0 * spread_warning << "%), load average " << std::setprecision(1) << r.load_before
+          << " to " << r.load_after << std::defaultfloat << ": take its times as indicative\n";
+    }
+  }
+  if (!results.empty() && results.front().instructions_per_unit < 0) {
+    out << "instructions: not counted (" << results.front().instructions_note
+        << "); see docs/benchmarks.md for callgrind\n";
   }
   if (reference.bytes_per_second > 0) {
     out << reference.name << " bandwidth (all ranks): " << human_bytes(reference.bytes_per_second)
@@ -176,33 +301,32 @@ void print_table(std::ostream& out, const std::vector<Result>& results,
   }
 }
 
-void print_json(std::ostream& out, const Result& r, const Reference& reference) {
-  const double triad = reference.name == "triad" ? reference.bytes_per_second : 0.0;
-  out << "{\"case\":" << json_string(r.name) << ",\"ranks\":" << r.ranks << ",\"parameters\":{";
-  bool first = true;
-  for (const auto& [key, value] : r.parameters) {
-    out << (first ? "" : ",") << json_string(key) << ":" << json_string(value);
-    first = false;
+void print_sweep_table(std::ostream& out, const std::vector<Result>& results,
+                       const Reference& reference) {
+  const std::string percent = reference.name == "triad" ? "%triad" : "%copy";
+  out << "\nsweep\n"
+      << std::left << std::setw(16) << "case" << std::right << std::setw(14) << "size"
+      << std::setw(13) << "per unit" << std::setw(14) << "per unknown" << std::setw(12)
+      << "bandwidth" << std::setw(9) << percent << std::setw(8) << "spread"
+      << "\n";
+  for (const Result& r : results) {
+    if (r.unknowns <= 0) continue;
+    std::ostringstream size;
+    const auto nx = r.parameters.find("nx"), ny = r.parameters.find("ny"),
+               n = r.parameters.find("n");
+    if (nx != r.parameters.end() && ny != r.parameters.end()) {
+      size << nx->second << " x " << ny->second;
+    } else if (n != r.parameters.end()) {
+      size << "n = " << n->second;
+    }
+    std::ostringstream per_unknown;
+    per_unknown << std::setprecision(3) << r.seconds_per_unit / r.unknowns * 1e9 << " ns";
+    out << std::left << std::setw(16) << r.name << std::right << std::setw(14) << size.str()
+        << std::setw(13) << human_seconds(r.seconds_per_unit) << std::setw(14) << per_unknown.str()
+        << std::setw(10) << human_bytes(r.bandwidth) << "/s" << std::setw(8) << std::fixed
+        << std::setprecision(1) << 100.0 * r.fraction_of_reference << "%" << std::setw(7)
+        << std::setprecision(0) << 100.0 * r.spread << "%" << std::defaultfloat << "\n";
   }
-  out << "},\"seconds\":[";
-  for (std::size_t i = 0; i < r.seconds.size(); ++i)
-    out << (i ? "," : "") << r.seconds[i];
-  out << "],\"median_seconds\":" << r.median_seconds << ",\"units\":" << r.units
-      << ",\"unit\":" << json_string(r.unit_name) << ",\"seconds_per_unit\":" << r.seconds_per_unit
-      << ",\"bytes_per_unit\":" << r.bytes_per_unit
-      << ",\"bandwidth_bytes_per_second\":" << r.bandwidth
-      << ",\"triad_bytes_per_second\":" << triad << ",\"fraction_of_triad\":" << r.fraction_of_triad
-      << ",\"reference\":" << json_string(reference.name)
-      << ",\"reference_bytes_per_second\":" << reference.bytes_per_second
-      << ",\"fraction_of_reference\":" << r.fraction_of_reference << ",\"peak_rss_mib\":[";
-  for (std::size_t i = 0; i < r.peak_rss_mib.size(); ++i)
-    out << (i ? "," : "") << r.peak_rss_mib[i];
-  out << "],\"checks\":{";
-  for (std::size_t i = 0; i < r.checks.size(); ++i) {
-    out << (i ? "," : "") << json_string(r.checks[i].name) << ":" << std::setprecision(17)
-        << r.checks[i].value;
-  }
-  out << "}}\n";
 }
 
 }  // namespace distlops::bench

@@ -24,6 +24,8 @@ class Parameters {
   std::string text(const std::string& key, const std::string& fallback) const;
   /// The parameters that were read, with the values used (for the report).
   const std::map<std::string, std::string>& used() const { return used_; }
+  /// Every value given with --set, read by the case or not.
+  const std::map<std::string, std::string>& given() const { return values_; }
 
  private:
   std::map<std::string, std::string> values_;
@@ -55,7 +57,7 @@ struct Run {
   /// code under test (a serial formula, a property of the method) and returns one message per
   /// failure. Collective: called on every rank with the same check values.
   std::function<std::vector<std::string>(const std::vector<Check>&)> verify;
-  /// Repeats when the command line does not say (BENCHMARKS.md's per-case counts).
+  /// Repeats when the command line does not say (docs/benchmarks.md's per-case counts).
   int default_repeats = 5;
 };
 
@@ -68,10 +70,28 @@ struct Case {
 struct Result {
   std::string name;
   int ranks = 1;
-  std::map<std::string, std::string> parameters;
-  std::vector<double> seconds;  // per repeat, the slowest rank's time
-  double median_seconds = 0;
-  double seconds_per_unit = 0;
+  std::map<std::string, std::string> parameters;  // those the case read, with the values used
+  std::map<std::string, std::string> settings;    // every --set of the command line
+  std::vector<double> seconds;  // per repeat (of every round), the slowest rank's time
+  /// Per round: the median over that round's repeats (one entry without --rounds).
+  std::vector<double> round_medians;
+  double median_seconds = 0;        // median of round_medians
+  double min_seconds = 0;           // least of round_medians
+  double seconds_per_unit = 0;      // median_seconds per unit
+  double min_seconds_per_unit = 0;  // min_seconds per unit
+  /// (slowest - fastest) / fastest over every repeat of every round; above 20 % the figures
+  /// are not to be trusted (the report warns).
+  double spread = 0;
+  /// The 1-minute load average of the machine before and after the case's repeats (rank 0's
+  /// view; every rank of a run shares the machine or sees its own node).
+  double load_before = 0, load_after = 0;
+  /// User-space instructions per unit summed over ranks, counted by perf_event_open over the
+  /// timed repeats; negative when the kernel or the machine offers no counter
+  /// (instructions_note says why).
+  double instructions_per_unit = -1;
+  std::string instructions_note;
+  /// Model unknowns over all ranks (--sweep; 0 when not reported).
+  double unknowns = 0;
   Index units = 1;
   std::string unit_name;
   double bytes_per_unit = 0;
@@ -82,6 +102,14 @@ struct Result {
   std::vector<Check> checks;
   std::vector<std::string> failures;  // of verify, when --check asked for it
 };
+
+/// The spread above which the report warns that a case's repeats disagree.
+inline constexpr double spread_warning = 0.2;
+
+/// Merges the results of the same case from several rounds (each a full measure()): the
+/// median and the least of the per-round medians, every repeat's time, the loads of the
+/// first and the last round, the instructions of the last. Throws on an empty list.
+Result merge_rounds(std::vector<Result> rounds);
 
 /// The value of the check called `name` (InvalidArgument when there is none).
 double check_value(const std::vector<Check>& checks, const std::string& name);
@@ -108,5 +136,9 @@ struct Reference {
 
 void print_table(std::ostream& out, const std::vector<Result>& results, const Reference& reference);
 void print_json(std::ostream& out, const Result& result, const Reference& reference);
+/// --sweep: per case and size, the time per unit and per unknown and the fraction of the
+/// reference bandwidth, where the caches end shows as the fraction falling.
+void print_sweep_table(std::ostream& out, const std::vector<Result>& results,
+                       const Reference& reference);
 
 }  // namespace distlops::bench

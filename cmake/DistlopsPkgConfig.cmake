@@ -85,7 +85,7 @@ Name: distlops
 Description: ${PROJECT_DESCRIPTION}
 Version: ${PROJECT_VERSION}
 Requires: eigen3 >= 3.4
-Requires.private: fftw3 fftw3f zlib
+Requires.private: fftw3 fftw3f openblas zlib
 Cflags: ${cflags}
 Libs: ${libs}
 Libs.private: ${libs_private}

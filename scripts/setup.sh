@@ -9,8 +9,11 @@ packages=(
   build-essential cmake ninja-build pkg-config
   openmpi-bin libopenmpi-dev
   libeigen3-dev libfftw3-dev catch2
+  # OpenBLAS: the host's dense products; CLI11 and nlohmann-json: command lines and reports.
+  libopenblas-pthread-dev libcli11-dev nlohmann-json3-dev
   zlib1g-dev
-  python3-matplotlib libcli11-dev
+  # matplotlib (for Debian's python3): the demo's and the benchmark sweep's pictures.
+  python3-matplotlib
   clang-14 libclang-rt-14-dev
   # MPICH beside Open MPI (Debian's alternatives keep Open MPI the default mpicxx/mpiexec):
   # scripts/test.sh's sanitizer pass builds and runs against it with mpicxx.mpich/mpiexec.mpich.

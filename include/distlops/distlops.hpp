@@ -5,6 +5,7 @@
 /// Everything of distlops in one include.
 
 #include "distlops/config.hpp"
+#include "distlops/core/blas_threads.hpp"
 #include "distlops/core/buffer.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/communicator.hpp"

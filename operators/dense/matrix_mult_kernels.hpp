@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The distlops authors
 #pragma once
 // The dense products of MatrixMult (local and distributed), Fredholm1 and MDC, one definition per
-// memory space: Eigen on the host (operators/host/matrix_mult_kernels.cpp), cuBLAS on the
+// memory space: OpenBLAS's CBLAS on the host (operators/host/matrix_mult_kernels.cpp), cuBLAS on the
 // device (operators/cuda/matrix_mult_kernels.cpp). Matrices are row-major; pointers are memory
 // of the space. The Cuda functions enqueue on the library's stream and return without waiting.
 #include "distlops/core/memory_space.hpp"

@@ -118,6 +118,12 @@ class FftStage {
     std::vector<R> forward_weights, adjoint_weights;  // the scale included
     Plan forward[2] = {nullptr, nullptr};             // full-width panels, the last narrower panel
     Plan backward[2] = {nullptr, nullptr};
+    // A complex pass with identity maps and one weight for every bin needs no panels: FFTW
+    // transforms the block where it lies, lines of stride `inner`, batched over (outer,
+    // inner), out of place or in place, planned for aligned arrays and (cheaply) for others.
+    bool strided = false;
+    R weight = 1;
+    Plan strided_plans[2][2][2] = {};  // [forward, backward][out of place, in place][aligned?]
   };
 
   template <class E>
@@ -129,6 +135,9 @@ class FftStage {
   template <class E>
   void pass_adjoint(const Pass& pass, const C* in, E* out) const;
   void make_passes(unsigned flags, bool real_domain);
+  void make_strided_plans(Pass& pass, unsigned flags);
+  /// Runs a strided pass (forward or backward) from `in` to `out` (the same for in place).
+  void run_strided(const Pass& pass, int direction, const C* in, C* out) const;
   void make_direct_plans(unsigned flags);
   void make_work_plans(unsigned flags, const Shape& domain_strides, const Shape& range_strides);
   void zero_real_axis_imaginary_parts(C* spectrum, Index outer, Index inner, Index nfft) const;

@@ -5,6 +5,12 @@
 // real models with a half spectrum (real = true) and real models with a full spectrum, in both
 // precisions; exact adjoints (complex-linear, and linear over the reals for real models) and dot
 // tests, in every memory space; numbers computed by PyLops, the frequencies, and bad arguments.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
 #include "fft_checks.hpp"
 
 using namespace distlops;
@@ -302,6 +308,53 @@ TEMPLATE_TEST_CASE("local FFTs on misaligned views, planned with measurement",
     op.apply_adjoint(y, x);
     CHECK(fft_close(wide_values(x), reference.adjoint(wide_values(y), false), 10 * tolerance<C>()));
   }
+}
+
+// Measured plans transform the axes whose maps are identities where the block lies (strided
+// FFTW batches, no panels): alone (in place after the first pass), next to a padded axis that
+// keeps its panels (intermediate buffers, out of place), with and without a scale.
+TEMPLATE_TEST_CASE("measured local FFTs transform strided axes in place of panels",
+                   "[fft][local][strided]", float, double) {
+  using C = std::complex<TestType>;
+  const Shape dims{6, 5, 4};
+  const std::vector<Index> padded{8, 5, 4}, plain{6, 5, 4};
+  for (FFTNorm norm : {FFTNorm::none, FFTNorm::ortho, FFTNorm::one_over_n}) {
+    for (const auto& nfft : {plain, padded}) {
+      INFO("nfft " << nfft[0] << ", norm " << static_cast<int>(norm));
+      const FftCase c{{0, 1, 2}, nfft, norm, false, {false, false, false}, {false, false, false}};
+      check_against_reference(
+          local::FFTND<C>(dims, {.nfft = nfft, .norm = norm, .planning = FFTPlanning::measure}),
+          FftReference(dims, c), 11);
+    }
+  }
+}
+
+// DISTLOPS_FFTW_WISDOM=<prefix>: a measured stage leaves FFTW's wisdom in <prefix>.fftw3
+// (double) or <prefix>.fftw3f (single), a file FFTW reads back; an unwritable place changes
+// nothing but the planning time.
+TEST_CASE("measured local FFTs keep FFTW's wisdom in DISTLOPS_FFTW_WISDOM",
+          "[fft][local][wisdom]") {
+  const std::string prefix =
+      std::filesystem::temp_directory_path() / ("distlops_wisdom_" + std::to_string(getpid()));
+  for (const char* suffix : {".fftw3", ".fftw3f"})
+    std::filesystem::remove(prefix + suffix);
+  setenv("DISTLOPS_FFTW_WISDOM", prefix.c_str(), 1);
+  (void)local::FFT2D<std::complex<double>>({12, 10}, {.planning = FFTPlanning::measure});
+  (void)local::FFT2D<std::complex<float>>({12, 10}, {.planning = FFTPlanning::measure});
+  for (const char* suffix : {".fftw3", ".fftw3f"}) {
+    INFO(prefix + suffix);
+    std::ifstream file(prefix + suffix);
+    std::string header;
+    std::getline(file, header);
+    CHECK(header.rfind("(fftw-3.", 0) == 0);
+    std::filesystem::remove(prefix + suffix);
+  }
+  setenv("DISTLOPS_FFTW_WISDOM", "/nonexistent-directory/wisdom", 1);
+  const FftCase c{{0, 1}, {12, 10}, FFTNorm::ortho, false, {false, false}, {false, false}};
+  check_against_reference(
+      local::FFT2D<std::complex<double>>({12, 10}, {.planning = FFTPlanning::measure}),
+      FftReference({12, 10}, c), 12);
+  unsetenv("DISTLOPS_FFTW_WISDOM");
 }
 
 DISTLOPS_SPACE_TEMPLATE_TEST_CASE("a second apply of a local FFT allocates nothing",

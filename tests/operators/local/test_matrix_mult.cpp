@@ -3,6 +3,10 @@
 // MatrixMult against the Kronecker product A (x) I (the matrix acting on the first axis of the
 // model, each column of the other axes at once), with and without PyLops' otherdims, from
 // span and Eigen inputs, in every memory space; values computed by PyLops 2.8; argument errors.
+#include <cstdlib>
+#include <limits>
+
+#include "distlops/core/blas_threads.hpp"
 #include "distlops/operators/local/matrix_mult.hpp"
 #include "local_operator_checks.hpp"
 #include "spaces.hpp"
@@ -114,4 +118,56 @@ TEMPLATE_TEST_CASE("MatrixMult rejects bad arguments", "[local][matrix_mult][err
   const auto op = local::MatrixMult<T>(2, 3, six, {2});
   CHECK_THROWS_AS(op.apply(LocalArray<T>(Shape{3, 3})), ShapeMismatch);
   CHECK(op.apply(LocalArray<T>(Shape{6}, T(1))).shape() == Shape{2, 2});
+}
+
+// The host products run on OpenBLAS, whose kernels may scale the output by beta = 0 (NaN * 0
+// stays NaN): apply must overwrite whatever the output held, and apply_add with beta = 0 too.
+TEMPLATE_TEST_CASE("MatrixMult overwrites an output that holds NaN", "[local][matrix_mult]",
+                   DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const T nan(std::numeric_limits<real_type_t<T>>::quiet_NaN());
+  for (const Shape& otherdims : {Shape{}, Shape{3}}) {
+    const DenseMatrix<T> a = random_matrix<T>(5, 4, 11);
+    const EigenRowMajorMatrix<T> row_major = a;
+    const auto op = local::MatrixMult<T>(
+        5, 4, std::span<const T>(row_major.data(), std::size_t(row_major.size())), otherdims);
+    const Index k = element_count(otherdims);
+    const DenseMatrix<T> reference = along_axis(a, 1, k);
+    Shape domain{4}, range{5};
+    domain.insert(domain.end(), otherdims.begin(), otherdims.end());
+    range.insert(range.end(), otherdims.begin(), otherdims.end());
+    LocalArray<T> x(domain, T(1)), y(range, nan), z(domain, nan);
+    op.apply(x, y);
+    op.apply_adjoint(y, z);
+    const DenseVector<T> ones = DenseVector<T>::Ones(4 * k);
+    const DenseVector<T> expected_y = reference * ones;
+    const DenseVector<T> expected_z = reference.adjoint() * expected_y;
+    for (Index i = 0; i < 5 * k; ++i)
+      CHECK(std::abs(y.data()[i] - expected_y(i)) <= 10 * tolerance<T>() * expected_y.norm());
+    for (Index i = 0; i < 4 * k; ++i)
+      CHECK(std::abs(z.data()[i] - expected_z(i)) <= 10 * tolerance<T>() * expected_z.norm());
+    LocalArray<T> w(range, nan);
+    op.apply_add(T(2), x, T(0), w);
+    for (Index i = 0; i < 5 * k; ++i)
+      CHECK(std::abs(w.data()[i] - T(2) * expected_y(i)) <=
+            20 * tolerance<T>() * expected_y.norm());
+  }
+}
+
+TEST_CASE("The BLAS runs one thread per rank unless asked", "[local][matrix_mult][blas]") {
+  if (!std::getenv("DISTLOPS_BLAS_THREADS") && !std::getenv("OPENBLAS_NUM_THREADS")) {
+    CHECK(blas_threads() == 1);
+  }
+  const int before = blas_threads();
+  set_blas_threads(2);
+  CHECK(blas_threads() == 2);
+  set_blas_threads(before);
+  CHECK(blas_threads() == before);
+  CHECK_THROWS_AS(set_blas_threads(0), InvalidArgument);
+  try {
+    set_blas_threads(-3);
+    FAIL("no exception");
+  } catch (const InvalidArgument& error) {
+    CHECK(std::string(error.what()) == "set_blas_threads: the count must be positive, got -3");
+  }
 }

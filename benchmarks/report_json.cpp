@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
+// The JSON lines of the report, written by nlohmann-json so that every value is valid JSON:
+// a NaN or infinite figure (a case that did no work, a failed solve) becomes null, and any
+// string (a parameter given with --set, a check name) is escaped, invalid UTF-8 replaced.
+#include <nlohmann/json.hpp>
+
+#include "harness.hpp"
+
+namespace distlops::bench {
+
+namespace {
+
+// A figure that may be meaningless (a negative count means "not measured").
+nlohmann::json optional_count(double value) {
+  return value < 0 ? nlohmann::json(nullptr) : nlohmann::json(value);
+}
+
+}  // namespace
+
+void print_json(std::ostream& out, const Result& r, const Reference& reference) {
+  const double triad = reference.name == "triad" ? reference.bytes_per_second : 0.0;
+  nlohmann::json line;
+  line["case"] = r.name;
+  line["ranks"] = r.ranks;
+  line["parameters"] = r.parameters;
+  line["settings"] = r.settings;
+  line["seconds"] = r.seconds;
+  line["round_medians"] = r.round_medians;
+  line["median_seconds"] = r.median_seconds;
+  line["min_seconds"] = r.min_seconds;
+  line["units"] = r.units;
+  line["unit"] = r.unit_name;
+  line["seconds_per_unit"] = r.seconds_per_unit;
+  line["min_seconds_per_unit"] = r.min_seconds_per_unit;
+  line["spread"] = r.spread;
+  line["spread_warning"] = r.spread > spread_warning;
+  line["load_average_before"] = r.load_before;
+  line["load_average_after"] = r.load_after;
+  line["instructions_per_unit"] = optional_count(r.instructions_per_unit);
+  if (!r.instructions_note.empty()) line["instructions_note"] = r.instructions_note;
+  if (r.unknowns > 0) {
+    line["unknowns"] = r.unknowns;
+    line["seconds_per_unknown"] = r.seconds_per_unit / r.unknowns;
+  }
+  line["bytes_per_unit"] = r.bytes_per_unit;
+  line["bandwidth_bytes_per_second"] = r.bandwidth;
+  line["triad_bytes_per_second"] = triad;
+  line["fraction_of_triad"] = r.fraction_of_triad;
+  line["reference"] = reference.name;
+  line["reference_bytes_per_second"] = reference.bytes_per_second;
+  line["fraction_of_reference"] = r.fraction_of_reference;
+  line["peak_rss_mib"] = r.peak_rss_mib;
+  nlohmann::json checks = nlohmann::json::object();
+  for (const Check& check : r.checks)
+    checks[check.name] = check.value;
+  line["checks"] = checks;
+  if (!r.failures.empty()) line["failures"] = r.failures;
+  // NaN and infinities are written as null by dump(); replace keeps a stray byte of a
+  // parameter from aborting the report.
+  out << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+}  // namespace distlops::bench

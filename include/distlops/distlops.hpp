@@ -41,6 +41,7 @@
 #include "distlops/operators/signal/fft.hpp"
 #include "distlops/operators/signal/fredholm1.hpp"
 #include "distlops/operators/signal/nonstationary_convolve1d.hpp"
+#include "distlops/operators/signal/poststack.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/replicated.hpp"
 #include "distlops/operators/stack/stacked.hpp"

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
+// PoststackLinearModelling: W D as a dense matrix or as Convolve1D * FirstDerivative, and its
+// BlockDiag over the ranks' traces.
+#include "distlops/operators/signal/poststack.hpp"
+
+#include <vector>
+
+#include "distlops/core/instantiate.hpp"
+#include "distlops/operators/local/convolve1d.hpp"
+#include "distlops/operators/local/first_derivative.hpp"
+#include "distlops/operators/local/matrix_mult.hpp"
+#include "distlops/operators/reshape.hpp"
+#include "distlops/operators/stack/block_diag.hpp"
+#include "distlops/operators/stack/replicated.hpp"
+
+namespace distlops {
+
+namespace {
+
+const char* const name = "PoststackLinearModelling";
+
+void check(std::size_t taps, Index nt0, const PoststackOptions& options) {
+  const std::string op = name;
+  if (taps == 0) throw InvalidArgument(op + ": the wavelet is empty");
+  if (nt0 < 1) throw InvalidArgument(op + ": nt0 must be positive, got " + std::to_string(nt0));
+  if (static_cast<Index>(taps) > nt0) {
+    throw InvalidArgument(op + ": the wavelet (" + std::to_string(taps) +
+                          " samples) is longer than the time axis (nt0 = " + std::to_string(nt0) +
+                          ")");
+  }
+  if (options.kind != DerivativeKind::centered && options.kind != DerivativeKind::forward) {
+    throw InvalidArgument(op + ": the derivative kind must be forward or centered, got " +
+                          to_string(options.kind));
+  }
+}
+
+// (W D)[i, j] = sum_t W[i, t] D[t, j], W[i, t] = w[i - t + len/2], D as PyLops' FirstDerivative.
+template <class T>
+std::vector<T> dense_modelling(std::span<const T> wavelet, Index nt0, DerivativeKind kind) {
+  const auto taps = static_cast<Index>(wavelet.size());
+  std::vector<T> d(static_cast<std::size_t>(nt0 * nt0), T(0));
+  const auto at = [nt0](Index i, Index j) { return static_cast<std::size_t>(i * nt0 + j); };
+  for (Index t = 0; t < nt0; ++t) {
+    if (kind == DerivativeKind::centered && t > 0 && t + 1 < nt0) {
+      d[at(t, t + 1)] = T(0.5);
+      d[at(t, t - 1)] = T(-0.5);
+    } else if (kind == DerivativeKind::forward && t + 1 < nt0) {
+      d[at(t, t + 1)] = T(1);
+      d[at(t, t)] = T(-1);
+    }
+  }
+  std::vector<T> m(d.size(), T(0));
+  for (Index i = 0; i < nt0; ++i) {
+    for (Index t = 0; t < nt0; ++t) {
+      const Index k = i - t + taps / 2;
+      if (k < 0 || k >= taps) continue;
+      const T w = wavelet[static_cast<std::size_t>(k)];
+      for (Index j = 0; j < nt0; ++j)
+        m[at(i, j)] += w * d[at(t, j)];
+    }
+  }
+  return m;
+}
+
+}  // namespace
+
+template <Scalar T, MemorySpace Space>
+LocalOperator<T, Space> local::PoststackLinearModelling(std::span<const T> wavelet, Index nt0,
+                                                        const Shape& spatial_dims,
+                                                        const PoststackOptions& options) {
+  check(wavelet.size(), nt0, options);
+  if (options.explicit_matrix) {
+    const std::vector<T> m = dense_modelling(wavelet, nt0, options.kind);
+    return local::MatrixMult<T, Space>(nt0, nt0, m, spatial_dims);
+  }
+  Shape dims{nt0};
+  dims.insert(dims.end(), spatial_dims.begin(), spatial_dims.end());
+  const auto derivative = local::FirstDerivative<T, Space>(
+      dims, {.axis = 0, .sampling = 1.0, .kind = options.kind, .edge = false});
+  const auto convolution =
+      local::Convolve1D<T, Space>(dims, wavelet, static_cast<Index>(wavelet.size()) / 2, 0);
+  return convolution * derivative;
+}
+
+template <Scalar T, MemorySpace Space>
+LinearOperator<T, Space> PoststackLinearModelling(std::span<const T> wavelet, const Layout& layout,
+                                                  const PoststackOptions& options) {
+  const Shape& shape = layout.global_shape();
+  check(wavelet.size(), shape.empty() ? 0 : shape[0], options);
+  if (!layout.replicated() && layout.axis() == 0 && shape.size() > 0 && layout.size() > 1) {
+    throw InvalidArgument(std::string(name) + ": the layout " + layout.describe() +
+                          " is split along time (axis 0); split it over the traces");
+  }
+  std::vector<LocalOperator<T, Space>> blocks;
+  const Shape local_shape = layout.local_shape();
+  if (layout.replicated() || element_count(local_shape) > 0) {
+    const Shape spatial(local_shape.begin() + 1, local_shape.end());
+    blocks.push_back(
+        local::PoststackLinearModelling<T, Space>(wavelet, shape[0], spatial, options));
+  }
+  const Communicator& comm = layout.communicator();
+  if (layout.replicated()) {
+    // Every rank holds every trace and computes the whole result.
+    return reshape(Replicated(blocks.at(0), comm, layout.partition()), layout, layout);
+  }
+  return reshape(BlockDiag(blocks, comm), layout, layout);
+}
+
+#define DISTLOPS_INSTANTIATE_POSTSTACK(T, S)                                                      \
+  template LocalOperator<T, S> local::PoststackLinearModelling<T, S>(                             \
+      std::span<const T>, Index, const Shape&, const PoststackOptions&);                          \
+  template LinearOperator<T, S> PoststackLinearModelling<T, S>(std::span<const T>, const Layout&, \
+                                                               const PoststackOptions&);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_POSTSTACK)
+#undef DISTLOPS_INSTANTIATE_POSTSTACK
+
+}  // namespace distlops

@@ -42,6 +42,8 @@
 #include "distlops/operators/signal/fredholm1.hpp"
 #include "distlops/operators/signal/nonstationary_convolve1d.hpp"
 #include "distlops/operators/signal/poststack.hpp"
+#include "distlops/operators/signal/sliding.hpp"
+#include "distlops/operators/signal/tapers.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/replicated.hpp"
 #include "distlops/operators/stack/stacked.hpp"

@@ -154,6 +154,7 @@ std::vector<Case> all_cases() {
   for (Case& c : solver_cases())
     cases.push_back(std::move(c));
   cases.push_back(fft2d_case());
+  cases.push_back(convolve2d_case());
   cases.push_back(poststack_case());
   return cases;
 }

@@ -20,8 +20,18 @@ namespace {
 
 const char* const name = "PoststackLinearModelling";
 
-void check(std::size_t taps, Index nt0, const PoststackOptions& options) {
+// The time axis in [0, ndim), checked.
+int check(std::size_t taps, Index nt0, int ndim, const PoststackOptions& options) {
   const std::string op = name;
+  const int axis = options.time_axis < 0 ? options.time_axis + ndim : options.time_axis;
+  if (axis < 0 || axis >= ndim) {
+    throw InvalidArgument(op + ": time_axis " + std::to_string(options.time_axis) +
+                          " is out of range for a " + std::to_string(ndim) + "-d model");
+  }
+  if (options.explicit_matrix && axis != 0) {
+    throw InvalidArgument(op + ": the explicit form needs time on axis 0, got time_axis " +
+                          std::to_string(options.time_axis));
+  }
   if (taps == 0) throw InvalidArgument(op + ": the wavelet is empty");
   if (nt0 < 1) throw InvalidArgument(op + ": nt0 must be positive, got " + std::to_string(nt0));
   if (static_cast<Index>(taps) > nt0) {
@@ -33,6 +43,7 @@ void check(std::size_t taps, Index nt0, const PoststackOptions& options) {
     throw InvalidArgument(op + ": the derivative kind must be forward or centered, got " +
                           to_string(options.kind));
   }
+  return axis;
 }
 
 // (W D)[i, j] = sum_t W[i, t] D[t, j], W[i, t] = w[i - t + len/2], D as PyLops' FirstDerivative.
@@ -69,17 +80,17 @@ template <Scalar T, MemorySpace Space>
 LocalOperator<T, Space> local::PoststackLinearModelling(std::span<const T> wavelet, Index nt0,
                                                         const Shape& spatial_dims,
                                                         const PoststackOptions& options) {
-  check(wavelet.size(), nt0, options);
+  const int axis = check(wavelet.size(), nt0, static_cast<int>(spatial_dims.size()) + 1, options);
   if (options.explicit_matrix) {
     const std::vector<T> m = dense_modelling(wavelet, nt0, options.kind);
     return local::MatrixMult<T, Space>(nt0, nt0, m, spatial_dims);
   }
-  Shape dims{nt0};
-  dims.insert(dims.end(), spatial_dims.begin(), spatial_dims.end());
+  Shape dims = spatial_dims;
+  dims.insert(dims.begin() + axis, nt0);
   const auto derivative = local::FirstDerivative<T, Space>(
-      dims, {.axis = 0, .sampling = 1.0, .kind = options.kind, .edge = false});
+      dims, {.axis = axis, .sampling = 1.0, .kind = options.kind, .edge = false});
   const auto convolution =
-      local::Convolve1D<T, Space>(dims, wavelet, static_cast<Index>(wavelet.size()) / 2, 0);
+      local::Convolve1D<T, Space>(dims, wavelet, static_cast<Index>(wavelet.size()) / 2, axis);
   return convolution * derivative;
 }
 
@@ -87,17 +98,21 @@ template <Scalar T, MemorySpace Space>
 LinearOperator<T, Space> PoststackLinearModelling(std::span<const T> wavelet, const Layout& layout,
                                                   const PoststackOptions& options) {
   const Shape& shape = layout.global_shape();
-  check(wavelet.size(), shape.empty() ? 0 : shape[0], options);
-  if (!layout.replicated() && layout.axis() == 0 && shape.size() > 0 && layout.size() > 1) {
+  const auto ndim = static_cast<int>(shape.size());
+  const int normal = options.time_axis < 0 ? options.time_axis + ndim : options.time_axis;
+  const Index nt0 = normal >= 0 && normal < ndim ? shape[static_cast<std::size_t>(normal)] : 0;
+  const int axis = check(wavelet.size(), nt0, ndim, options);
+  if (!layout.replicated() && layout.axis() == axis && layout.size() > 1) {
     throw InvalidArgument(std::string(name) + ": the layout " + layout.describe() +
-                          " is split along time (axis 0); split it over the traces");
+                          " is split along time (axis " + std::to_string(axis) +
+                          "); split it over the traces");
   }
   std::vector<LocalOperator<T, Space>> blocks;
   const Shape local_shape = layout.local_shape();
   if (layout.replicated() || element_count(local_shape) > 0) {
-    const Shape spatial(local_shape.begin() + 1, local_shape.end());
-    blocks.push_back(
-        local::PoststackLinearModelling<T, Space>(wavelet, shape[0], spatial, options));
+    Shape spatial = local_shape;
+    spatial.erase(spatial.begin() + axis);
+    blocks.push_back(local::PoststackLinearModelling<T, Space>(wavelet, nt0, spatial, options));
   }
   const Communicator& comm = layout.communicator();
   if (layout.replicated()) {

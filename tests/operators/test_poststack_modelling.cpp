@@ -21,7 +21,7 @@ namespace {
 
 template <class T>
 DenseMatrix<T> modelling_matrix(const std::vector<T>& w, Index nt0, DerivativeKind kind,
-                                Index traces) {
+                                Index traces, bool time_last = false) {
   DenseMatrix<T> d = DenseMatrix<T>::Zero(nt0, nt0), c = DenseMatrix<T>::Zero(nt0, nt0);
   for (Index t = 0; t + 1 < nt0; ++t) {
     if (kind == DerivativeKind::forward) {
@@ -40,12 +40,14 @@ DenseMatrix<T> modelling_matrix(const std::vector<T>& w, Index nt0, DerivativeKi
     }
   }
   const DenseMatrix<T> wd = c * d;
-  // Time on the first axis: sample t of trace s is element t * traces + s.
+  // Time on the first axis: sample t of trace s is element t * traces + s; on the last axis,
+  // element s * nt0 + t.
+  const auto at = [&](Index t, Index s) { return time_last ? s * nt0 + t : t * traces + s; };
   DenseMatrix<T> m = DenseMatrix<T>::Zero(nt0 * traces, nt0 * traces);
   for (Index i = 0; i < nt0; ++i) {
     for (Index j = 0; j < nt0; ++j) {
       for (Index s = 0; s < traces; ++s)
-        m(i * traces + s, j * traces + s) = wd(i, j);
+        m(at(i, s), at(j, s)) = wd(i, j);
     }
   }
   return m;
@@ -74,6 +76,13 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("local PoststackLinearModelling is W D along t
         }
       }
     }
+  }
+  // Time on the last axis of (traces, samples) sections.
+  const std::vector<T> w = random_values<T>(3, key++);
+  for (int axis : {1, -1}) {
+    check_local_operator(local::PoststackLinearModelling<T, Space>(w, 6, {4}, {.time_axis = axis}),
+                         modelling_matrix(w, 6, DerivativeKind::centered, 4, true), Shape{4, 6},
+                         Shape{4, 6});
   }
 }
 
@@ -116,6 +125,16 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("distributed PoststackLinearModelling models e
       CHECK(dottest(op, 23, space_dottest_tolerance<T, Space>()).passed);
     }
   }
+  // (traces, samples) split over the traces, time last (the post-stack demo's grid).
+  const Layout sections(comm, {5, nt0});
+  const auto op = PoststackLinearModelling<T, Space>(w, sections, {.time_axis = 1});
+  DistributedArray<T, Space> x(sections);
+  fill_random(x, 24);
+  CHECK(matrices_close(DenseMatrix<T>(global_vector(op.apply(x))),
+                       DenseMatrix<T>(modelling_matrix(w, nt0, DerivativeKind::centered, 5, true) *
+                                      global_vector(x)),
+                       rtol));
+  CHECK(dottest(op, 25, space_dottest_tolerance<T, Space>()).passed);
   expect_in_step(comm);
 }
 
@@ -145,6 +164,16 @@ TEMPLATE_TEST_CASE("PoststackLinearModelling rejects bad arguments on every rank
         },
         "is split along time (axis 0)");
   }
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { (void)PoststackLinearModelling<T>(w, traces, {.time_axis = 2}); },
+      "time_axis 2 is out of range for a 2-d model");
+  expect_everywhere<InvalidArgument>(
+      comm,
+      [&] {
+        (void)PoststackLinearModelling<T>(w, Layout(comm, {3, 8}),
+                                          {.explicit_matrix = true, .time_axis = 1});
+      },
+      "the explicit form needs time on axis 0, got time_axis 1");
   CHECK_THROWS_AS(local::PoststackLinearModelling<T>(w, 0), InvalidArgument);
   CHECK_THROWS_AS(local::PoststackLinearModelling<T>(w, 4), InvalidArgument);
 }

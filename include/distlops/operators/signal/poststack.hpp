@@ -13,14 +13,16 @@
 /// composition of Convolve1D and FirstDerivative (explicit = False, for long traces). Both give
 /// the same result.
 ///
-/// The distributed form takes a layout of shape (nt0, spatial...) split over the traces (any
-/// axis but time) or replicated: each rank models its traces with the local operator, in a
-/// BlockDiag seen on the layout (ranks holding no traces hold no block).
+/// `time_axis` puts time on another axis (e.g. the last, for (traces, samples) sections, with
+/// the implicit form). The distributed form takes a layout of shape (nt0, spatial...) split over
+/// the traces (any axis but time) or replicated: each rank models its traces with the local
+/// operator, in a BlockDiag seen on the layout (ranks holding no traces hold no block).
 ///
 /// Differences from PyLops: no 2-d (non-stationary) wavelet and no sparse matrix; a wavelet
 /// longer than the time axis is rejected (PyLops' explicit and implicit forms then disagree on
 /// the data's length). Errors: InvalidArgument for an empty wavelet, nt0 < 1, a wavelet longer
-/// than nt0, a derivative kind other than forward or centered, or a layout split along time.
+/// than nt0, a derivative kind other than forward or centered, a time axis out of range or other
+/// than 0 with the explicit form, or a layout split along time.
 
 #include <span>
 
@@ -33,10 +35,14 @@ namespace distlops {
 struct PoststackOptions {
   DerivativeKind kind = DerivativeKind::centered;  ///< forward or centered
   bool explicit_matrix = false;                    ///< dense W D (PyLops' `explicit`)
+  /// The time axis of the model (PyLops: 0; negative counts from the end). The explicit form
+  /// needs time on axis 0.
+  int time_axis = 0;
 };
 
 namespace local {
-/// W D on arrays of shape (nt0, spatial_dims...) (spatial_dims empty: one trace).
+/// W D on arrays of shape (nt0, spatial_dims...) (spatial_dims empty: one trace), or with nt0
+/// inserted at options.time_axis.
 template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> PoststackLinearModelling(std::span<const T> wavelet, Index nt0,
                                                  const Shape& spatial_dims = {},

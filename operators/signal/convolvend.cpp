@@ -7,6 +7,7 @@
 #include "../box_kernels.hpp"
 #include "../local/convolvend_spec.hpp"
 #include "../local/support.hpp"
+#include "distlops/core/collective_check.hpp"
 #include "distlops/core/instantiate.hpp"
 
 namespace distlops {
@@ -18,13 +19,23 @@ ConvolveNDOperator<T, Space>::ConvolveNDOperator(const Layout& layout, std::span
                                                  const std::vector<int>& axes, std::string name)
     : LinearOperatorBase<Array>(layout, layout, std::move(name)) {
   const std::string& op = this->name();
-  if (layout.partition() == Partition::UNSAFE_BROADCAST) {
-    throw InvalidArgument(op +
-                          ": an UNSAFE_BROADCAST layout is not supported (its replicas may "
-                          "differ); use BROADCAST or SCATTER");
-  }
-  const local::detail::ConvolveSpec<T> spec = local::detail::convolve_spec<T>(
-      op, layout.global_shape(), filter, filter_shape, offset, axes);
+  // The filter and its options are each rank's input: every rank must pass the same, and an
+  // error on any rank is raised on all before the exchanges are planned (a collective).
+  Fingerprint fingerprint;
+  fingerprint.add(filter)
+      .add(std::span<const Index>(filter_shape))
+      .add(std::span<const Index>(offset))
+      .add(std::span<const int>(axes));
+  local::detail::ConvolveSpec<T> spec;
+  collective_check(layout.communicator(), fingerprint, op + "'s filter, offset and axes", [&] {
+    if (layout.partition() == Partition::UNSAFE_BROADCAST) {
+      throw InvalidArgument(op +
+                            ": an UNSAFE_BROADCAST layout is not supported (its replicas "
+                            "may differ); use BROADCAST or SCATTER");
+    }
+    spec = local::detail::convolve_spec<T>(op, layout.global_shape(), filter, filter_shape, offset,
+                                           axes);
+  });
   taps_ = spec.taps;
   offsets_ = spec.offset;
   filters_ = local::detail::copy_to_space<T, Space>(spec.filter);

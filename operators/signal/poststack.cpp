@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "distlops/core/collective_check.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/convolve1d.hpp"
 #include "distlops/operators/local/first_derivative.hpp"
@@ -101,12 +102,20 @@ LinearOperator<T, Space> PoststackLinearModelling(std::span<const T> wavelet, co
   const auto ndim = static_cast<int>(shape.size());
   const int normal = options.time_axis < 0 ? options.time_axis + ndim : options.time_axis;
   const Index nt0 = normal >= 0 && normal < ndim ? shape[static_cast<std::size_t>(normal)] : 0;
-  const int axis = check(wavelet.size(), nt0, ndim, options);
-  if (!layout.replicated() && layout.axis() == axis && layout.size() > 1) {
-    throw InvalidArgument(std::string(name) + ": the layout " + layout.describe() +
-                          " is split along time (axis " + std::to_string(axis) +
-                          "); split it over the traces");
-  }
+  // The wavelet and options are each rank's input: the same on every rank, and an error on
+  // any rank raised on all (BlockDiag's construction is collective).
+  Fingerprint fingerprint;
+  fingerprint.add(wavelet).add(options.kind).add(options.explicit_matrix).add(options.time_axis);
+  int axis = 0;
+  collective_check(layout.communicator(), fingerprint, std::string(name) + "'s wavelet and options",
+                   [&] {
+                     axis = check(wavelet.size(), nt0, ndim, options);
+                     if (!layout.replicated() && layout.axis() == axis && layout.size() > 1) {
+                       throw InvalidArgument(std::string(name) + ": the layout " +
+                                             layout.describe() + " is split along time (axis " +
+                                             std::to_string(axis) + "); split it over the traces");
+                     }
+                   });
   std::vector<LocalOperator<T, Space>> blocks;
   const Shape local_shape = layout.local_shape();
   if (layout.replicated() || element_count(local_shape) > 0) {

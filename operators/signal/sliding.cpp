@@ -10,6 +10,7 @@
 
 #include "../box_kernels.hpp"
 #include "../local/support.hpp"
+#include "distlops/core/collective_check.hpp"
 #include "distlops/core/instantiate.hpp"
 
 namespace distlops {
@@ -335,16 +336,25 @@ LinearOperator<T, Space> Sliding1D(const LocalOperator<T, Space>& op, const Comm
                                    Index dim, Index dimd, Index nwin, Index nover, Taper taper,
                                    const std::vector<Index>& windows_per_rank) {
   const std::string name = "Sliding1D";
-  const std::vector<Index> starts = sliding_windows(name, dimd, nwin, nover);
-  check_taper(name, taper, nwin, nover);
-  const auto nwins = static_cast<Index>(starts.size());
-  check_operator(name, op, nwin, op.cols());
-  if (dim != nwins * op.cols()) {
-    throw InvalidArgument(name + ": the model has dim = " + std::to_string(dim) + " samples, " +
-                          std::to_string(nwins) + " windows of " + std::to_string(op.cols()) +
-                          " (the operator's columns) need " + std::to_string(nwins * op.cols()));
-  }
-  const std::vector<Index> split = window_split(name, comm, nwins, windows_per_rank);
+  // The arguments are each rank's input: an error on any rank is raised on all, before the
+  // layouts are made (collectively).
+  std::vector<Index> starts, split;
+  Index nwins = 0;
+  Fingerprint fingerprint;
+  fingerprint.add(dim).add(dimd).add(nwin).add(nover).add(taper).add(
+      std::span<const Index>(windows_per_rank));
+  collective_check(comm, fingerprint, name + "'s arguments", [&] {
+    starts = sliding_windows(name, dimd, nwin, nover);
+    check_taper(name, taper, nwin, nover);
+    nwins = static_cast<Index>(starts.size());
+    check_operator(name, op, nwin, op.cols());
+    if (dim != nwins * op.cols()) {
+      throw InvalidArgument(name + ": the model has dim = " + std::to_string(dim) + " samples, " +
+                            std::to_string(nwins) + " windows of " + std::to_string(op.cols()) +
+                            " (the operator's columns) need " + std::to_string(nwins * op.cols()));
+    }
+    split = window_split(name, comm, nwins, windows_per_rank);
+  });
   using Op = WindowedOperator<T, Space>;
   return LinearOperator<T, Space>::template make<Op>(
       op, comm, Shape{nwins, op.cols()}, Shape{dimd}, typename Op::Axis{starts, nwin, nover},
@@ -356,20 +366,31 @@ LinearOperator<T, Space> Sliding2D(const LocalOperator<T, Space>& op, const Comm
                                    const Shape& dims, const Shape& dimsd, Index nwin, Index nover,
                                    Taper taper, const std::vector<Index>& windows_per_rank) {
   const std::string name = "Sliding2D";
-  if (dims.size() != 2 || dimsd.size() != 2) {
-    throw InvalidArgument(name + ": dims " + to_string(dims) + " and dimsd " + to_string(dimsd) +
-                          " must both be 2-d");
-  }
-  const std::vector<Index> starts = sliding_windows(name, dimsd[0], nwin, nover);
-  check_taper(name, taper, nwin, nover);
-  const auto nwins = static_cast<Index>(starts.size());
-  if (dims[0] % nwins != 0) {
-    throw InvalidArgument(name + ": dims[0] = " + std::to_string(dims[0]) + " is not a multiple " +
-                          "of the " + std::to_string(nwins) + " windows");
-  }
-  const Index nop0 = dims[0] / nwins;
-  check_operator(name, op, nwin * dimsd[1], nop0 * dims[1]);
-  const std::vector<Index> split = window_split(name, comm, nwins, windows_per_rank);
+  std::vector<Index> starts, split;
+  Index nwins = 0, nop0 = 0;
+  Fingerprint fingerprint;
+  fingerprint.add(std::span<const Index>(dims))
+      .add(std::span<const Index>(dimsd))
+      .add(nwin)
+      .add(nover)
+      .add(taper)
+      .add(std::span<const Index>(windows_per_rank));
+  collective_check(comm, fingerprint, name + "'s arguments", [&] {
+    if (dims.size() != 2 || dimsd.size() != 2) {
+      throw InvalidArgument(name + ": dims " + to_string(dims) + " and dimsd " + to_string(dimsd) +
+                            " must both be 2-d");
+    }
+    starts = sliding_windows(name, dimsd[0], nwin, nover);
+    check_taper(name, taper, nwin, nover);
+    nwins = static_cast<Index>(starts.size());
+    if (dims[0] % nwins != 0) {
+      throw InvalidArgument(name + ": dims[0] = " + std::to_string(dims[0]) +
+                            " is not a multiple of the " + std::to_string(nwins) + " windows");
+    }
+    nop0 = dims[0] / nwins;
+    check_operator(name, op, nwin * dimsd[1], nop0 * dims[1]);
+    split = window_split(name, comm, nwins, windows_per_rank);
+  });
   using Op = WindowedOperator<T, Space>;
   return LinearOperator<T, Space>::template make<Op>(
       op, comm, Shape{nwins, nop0, dims[1]}, dimsd, typename Op::Axis{starts, nwin, nover},
@@ -382,25 +403,33 @@ LinearOperator<T, Space> Patch2D(const LocalOperator<T, Space>& op, const Commun
                                  const Shape& nover, const Shape& nop, Taper taper,
                                  const std::vector<Index>& windows_per_rank) {
   const std::string name = "Patch2D";
-  for (const Shape* s : {&dims, &dimsd, &nwin, &nover, &nop}) {
-    if (s->size() != 2) {
-      throw InvalidArgument(name + ": dims, dimsd, nwin, nover and nop must have 2 entries, got " +
-                            to_string(*s));
+  std::vector<Index> starts0, starts1, split;
+  Index nwins0 = 0, nwins1 = 0;
+  Fingerprint fingerprint;
+  for (const Shape* s : {&dims, &dimsd, &nwin, &nover, &nop})
+    fingerprint.add(std::span<const Index>(*s));
+  fingerprint.add(taper).add(std::span<const Index>(windows_per_rank));
+  collective_check(comm, fingerprint, name + "'s arguments", [&] {
+    for (const Shape* s : {&dims, &dimsd, &nwin, &nover, &nop}) {
+      if (s->size() != 2) {
+        throw InvalidArgument(
+            name + ": dims, dimsd, nwin, nover and nop must have 2 entries, got " + to_string(*s));
+      }
     }
-  }
-  const std::vector<Index> starts0 = sliding_windows(name, dimsd[0], nwin[0], nover[0]);
-  const std::vector<Index> starts1 = sliding_windows(name, dimsd[1], nwin[1], nover[1]);
-  check_taper(name, taper, nwin[0], nover[0]);
-  check_taper(name, taper, nwin[1], nover[1]);
-  const auto nwins0 = static_cast<Index>(starts0.size());
-  const auto nwins1 = static_cast<Index>(starts1.size());
-  if (dims[0] != nwins0 * nop[0] || dims[1] != nwins1 * nop[1]) {
-    throw InvalidArgument(name + ": the model dims " + to_string(dims) + " are not the (" +
-                          std::to_string(nwins0) + ", " + std::to_string(nwins1) +
-                          ") windows times nop " + to_string(nop));
-  }
-  check_operator(name, op, nwin[0] * nwin[1], nop[0] * nop[1]);
-  const std::vector<Index> split = window_split(name, comm, nwins0, windows_per_rank);
+    starts0 = sliding_windows(name, dimsd[0], nwin[0], nover[0]);
+    starts1 = sliding_windows(name, dimsd[1], nwin[1], nover[1]);
+    check_taper(name, taper, nwin[0], nover[0]);
+    check_taper(name, taper, nwin[1], nover[1]);
+    nwins0 = static_cast<Index>(starts0.size());
+    nwins1 = static_cast<Index>(starts1.size());
+    if (dims[0] != nwins0 * nop[0] || dims[1] != nwins1 * nop[1]) {
+      throw InvalidArgument(name + ": the model dims " + to_string(dims) + " are not the (" +
+                            std::to_string(nwins0) + ", " + std::to_string(nwins1) +
+                            ") windows times nop " + to_string(nop));
+    }
+    check_operator(name, op, nwin[0] * nwin[1], nop[0] * nop[1]);
+    split = window_split(name, comm, nwins0, windows_per_rank);
+  });
   using Op = WindowedOperator<T, Space>;
   return LinearOperator<T, Space>::template make<Op>(
       op, comm, Shape{nwins0, nwins1, nop[0], nop[1]}, dimsd,

@@ -257,6 +257,20 @@ TEMPLATE_TEST_CASE("ConvolveND rejects bad arguments on every rank", "[convolve]
         (void)Convolve2D<T>(Layout(comm, {6, 5}, Partition::UNSAFE_BROADCAST), h6, {2, 3});
       },
       "UNSAFE_BROADCAST");
+  // Each rank's own input: an error on one rank, or arguments that differ, raised on all.
+  if (comm.size() > 1) {
+    const bool one = comm.rank() == 1;
+    fails(
+        [&] {
+          (void)ConvolveND<T>(layout, h6, {2, 3}, {one ? 5 : 0, 0});
+        },
+        "ConvolveND: offset 5 of filter axis 0 is outside [0, 2)");
+    fails(
+        [&] {
+          (void)ConvolveND<T>(layout, h6, one ? Shape{3, 2} : Shape{2, 3});
+        },
+        "ConvolveND's filter, offset and axes differs between ranks");
+  }
   CHECK_THROWS_AS(local::Convolve2D<T>({6, 5}, h6, {3, 2}, {0, 2}), InvalidArgument);
   CHECK_THROWS_AS(local::ConvolveND<T>({}, h6, {6}), InvalidArgument);
   CHECK_THROWS_AS(local::ConvolveND<T>(Shape(9, 1), h6, {6}), InvalidArgument);

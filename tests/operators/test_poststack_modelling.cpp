@@ -174,6 +174,16 @@ TEMPLATE_TEST_CASE("PoststackLinearModelling rejects bad arguments on every rank
                                           {.explicit_matrix = true, .time_axis = 1});
       },
       "the explicit form needs time on axis 0, got time_axis 1");
+  if (comm.size() > 1) {
+    const std::vector<T> longer(comm.rank() == 1 ? 7 : 3, T(1));
+    expect_everywhere<InvalidArgument>(
+        comm, [&] { (void)PoststackLinearModelling<T>(longer, traces); },
+        "the wavelet (7 samples) is longer than the time axis");
+    const std::vector<T> other(3, T(comm.rank() == 1 ? 2 : 1));
+    expect_everywhere<InvalidArgument>(
+        comm, [&] { (void)PoststackLinearModelling<T>(other, traces); },
+        "PoststackLinearModelling's wavelet and options differs between ranks");
+  }
   CHECK_THROWS_AS(local::PoststackLinearModelling<T>(w, 0), InvalidArgument);
   CHECK_THROWS_AS(local::PoststackLinearModelling<T>(w, 4), InvalidArgument);
 }

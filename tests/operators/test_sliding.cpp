@@ -222,6 +222,14 @@ TEMPLATE_TEST_CASE("windowed operators reject bad arguments on every rank", "[sl
       },
       "windows_per_rank must give");
   fails([&] { (void)Sliding2D<T>(a, comm, {4, 1}, {20}, 6, 2); }, "must both be 2-d");
+  // Each rank's own operator and arguments: an error on one rank raised on all.
+  if (comm.size() > 1) {
+    const auto b = matrix_operator<T, Host>(random_matrix<T>(comm.rank() == 1 ? 5 : 6, 3, 41));
+    fails([&] { (void)Sliding1D<T>(b, comm, 12, 20, 6, 2); },
+          "Sliding1D: the operator is 5 x 3, a window needs 6 x 3");
+    fails([&] { (void)Sliding1D<T>(a, comm, 12, comm.rank() == 1 ? 21 : 20, 6, 2); },
+          "Sliding1D's arguments differs between ranks");
+  }
   fails(
       [&] {
         (void)Patch2D<T>(a, comm, {2, 3}, {3, 2}, {3, 2}, {0, 0}, {2});

@@ -62,7 +62,8 @@ class WindowedOperator final : public LinearOperatorBase<DistributedArray<T, Spa
     Index window = 0;           // samples per window
     Index overlap = 0;          // nover (tapered samples)
   };
-  /// Collective over `comm` (agrees on nothing: every argument is known to every rank).
+  /// Collective over `comm` (the layouts are agreed on); the factories below check the
+  /// arguments, on every rank alike, before they call it.
   WindowedOperator(LocalOperator<T, Space> op, const Communicator& comm, Shape model_shape,
                    Shape data_shape, Axis rows, Axis columns, Taper taper,
                    const std::vector<Index>& windows_per_rank, std::string name);

@@ -18,6 +18,9 @@ std::vector<Case> solver_cases();
 Case fft2d_case();
 Case fftw2d_case();
 
+/// The convolve2d case (case_convolve2d.cpp).
+Case convolve2d_case();
+
 /// The post-stack inversion of the main example (case_poststack.cpp).
 Case poststack_case();
 

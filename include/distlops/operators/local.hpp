@@ -7,6 +7,7 @@
 /// docs/operators.md.
 
 #include "distlops/operators/local/convolve1d.hpp"
+#include "distlops/operators/local/convolvend.hpp"
 #include "distlops/operators/local/diagonal.hpp"
 #include "distlops/operators/local/first_derivative.hpp"
 #include "distlops/operators/local/function_operator.hpp"

@@ -14,9 +14,15 @@
 ///     const Layout grid(comm, {ny, nx, nz});                  // split along y
 ///     const auto G = reshape(BlockDiag(blocks, comm), grid, grid);
 ///     const auto A = StackedVStack<double, Host>({G, eps * Laplacian<double>(grid, {...})});
+///
+/// `Reshape<T>(from, to)` is the operator of that view itself: the identity from vectors of
+/// layout `from` to vectors of layout `to` (same local sizes), whose apply copies this rank's
+/// elements and moves nothing between ranks. It composes where a product needs matching layouts
+/// (`Reshape<double>(flat, grid) * F * Reshape<double>(grid, flat)`).
 
 #include <string>
 
+#include "distlops/core/kernels.hpp"
 #include "distlops/operators/linear_operator.hpp"
 
 namespace distlops {
@@ -103,6 +109,67 @@ BasicLinearOperator<Domain, Range> reshape(const BasicLinearOperator<Domain, Ran
   }
   return BasicLinearOperator<Domain, Range>::template make<ReshapedOperator<Domain, Range>>(
       op, domain, range);
+}
+
+/// The identity between two layouts of equal local sizes (distributed arrays) or two shapes of
+/// as many elements (local arrays): this rank's elements are copied in order.
+template <class Vector>
+class ReshapeOperator final : public LinearOperatorBase<Vector> {
+ public:
+  using T = typename Vector::value_type;
+  using Space = typename Vector::space_type;
+  ReshapeOperator(vector_layout_t<Vector> from, vector_layout_t<Vector> to)
+      : LinearOperatorBase<Vector>(std::move(from), std::move(to), "Reshape") {
+    if (!detail::viewable_as(this->domain(), this->range())) {
+      const vector_traits<Vector> traits;
+      throw ShapeMismatch("Reshape: " + traits.describe(this->range()) +
+                          " does not hold as many elements on every rank as " +
+                          traits.describe(this->domain()));
+    }
+  }
+  void forward(const Vector& x, Vector& y) const override { copy(x, y); }
+  void adjoint(const Vector& y, Vector& x) const override { copy(y, x); }
+  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override {
+    accumulate(alpha, x, beta, y);
+  }
+  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override {
+    accumulate(alpha, y, beta, x);
+  }
+
+ private:
+  static Index count(const Vector& v) {
+    if constexpr (requires { v.local_size(); }) {
+      return v.local_size();
+    } else {
+      return v.size();
+    }
+  }
+  static void copy(const Vector& in, Vector& out) {
+    kernels::copy(Space{}, count(in), in.data(), out.data());
+  }
+  static void accumulate(T alpha, const Vector& in, T beta, Vector& out) {
+    const Index n = count(in);
+    if (beta == T(0)) {  // out is not read: it may hold NaN
+      kernels::copy(Space{}, n, in.data(), out.data());
+      if (alpha != T(1)) kernels::scale(Space{}, n, alpha, out.data());
+    } else {
+      kernels::axpby(Space{}, n, alpha, in.data(), beta, out.data());
+    }
+  }
+};
+
+/// The identity from vectors of layout `from` to vectors of layout `to`; ShapeMismatch on every
+/// rank unless every rank holds as many elements in both (same partition kind, mask and group).
+template <Scalar T, MemorySpace Space = Host>
+LinearOperator<T, Space> Reshape(const Layout& from, const Layout& to) {
+  return LinearOperator<T, Space>::template make<ReshapeOperator<DistributedArray<T, Space>>>(from,
+                                                                                              to);
+}
+/// The identity from local arrays of shape `from` to local arrays of shape `to` (as many
+/// elements).
+template <Scalar T, MemorySpace Space = Host>
+LocalOperator<T, Space> Reshape(const Shape& from, const Shape& to) {
+  return LocalOperator<T, Space>::template make<ReshapeOperator<LocalArray<T, Space>>>(from, to);
 }
 
 }  // namespace distlops

@@ -111,21 +111,12 @@ PoststackProblem<Space> make_poststack_problem(const Communicator& comm,
   problem.layout = grid_layout(comm, settings);
   const Layout& layout = problem.layout;
   const Index nx = settings.nx, nz = settings.nz;
-  const Index my_traces = layout.local_extent(comm.rank());
 
-  // This rank's block of W D, acting on its traces along the time axis.
+  // W D along the time axis (the last of (nx, nz)), each rank modelling its own traces.
   problem.wavelet = ricker(settings.peak_frequency, settings.dt, settings.wavelet_taps);
-  std::vector<LocalOperator<double, Space>> blocks;
-  if (my_traces > 0) {
-    const Shape dims{my_traces, nz};
-    const auto derivative = local::FirstDerivative<double, Space>(
-        dims, {.axis = 1, .sampling = 1.0, .kind = DerivativeKind::centered});
-    const auto convolution =
-        local::Convolve1D<double, Space>(dims, problem.wavelet, settings.wavelet_taps / 2, 1);
-    blocks.push_back(convolution * derivative);
-  }
-  // BlockDiag maps flat vectors; the Laplacian and the user's arrays are (nx, nz).
-  problem.modelling = reshape(BlockDiag(blocks, comm), layout, layout);
+  problem.modelling =
+      PoststackLinearModelling<double, Space>(std::span<const double>(problem.wavelet), layout,
+                                              {.kind = DerivativeKind::centered, .time_axis = 1});
   const auto laplacian = Laplacian<double, Space>(layout, {.axes = {0, 1}});
   problem.regularised = StackedVStack(
       std::vector<LinearOperator<double, Space>>{problem.modelling, settings.eps * laplacian});

@@ -14,9 +14,9 @@
 // A step of ln(impedance) by s between samples t and t + 1 gives s / 2 at both samples: about
 // the reflection coefficient (I[t+1] - I[t]) / (I[t+1] + I[t]) ~ s / 2 at each, symmetric
 // about the interface. W is the convolution with a zero-phase Ricker wavelet centred on its
-// middle tap. The result equals PyLops' operator on the same model to rounding. Each rank's block
-// is local::Convolve1D(axis 1) * local::FirstDerivative(axis 1); the blocks are assembled with
-// BlockDiag, so the modelling needs no communication.
+// middle tap. The operator is the library's PoststackLinearModelling with time on axis 1, equal to
+// PyLops' on the same model to rounding: each rank models its own traces (a BlockDiag of
+// Convolve1D * FirstDerivative inside), so the modelling needs no communication.
 //
 // Inversion: min ||d - W D m||^2 + eps^2 ||L m||^2 with L the 2-d Laplacian over axes (0, 1)
 // (distributed: it exchanges one plane of traces with each neighbouring rank), i.e. CGLS on

@@ -236,8 +236,8 @@ L2<Domain, Range>::L2(const BasicLinearOperator<Domain, Range>& op, const Range&
 template <class Domain, class Range>
 void L2<Domain, Range>::check_parameters() const {
   require_sigma("L2", sigma_);
-  if (inner_.niter < 0 || !(inner_.tol >= 0)) {
-    throw InvalidArgument("L2: the inner solve needs niter >= 0 and tol >= 0");
+  if (inner_.niter < 0 || !(inner_.rtol >= 0) || !std::isfinite(inner_.rtol)) {
+    throw InvalidArgument("L2: the inner solve needs niter >= 0 and a finite rtol >= 0");
   }
 }
 
@@ -296,8 +296,13 @@ void L2<Domain, Range>::do_prox(const Domain& x, double tau, Domain& out) const 
   if (ts == 0) return;
   CglsOptions<Domain> options;
   options.niter = inner_.niter;
-  options.tol = inner_.tol;
   options.damp = 1 / std::sqrt(ts);
+  if (inner_.rtol > 0) {
+    // CGLS's first normal residual from d = 0 is Op^H (b - Op x).
+    Domain normal_residual(op_.domain());
+    op_.apply_adjoint(residual, normal_residual);
+    options.tol = inner_.rtol * std::sqrt(detail::squared_norm(normal_residual));
+  }
   const CglsResult<Domain> correction = cgls(op_, residual, options);
   LayoutAdapter<Domain> target(out, op_.domain(), name(), ".prox", "out");
   target.get().axpy(T(1), correction.x);

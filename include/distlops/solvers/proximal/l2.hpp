@@ -9,7 +9,7 @@
 ///   - without Op in closed form, y = (x + tau sigma b) / (1 + tau sigma);
 ///   - with Op by CGLS on the correction d = y - x, min ||Op d - (b - Op x)||^2 +
 ///     ||d||^2 / (tau sigma) (cgls.hpp's damp = 1 / sqrt(tau sigma)), from d = 0 with the
-///     iterations and tolerance of `inner` (an inexact prox when they are too few).
+///     iterations and relative tolerance of `inner` (an inexact prox when they are too few).
 /// Without Op the conjugate's prox is closed too: prox_{tau f*}(x) = sigma (x - tau b) /
 /// (sigma + tau); with Op it goes through Moreau's identity.
 /// f is differentiable: grad f(x) = sigma Op^H (Op x - b).
@@ -23,8 +23,13 @@ namespace distlops {
 
 /// The inner solve of L2's prox with an operator.
 struct L2InnerOptions {
+  /// Maximum CGLS iterations.
   int niter = 20;
-  double tol = 0.0;
+  /// Stop when CGLS's normal-equations residual falls below rtol times its first value (0:
+  /// always niter iterations). Worth setting: CGLS's recurrence drifts when it runs far past
+  /// convergence in the precision of the scalars, in single precision especially. Computing
+  /// the first value costs one more apply of Op^H per prox.
+  double rtol = 1e-6;
 };
 
 template <class Domain, class Range = Domain>

@@ -289,6 +289,34 @@ TEST_CASE("the step-wise form equals the function form and exposes its state",
   CHECK_THROWS_AS(solver.step(), InvalidArgument);
 }
 
+TEST_CASE("cgls in step-wise form equals cgls()", "[stepwise][cgls]") {
+  using V = DistributedArray<double>;
+  const Layout layout = uneven_layout(9);
+  const DenseMatrix<double> m = well_conditioned<double>(12, 9, 121);
+  const auto op = dense_operator<V>(m, layout, uneven_layout(12));
+  V y(op.range()), x0(layout);
+  fill_random(y, 122);
+  fill_random(x0, 123);
+  CglsOptions<V> options;
+  options.niter = 7;
+  options.damp = 0.3;
+  const auto whole = cgls(op, y, x0, options);
+  Cgls<V, V> solver(op, options);
+  solver.setup(y, &x0);
+  while (!solver.finished()) {
+    solver.step();
+    // The data residual the recurrence carries is y - A x of the current iterate.
+    const DenseVector<double> misfit = global_vector(y) - m * global_vector(solver.x());
+    CHECK((global_vector(solver.residual()) - misfit).norm() <= 1e-12 * misfit.norm());
+  }
+  CHECK(solver.iteration() == 7);
+  const auto stepped = solver.finalize();
+  CHECK(global_vector(stepped.x) == global_vector(whole.x));
+  CHECK(stepped.residual_norms == whole.residual_norms);
+  CHECK(stepped.costs == whole.costs);
+  CHECK(stepped.r2norm == whole.r2norm);
+}
+
 TEST_CASE("proximal solvers resume from checkpoints", "[proximal][checkpoint]") {
   using V = DistributedArray<double>;
   const Layout layout = uneven_layout(9);

@@ -317,6 +317,54 @@ TEST_CASE("cgls in step-wise form equals cgls()", "[stepwise][cgls]") {
   CHECK(stepped.r2norm == whole.r2norm);
 }
 
+TEST_CASE("cg, ista and fista in step-wise form equal their function forms", "[stepwise]") {
+  using V = DistributedArray<double>;
+  const Layout layout = uneven_layout(9);
+  V y(layout), x0(layout);
+  fill_random(y, 131);
+  fill_random(x0, 132);
+  {
+    const DenseMatrix<double> m = hpd_matrix<double>(9, 133);
+    const auto op = dense_operator<V>(m, layout, layout);
+    CgOptions<V> options;
+    options.niter = 6;
+    const auto whole = cg(op, y, x0, options);
+    Cg<V> solver(op, options);
+    solver.setup(y, &x0);
+    while (!solver.finished()) {
+      solver.step();
+      // The recurrence's residual is y - A x of the current iterate (to rounding relative to
+      // y: it falls to 1e-5 ||y|| within the 6 iterations).
+      const DenseVector<double> r = global_vector(y) - m * global_vector(solver.x());
+      CHECK((global_vector(solver.residual()) - r).norm() <= 1e-12 * global_vector(y).norm());
+    }
+    const auto stepped = solver.finalize();
+    CHECK(global_vector(stepped.x) == global_vector(whole.x));
+    CHECK(stepped.residual_norms == whole.residual_norms);
+  }
+  const DenseMatrix<double> m = random_matrix<double>(9, 9, 134);
+  const auto op = dense_operator<V>(m, layout, layout);
+  for (const bool accelerated : {false, true}) {
+    INFO((accelerated ? "fista" : "ista"));
+    IstaOptions<V> options;
+    options.niter = 8;
+    options.tol = 0;
+    options.eps = 0.3;
+    options.alpha = 0.5 / largest_eigenvalue_of_normal(m);
+    const auto whole = accelerated ? fista(op, y, x0, options) : ista(op, y, x0, options);
+    Ista<V, V> solver(op, options, accelerated);
+    solver.setup(y, &x0);
+    while (!solver.finished()) {
+      solver.step();
+      CHECK(solver.model_updates().size() == std::size_t(solver.iteration()));
+    }
+    const auto stepped = solver.finalize();
+    CHECK(global_vector(stepped.x) == global_vector(whole.x));
+    CHECK(stepped.costs == whole.costs);
+    CHECK(stepped.model_updates == whole.model_updates);
+  }
+}
+
 TEST_CASE("proximal solvers resume from checkpoints", "[proximal][checkpoint]") {
   using V = DistributedArray<double>;
   const Layout layout = uneven_layout(9);

@@ -155,6 +155,7 @@ std::vector<Case> all_cases() {
     cases.push_back(std::move(c));
   cases.push_back(fft2d_case());
   cases.push_back(poststack_case());
+  cases.push_back(primaldual_tv_case());
   return cases;
 }
 

@@ -157,6 +157,7 @@ std::vector<Case> all_cases() {
   cases.push_back(fftw2d_case());
   cases.push_back(convolve2d_case());
   cases.push_back(poststack_case());
+  cases.push_back(primaldual_tv_case());
   return cases;
 }
 

@@ -51,133 +51,194 @@ struct CgOptions : SolverOptions<V> {
 template <class V>
 using CgResult = SolverResult<V>;
 
-namespace detail {
-
+/// CG in step-wise form (PyLops' class solvers): setup, step until finished, finalize, the state
+/// readable between steps (docs/solvers.md). `cg()` is `Cg(op, options).solve(y, x0)`. y (and
+/// x0) must stay alive until finalize(). Not copyable: it holds the run's state.
 template <class V>
-CgResult<V> cg_run(const BasicLinearOperator<V, V>& op, const V& y, const V* x0,
-                   const CgOptions<V>& options) {
+class Cg {
+ public:
   using T = typename V::value_type;
-  using traits = vector_traits<V>;
-  const BasicLinearOperator<V, V>& m = options.preconditioner;
-  const bool preconditioned = !m.empty();
-  if (!(op.domain() == op.range())) {
-    throw ShapeMismatch("cg: the operator must map a space onto itself; " + op.name() + " maps " +
-                        traits::describe(op.domain()) + " to " + traits::describe(op.range()));
+
+  explicit Cg(const BasicLinearOperator<V, V>& op, const CgOptions<V>& options = {})
+      : op_(op), options_(options) {}
+  Cg(const Cg&) = delete;
+  Cg& operator=(const Cg&) = delete;
+
+  /// Validates the operators, options and layouts (on every rank alike), allocates the work
+  /// vectors and starts from x0 (zeros when null) or the checkpoint. Collective.
+  void setup(const V& y, const V* x0 = nullptr) {
+    using namespace detail;
+    using traits = vector_traits<V>;
+    const BasicLinearOperator<V, V>& op = op_;
+    const CgOptions<V>& options = options_;
+    const BasicLinearOperator<V, V>& m = options.preconditioner;
+    preconditioned_ = !m.empty();
+    if (!(op.domain() == op.range())) {
+      throw ShapeMismatch("cg: the operator must map a space onto itself; " + op.name() + " maps " +
+                          traits::describe(op.domain()) + " to " + traits::describe(op.range()));
+    }
+    if (preconditioned_ && (!(m.domain() == op.domain()) || !(m.range() == op.domain()))) {
+      throw ShapeMismatch("cg: the preconditioner " + m.name() + " must map " +
+                          traits::describe(op.domain()) + " onto itself, it maps " +
+                          traits::describe(m.domain()) + " to " + traits::describe(m.range()));
+    }
+    inputs_.reset();
+    inputs_.emplace(op, y, x0, "cg");
+    const V& b = inputs_->y();
+
+    Fingerprint parameters;
+    parameters.add(preconditioned_);
+    run_.reset();
+    run_.emplace("cg", options, solver_communicator(b), checkpoint_rank(b), parameters, 0, [] {});
+
+    x_.emplace(op.domain());
+    r_.emplace(op.domain());
+    c_.emplace(op.domain());
+    q_.emplace(op.domain());
+    z_.reset();
+    if (preconditioned_) z_.emplace(op.domain());
+    slots_.emplace(slot_count);
+
+    rr_ = rz_ = 0;
+    const std::array<double*, 2> scalars{&rr_, &rz_};
+    k_ = 0;
+    if (run_->resuming()) {
+      k_ = run_->resume(scalars, *x_, *r_, *c_);
+    } else {
+      inputs_->start(*x_, *r_);
+      if (preconditioned_) m.apply(*r_, *z_);
+      reduce_r_and_z();
+      rr_ = (*slots_)[r_squared];
+      rz_ = preconditioned_ ? (*slots_)[rz_slot] : rr_;
+      c_->copy_from(preconditioned_ ? *z_ : *r_);
+      run_->record({std::sqrt(rr_), std::sqrt(rz_)});
+    }
+    run_->header(op.rows(), op.cols(), {{"preconditioner", preconditioned_ ? m.name() : "none"}},
+                 {"r2norm", "Mnorm"});
+    run_->row(k_, *x_, [&] { return row(); });
+    reason_ = stop_test();
   }
-  if (preconditioned && (!(m.domain() == op.domain()) || !(m.range() == op.domain()))) {
-    throw ShapeMismatch("cg: the preconditioner " + m.name() + " must map " +
-                        traits::describe(op.domain()) + " onto itself, it maps " +
-                        traits::describe(m.domain()) + " to " + traits::describe(m.range()));
-  }
-  const SolverInputs<V, V> inputs(op, y, x0, "cg");
-  const V& b = inputs.y();
 
-  Fingerprint parameters;
-  parameters.add(preconditioned);
-  SolverDriver<V> run("cg", options, solver_communicator(b), checkpoint_rank(b), parameters, 0,
-                      [] {});
-
-  V x(op.domain()), r(op.domain()), c(op.domain()), q(op.domain());
-  std::optional<V> z;
-  if (preconditioned) z.emplace(op.domain());
-  // Slots: c^H A c, the step a, r^H r, r^H z.
-  enum { curvature_slot, step, r_squared, rz_slot, slot_count };
-  ScalarSlots<typename V::space_type> slots(slot_count);
-  auto reduce_r_and_z = [&] {
-    slots.begin(r_squared, 2);
-    slots.add_squared_norm(r_squared, r);
-    if (preconditioned) slots.add_real_vdot(rz_slot, r, *z);
-    slots.combine();
-    slots.read_back();
-  };
-
-  double rr = 0;  // r^H r
-  double rz = 0;  // r^H z (r^H r without preconditioner)
-  const std::array<double*, 2> scalars{&rr, &rz};
-  int k = 0;
-  if (run.resuming()) {
-    k = run.resume(scalars, x, r, c);
-  } else {
-    inputs.start(x, r);
-    if (preconditioned) m.apply(r, *z);
-    reduce_r_and_z();
-    rr = slots[r_squared];
-    rz = preconditioned ? slots[rz_slot] : rr;
-    c.copy_from(preconditioned ? *z : r);
-    run.record({std::sqrt(rr), std::sqrt(rz)});
-  }
-
-  // The stop tests of an iterate: NaN/Inf, the tolerance, then a usable r^H z.
-  auto stop_test = [&]() -> std::optional<StopReason> {
-    if (!all_finite(rr, rz)) return StopReason::non_finite;
-    if (std::sqrt(rr) <= run.tol()) return StopReason::tolerance;
-    if (!(rz > 0)) return StopReason::indefinite_preconditioner;
-    return std::nullopt;
-  };
-  auto row = [&] { return std::vector<double>{std::sqrt(rr), std::sqrt(rz)}; };
-  run.header(op.rows(), op.cols(), {{"preconditioner", preconditioned ? m.name() : "none"}},
-             {"r2norm", "Mnorm"});
-  run.row(k, x, row);
-
-  std::optional<StopReason> reason = stop_test();
-  while (!reason && k < run.niter()) {
-    op.apply(c, q);
+  /// One iteration (InvalidArgument when not set up or finished). Collective.
+  void step() {
+    using namespace detail;
+    if (!x_ || finished()) throw InvalidArgument("cg: step() needs setup() and an unfinished run");
+    const BasicLinearOperator<V, V>& m = options_.preconditioner;
+    ScalarSlots<typename V::space_type>& slots = *slots_;
+    op_.apply(*c_, *q_);
     // a = r^H z / c^H A c where the vectors live (0 at a breakdown: x, r stay as they are).
     slots.begin(curvature_slot, 1);
-    slots.add_real_vdot(curvature_slot, c, q);
+    slots.add_real_vdot(curvature_slot, *c_, *q_);
     slots.combine();
-    slots.step_length(step, rz, curvature_slot);
-    axpy_by_slot(x, slots.device(step), 1.0, c);
-    axpy_by_slot(r, slots.device(step), -1.0, q);
-    if (preconditioned) m.apply(r, *z);
+    slots.step_length(step_slot, rz_, curvature_slot);
+    axpy_by_slot(*x_, slots.device(step_slot), 1.0, *c_);
+    axpy_by_slot(*r_, slots.device(step_slot), -1.0, *q_);
+    if (preconditioned_) m.apply(*r_, *z_);
     reduce_r_and_z();
     const double curvature = slots[curvature_slot];
     if (!std::isfinite(curvature)) {
-      reason = StopReason::non_finite;
-      break;
+      reason_ = StopReason::non_finite;
+      return;
     }
     if (curvature <= 0) {
-      reason = curvature == 0 ? StopReason::zero_curvature : StopReason::negative_curvature;
-      break;
+      reason_ = curvature == 0 ? StopReason::zero_curvature : StopReason::negative_curvature;
+      return;
     }
-    rr = slots[r_squared];
-    const double rz_next = preconditioned ? slots[rz_slot] : rr;
-    ++k;
-    const double rz_previous = rz;
-    rz = rz_next;
-    run.record({std::sqrt(rr), std::sqrt(std::abs(rz))});
-    reason = stop_test();
-    if (!reason) {
-      c.axpby(T(1), preconditioned ? *z : r, scalar<T>(rz / rz_previous));
-      run.checkpoint(k, scalars, x, r, c);
+    rr_ = slots[r_squared];
+    const double rz_next = preconditioned_ ? slots[rz_slot] : rr_;
+    ++k_;
+    const double rz_previous = rz_;
+    rz_ = rz_next;
+    run_->record({std::sqrt(rr_), std::sqrt(std::abs(rz_))});
+    reason_ = stop_test();
+    if (!reason_) {
+      c_->axpby(T(1), preconditioned_ ? *z_ : *r_, scalar<T>(rz_ / rz_previous));
+      const std::array<double*, 2> scalars{&rr_, &rz_};
+      run_->checkpoint(k_, scalars, *x_, *r_, *c_);
     }
-    run.row(k, x, row);
-    if (run.callback_stops(k, x, std::sqrt(rr), std::sqrt(std::abs(rz))) && !reason) {
-      reason = StopReason::callback;
+    run_->row(k_, *x_, [&] { return row(); });
+    if (run_->callback_stops(k_, *x_, std::sqrt(rr_), std::sqrt(std::abs(rz_))) && !reason_) {
+      reason_ = StopReason::callback;
     }
   }
-  return run.finish(std::move(x), k, reason.value_or(StopReason::max_iterations), row);
-}
 
-}  // namespace detail
+  /// Whether the run has stopped (niter reached or a stop reason found).
+  bool finished() const { return !x_ || reason_.has_value() || k_ >= run_->niter(); }
+
+  /// The result (moves the iterate out; the solver is spent afterwards). Collective.
+  CgResult<V> finalize() {
+    if (!x_) throw InvalidArgument("cg: finalize() needs setup()");
+    CgResult<V> result = run_->finish(
+        std::move(*x_), k_, reason_.value_or(StopReason::max_iterations), [&] { return row(); });
+    x_.reset();
+    return result;
+  }
+
+  CgResult<V> solve(const V& y, const V* x0 = nullptr) {
+    setup(y, x0);
+    while (!finished())
+      step();
+    return finalize();
+  }
+
+  int iteration() const { return k_; }
+  const V& x() const { return *x_; }
+  /// The residual y - A x and the search direction.
+  const V& residual() const { return *r_; }
+  const V& direction() const { return *c_; }
+  std::optional<StopReason> reason() const { return reason_; }
+  const std::vector<double>& residual_norms() const { return run_->history(0); }
+  const std::vector<double>& costs() const { return run_->history(1); }
+
+ private:
+  // Slots: c^H A c, the step a, r^H r, r^H z.
+  enum { curvature_slot, step_slot, r_squared, rz_slot, slot_count };
+
+  void reduce_r_and_z() {
+    detail::ScalarSlots<typename V::space_type>& slots = *slots_;
+    slots.begin(r_squared, 2);
+    slots.add_squared_norm(r_squared, *r_);
+    if (preconditioned_) slots.add_real_vdot(rz_slot, *r_, *z_);
+    slots.combine();
+    slots.read_back();
+  }
+  // The stop tests of an iterate: NaN/Inf, the tolerance, then a usable r^H z.
+  std::optional<StopReason> stop_test() const {
+    if (!detail::all_finite(rr_, rz_)) return StopReason::non_finite;
+    if (std::sqrt(rr_) <= run_->tol()) return StopReason::tolerance;
+    if (!(rz_ > 0)) return StopReason::indefinite_preconditioner;
+    return std::nullopt;
+  }
+  std::vector<double> row() const { return {std::sqrt(rr_), std::sqrt(rz_)}; }
+
+  BasicLinearOperator<V, V> op_;
+  CgOptions<V> options_;
+  bool preconditioned_ = false;
+  std::optional<detail::SolverInputs<V, V>> inputs_;
+  std::optional<detail::SolverDriver<V>> run_;
+  std::optional<detail::ScalarSlots<typename V::space_type>> slots_;
+  std::optional<V> x_, r_, c_, q_, z_;
+  double rr_ = 0;  // r^H r
+  double rz_ = 0;  // r^H z (r^H r without preconditioner)
+  int k_ = 0;
+  std::optional<StopReason> reason_;
+};
 
 /// Solves A x = y by (preconditioned) conjugate gradients from x0 = 0. A must map its domain
 /// onto itself (square) and be Hermitian positive definite; y has A's range layout (or a
 /// view-compatible one). Collective over the vectors' communicator.
 template <class V>
 CgResult<V> cg(const BasicLinearOperator<V, V>& op, const V& y, const CgOptions<V>& options = {}) {
-  return detail::cg_run(op, y, static_cast<const V*>(nullptr), options);
+  return Cg<V>(op, options).solve(y);
 }
 /// As above, starting from x0 (A's domain layout).
 template <class V>
 CgResult<V> cg(const BasicLinearOperator<V, V>& op, const V& y, const V& x0,
                const CgOptions<V>& options = {}) {
-  return detail::cg_run(op, y, &x0, options);
+  return Cg<V>(op, options).solve(y, &x0);
 }
 
-#define DISTLOPS_CG_INSTANCE(prefix, V)                                                     \
-  prefix template CgResult<V> detail::cg_run<V>(const BasicLinearOperator<V, V>&, const V&, \
-                                                const V*, const CgOptions<V>&);
+#define DISTLOPS_CG_INSTANCE(prefix, V) prefix template class Cg<V>;
 DISTLOPS_SOLVER_VECTORS(DISTLOPS_CG_INSTANCE, extern)
 DISTLOPS_SOLVER_CUDA_VECTORS(DISTLOPS_CG_INSTANCE, extern)
 

@@ -69,128 +69,196 @@ inline void check_damp(const char* solver, double damp) {
   }
 }
 
+}  // namespace detail
+
+/// CGLS in step-wise form (PyLops' class solvers): setup, step until finished, finalize, the
+/// state readable between steps (docs/solvers.md). `cgls()` is `Cgls(op, options).solve(y)`.
+/// y (and x0) must stay alive until finalize(). Not copyable: it holds the run's state.
 template <class Domain, class Range>
-CglsResult<Domain> cgls_run(const BasicLinearOperator<Domain, Range>& op, const Range& y,
-                            const Domain* x0, const CglsOptions<Domain>& options) {
+class Cgls {
+ public:
   using T = typename Domain::value_type;
-  const SolverInputs<Domain, Range> inputs(op, y, x0, "cgls");
-  const double damp = options.damp;
-  const double damp2 = damp * damp;
 
-  Domain x(op.domain()), r(op.domain()), c(op.domain());
-  Range s(op.range()), q(op.range());
-  Fingerprint parameters;
-  parameters.add(damp);
-  SolverDriver<Domain> run("cgls", options, solver_communicator(x), checkpoint_rank(x), parameters,
-                           0, [&] { check_damp("cgls", damp); });
+  explicit Cgls(const BasicLinearOperator<Domain, Range>& op,
+                const CglsOptions<Domain>& options = {})
+      : op_(op), options_(options) {}
+  Cgls(const Cgls&) = delete;
+  Cgls& operator=(const Cgls&) = delete;
 
-  // Slots: ||q||^2, ||c||^2, the step a, ||r||^2, ||s||^2.
-  enum { q_squared, c_squared, step, r_squared, s_squared, slot_count };
-  ScalarSlots<typename Domain::space_type> slots(slot_count);
-  auto reduce_r_and_s = [&] {
-    slots.begin(r_squared, 2);
-    slots.add_squared_norm(r_squared, r);
-    slots.add_squared_norm(s_squared, s);
-    slots.combine();
-    slots.read_back();
-  };
+  /// Validates the options and layouts (on every rank alike), allocates the work vectors and
+  /// starts from x0 (zeros when null) or the checkpoint. Collective.
+  void setup(const Range& y, const Domain* x0 = nullptr) {
+    using namespace detail;
+    const CglsOptions<Domain>& options = options_;
+    inputs_.reset();
+    inputs_.emplace(op_, y, x0, "cgls");
+    const double damp = options.damp;
+    damp2_ = damp * damp;
 
-  double kold = 0;   // ||r||^2
-  double snorm = 0;  // ||s||
-  const std::array<double*, 2> scalars{&kold, &snorm};
-  int k = 0;
-  if (run.resuming()) {
-    k = run.resume(scalars, x, r, c, s, q);
-  } else {
-    inputs.start(x, s);
-    op.apply_adjoint(s, r);
-    if (inputs.has_x0() && damp2 != 0) r.axpy(scalar<T>(-damp2), x);
-    c.copy_from(r);
-    op.apply(c, q);
-    reduce_r_and_s();
-    kold = slots[r_squared];
-    snorm = std::sqrt(slots[s_squared]);
-    run.record({std::sqrt(kold), snorm});
+    x_.emplace(op_.domain());
+    r_.emplace(op_.domain());
+    c_.emplace(op_.domain());
+    s_.emplace(op_.range());
+    q_.emplace(op_.range());
+    Fingerprint parameters;
+    parameters.add(damp);
+    run_.reset();
+    run_.emplace("cgls", options, solver_communicator(*x_), checkpoint_rank(*x_), parameters, 0,
+                 [&] { check_damp("cgls", damp); });
+    slots_.emplace(slot_count);
+    reason_.reset();
+
+    const std::array<double*, 2> scalars{&kold_, &snorm_};
+    k_ = 0;
+    if (run_->resuming()) {
+      k_ = run_->resume(scalars, *x_, *r_, *c_, *s_, *q_);
+    } else {
+      inputs_->start(*x_, *s_);
+      op_.apply_adjoint(*s_, *r_);
+      if (inputs_->has_x0() && damp2_ != 0) r_->axpy(scalar<T>(-damp2_), *x_);
+      c_->copy_from(*r_);
+      op_.apply(*c_, *q_);
+      reduce_r_and_s();
+      kold_ = (*slots_)[r_squared];
+      snorm_ = std::sqrt((*slots_)[s_squared]);
+      run_->record({std::sqrt(kold_), snorm_});
+    }
+    run_->header(op_.rows(), op_.cols(), {{"damp", format_parameter(damp)}},
+                 {"r1norm", "r2norm", "normres"});
+    run_->row(k_, *x_, [&] { return row(); });
+    reason_ = stop_test();
   }
 
-  auto r2norm = [&] {
-    return damp2 == 0 ? snorm : std::sqrt(snorm * snorm + damp2 * squared_norm(x));
-  };
-  auto row = [&] { return std::vector<double>{snorm, r2norm(), std::sqrt(kold)}; };
-  run.header(op.rows(), op.cols(), {{"damp", format_parameter(damp)}},
-             {"r1norm", "r2norm", "normres"});
-  run.row(k, x, row);
-
-  auto stop_test = [&]() -> std::optional<StopReason> {
-    if (!all_finite(kold, snorm)) return StopReason::non_finite;
-    if (std::sqrt(kold) <= run.tol()) return StopReason::tolerance;
-    return std::nullopt;
-  };
-  std::optional<StopReason> reason = stop_test();
-  while (!reason && k < run.niter()) {
+  /// One iteration (InvalidArgument when not set up or finished). Collective.
+  void step() {
+    using namespace detail;
+    if (!x_ || finished())
+      throw InvalidArgument("cgls: step() needs setup() and an unfinished run");
+    ScalarSlots<typename Domain::space_type>& slots = *slots_;
     // a = ||r||^2 / curvature where the vectors live (0 at a breakdown: x, s stay as they are).
     slots.begin(q_squared, 2);
-    slots.add_squared_norm(q_squared, q);
-    if (damp2 != 0) slots.add_squared_norm(c_squared, c);
+    slots.add_squared_norm(q_squared, *q_);
+    if (damp2_ != 0) slots.add_squared_norm(c_squared, *c_);
     slots.combine();
-    slots.step_length(step, kold, q_squared, damp2 != 0 ? c_squared : -1, damp2);
-    axpy_by_slot(x, slots.device(step), 1.0, c);
-    axpy_by_slot(s, slots.device(step), -1.0, q);
-    op.apply_adjoint(s, r);
-    if (damp2 != 0) r.axpy(scalar<T>(-damp2), x);
+    slots.step_length(step_slot, kold_, q_squared, damp2_ != 0 ? c_squared : -1, damp2_);
+    axpy_by_slot(*x_, slots.device(step_slot), 1.0, *c_);
+    axpy_by_slot(*s_, slots.device(step_slot), -1.0, *q_);
+    op_.apply_adjoint(*s_, *r_);
+    if (damp2_ != 0) r_->axpy(scalar<T>(-damp2_), *x_);
     reduce_r_and_s();
     double curvature = slots[q_squared];
-    if (damp2 != 0) curvature += damp2 * slots[c_squared];
+    if (damp2_ != 0) curvature += damp2_ * slots[c_squared];
     if (!std::isfinite(curvature)) {
-      reason = StopReason::non_finite;
-      break;
+      reason_ = StopReason::non_finite;
+      return;
     }
     if (curvature <= 0) {
-      reason = StopReason::zero_curvature;
-      break;
+      reason_ = StopReason::zero_curvature;
+      return;
     }
     const double knew = slots[r_squared];
-    snorm = std::sqrt(slots[s_squared]);
-    ++k;
-    const double kprevious = kold;
-    kold = knew;
-    run.record({std::sqrt(kold), snorm});
-    reason = stop_test();
-    if (!reason) {
-      c.axpby(T(1), r, scalar<T>(kold / kprevious));
-      op.apply(c, q);
-      run.checkpoint(k, scalars, x, r, c, s, q);
+    snorm_ = std::sqrt(slots[s_squared]);
+    ++k_;
+    const double kprevious = kold_;
+    kold_ = knew;
+    run_->record({std::sqrt(kold_), snorm_});
+    reason_ = stop_test();
+    if (!reason_) {
+      c_->axpby(T(1), *r_, scalar<T>(kold_ / kprevious));
+      op_.apply(*c_, *q_);
+      const std::array<double*, 2> scalars{&kold_, &snorm_};
+      run_->checkpoint(k_, scalars, *x_, *r_, *c_, *s_, *q_);
     }
-    run.row(k, x, row);
-    if (run.callback_stops(k, x, std::sqrt(kold), snorm) && !reason) reason = StopReason::callback;
+    run_->row(k_, *x_, [&] { return row(); });
+    if (run_->callback_stops(k_, *x_, std::sqrt(kold_), snorm_) && !reason_) {
+      reason_ = StopReason::callback;
+    }
   }
-  const double final_r2norm = r2norm();
-  CglsResult<Domain> result{
-      run.finish(std::move(x), k, reason.value_or(StopReason::max_iterations), row,
-                 {{"r1norm", format_parameter(snorm)}, {"r2norm", format_parameter(final_r2norm)}}),
-      snorm, final_r2norm};
-  return result;
-}
 
-}  // namespace detail
+  /// Whether the run has stopped (niter reached or a stop reason found).
+  bool finished() const { return !x_ || reason_.has_value() || k_ >= run_->niter(); }
+
+  /// The result (moves the iterate out; the solver is spent afterwards). Collective.
+  CglsResult<Domain> finalize() {
+    using namespace detail;
+    if (!x_) throw InvalidArgument("cgls: finalize() needs setup()");
+    const double final_r2norm = r2norm();
+    CglsResult<Domain> result{
+        run_->finish(
+            std::move(*x_), k_, reason_.value_or(StopReason::max_iterations), [&] { return row(); },
+            {{"r1norm", format_parameter(snorm_)}, {"r2norm", format_parameter(final_r2norm)}}),
+        snorm_, final_r2norm};
+    x_.reset();
+    return result;
+  }
+
+  CglsResult<Domain> solve(const Range& y, const Domain* x0 = nullptr) {
+    setup(y, x0);
+    while (!finished())
+      step();
+    return finalize();
+  }
+
+  int iteration() const { return k_; }
+  const Domain& x() const { return *x_; }
+  /// The data residual y - A x and the normal-equations residual A^H (y - A x) - damp^2 x.
+  const Range& residual() const { return *s_; }
+  const Domain& normal_residual() const { return *r_; }
+  std::optional<StopReason> reason() const { return reason_; }
+  const std::vector<double>& residual_norms() const { return run_->history(0); }
+  const std::vector<double>& costs() const { return run_->history(1); }
+
+ private:
+  // Slots: ||q||^2, ||c||^2, the step a, ||r||^2, ||s||^2.
+  enum { q_squared, c_squared, step_slot, r_squared, s_squared, slot_count };
+
+  void reduce_r_and_s() {
+    detail::ScalarSlots<typename Domain::space_type>& slots = *slots_;
+    slots.begin(r_squared, 2);
+    slots.add_squared_norm(r_squared, *r_);
+    slots.add_squared_norm(s_squared, *s_);
+    slots.combine();
+    slots.read_back();
+  }
+  double r2norm() const {
+    return damp2_ == 0 ? snorm_ : std::sqrt(snorm_ * snorm_ + damp2_ * detail::squared_norm(*x_));
+  }
+  std::vector<double> row() const { return {snorm_, r2norm(), std::sqrt(kold_)}; }
+  std::optional<StopReason> stop_test() const {
+    if (!detail::all_finite(kold_, snorm_)) return StopReason::non_finite;
+    if (std::sqrt(kold_) <= run_->tol()) return StopReason::tolerance;
+    return std::nullopt;
+  }
+
+  BasicLinearOperator<Domain, Range> op_;
+  CglsOptions<Domain> options_;
+  std::optional<detail::SolverInputs<Domain, Range>> inputs_;
+  std::optional<detail::SolverDriver<Domain>> run_;
+  std::optional<detail::ScalarSlots<typename Domain::space_type>> slots_;
+  std::optional<Domain> x_, r_, c_;
+  std::optional<Range> s_, q_;
+  double damp2_ = 0;
+  double kold_ = 0;   // ||r||^2
+  double snorm_ = 0;  // ||s||
+  int k_ = 0;
+  std::optional<StopReason> reason_;
+};
 
 /// Solves min ||y - A x||^2 + damp^2 ||x||^2 by CGLS from x0 = 0. y has A's range layout (or a
 /// view-compatible one). Collective over the vectors' communicator.
 template <class Domain, class Range>
 CglsResult<Domain> cgls(const BasicLinearOperator<Domain, Range>& op, const Range& y,
                         const CglsOptions<Domain>& options = {}) {
-  return detail::cgls_run(op, y, static_cast<const Domain*>(nullptr), options);
+  return Cgls<Domain, Range>(op, options).solve(y);
 }
 /// As above, starting from x0 (A's domain layout).
 template <class Domain, class Range>
 CglsResult<Domain> cgls(const BasicLinearOperator<Domain, Range>& op, const Range& y,
                         const Domain& x0, const CglsOptions<Domain>& options = {}) {
-  return detail::cgls_run(op, y, &x0, options);
+  return Cgls<Domain, Range>(op, options).solve(y, &x0);
 }
 
-#define DISTLOPS_CGLS_INSTANCE(prefix, D, R)                                                       \
-  prefix template CglsResult<D> detail::cgls_run<D, R>(const BasicLinearOperator<D, R>&, const R&, \
-                                                       const D*, const CglsOptions<D>&);
+#define DISTLOPS_CGLS_INSTANCE(prefix, D, R) prefix template class Cgls<D, R>;
 DISTLOPS_SOLVER_PAIRS(DISTLOPS_CGLS_INSTANCE, extern)
 DISTLOPS_SOLVER_CUDA_PAIRS(DISTLOPS_CGLS_INSTANCE, extern)
 

@@ -18,13 +18,13 @@ namespace distlops {
 template <class Domain, class Range, class Coefficients = Domain>
 IstaResult<Domain> fista(const BasicLinearOperator<Domain, Range>& op, const Range& y,
                          const IstaOptions<Domain, Coefficients>& options = {}) {
-  return detail::sparse_run("fista", true, op, y, static_cast<const Domain*>(nullptr), options);
+  return Ista<Domain, Range, Coefficients>(op, options, true).solve(y);
 }
 /// As above, starting from x0.
 template <class Domain, class Range, class Coefficients = Domain>
 IstaResult<Domain> fista(const BasicLinearOperator<Domain, Range>& op, const Range& y,
                          const Domain& x0, const IstaOptions<Domain, Coefficients>& options = {}) {
-  return detail::sparse_run("fista", true, op, y, &x0, options);
+  return Ista<Domain, Range, Coefficients>(op, options, true).solve(y, &x0);
 }
 
 }  // namespace distlops

@@ -108,166 +108,179 @@ struct IstaResult : SolverResult<Domain> {
   double initial_cost = 0.0;
 };
 
-namespace detail {
-
-template <class Domain, class Range, class Coefficients>
-IstaResult<Domain> sparse_run(const char* solver, bool accelerated,
-                              const BasicLinearOperator<Domain, Range>& op, const Range& y,
-                              const Domain* x0, const IstaOptions<Domain, Coefficients>& options) {
+/// ISTA (FISTA with `accelerated`) in step-wise form (PyLops' class solvers): setup, step until
+/// finished, finalize, the state readable between steps (docs/solvers.md). `ista()` and
+/// `fista()` are `Ista(op, options, accelerated).solve(y, x0)`. y (and x0) must stay alive
+/// until finalize(). Not copyable: it holds the run's state.
+template <class Domain, class Range, class Coefficients = Domain>
+class Ista {
+ public:
   using T = typename Domain::value_type;
-  const BasicLinearOperator<Coefficients, Domain>& sop = options.sop;
-  const bool analysis = !sop.empty();
-  if (analysis && !(sop.range() == op.domain())) {
-    throw ShapeMismatch(std::string(solver) + ": the range of SOp (" + sop.name() + ", " +
-                        vector_traits<Domain>::describe(sop.range()) +
-                        ") must be the domain of the operator (" +
-                        vector_traits<Domain>::describe(op.domain()) + ")");
-  }
-  const SolverInputs<Domain, Range> inputs(op, y, x0, solver);
-  const Range& b = inputs.y();
 
-  Domain x(op.domain()), v(op.domain()), d(op.domain());
-  Range res(op.range());
-  std::optional<Domain> z;
-  std::optional<Range> rz;
-  if (accelerated) {
-    z.emplace(op.domain());
-    rz.emplace(op.range());
-  }
-  std::optional<Coefficients> coefficients;
-  if (analysis) coefficients.emplace(sop.domain());
+  explicit Ista(const BasicLinearOperator<Domain, Range>& op,
+                const IstaOptions<Domain, Coefficients>& options = {}, bool accelerated = false)
+      : op_(op), options_(options), accelerated_(accelerated) {}
+  Ista(const Ista&) = delete;
+  Ista& operator=(const Ista&) = delete;
 
-  Fingerprint parameters;
-  parameters.add(options.eps).add(options.threshold).add(analysis);
-  parameters.add(options.alpha.has_value()).add(options.alpha.value_or(0.0));
-  SolverDriver<Domain> run(
-      solver, options, solver_communicator(x), checkpoint_rank(x), parameters, 1, [&] {
-        auto fail = [&](const std::string& what) {
-          throw InvalidArgument(std::string(solver) + ": " + what);
-        };
-        if (!(options.eps >= 0) || !std::isfinite(options.eps)) {
-          fail("eps must be finite and non-negative");
-        }
-        if (options.alpha && !(*options.alpha > 0 && std::isfinite(*options.alpha))) {
-          fail("alpha must be positive and finite");
-        }
-        if (!options.decay.empty() &&
-            options.decay.size() < static_cast<std::size_t>(options.niter)) {
-          fail("decay has " + std::to_string(options.decay.size()) +
-               " entries, fewer than niter = " + std::to_string(options.niter));
-        }
-        for (double factor : options.decay) {
-          if (!(factor >= 0) || !std::isfinite(factor)) {
-            fail("decay factors must be finite and non-negative");
-          }
-        }
-        if (!(options.rtol >= 0) || !(options.rtol1 >= 0)) {
-          fail("rtol and rtol1 must be non-negative");
-        }
-      });
-
-  // The penalty of a model: R(x), or R(SOp^H x) using the coefficient vector as workspace.
-  const ThresholdKind kind = options.threshold;
-  auto penalty_of = [&](const Domain& model) {
-    if (!analysis) return penalty(model, kind);
-    sop.apply_adjoint(model, *coefficients);
-    return penalty(*coefficients, kind);
-  };
-  double alpha = 0;
-  double t = 1;  // FISTA's momentum parameter
-  double rnorm = 0, cost = 0;
-  double rnorm0 = 0, cost0 = 0;  // of the initial guess: not in the histories (PyLops')
-  const std::array<double*, 6> scalars{&alpha, &t, &rnorm, &cost, &rnorm0, &cost0};
-  auto objective = [&](double residual_norm, double penalty_value) {
-    return 0.5 * residual_norm * residual_norm + options.eps * penalty_value;
-  };
-  int k = 0;
-  if (run.resuming()) {
-    if (accelerated) {
-      k = run.resume(scalars, x, res, *z, *rz);
-    } else {
-      k = run.resume(scalars, x, res);
+  /// Validates the options and layouts (on every rank alike), estimates the step when absent,
+  /// allocates the work vectors and starts from x0 (zeros when null) or the checkpoint.
+  /// Collective.
+  void setup(const Range& y, const Domain* x0 = nullptr) {
+    using namespace detail;
+    const char* solver = name();
+    const IstaOptions<Domain, Coefficients>& options = options_;
+    const BasicLinearOperator<Coefficients, Domain>& sop = options.sop;
+    analysis_ = !sop.empty();
+    if (analysis_ && !(sop.range() == op_.domain())) {
+      throw ShapeMismatch(std::string(solver) + ": the range of SOp (" + sop.name() + ", " +
+                          vector_traits<Domain>::describe(sop.range()) +
+                          ") must be the domain of the operator (" +
+                          vector_traits<Domain>::describe(op_.domain()) + ")");
     }
-  } else {
-    if (options.alpha) {
-      alpha = *options.alpha;
-    } else {
-      const double lambda =
-          static_cast<double>(std::real(power_iteration_normal(op, options.eigs).eigenvalue));
-      if (!(lambda > 0) || !std::isfinite(lambda)) {
-        throw InvalidArgument(std::string(solver) +
-                              ": the estimated largest eigenvalue of A^H A is " +
-                              std::to_string(lambda) + "; pass alpha explicitly");
+    inputs_.reset();
+    inputs_.emplace(op_, y, x0, solver);
+    const Range& b = inputs_->y();
+
+    x_.emplace(op_.domain());
+    v_.emplace(op_.domain());
+    d_.emplace(op_.domain());
+    res_.emplace(op_.range());
+    z_.reset();
+    rz_.reset();
+    if (accelerated_) {
+      z_.emplace(op_.domain());
+      rz_.emplace(op_.range());
+    }
+    coefficients_.reset();
+    if (analysis_) coefficients_.emplace(sop.domain());
+
+    Fingerprint parameters;
+    parameters.add(options.eps).add(options.threshold).add(analysis_);
+    parameters.add(options.alpha.has_value()).add(options.alpha.value_or(0.0));
+    run_.reset();
+    run_.emplace(solver, options, solver_communicator(*x_), checkpoint_rank(*x_), parameters, 1,
+                 [&] {
+                   auto fail = [&](const std::string& what) {
+                     throw InvalidArgument(std::string(solver) + ": " + what);
+                   };
+                   if (!(options.eps >= 0) || !std::isfinite(options.eps)) {
+                     fail("eps must be finite and non-negative");
+                   }
+                   if (options.alpha && !(*options.alpha > 0 && std::isfinite(*options.alpha))) {
+                     fail("alpha must be positive and finite");
+                   }
+                   if (!options.decay.empty() &&
+                       options.decay.size() < static_cast<std::size_t>(options.niter)) {
+                     fail("decay has " + std::to_string(options.decay.size()) +
+                          " entries, fewer than niter = " + std::to_string(options.niter));
+                   }
+                   for (double factor : options.decay) {
+                     if (!(factor >= 0) || !std::isfinite(factor)) {
+                       fail("decay factors must be finite and non-negative");
+                     }
+                   }
+                   if (!(options.rtol >= 0) || !(options.rtol1 >= 0)) {
+                     fail("rtol and rtol1 must be non-negative");
+                   }
+                 });
+
+    alpha_ = 0;
+    t_ = 1;
+    rnorm_ = cost_ = rnorm0_ = cost0_ = 0;
+    k_ = 0;
+    if (run_->resuming()) {
+      const std::array<double*, 6> scalars = state_scalars();
+      if (accelerated_) {
+        k_ = run_->resume(scalars, *x_, *res_, *z_, *rz_);
+      } else {
+        k_ = run_->resume(scalars, *x_, *res_);
       }
-      alpha = 1.0 / lambda;
+    } else {
+      if (options.alpha) {
+        alpha_ = *options.alpha;
+      } else {
+        const double lambda =
+            static_cast<double>(std::real(power_iteration_normal(op_, options.eigs).eigenvalue));
+        if (!(lambda > 0) || !std::isfinite(lambda)) {
+          throw InvalidArgument(std::string(solver) +
+                                ": the estimated largest eigenvalue of A^H A is " +
+                                std::to_string(lambda) + "; pass alpha explicitly");
+        }
+        alpha_ = 1.0 / lambda;
+      }
+      inputs_->start(*x_, *res_);
+      if (accelerated_) {
+        z_->copy_from(*x_);
+        rz_->copy_from(*res_);
+      }
+      rnorm_ = std::sqrt(squared_norm(*res_));
+      cost_ = objective(rnorm_, penalty_of(*x_));
+      rnorm0_ = rnorm_;
+      cost0_ = cost_;
     }
-    inputs.start(x, res);
-    if (accelerated) {
-      z->copy_from(x);
-      rz->copy_from(res);
-    }
-    rnorm = std::sqrt(squared_norm(res));
-    cost = objective(rnorm, penalty_of(x));
-    rnorm0 = rnorm;
-    cost0 = cost;
+    threshold0_ = options.eps * alpha_ / 2;
+    // J(0) = ||y||^2 / 2: the reference of rtol1.
+    data_cost_ = options.rtol1 > 0 ? 0.5 * squared_norm(b) : 0.0;
+    update_ = std::numeric_limits<double>::infinity();
+    std::vector<NamedValue> header{{"eps", format_parameter(options.eps)},
+                                   {"alpha", format_parameter(alpha_)},
+                                   {"thresh", format_parameter(threshold0_)},
+                                   {"threshold", to_string(options.threshold)}};
+    if (analysis_) header.push_back({"SOp", sop.name()});
+    run_->header(op_.rows(), op_.cols(), header, {"resnorm", "cost", "xupdate"});
+    run_->row(k_, *x_, [&] { return row(); });
+
+    slots_.emplace(slot_count);
+    exponent_ = penalty_exponent(options.threshold);
+    reason_.reset();
+    if (!all_finite(cost_)) reason_ = StopReason::non_finite;
   }
-  const double threshold0 = options.eps * alpha / 2;
-  // J(0) = ||y||^2 / 2: the reference of rtol1.
-  const double data_cost = options.rtol1 > 0 ? 0.5 * squared_norm(b) : 0.0;
-  double update = std::numeric_limits<double>::infinity();
-  auto row = [&] { return std::vector<double>{rnorm, cost, update}; };
-  std::vector<NamedValue> header{{"eps", format_parameter(options.eps)},
-                                 {"alpha", format_parameter(alpha)},
-                                 {"thresh", format_parameter(threshold0)},
-                                 {"threshold", to_string(kind)}};
-  if (analysis) header.push_back({"SOp", sop.name()});
-  run.header(op.rows(), op.cols(), header, {"resnorm", "cost", "xupdate"});
-  run.row(k, x, row);
 
-  // Slots: ||x_{k+1} - x_k||^2, ||y - A x_{k+1}||^2, the penalty's sum.
-  enum { update_squared, residual_squared, penalty_slot, slot_count };
-  ScalarSlots<typename Domain::space_type> slots(slot_count);
-  const double exponent = penalty_exponent(kind);
-
-  auto stop_test = [&]() -> std::optional<StopReason> {
-    if (!all_finite(cost, update)) return StopReason::non_finite;
-    if (update <= run.tol()) return StopReason::tolerance;
-    if (options.rtol > 0 && cost < options.rtol * cost0) return StopReason::cost_to_initial;
-    if (options.rtol1 > 0 && cost < options.rtol1 * data_cost) return StopReason::cost_to_data;
-    return std::nullopt;
-  };
-  std::optional<StopReason> reason;
-  if (!all_finite(cost)) reason = StopReason::non_finite;
-  while (!reason && k < run.niter()) {
+  /// One iteration (InvalidArgument when not set up or finished). Collective.
+  void step() {
+    using namespace detail;
+    if (!x_ || finished()) {
+      throw InvalidArgument(std::string(name()) + ": step() needs setup() and an unfinished run");
+    }
+    const IstaOptions<Domain, Coefficients>& options = options_;
+    const BasicLinearOperator<Coefficients, Domain>& sop = options.sop;
+    const ThresholdKind kind = options.threshold;
+    const Range& b = inputs_->y();
+    Domain& x = *x_;
+    Domain& v = *v_;
+    Domain& d = *d_;
+    Range& res = *res_;
+    ScalarSlots<typename Domain::space_type>& slots = *slots_;
     // Gradient step from x (ISTA) or from the extrapolated point z (FISTA).
-    const Domain& from = accelerated ? *z : x;
-    op.apply_adjoint(accelerated ? *rz : res, v);
-    v.axpby(T(1), from, scalar<T>(alpha));
+    const Domain& from = accelerated_ ? *z_ : x;
+    op_.apply_adjoint(accelerated_ ? *rz_ : res, v);
+    v.axpby(T(1), from, scalar<T>(alpha_));
     const double threshold_k =
-        threshold0 * (options.decay.empty() ? 1.0 : options.decay[static_cast<std::size_t>(k)]);
-    if (analysis) {
-      sop.apply_adjoint(v, *coefficients);
-      threshold(*coefficients, kind, threshold_k);
-      sop.apply(*coefficients, v);
+        threshold0_ * (options.decay.empty() ? 1.0 : options.decay[static_cast<std::size_t>(k_)]);
+    if (analysis_) {
+      sop.apply_adjoint(v, *coefficients_);
+      threshold(*coefficients_, kind, threshold_k);
+      sop.apply(*coefficients_, v);
     } else {
       threshold(v, kind, threshold_k);
     }
     // v = x_{k+1}; d = x_{k+1} - x_k.
     d.axpbypcz(T(1), v, T(-1), x, T(0));
     double momentum = 0;
-    double t_next = t;
-    if (accelerated) {
-      t_next = (1 + std::sqrt(1 + 4 * t * t)) / 2;
-      momentum = (t - 1) / t_next;
-      z->axpbypcz(T(1), v, scalar<T>(momentum), d, T(0));
+    double t_next = t_;
+    if (accelerated_) {
+      t_next = (1 + std::sqrt(1 + 4 * t_ * t_)) / 2;
+      momentum = (t_ - 1) / t_next;
+      z_->axpbypcz(T(1), v, scalar<T>(momentum), d, T(0));
     }
     std::swap(x, v);
     // The residual of x_{k+1}; FISTA's residual at z_{k+1} = x_{k+1} + m (x_{k+1} - x_k) is
     // (1 + m) res_{k+1} - m res_k by linearity.
-    Range& next = accelerated ? *rz : res;
-    op.apply(x, next);
+    Range& next = accelerated_ ? *rz_ : res;
+    op_.apply(x, next);
     next.axpby(T(1), b, T(-1));
-    if (accelerated) {
+    if (accelerated_) {
       res.axpby(scalar<T>(1 + momentum), next, scalar<T>(-momentum));
       std::swap(res, next);
     }
@@ -275,66 +288,139 @@ IstaResult<Domain> sparse_run(const char* solver, bool accelerated,
     slots.begin(update_squared, 3);
     slots.add_squared_norm(update_squared, d);
     slots.add_squared_norm(residual_squared, res);
-    if (analysis) {
-      sop.apply_adjoint(x, *coefficients);
-      slots.add_power_sum(penalty_slot, *coefficients, exponent);
+    if (analysis_) {
+      sop.apply_adjoint(x, *coefficients_);
+      slots.add_power_sum(penalty_slot, *coefficients_, exponent_);
     } else {
-      slots.add_power_sum(penalty_slot, x, exponent);
+      slots.add_power_sum(penalty_slot, x, exponent_);
     }
     slots.combine();
     slots.read_back();
-    update = std::sqrt(slots[update_squared]);
-    if (!std::isfinite(update)) {
+    update_ = std::sqrt(slots[update_squared]);
+    if (!std::isfinite(update_)) {
       std::swap(x, v);  // back to x_k
-      reason = StopReason::non_finite;
-      break;
+      reason_ = StopReason::non_finite;
+      return;
     }
-    t = t_next;
-    rnorm = std::sqrt(slots[residual_squared]);
-    cost = objective(rnorm, slots[penalty_slot]);
-    ++k;
-    run.record({rnorm, cost, update});
-    reason = stop_test();
-    if (!reason) {
-      if (accelerated) {
-        run.checkpoint(k, scalars, x, res, *z, *rz);
+    t_ = t_next;
+    rnorm_ = std::sqrt(slots[residual_squared]);
+    cost_ = objective(rnorm_, slots[penalty_slot]);
+    ++k_;
+    run_->record({rnorm_, cost_, update_});
+    reason_ = stop_test();
+    if (!reason_) {
+      const std::array<double*, 6> scalars = state_scalars();
+      if (accelerated_) {
+        run_->checkpoint(k_, scalars, x, res, *z_, *rz_);
       } else {
-        run.checkpoint(k, scalars, x, res);
+        run_->checkpoint(k_, scalars, x, res);
       }
     }
-    run.row(k, x, row);
-    if (run.callback_stops(k, x, rnorm, cost) && !reason) reason = StopReason::callback;
+    run_->row(k_, x, [&] { return row(); });
+    if (run_->callback_stops(k_, x, rnorm_, cost_) && !reason_) reason_ = StopReason::callback;
   }
-  IstaResult<Domain> result{
-      run.finish(std::move(x), k, reason.value_or(StopReason::max_iterations), row,
-                 {{"alpha", format_parameter(alpha)}, {"cost", format_parameter(cost)}}),
-      alpha,
-      threshold0,
-      run.take_history(2),
-      rnorm0,
-      cost0};
-  return result;
-}
 
-}  // namespace detail
+  /// Whether the run has stopped (niter reached or a stop reason found).
+  bool finished() const { return !x_ || reason_.has_value() || k_ >= run_->niter(); }
+
+  /// The result (moves the iterate out; the solver is spent afterwards). Collective.
+  IstaResult<Domain> finalize() {
+    using namespace detail;
+    if (!x_) throw InvalidArgument(std::string(name()) + ": finalize() needs setup()");
+    IstaResult<Domain> result{
+        run_->finish(std::move(*x_), k_, reason_.value_or(StopReason::max_iterations),
+                     [&] { return row(); },
+                     {{"alpha", format_parameter(alpha_)}, {"cost", format_parameter(cost_)}}),
+        alpha_,
+        threshold0_,
+        run_->take_history(2),
+        rnorm0_,
+        cost0_};
+    x_.reset();
+    return result;
+  }
+
+  IstaResult<Domain> solve(const Range& y, const Domain* x0 = nullptr) {
+    setup(y, x0);
+    while (!finished())
+      step();
+    return finalize();
+  }
+
+  const char* name() const { return accelerated_ ? "fista" : "ista"; }
+  int iteration() const { return k_; }
+  const Domain& x() const { return *x_; }
+  /// FISTA's extrapolated point (x for ISTA).
+  const Domain& z() const { return accelerated_ ? *z_ : *x_; }
+  /// y - A x.
+  const Range& residual() const { return *res_; }
+  double alpha() const { return alpha_; }
+  std::optional<StopReason> reason() const { return reason_; }
+  const std::vector<double>& residual_norms() const { return run_->history(0); }
+  const std::vector<double>& costs() const { return run_->history(1); }
+  const std::vector<double>& model_updates() const { return run_->history(2); }
+
+ private:
+  // Slots: ||x_{k+1} - x_k||^2, ||y - A x_{k+1}||^2, the penalty's sum.
+  enum { update_squared, residual_squared, penalty_slot, slot_count };
+
+  std::array<double*, 6> state_scalars() {
+    return {&alpha_, &t_, &rnorm_, &cost_, &rnorm0_, &cost0_};
+  }
+  /// The penalty of a model: R(x), or R(SOp^H x) using the coefficient vector as workspace.
+  double penalty_of(const Domain& model) {
+    if (!analysis_) return penalty(model, options_.threshold);
+    options_.sop.apply_adjoint(model, *coefficients_);
+    return penalty(*coefficients_, options_.threshold);
+  }
+  double objective(double residual_norm, double penalty_value) const {
+    return 0.5 * residual_norm * residual_norm + options_.eps * penalty_value;
+  }
+  std::vector<double> row() const { return {rnorm_, cost_, update_}; }
+  std::optional<StopReason> stop_test() const {
+    if (!detail::all_finite(cost_, update_)) return StopReason::non_finite;
+    if (update_ <= run_->tol()) return StopReason::tolerance;
+    if (options_.rtol > 0 && cost_ < options_.rtol * cost0_) return StopReason::cost_to_initial;
+    if (options_.rtol1 > 0 && cost_ < options_.rtol1 * data_cost_) {
+      return StopReason::cost_to_data;
+    }
+    return std::nullopt;
+  }
+
+  BasicLinearOperator<Domain, Range> op_;
+  IstaOptions<Domain, Coefficients> options_;
+  bool accelerated_;
+  bool analysis_ = false;
+  std::optional<detail::SolverInputs<Domain, Range>> inputs_;
+  std::optional<detail::SolverDriver<Domain>> run_;
+  std::optional<detail::ScalarSlots<typename Domain::space_type>> slots_;
+  std::optional<Domain> x_, v_, d_, z_;
+  std::optional<Range> res_, rz_;
+  std::optional<Coefficients> coefficients_;
+  double alpha_ = 0;
+  double t_ = 1;  // FISTA's momentum parameter
+  double rnorm_ = 0, cost_ = 0;
+  double rnorm0_ = 0, cost0_ = 0;  // of the initial guess: not in the histories (PyLops')
+  double threshold0_ = 0, data_cost_ = 0, exponent_ = 1;
+  double update_ = std::numeric_limits<double>::infinity();
+  int k_ = 0;
+  std::optional<StopReason> reason_;
+};
 
 /// Solves the sparsity-promoting problem above by ISTA from x0 = 0. Collective.
 template <class Domain, class Range, class Coefficients = Domain>
 IstaResult<Domain> ista(const BasicLinearOperator<Domain, Range>& op, const Range& y,
                         const IstaOptions<Domain, Coefficients>& options = {}) {
-  return detail::sparse_run("ista", false, op, y, static_cast<const Domain*>(nullptr), options);
+  return Ista<Domain, Range, Coefficients>(op, options).solve(y);
 }
 /// As above, starting from x0.
 template <class Domain, class Range, class Coefficients = Domain>
 IstaResult<Domain> ista(const BasicLinearOperator<Domain, Range>& op, const Range& y,
                         const Domain& x0, const IstaOptions<Domain, Coefficients>& options = {}) {
-  return detail::sparse_run("ista", false, op, y, &x0, options);
+  return Ista<Domain, Range, Coefficients>(op, options).solve(y, &x0);
 }
 
-#define DISTLOPS_SPARSE_INSTANCE(prefix, D, R)                                 \
-  prefix template IstaResult<D> detail::sparse_run<D, R, D>(                   \
-      const char*, bool, const BasicLinearOperator<D, R>&, const R&, const D*, \
-      const IstaOptions<D, D>&);
+#define DISTLOPS_SPARSE_INSTANCE(prefix, D, R) prefix template class Ista<D, R, D>;
 DISTLOPS_SOLVER_PAIRS(DISTLOPS_SPARSE_INSTANCE, extern)
 DISTLOPS_SOLVER_CUDA_PAIRS(DISTLOPS_SPARSE_INSTANCE, extern)
 

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
+#pragma once
+/// \file l21.hpp
+/// The mixed l2,1 norm over the components of a stacked array (PyProximal's L21, PyLops-MPI's
+/// MPIL21): for x = [x_1; ...; x_d], d distributed arrays of one layout,
+///
+///     f(x) = sigma sum_i sqrt(|x_1,i|^2 + ... + |x_d,i|^2)
+///
+/// With x = Gradient(m) (derivatives.hpp) it is the isotropic total variation of m. Its prox
+/// shrinks every group (x_1,i, ..., x_d,i) as a whole, by the factor
+/// max(0, 1 - tau sigma / ||group||); its conjugate is the indicator of {||group|| <= sigma},
+/// whose prox projects every group onto that ball (computed directly). Groups never cross
+/// ranks: the components share their layout, so one group lives on one rank.
+///
+/// The components must be distributed arrays (not nested stacks) of one layout: ShapeMismatch
+/// on every rank otherwise.
+
+#include "distlops/solvers/proximal/prox_operator.hpp"
+
+namespace distlops {
+
+template <class V>
+class L21 : public ProxOperator<V> {
+ public:
+  /// sigma >= 0 and finite (InvalidArgument otherwise).
+  explicit L21(double sigma = 1.0);
+
+  double sigma() const { return sigma_; }
+  std::string name() const override;
+  std::shared_ptr<const ProxOperator<V>> clone() const override;
+
+ protected:
+  double do_value(const V& x) const override;
+  void do_prox(const V& x, double tau, V& out) const override;
+  void do_prox_conjugate(const V& x, double tau, V& out) const override;
+
+ private:
+  double sigma_;
+};
+
+#define DISTLOPS_DETAIL_EXTERN_L21(T, Space) \
+  extern template class L21<StackedDistributedArray<T, Space>>;
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_L21)
+#undef DISTLOPS_DETAIL_EXTERN_L21
+
+}  // namespace distlops

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
+#pragma once
+/// \file primal_dual.hpp
+/// The primal-dual algorithm of Chambolle and Pock (PyProximal's PrimalDual) for
+///
+///     min_x f(x) + g(K x)
+///
+/// with f and g convex with proxes (g through its conjugate's prox) and K a linear operator
+/// (e.g. f = L2 data misfit, g = L21, K = Gradient: total-variation denoising). From x_0 = x0,
+/// xbar_0 = x0 and the dual variable y_0 = 0:
+///
+///     x_{k+1}    = prox_{tau f}(x_k - tau K^H y_k)
+///     xbar_{k+1} = x_{k+1} + theta (x_{k+1} - x_k)
+///     y_{k+1}    = prox_{sigma g*}(y_k + sigma K xbar_{k+1})
+///
+/// (PyProximal's order with gfirst=False; its dual step is called mu). Convergence needs
+/// tau sigma ||K||^2 <= 1 and theta in [0, 1]; setup() estimates ||K||^2 = lambda_max(K^H K)
+/// by power iteration (power_iteration.hpp, `eigs`) and raises InvalidArgument when
+/// tau sigma ||K||^2 > 1 (the estimate approaches ||K||^2 from below: a product slightly above
+/// 1 / ||K||^2 may pass; `check_steps = false` skips the estimate). Without tau and sigma both
+/// are 0.95 / ||K||.
+///
+/// K xbar comes from K x_{k+1} and K x_k by linearity, (1 + theta) K x_{k+1} - theta K x_k, so
+/// an iteration applies K once and K^H once, and the objective J(x) = f(x) + g(K x) of the
+/// histories costs no apply (one reduction for each of f and g, one for ||x_{k+1} - x_k||).
+/// Stopping rules and histories as in proximal_gradient.hpp (tol: relative change of J).
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "distlops/operators/linear_operator.hpp"
+#include "distlops/solvers/common.hpp"
+#include "distlops/solvers/detail/driver.hpp"
+#include "distlops/solvers/detail/vectors.hpp"
+#include "distlops/solvers/power_iteration.hpp"
+#include "distlops/solvers/proximal/prox_operator.hpp"
+#include "distlops/solvers/proximal/stepwise.hpp"
+
+namespace distlops {
+
+template <class Domain>
+struct PrimalDualOptions : SolverOptions<Domain> {
+  /// Primal and dual step sizes (positive); absent: 0.95 / ||K|| each.
+  std::optional<double> tau = std::nullopt;
+  std::optional<double> sigma = std::nullopt;
+  /// Extrapolation in [0, 1].
+  double theta = 1.0;
+  /// Whether setup() checks tau sigma ||K||^2 <= 1 (the estimate is needed anyway when a step
+  /// is absent).
+  bool check_steps = true;
+  PowerIterationOptions eigs = {};
+};
+
+template <class Domain>
+struct PrimalDualResult : ProximalResult<Domain> {
+  double sigma = 0.0;
+  /// The estimate of ||K||^2 (0 when none was made).
+  double operator_norm_squared = 0.0;
+};
+
+template <class Domain, class Dual>
+class PrimalDual {
+ public:
+  using T = typename Domain::value_type;
+
+  PrimalDual(const ProxOperator<Domain>& f, const ProxOperator<Dual>& g,
+             const BasicLinearOperator<Domain, Dual>& k,
+             const PrimalDualOptions<Domain>& options = {})
+      : f_(f.clone()), g_(g.clone()), k_op_(k), options_(options) {}
+  PrimalDual(const PrimalDual&) = delete;
+  PrimalDual& operator=(const PrimalDual&) = delete;
+
+  void setup(const Domain& x0);
+  void step();
+  bool finished() const { return !x_ || reason_.has_value() || k_ >= options_.niter; }
+  PrimalDualResult<Domain> finalize();
+  PrimalDualResult<Domain> solve(const Domain& x0) {
+    setup(x0);
+    while (!finished())
+      step();
+    return finalize();
+  }
+
+  int iteration() const { return k_; }
+  const Domain& x() const { return *x_; }
+  /// The dual variable.
+  const Dual& y() const { return *y_; }
+  double tau() const { return tau_; }
+  double sigma() const { return sigma_; }
+  std::optional<StopReason> reason() const { return reason_; }
+  const std::vector<double>& residual_norms() const { return run_->history(0); }
+  const std::vector<double>& costs() const { return run_->history(1); }
+
+ private:
+  std::vector<double> row() const { return {update_, cost_}; }
+
+  std::shared_ptr<const ProxOperator<Domain>> f_;
+  std::shared_ptr<const ProxOperator<Dual>> g_;
+  BasicLinearOperator<Domain, Dual> k_op_;
+  PrimalDualOptions<Domain> options_;
+  std::optional<detail::SolverDriver<Domain>> run_;
+  std::optional<Domain> x_, xold_, w_;
+  std::optional<Dual> y_, v_, kx_, kx_old_;
+  double tau_ = 0, sigma_ = 0, norm_squared_ = 0, cost_ = 0;
+  double update_ = std::numeric_limits<double>::quiet_NaN();
+  int k_ = 0;
+  std::optional<StopReason> reason_;
+};
+
+template <class Domain, class Dual>
+void PrimalDual<Domain, Dual>::setup(const Domain& x0) {
+  const PrimalDualOptions<Domain>& o = options_;
+  Fingerprint parameters;
+  parameters.add(o.tau.has_value()).add(o.tau.value_or(0.0));
+  parameters.add(o.sigma.has_value()).add(o.sigma.value_or(0.0)).add(o.theta);
+  run_.reset();
+  run_.emplace("primal_dual", options_, detail::solver_communicator(x0),
+               detail::checkpoint_rank(x0), parameters, 0, [&] {
+                 auto fail = [](const std::string& what) {
+                   throw InvalidArgument("primal_dual: " + what);
+                 };
+                 auto positive = [](double v) { return v > 0 && std::isfinite(v); };
+                 if (o.tau && !positive(*o.tau)) fail("tau must be positive and finite");
+                 if (o.sigma && !positive(*o.sigma)) fail("sigma must be positive and finite");
+                 if (!(o.theta >= 0 && o.theta <= 1)) fail("theta must lie in [0, 1]");
+                 if (k_op_.empty()) fail("the operator K is empty");
+               });
+  // x0 seen with K's domain layout (ShapeMismatch on every rank otherwise).
+  const LayoutAdapter<Domain> start(x0, k_op_.domain(), "primal_dual", "", "x0");
+  norm_squared_ = 0;
+  if (o.check_steps || !o.tau || !o.sigma) {
+    norm_squared_ =
+        static_cast<double>(std::real(power_iteration_normal(k_op_, o.eigs).eigenvalue));
+    if (!(norm_squared_ > 0) || !std::isfinite(norm_squared_)) {
+      throw InvalidArgument("primal_dual: the estimate of ||K||^2 is " +
+                            detail::format_parameter(norm_squared_) + "; pass tau and sigma");
+    }
+  }
+  tau_ = o.tau.value_or(0.95 / std::sqrt(norm_squared_));
+  sigma_ = o.sigma.value_or(0.95 / std::sqrt(norm_squared_));
+  if (o.check_steps && tau_ * sigma_ * norm_squared_ > 1) {
+    throw InvalidArgument("primal_dual: tau sigma ||K||^2 = " +
+                          detail::format_parameter(tau_ * sigma_ * norm_squared_) +
+                          " exceeds 1 (tau = " + detail::format_parameter(tau_) +
+                          ", sigma = " + detail::format_parameter(sigma_) + ", ||K||^2 ~ " +
+                          detail::format_parameter(norm_squared_) + "): the iteration may diverge");
+  }
+  for (auto* v : {&x_, &xold_, &w_})
+    v->emplace(k_op_.domain());
+  for (auto* v : {&y_, &v_, &kx_, &kx_old_})
+    v->emplace(k_op_.range());
+  reason_.reset();
+  update_ = std::numeric_limits<double>::quiet_NaN();
+  const std::array<double*, 2> scalars{&cost_, &update_};
+  if (run_->resuming()) {
+    k_ = run_->resume(scalars, *x_, *y_);
+  } else {
+    k_ = 0;
+    x_->copy_from(start.get_const());
+    y_->set_zero();
+  }
+  k_op_.apply(*x_, *kx_);
+  if (!run_->resuming()) {
+    cost_ = f_->value(*x_) + g_->value(*kx_);
+    run_->record({update_, cost_});
+  }
+  run_->header(k_op_.rows(), k_op_.cols(),
+               {{"f", f_->name()},
+                {"g", g_->name()},
+                {"K", k_op_.name()},
+                {"tau", detail::format_parameter(tau_)},
+                {"sigma", detail::format_parameter(sigma_)},
+                {"theta", detail::format_parameter(o.theta)}},
+               {"xupdate", "cost"});
+  run_->row(k_, *x_, [&] { return row(); });
+  if (!std::isfinite(cost_)) reason_ = StopReason::non_finite;
+}
+
+template <class Domain, class Dual>
+void PrimalDual<Domain, Dual>::step() {
+  if (!x_ || finished()) {
+    throw InvalidArgument("primal_dual: step() needs setup() and an unfinished run");
+  }
+  const double theta = options_.theta;
+  std::swap(*x_, *xold_);
+  // x = prox_{tau f}(x_old - tau K^H y).
+  k_op_.apply_adjoint(*y_, *w_);
+  w_->axpby(T(1), *xold_, detail::scalar<T>(-tau_));
+  f_->prox(*w_, tau_, *x_);
+  // K xbar = (1 + theta) K x - theta K x_old.
+  std::swap(*kx_, *kx_old_);
+  k_op_.apply(*x_, *kx_);
+  // y = prox_{sigma g*}(y + sigma K xbar).
+  v_->copy_from(*y_);
+  v_->axpbypcz(detail::scalar<T>(sigma_ * (1 + theta)), *kx_, detail::scalar<T>(-sigma_ * theta),
+               *kx_old_, T(1));
+  g_->prox_conjugate(*v_, sigma_, *y_);
+  w_->axpbypcz(T(1), *x_, T(-1), *xold_, T(0));
+  const double update = std::sqrt(detail::squared_norm(*w_));
+  const double cost = f_->value(*x_) + g_->value(*kx_);
+  const double previous = cost_;
+  ++k_;
+  update_ = update;
+  cost_ = cost;
+  run_->record({update_, cost_});
+  if (!detail::all_finite(update, cost)) {
+    std::swap(*x_, *xold_);
+    reason_ = StopReason::non_finite;
+  } else if (detail::objective_settled(cost, previous, run_->tol())) {
+    reason_ = StopReason::tolerance;
+  } else {
+    const std::array<double*, 2> scalars{&cost_, &update_};
+    run_->checkpoint(k_, scalars, *x_, *y_);
+  }
+  run_->row(k_, *x_, [&] { return row(); });
+  if (run_->callback_stops(k_, *x_, update_, cost_) && !reason_) reason_ = StopReason::callback;
+}
+
+template <class Domain, class Dual>
+PrimalDualResult<Domain> PrimalDual<Domain, Dual>::finalize() {
+  if (!x_) throw InvalidArgument("primal_dual: finalize() needs setup()");
+  PrimalDualResult<Domain> result{
+      {run_->finish(std::move(*x_), k_, reason_.value_or(StopReason::max_iterations),
+                    [&] { return row(); }),
+       tau_},
+      sigma_,
+      norm_squared_};
+  x_.reset();
+  return result;
+}
+
+/// Solves min f(x) + g(K x) by the Chambolle-Pock primal-dual algorithm from x0. Collective.
+template <class Domain, class Dual>
+PrimalDualResult<Domain> primal_dual(const ProxOperator<Domain>& f, const ProxOperator<Dual>& g,
+                                     const BasicLinearOperator<Domain, Dual>& k, const Domain& x0,
+                                     const PrimalDualOptions<Domain>& options = {}) {
+  return PrimalDual<Domain, Dual>(f, g, k, options).solve(x0);
+}
+
+#define DISTLOPS_DETAIL_EXTERN_PRIMAL_DUAL(T, Space)                                               \
+  extern template class PrimalDual<DistributedArray<T, Space>, DistributedArray<T, Space>>;        \
+  extern template class PrimalDual<DistributedArray<T, Space>, StackedDistributedArray<T, Space>>; \
+  extern template class PrimalDual<StackedDistributedArray<T, Space>,                              \
+                                   StackedDistributedArray<T, Space>>;                             \
+  extern template class PrimalDual<StackedDistributedArray<T, Space>, DistributedArray<T, Space>>;
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_PRIMAL_DUAL)
+#undef DISTLOPS_DETAIL_EXTERN_PRIMAL_DUAL
+
+}  // namespace distlops

@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
+// The proximal solvers (solvers/proximal/*.hpp): each converges to the minimiser of a problem
+// whose solution is known in closed form or from Eigen, at 1 to 4 ranks with uneven splits and
+// an empty rank, for the four scalar types in every memory space; total-variation denoising by
+// the primal-dual algorithm against a serial transcription on the gathered problem; the
+// step-wise form against the function form; checkpoints; bad parameters on every rank.
+#include "dense_reference.hpp"
+#include "distlops/operators/derivative/derivatives.hpp"
+#include "distlops/solvers/proximal/admm.hpp"
+#include "distlops/solvers/proximal/box.hpp"
+#include "distlops/solvers/proximal/l1.hpp"
+#include "distlops/solvers/proximal/l2.hpp"
+#include "distlops/solvers/proximal/l21.hpp"
+#include "distlops/solvers/proximal/linearized_admm.hpp"
+#include "distlops/solvers/proximal/primal_dual.hpp"
+#include "distlops/solvers/proximal/proximal_gradient.hpp"
+#include "expect_everywhere.hpp"
+#include "solver_test_support.hpp"
+#include "spaces.hpp"
+
+using namespace distlops;
+using namespace distlops::testing;
+
+namespace {
+
+/// n items, the last rank owning nothing (2 or more ranks), the middle ones 1, 2, ... items.
+Layout uneven_layout(Index n) {
+  const Communicator comm = world();
+  const int p = comm.size();
+  LayoutOptions options;
+  Index others = 0;
+  std::vector<Shape> shapes(static_cast<std::size_t>(p), Shape{0});
+  for (int r = 1; r < p - 1; ++r) {
+    shapes[static_cast<std::size_t>(r)] = Shape{r};
+    others += r;
+  }
+  shapes[0] = Shape{n - others};
+  options.local_shapes = shapes;
+  return Layout(comm, {n}, options);
+}
+
+template <class T>
+double converged_tolerance() {
+  return std::is_same_v<real_type_t<T>, float> ? 2e-3 : 1e-7;
+}
+
+template <class T>
+DenseVector<T> soft_vector(const DenseVector<T>& x, double t) {
+  DenseVector<T> y(x.size());
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    const double m = std::abs(std::complex<double>(x(i)));
+    y(i) = m > t ? static_cast<T>(x(i) * static_cast<real_type_t<T>>((m - t) / m)) : T(0);
+  }
+  return y;
+}
+
+}  // namespace
+
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("proximal_gradient reaches the lasso and ridge minimisers",
+                                  "[proximal][proximal_gradient]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using R = real_type_t<T>;
+  using V = DistributedArray<T, Space>;
+  const double tol = converged_tolerance<T>();
+  const Layout layout = uneven_layout(11);
+  V b(layout), x0(layout);
+  fill_random(b, 71);
+  fill_random(x0, 72);
+  const DenseVector<T> gb = global_vector(b);
+  // 1/2 sigma ||x - b||^2 + eps ||x||_1: the minimiser is soft(b, eps / sigma).
+  const double sigma = 2.0, eps = 0.5;
+  const L2<V> f(b, sigma);
+  const L1<V> g(1.0);
+  const DenseVector<T> lasso = soft_vector(gb, eps / sigma);
+  for (const Acceleration acceleration :
+       {Acceleration::none, Acceleration::vandenberghe, Acceleration::fista}) {
+    for (const bool backtracking : {false, true}) {
+      INFO(to_string(acceleration) << (backtracking ? " with backtracking" : ""));
+      ProximalGradientOptions<V> options;
+      options.niter = 200;
+      options.epsg = eps;
+      if (!backtracking) options.tau = 0.9 / sigma;
+      options.tau0 = 3.0;
+      options.acceleration = acceleration;
+      const auto result = proximal_gradient(f, g, x0, options);
+      CHECK(result.iterations == 200);
+      CHECK(relative_error(result.x, lasso) <= tol);
+      REQUIRE(result.costs.size() == 201);
+      CHECK(std::isnan(result.residual_norms[0]));
+      if (backtracking) CHECK(result.tau <= 1 / sigma);
+    }
+  }
+  // 1/2 ||A x - b||^2 + eps/2 ||x||^2: (A^H A + eps I) x = A^H b.
+  const Layout range = uneven_layout(13);
+  const DenseMatrix<T> m = well_conditioned<T>(13, 11, 73);
+  const auto op = dense_operator<V>(m, layout, range);
+  V d(range);
+  fill_random(d, 74);
+  const DenseVector<T> ridge =
+      (m.adjoint() * m + static_cast<R>(eps) * DenseMatrix<T>::Identity(11, 11))
+          .ldlt()
+          .solve(DenseVector<T>(m.adjoint() * global_vector(d)));
+  ProximalGradientOptions<V> options;
+  options.niter = 150;
+  options.tau = 1.0 / (largest_eigenvalue_of_normal(m) + eps);
+  options.acceleration = Acceleration::fista;
+  const auto result = proximal_gradient(L2<V>(op, d), L2<V>(eps), x0, options);
+  CHECK(relative_error(result.x, ridge) <= tol);
+  for (std::size_t k = 1; k < result.costs.size(); ++k)
+    CHECK(result.costs[k] <= result.costs[0]);
+}
+
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
+    "admm, linearized_admm and primal_dual reach the minimiser of "
+    "a quadratic problem",
+    "[proximal][admm][primal_dual]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using R = real_type_t<T>;
+  using V = DistributedArray<T, Space>;
+  using S = StackedDistributedArray<T, Space>;
+  const double tol = converged_tolerance<T>();
+  const Layout layout = uneven_layout(10);
+  const S aux_vector(std::vector<V>{V(uneven_layout(7)), V(Layout(world(), {8}))});
+  const auto aux = aux_vector.layout();
+  const DenseMatrix<T> a = well_conditioned<T>(15, 10, 81);
+  const DenseMatrix<T> op_matrix = well_conditioned<T>(10, 10, 82);
+  const auto a_op = BasicLinearOperator<V, S>::template make<DenseOperator<V, S>>(a, layout, aux);
+  const auto op = dense_operator<V>(op_matrix, layout, layout);
+  V b(layout), x0(layout);
+  fill_random(b, 83);
+  fill_random(x0, 84);
+  const DenseVector<T> gb = global_vector(b);
+  const double eps = 0.3;
+  const DenseMatrix<T> id = DenseMatrix<T>::Identity(10, 10);
+  const L2<S> g(eps);  // eps/2 ||z||^2
+  {
+    // 1/2 ||Op x - b||^2 + eps/2 ||A x||^2.
+    const DenseVector<T> expected =
+        (op_matrix.adjoint() * op_matrix + static_cast<R>(eps) * a.adjoint() * a)
+            .ldlt()
+            .solve(DenseVector<T>(op_matrix.adjoint() * gb));
+    AdmmOptions<V> options;
+    options.niter = 60;
+    options.tau = 1.0;
+    const auto result = admm(g, op, b, a_op, x0, options);
+    CHECK(relative_error(result.x, expected) <= tol);
+  }
+  // 1/2 ||x - b||^2 + eps/2 ||A x||^2.
+  const DenseVector<T> expected = (id + static_cast<R>(eps) * a.adjoint() * a).ldlt().solve(gb);
+  const L2<V> f(b);
+  {
+    LinearizedAdmmOptions<V> options;
+    options.niter = 400;
+    options.tau = 1.0;
+    const auto result = linearized_admm(f, g, a_op, x0, options);
+    CHECK(relative_error(result.x, expected) <= tol);
+  }
+  for (const double theta : {1.0, 0.5}) {
+    INFO("theta = " << theta);
+    PrimalDualOptions<V> options;
+    options.niter = 300;
+    options.theta = theta;
+    const auto result = primal_dual(f, g, a_op, x0, options);
+    CHECK(relative_error(result.x, expected) <= tol);
+    CHECK(result.tau * result.sigma * result.operator_norm_squared <= 1.0);
+  }
+}
+
+namespace {
+
+/// Serial Chambolle-Pock for min 1/2 ||x - b||^2 + sigma_l21 sum_i ||(K x)_group i||, with K
+/// dense (components of `n` rows stacked) on gathered vectors: the prox of f and the projection
+/// of g* written out.
+template <class T>
+DenseVector<T> serial_tv_denoising(const DenseMatrix<T>& k, const DenseVector<T>& b, Eigen::Index n,
+                                   double weight, double tau, double sigma, double theta,
+                                   int niter) {
+  using R = real_type_t<T>;
+  const Eigen::Index components = k.rows() / n;
+  DenseVector<T> x = b, y = DenseVector<T>::Zero(k.rows());
+  for (int it = 0; it < niter; ++it) {
+    const DenseVector<T> xold = x;
+    x = (xold - static_cast<R>(tau) * k.adjoint() * y + static_cast<R>(tau) * b) /
+        static_cast<R>(1 + tau);
+    const DenseVector<T> xbar = x + static_cast<R>(theta) * (x - xold);
+    y += static_cast<R>(sigma) * k * xbar;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      double norm = 0;
+      for (Eigen::Index j = 0; j < components; ++j)
+        norm += std::norm(std::complex<double>(y(j * n + i)));
+      norm = std::sqrt(norm);
+      if (norm > weight) {
+        for (Eigen::Index j = 0; j < components; ++j)
+          y(j * n + i) *= static_cast<R>(weight / norm);
+      }
+    }
+  }
+  return x;
+}
+
+}  // namespace
+
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("primal_dual: total-variation denoising with L21 and Gradient",
+                                  "[proximal][primal_dual][tv]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using V = DistributedArray<T, Space>;
+  using S = StackedDistributedArray<T, Space>;
+  const Communicator comm = world();
+  // 2-d image of 7 x 5 split unevenly along its rows, one rank without rows.
+  const int p = comm.size();
+  std::vector<Shape> shapes(static_cast<std::size_t>(p), Shape{0, 5});
+  Index others = 0;
+  for (int r = 1; r < p - 1; ++r) {
+    shapes[static_cast<std::size_t>(r)] = Shape{1, 5};
+    ++others;
+  }
+  shapes[0] = Shape{7 - others, 5};
+  LayoutOptions layout_options;
+  layout_options.local_shapes = shapes;
+  const Layout layout(comm, {7, 5}, layout_options);
+  GradientOptions gradient_options;
+  gradient_options.kind = DerivativeKind::forward;
+  const auto gradient = Gradient<T, Space>(layout, gradient_options);
+  // The dense matrix of the gradient, column by column.
+  const Index n = 35;
+  DenseMatrix<T> k(gradient.rows(), n);
+  for (Index j = 0; j < n; ++j) {
+    V e(layout, T(0));
+    DenseVector<T> unit = DenseVector<T>::Zero(n);
+    unit(j) = T(1);
+    scatter_vector(unit, e);
+    k.col(j) = global_vector(gradient.apply(e));
+  }
+  V b(layout);
+  fill_random(b, 91);
+  const double weight = 0.2, tau = 0.25, sigma = 0.45, theta = 1.0;
+  const int niter = 25;
+  PrimalDualOptions<V> options;
+  options.niter = niter;
+  options.tau = tau;
+  options.sigma = sigma;
+  options.theta = theta;
+  const L2<V> f(b);
+  const L21<S> g(weight);
+  const auto result = primal_dual(f, g, gradient, b, options);
+  const DenseVector<T> expected =
+      serial_tv_denoising<T>(k, global_vector(b), n, weight, tau, sigma, theta, niter);
+  CHECK(relative_error(result.x, expected) <= 10 * iterate_tolerance<T, Space>());
+  // The objective of the result is below that of the data and of the zero image.
+  const double j_result = result.costs.back();
+  CHECK(j_result < f.value(b) + g.value(gradient.apply(b)));
+  CHECK(j_result < f.value(V(layout, T(0))));
+}
+
+TEST_CASE("the step-wise form equals the function form and exposes its state",
+          "[proximal][stepwise]") {
+  using V = DistributedArray<double>;
+  using S = StackedDistributedArray<double>;
+  const Layout layout = uneven_layout(9);
+  const S aux_vector(std::vector<V>{V(uneven_layout(6)), V(Layout(world(), {5}))});
+  const DenseMatrix<double> a = well_conditioned<double>(11, 9, 101);
+  const auto a_op =
+      BasicLinearOperator<V, S>::make<DenseOperator<V, S>>(a, layout, aux_vector.layout());
+  V b(layout);
+  fill_random(b, 102);
+  const L2<V> f(b);
+  const L1<S> g(0.1);
+  PrimalDualOptions<V> options;
+  options.niter = 12;
+  const auto whole = primal_dual(f, g, a_op, b, options);
+  PrimalDual<V, S> solver(f, g, a_op, options);
+  solver.setup(b);
+  CHECK(solver.iteration() == 0);
+  int steps = 0;
+  while (!solver.finished()) {
+    const DenseVector<double> before = global_vector(solver.x());
+    solver.step();
+    ++steps;
+    CHECK(solver.iteration() == steps);
+    CHECK(solver.costs().size() == std::size_t(steps + 1));
+    CHECK(std::abs(solver.residual_norms().back() -
+                   static_cast<double>((global_vector(solver.x()) - before).norm())) <= 1e-12);
+  }
+  CHECK(steps == 12);
+  const auto stepped = solver.finalize();
+  CHECK(global_vector(stepped.x) == global_vector(whole.x));
+  CHECK(stepped.costs == whole.costs);
+  CHECK_THROWS_AS(solver.step(), InvalidArgument);
+}
+
+TEST_CASE("cgls in step-wise form equals cgls()", "[stepwise][cgls]") {
+  using V = DistributedArray<double>;
+  const Layout layout = uneven_layout(9);
+  const DenseMatrix<double> m = well_conditioned<double>(12, 9, 121);
+  const auto op = dense_operator<V>(m, layout, uneven_layout(12));
+  V y(op.range()), x0(layout);
+  fill_random(y, 122);
+  fill_random(x0, 123);
+  CglsOptions<V> options;
+  options.niter = 7;
+  options.damp = 0.3;
+  const auto whole = cgls(op, y, x0, options);
+  Cgls<V, V> solver(op, options);
+  solver.setup(y, &x0);
+  while (!solver.finished()) {
+    solver.step();
+    // The data residual the recurrence carries is y - A x of the current iterate.
+    const DenseVector<double> misfit = global_vector(y) - m * global_vector(solver.x());
+    CHECK((global_vector(solver.residual()) - misfit).norm() <= 1e-12 * misfit.norm());
+  }
+  CHECK(solver.iteration() == 7);
+  const auto stepped = solver.finalize();
+  CHECK(global_vector(stepped.x) == global_vector(whole.x));
+  CHECK(stepped.residual_norms == whole.residual_norms);
+  CHECK(stepped.costs == whole.costs);
+  CHECK(stepped.r2norm == whole.r2norm);
+}
+
+TEST_CASE("cg, ista and fista in step-wise form equal their function forms", "[stepwise]") {
+  using V = DistributedArray<double>;
+  const Layout layout = uneven_layout(9);
+  V y(layout), x0(layout);
+  fill_random(y, 131);
+  fill_random(x0, 132);
+  {
+    const DenseMatrix<double> m = hpd_matrix<double>(9, 133);
+    const auto op = dense_operator<V>(m, layout, layout);
+    CgOptions<V> options;
+    options.niter = 6;
+    const auto whole = cg(op, y, x0, options);
+    Cg<V> solver(op, options);
+    solver.setup(y, &x0);
+    while (!solver.finished()) {
+      solver.step();
+      // The recurrence's residual is y - A x of the current iterate (to rounding relative to
+      // y: it falls to 1e-5 ||y|| within the 6 iterations).
+      const DenseVector<double> r = global_vector(y) - m * global_vector(solver.x());
+      CHECK((global_vector(solver.residual()) - r).norm() <= 1e-12 * global_vector(y).norm());
+    }
+    const auto stepped = solver.finalize();
+    CHECK(global_vector(stepped.x) == global_vector(whole.x));
+    CHECK(stepped.residual_norms == whole.residual_norms);
+  }
+  const DenseMatrix<double> m = random_matrix<double>(9, 9, 134);
+  const auto op = dense_operator<V>(m, layout, layout);
+  for (const bool accelerated : {false, true}) {
+    INFO((accelerated ? "fista" : "ista"));
+    IstaOptions<V> options;
+    options.niter = 8;
+    options.tol = 0;
+    options.eps = 0.3;
+    options.alpha = 0.5 / largest_eigenvalue_of_normal(m);
+    const auto whole = accelerated ? fista(op, y, x0, options) : ista(op, y, x0, options);
+    Ista<V, V> solver(op, options, accelerated);
+    solver.setup(y, &x0);
+    while (!solver.finished()) {
+      solver.step();
+      CHECK(solver.model_updates().size() == std::size_t(solver.iteration()));
+    }
+    const auto stepped = solver.finalize();
+    CHECK(global_vector(stepped.x) == global_vector(whole.x));
+    CHECK(stepped.costs == whole.costs);
+    CHECK(stepped.model_updates == whole.model_updates);
+  }
+}
+
+TEST_CASE("proximal solvers resume from checkpoints", "[proximal][checkpoint]") {
+  using V = DistributedArray<double>;
+  const Layout layout = uneven_layout(9);
+  const DenseMatrix<double> m = well_conditioned<double>(12, 9, 111);
+  const auto op = dense_operator<V>(m, layout, uneven_layout(12));
+  V d(op.range()), x0(layout);
+  fill_random(d, 112);
+  fill_random(x0, 113);
+  ScratchDirectory scratch;
+  ProximalGradientOptions<V> options;
+  options.niter = 10;
+  options.acceleration = Acceleration::fista;
+  options.epsg = 0.2;
+  const L2<V> f(op, d);
+  const L1<V> g;
+  const auto whole = proximal_gradient(f, g, x0, options);
+  options.niter = 6;
+  options.checkpoint.directory = scratch.path();
+  options.checkpoint.every = 3;
+  proximal_gradient(f, g, x0, options);
+  options.niter = 10;
+  options.checkpoint.every = 0;
+  options.checkpoint.resume = true;
+  const auto resumed = proximal_gradient(f, g, x0, options);
+  CHECK(resumed.resumed_from == 6);
+  CHECK(global_vector(resumed.x) == global_vector(whole.x));
+  CHECK(resumed.costs == whole.costs);
+}
+
+TEST_CASE("proximal solvers: bad parameters raise on every rank", "[proximal][errors]") {
+  using V = DistributedArray<double>;
+  using S = StackedDistributedArray<double>;
+  const Communicator comm = world();
+  const Layout layout = uneven_layout(8);
+  const auto gradient = Gradient<double, Host>(Layout(comm, {8}));
+  V b(Layout(comm, {8}), 1.0);
+  const L2<V> f(b);
+  const L21<S> g(0.1);
+  PrimalDualOptions<V> options;
+  options.niter = 3;
+  options.tau = -1.0;
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { primal_dual(f, g, gradient, b, options); }, "tau must be positive");
+  // ||Gradient||^2 is close to 1 for the centred 1-d derivative: tau sigma = 3 violates the
+  // condition.
+  options.tau = 1.0;
+  options.sigma = 3.0;
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { primal_dual(f, g, gradient, b, options); }, "exceeds 1");
+  options.sigma = 0.2;
+  options.theta = 2.0;
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { primal_dual(f, g, gradient, b, options); }, "theta");
+  options.theta = 1.0;
+  V wrong(Layout(comm, {9}), 1.0);
+  expect_everywhere<ShapeMismatch>(
+      comm, [&] { primal_dual(f, g, gradient, wrong, options); }, "x0");
+  LinearizedAdmmOptions<V> ladmm;
+  ladmm.mu = 10.0;
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { linearized_admm(f, g, gradient, b, ladmm); }, "exceeds tau");
+  ProximalGradientOptions<V> pg;
+  pg.eta = 0;
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { proximal_gradient(f, f, b, pg); }, "eta");
+  pg.eta = 1;
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { proximal_gradient(L1<V>(), f, b, pg); }, "must be differentiable");
+  AdmmOptions<V> admm_options;
+  admm_options.tau = 0;
+  const auto identity =
+      dense_operator<V>(DenseMatrix<double>::Identity(8, 8), b.layout(), b.layout());
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { admm(g, identity, b, gradient, b, admm_options); }, "tau must be positive");
+}

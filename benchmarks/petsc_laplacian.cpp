@@ -6,8 +6,8 @@
 // the same formula (key 21), timed like distlops_bench (barriers, slowest rank, median over
 // repeats after one warm-up), printed as one JSON line with the check values of the driver:
 //
-//   mpiexec -n 2 build/benchmarks/petsc_laplacian --case laplacian-cg [--nx 2048 --ny 2048
-//           --niter 100 --repeats 3]
+//   mpiexec -n 2 build/benchmarks/petsc_laplacian --case laplacian-cg [--nx N --ny N
+//           --niter 100 --repeats 3]     (N: 2048 for laplacian-cg, 4096 for laplacian-apply)
 //
 // laplacian-cg: KSPCG without preconditioner, x0 = 0, rtol = atol = 0 (weights -1, so that CG
 // sees a positive semi-definite operator); checks cost_first (||y||) and model_error.
@@ -36,7 +36,7 @@ namespace {
 
 struct Options {
   std::string name = "laplacian-cg";
-  PetscInt nx = 2048, ny = 2048, niter = 100, repeats = 3;
+  PetscInt nx = 0, ny = 0, niter = 100, repeats = 3;  // sizes 0: the case's defaults
 };
 
 // The grid rows of `rank`: n / P + 1 for ranks below n % P, n / P after (distlops' split).
@@ -90,6 +90,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "petsc_laplacian: unknown case %s\n", o.name.c_str());
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
+  // The driver's defaults: 2048 x 2048 for laplacian-cg, 4096 x 4096 for laplacian-apply.
+  const PetscInt default_size = solve ? 2048 : 4096;
+  if (o.nx == 0) o.nx = default_size;
+  if (o.ny == 0) o.ny = default_size;
   int rank = 0, size = 1;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   MPI_Comm_size(PETSC_COMM_WORLD, &size);

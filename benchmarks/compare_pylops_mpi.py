@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The distlops authors
-"""Runs the benchmark cases of docs/benchmarks.md through PyLops-MPI and distlops on the same
-number of ranks, with the same deterministic inputs, and prints the time ratio per case.
+"""Runs the benchmark cases of docs/benchmarks.md through PyLops-MPI, PETSc and distlops on the
+same number of ranks, with the same deterministic inputs, and prints the time ratio per case.
 
     python3 benchmarks/compare_pylops_mpi.py --ranks 2 [--bench build/benchmarks/distlops_bench]
                                              [--cases firstderivative,tiny-cgls] [--set nx=1024]
+                                             [--petsc build/benchmarks/petsc_laplacian]
+                                             [--rounds 3]
 
-Without PyLops-MPI (and mpi4py) importable it says so and exits cleanly. The PyLops-MPI side
-runs this same file as an MPI program (the `--worker` mode).
+The runs interleave: in every round each case runs through distlops, then PyLops-MPI, then
+PETSc (laplacian-cg as KSPCG, laplacian-apply as MatMult; benchmarks/petsc_laplacian.cpp, built
+where PETSc is found), so that a machine whose load changes affects all sides alike; the table
+gives the best round of each. Peers that are missing are left out (PyLops-MPI needs mpi4py and
+pylops_mpi importable); with none it says so and exits cleanly. The PyLops-MPI side runs this
+same file as an MPI program (the `--worker` mode).
 """
 import argparse
 import json
@@ -20,8 +26,10 @@ import tempfile
 import time
 
 MASK = (1 << 64) - 1
-CASES = ["firstderivative", "laplacian-cg", "blockdiag-cgls", "vstack-cgls", "hstack-cgls",
-         "tiny-cgls", "fft2d"]
+PYLOPS_CASES = ["firstderivative", "laplacian-cg", "blockdiag-cgls", "vstack-cgls", "hstack-cgls",
+                "tiny-cgls", "fft2d"]
+PETSC_CASES = ["laplacian-cg", "laplacian-apply"]
+CASES = PYLOPS_CASES + ["laplacian-apply"]
 
 
 def uniform(np, key, index):
@@ -184,11 +192,31 @@ def mpiexec_command(ranks):
     return command
 
 
+def run_json(command, env):
+    """Runs a peer that prints JSON lines; the last one, or the error's last line."""
+    result = subprocess.run(command, capture_output=True, text=True, env=env)
+    if result.returncode != 0:
+        lines = (result.stderr.strip() or result.stdout.strip()).splitlines()
+        return None, lines[-1] if lines else f"exit status {result.returncode}"
+    return json.loads(result.stdout.strip().splitlines()[-1]), None
+
+
+def petsc_arguments(case, sets):
+    """The peer's options from the --set overrides it understands."""
+    arguments = ["--case", case]
+    for key, value in (kv.split("=", 1) for kv in sets):
+        if key in ("nx", "ny", "niter"):
+            arguments += [f"--{key}", value]
+    return arguments
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ranks", type=int, default=2)
     parser.add_argument("--bench", default=os.path.join("build", "benchmarks", "distlops_bench"))
+    parser.add_argument("--petsc", default=os.path.join("build", "benchmarks", "petsc_laplacian"))
     parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--set", action="append", default=[], help="key=value size overrides")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -199,9 +227,15 @@ def main():
     # environment the mpiexec started below would then inherit (and fail).
     import importlib.util
     missing = [name for name in ("mpi4py", "pylops_mpi") if importlib.util.find_spec(name) is None]
-    if missing:
-        print(f"PyLops-MPI is not importable here (missing {', '.join(missing)}); nothing to "
-              "compare. Install it with: pip install pylops-mpi mpi4py")
+    have_pylops = not missing
+    have_petsc = os.path.exists(args.petsc)
+    if not have_pylops:
+        print(f"PyLops-MPI is not importable here (missing {', '.join(missing)}); install it "
+              "with: pip install pylops-mpi mpi4py")
+    if not have_petsc:
+        print(f"{args.petsc} does not exist (built where pkg-config finds PETSc)")
+    if not have_pylops and not have_petsc:
+        print("nothing to compare")
         return 0
     if not os.path.exists(args.bench):
         print(f"{args.bench} does not exist: build distlops first (bash scripts/test.sh or cmake --build build)")
@@ -215,39 +249,63 @@ def main():
         if case not in available:
             print(f"{case}: not a case of {args.bench}, skipped")
     sets = sum([["--set", kv] for kv in args.set], [])
-    # One thread per rank on both sides (distlops runs one per rank): no BLAS thread pools.
+    # One thread per rank on all sides (distlops runs one per rank): no BLAS thread pools.
     single_threaded = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1",
                            MKL_NUM_THREADS="1")
+    best = {}  # (side, case) -> the record of its fastest round
+    failures = {}
+
+    def keep(side, case, record, error):
+        if record is None:
+            failures[(side, case)] = error
+        elif (side, case) not in best or \
+                record["seconds_per_unit"] < best[(side, case)]["seconds_per_unit"]:
+            best[(side, case)] = record
+
     with tempfile.TemporaryDirectory() as scratch:
         ours_path = os.path.join(scratch, "distlops.json")
-        subprocess.run(mpiexec_command(args.ranks) + [args.bench, "--cases", ",".join(cases),
-                                                      "--json", ours_path] + sets,
-                       check=True, stdout=subprocess.DEVNULL, env=single_threaded)
-        ours = {}
-        with open(ours_path) as handle:
-            for line in handle:
-                record = json.loads(line)
-                ours[record["case"]] = record
-    print("time per iteration (solvers) or per apply; distlops/PyLops: the ratio of the two")
-    print(f"{'case':<16}{'ranks':>6}{'PyLops-MPI':>14}{'distlops':>14}{'distlops/PyLops':>17}"
-          f"{'speed-up':>10}  model error (PyLops-MPI, distlops)")
+        for _ in range(args.rounds):
+            for case in cases:
+                subprocess.run(mpiexec_command(args.ranks) + [args.bench, "--cases", case,
+                                                              "--json", ours_path] + sets,
+                               check=True, stdout=subprocess.DEVNULL, env=single_threaded)
+                with open(ours_path) as handle:
+                    for line in handle:
+                        record = json.loads(line)
+                        keep("distlops", record["case"], record, None)
+                if have_pylops and case in PYLOPS_CASES:
+                    keep("pylops", case, *run_json(
+                        mpiexec_command(args.ranks) + [sys.executable, os.path.abspath(__file__),
+                                                       "--worker", case] + sets, single_threaded))
+                if have_petsc and case in PETSC_CASES:
+                    keep("petsc", case, *run_json(
+                        mpiexec_command(args.ranks) + [args.petsc] + petsc_arguments(case, args.set),
+                        single_threaded))
+    print(f"time per iteration (solvers) or per apply, best of {args.rounds} interleaved rounds; "
+          "ratio: peer / distlops")
+    print(f"{'case':<16}{'ranks':>6}{'distlops':>14}{'PyLops-MPI':>14}{'ratio':>8}{'PETSc':>14}"
+          f"{'ratio':>8}  checks (distlops; PyLops-MPI; PETSc)")
     for case in cases:
-        if case not in ours:
-            print(f"{case:<16}{args.ranks:>6}{'':>14}{'(not run)':>14}")
+        ours = best.get(("distlops", case))
+        if ours is None:
+            print(f"{case:<16}{args.ranks:>6}{'(not run)':>14}")
             continue
-        result = subprocess.run(mpiexec_command(args.ranks) + [sys.executable, os.path.abspath(__file__),
-                                                               "--worker", case] + sets,
-                                capture_output=True, text=True, env=single_threaded)
-        if result.returncode != 0:
-            print(f"{case:<16}{args.ranks:>6}{'failed':>14}  {result.stderr.strip().splitlines()[-1:]} ")
-            continue
-        theirs = json.loads(result.stdout.strip().splitlines()[-1])
-        a, b = theirs["seconds_per_unit"], ours[case]["seconds_per_unit"]
-        errors = ""
-        if "model_error" in theirs["checks"]:
-            errors = f"  {theirs['checks']['model_error']:.3e}, {ours[case]['checks'].get('model_error', float('nan')):.3e}"
-        print(f"{case:<16}{args.ranks:>6}{readable(a):>14}{readable(b):>14}{b / a:>17.4f}"
-              f"{a / b:>9.1f}x{errors}")
+        row = f"{case:<16}{args.ranks:>6}{readable(ours['seconds_per_unit']):>14}"
+        notes = [", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
+                           for k, v in ours["checks"].items() if k in ("model_error", "cost_first",
+                                                                       "norm_Lx", "iterations"))]
+        for side in ("pylops", "petsc"):
+            theirs = best.get((side, case))
+            if theirs is None:
+                failed = failures.get((side, case))
+                row += f"{'failed' if failed else '-':>14}{'':>8}"
+                notes.append(f"failed: {failed}" if failed else "-")
+                continue
+            a = theirs["seconds_per_unit"]
+            row += f"{readable(a):>14}{a / ours['seconds_per_unit']:>7.2f}x"
+            notes.append(", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
+                                   for k, v in theirs["checks"].items()))
+        print(row + "  " + "; ".join(notes))
     return 0
 
 

@@ -128,10 +128,11 @@ bool multi_rank_gpu_enabled_in_environment() {
 
 template <Scalar T, MemorySpace Space>
 void allreduce_sum_in_place(const Communicator& comm, T* data, Index count) {
+  // One rank's sum is its data: no call into MPI (a solver iteration makes two of these).
+  if (comm.size() == 1 || count == 0) return;
   if constexpr (std::same_as<Space, Host>) {
     comm.allreduce(data, data, count, ReduceOp::sum);
   } else {
-    if (comm.size() == 1 || count == 0) return;
     allreduce_in_place(*transport_for<Space>(comm), data, count, ReduceOp::sum);
   }
 }

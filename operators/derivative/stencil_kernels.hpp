@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
 #pragma once
-// The Cuda kernel of StencilOperator (operators/cuda/stencil_kernels.cu; built with the CUDA
-// backend only): the whole local block in one launch, each thread evaluating its output
+// The kernels of StencilOperator. The host's row form (operators/host/stencil_kernels.cpp); the
+// Cuda kernel (operators/cuda/stencil_kernels.cu; built with the CUDA backend only): the whole
+// local block in one launch, each thread evaluating its output
 // point's stencils with stencil::at, reading neighbours from the block or, across the block
 // edges along the distribution axis, from the ghost planes.
+#include <concepts>
+
+#include "distlops/core/detail/instruction_set.hpp"
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
 #include "distlops/operators/derivative/stencil.hpp"
@@ -30,6 +34,23 @@ struct StencilPoints {
   Index length[max_stencil_terms] = {};  // global length along the term's axis
   stencil::Spec<R> spec[max_stencil_terms] = {};
 };
+
+/// The row form of a stencil on the host: y[i] = (sum_{o=-reach}^{reach} row_weights[o + reach] *
+/// row[i + o] + sum_k coefficients[k] * sources[k][i]) + beta * y[i] for i < n, summed in that
+/// order, y not read when beta == 0. The 2 reach + 1 taps along the row share one input row,
+/// loaded once per vector and shifted in registers (row[i + o] must be valid for every i < n and
+/// |o| <= reach); the sources are whole rows of the other axes. Only the shapes of
+/// stencil_row_supported() (reach 1 or 2 with 0, 2 or 4 sources: the 2-d and 3-d stencils);
+/// others throw InvalidArgument. Real types: complex stencils go through kernels::combine.
+bool stencil_row_supported(int reach, int count);
+/// The same with the kernel compiled for `level` (tests; InvalidArgument where the processor
+/// lacks it); the form above runs the best level of the processor.
+template <std::floating_point T>
+void stencil_row(Host, InstructionSet level, Index n, int reach, const T* row_weights, const T* row,
+                 int count, const T* coefficients, const T* const* sources, T beta, T* y);
+template <std::floating_point T>
+void stencil_row(Host, Index n, int reach, const T* row_weights, const T* row, int count,
+                 const T* coefficients, const T* const* sources, T beta, T* y);
 
 /// out = alpha * sum_t D_t in + beta * out (out not read when beta == 0) over the local block,
 /// with the adjoint stencils (columns) when `adjoint`.

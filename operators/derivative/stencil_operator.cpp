@@ -295,7 +295,36 @@ void StencilOperator<Vector>::run_box(const Plan& plan, const Box& box, const T*
       }
     }
   }
+  // The row form (kernels::stencil_row): the taps along the last axis, the point's own included,
+  // are the 2 reach + 1 neighbours in the point's input row; the others are whole rows.
+  int reach = 0;
+  std::array<T, 2 * stencil::radius + 1> row_weights{};
+  std::array<int, max_taps> other_taps;
+  int others = 0;
+  if constexpr (!is_complex_v<T>) {
+    int in_row = 0;
+    for (int t = 0; t < count; ++t) {
+      const Tap& tap = box.taps[t];
+      if (ghost[t] == 0 && (tap.axis < 0 || tap.axis == last_axis)) {
+        if (tap.offset < -stencil::radius || tap.offset > stencil::radius) {
+          in_row = -1;  // not representable: combine
+          break;
+        }
+        row_weights[tap.offset + stencil::radius] = coefficients[t];
+        reach = std::max<int>(reach, static_cast<int>(std::abs(tap.offset)));
+        ++in_row;
+      } else {
+        other_taps[others++] = t;
+      }
+    }
+    // Every offset of [-reach, reach] present once (the taps are distinct).
+    if (in_row != 2 * reach + 1 || !kernels::stencil_row_supported(reach, others)) reach = 0;
+  }
   std::array<const T*, max_taps> sources;
+  std::array<const T*, max_taps> other_sources;
+  std::array<T, max_taps> other_coefficients;
+  for (int j = 0; j < others; ++j)
+    other_coefficients[j] = coefficients[other_taps[j]];
   std::array<Index, max_dimensions> index;
   for (int k = 0; k < ndim; ++k)
     index[k] = plan.segments[k][box.segment[k]].start;
@@ -315,8 +344,21 @@ void StencilOperator<Vector>::run_box(const Plan& plan, const Box& box, const T*
       }
       sources[t] = (ghost[t] == 1 ? front_ghosts_.data() : back_ghosts_.data()) + offset;
     }
-    kernels::combine(Host{}, run.count, count, coefficients.data(), sources.data(), beta,
-                     out + base);
+    if constexpr (!is_complex_v<T>) {
+      if (reach > 0) {
+        for (int j = 0; j < others; ++j)
+          other_sources[j] = sources[other_taps[j]];
+        kernels::stencil_row(Host{}, run.count, reach,
+                             row_weights.data() + (stencil::radius - reach), in + base, others,
+                             other_coefficients.data(), other_sources.data(), beta, out + base);
+      } else {
+        kernels::combine(Host{}, run.count, count, coefficients.data(), sources.data(), beta,
+                         out + base);
+      }
+    } else {
+      kernels::combine(Host{}, run.count, count, coefficients.data(), sources.data(), beta,
+                       out + base);
+    }
     // Next line: odometer over every axis but the last.
     int k = last_axis - 1;
     for (; k >= 0; --k) {

@@ -131,6 +131,16 @@ void add_vdot(Cuda, Index n, const T* x, const T* y, double* re, double* im, voi
 }
 
 template <Scalar T>
+void add_axpy_pair_squared_norm(Cuda, Index n, const double* step, double fx, const T* c, T* x,
+                                double fr, const T* q, T* r, double* re, void* scratch) {
+  static_assert(sizeof(T) <= scratch_bytes);
+  T* value = static_cast<T*>(scratch);
+  kernels::axpy_pair_vdot_into(Cuda{}, n, step, fx, c, x, fr, q, r, value);
+  launch_scalar("slot add kernel launch", 1, add_value_kernel<scalar_t<T>>, pointer(value), re,
+                static_cast<double*>(nullptr));
+}
+
+template <Scalar T>
 void add_norm_reduce(Cuda, kernels::NormKind kind, real_type_t<T> p, Index n, const T* x,
                      double* slot, void* scratch) {
   using R = real_type_t<T>;
@@ -173,12 +183,14 @@ void read_back(Cuda, double* host, const double* slots, int count) {
   cuda::Context::get().read_back(host, slots, static_cast<std::size_t>(count) * sizeof(double));
 }
 
-#define DISTLOPS_INSTANTIATE_CUDA_SLOT_KERNELS(T)                                            \
-  template void add_vdot<T>(Cuda, Index, const T*, const T*, double*, double*, void*);       \
-  template void add_norm_reduce<T>(Cuda, kernels::NormKind, real_type_t<T>, Index, const T*, \
-                                   double*, void*);                                          \
-  template void axpy<T>(Cuda, Index, const double*, double, const T*, T*);                   \
-  template void axpby<T>(Cuda, Index, const double*, const T*, const double*, T*);           \
+#define DISTLOPS_INSTANTIATE_CUDA_SLOT_KERNELS(T)                                               \
+  template void add_vdot<T>(Cuda, Index, const T*, const T*, double*, double*, void*);          \
+  template void add_axpy_pair_squared_norm<T>(Cuda, Index, const double*, double, const T*, T*, \
+                                              double, const T*, T*, double*, void*);            \
+  template void add_norm_reduce<T>(Cuda, kernels::NormKind, real_type_t<T>, Index, const T*,    \
+                                   double*, void*);                                             \
+  template void axpy<T>(Cuda, Index, const double*, double, const T*, T*);                      \
+  template void axpby<T>(Cuda, Index, const double*, const T*, const double*, T*);              \
   template void scale<T>(Cuda, Index, const double*, double, T*);
 DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_CUDA_SLOT_KERNELS)
 #undef DISTLOPS_INSTANTIATE_CUDA_SLOT_KERNELS

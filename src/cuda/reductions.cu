@@ -14,6 +14,8 @@
 #include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
 
+#include "distlops/core/fused_kernels.hpp"
+
 namespace distlops::kernels {
 
 namespace {
@@ -66,6 +68,27 @@ struct VdotTerms {
   const D* x;
   const D* y;
   __device__ D operator()(Index i) const { return pointwise::VdotTerm{}(x[i], y[i]); }
+};
+// The terms of axpy_pair_vdot_into: each index is visited once, so the updates ride along.
+template <class D>
+struct AxpyPairVdotTerms {
+  const double* step;
+  double fx, fr;
+  const D* c;
+  D* x;
+  const D* q;
+  D* r;
+  __device__ D operator()(Index i) const {
+    using R = pointwise::real_of_t<D>;
+    const double s = *step;
+    D updated = r[i];
+    if (s != 0) {
+      x[i] = pointwise::Axpy<D>{pointwise::from_real<D>(static_cast<R>(fx * s))}(c[i], x[i]);
+      updated = pointwise::Axpy<D>{pointwise::from_real<D>(static_cast<R>(fr * s))}(q[i], updated);
+      r[i] = updated;
+    }
+    return pointwise::VdotTerm{}(updated, updated);
+  }
 };
 template <class D, class F>
 struct ValueTerms {
@@ -253,6 +276,16 @@ void vdot_into(Cuda, Index n, const T* x, const T* y, T* result) {
 }
 
 template <Scalar T>
+void axpy_pair_vdot_into(Cuda, Index n, const double* step, double fx, const T* c, T* x, double fr,
+                         const T* q, T* r, T* result) {
+  using D = device::scalar_t<T>;
+  reduce_into(n,
+              AxpyPairVdotTerms<D>{step, fx, fr, device::pointer(c), device::pointer(x),
+                                   device::pointer(q), device::pointer(r)},
+              Sum{}, pointwise::from_real<D>(0), device::pointer(result));
+}
+
+template <Scalar T>
 void norm_reduce_into(Cuda, NormKind kind, real_type_t<T> p, Index n, const T* x,
                       real_type_t<T>* result) {
   detail::check_norm_kind(kind, p);
@@ -314,6 +347,8 @@ void norm_reduce_axis(Cuda, NormKind kind, real_type_t<T> p, Index outer, Index 
                                     real_type_t<T>*);                                              \
   template void dot_into<T>(Cuda, Index, const T*, const T*, T*);                                  \
   template void vdot_into<T>(Cuda, Index, const T*, const T*, T*);                                 \
+  template void axpy_pair_vdot_into<T>(Cuda, Index, const double*, double, const T*, T*, double,   \
+                                       const T*, T*, T*);                                          \
   template void norm_reduce_into<T>(Cuda, NormKind, real_type_t<T>, Index, const T*,               \
                                     real_type_t<T>*);
 

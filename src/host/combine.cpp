@@ -2,10 +2,12 @@
 // Copyright (c) 2026 The distlops authors
 // The combine kernel behind the stencil and convolution operators: a weighted sum of a few
 // shifted inputs. The common tap counts are unrolled so that the compiler keeps every source
-// pointer in a register and vectorises the loop.
+// pointer in a register and vectorises the loop; the whole is compiled for the portable, AVX2
+// and AVX-512 levels and picks the processor's once (core/detail/instruction_set.hpp).
 #include <algorithm>
 #include <complex>
 
+#include "distlops/core/detail/instruction_set.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
 
@@ -16,7 +18,8 @@ namespace {
 // The sum is formed first and beta * y added last (y is not read when beta == 0 and only
 // added to when beta == 1): the same order whatever the tap count.
 template <int K, class T>
-void combine_fixed(Index n, const T* c, const T* const* s, T beta, T* __restrict y) {
+[[gnu::always_inline]] inline void combine_fixed(Index n, const T* c, const T* const* s, T beta,
+                                                 T* __restrict y) {
   const T* __restrict src[K];
   T coef[K];
   for (int k = 0; k < K; ++k) {
@@ -45,7 +48,8 @@ void combine_fixed(Index n, const T* c, const T* const* s, T beta, T* __restrict
 constexpr int max_unrolled = 7;
 
 template <class T>
-void combine_any(Index n, int count, const T* c, const T* const* s, T beta, T* y) {
+[[gnu::always_inline]] inline void combine_any(Index n, int count, const T* c, const T* const* s,
+                                               T beta, T* y) {
   combine_fixed<max_unrolled>(n, c, s, beta, y);
   for (int first = max_unrolled; first < count; first += max_unrolled) {
     const int group = std::min(max_unrolled, count - first);
@@ -53,11 +57,10 @@ void combine_any(Index n, int count, const T* c, const T* const* s, T beta, T* y
   }
 }
 
-}  // namespace
-
-template <Scalar T>
-void combine(Host, Index n, int count, const T* coefficients, const T* const* sources, T beta,
-             T* y) {
+// The tap counts, inlined into each instruction-set level below.
+template <class T>
+[[gnu::always_inline]] inline void combine_counts(Index n, int count, const T* coefficients,
+                                                  const T* const* sources, T beta, T* y) {
   switch (count) {
     case 0:
       if (beta == T(0)) {
@@ -84,6 +87,41 @@ void combine(Host, Index n, int count, const T* coefficients, const T* const* so
     default:
       return combine_any(n, count, coefficients, sources, beta, y);
   }
+}
+
+template <class T>
+void combine_portable(Index n, int count, const T* c, const T* const* s, T beta, T* y) {
+  combine_counts(n, count, c, s, beta, y);
+}
+#if DISTLOPS_HAVE_X86_TARGETS
+template <class T>
+DISTLOPS_TARGET_AVX2 void combine_avx2(Index n, int count, const T* c, const T* const* s, T beta,
+                                       T* y) {
+  combine_counts(n, count, c, s, beta, y);
+}
+template <class T>
+DISTLOPS_TARGET_AVX512 void combine_avx512(Index n, int count, const T* c, const T* const* s,
+                                           T beta, T* y) {
+  combine_counts(n, count, c, s, beta, y);
+}
+#endif
+
+}  // namespace
+
+template <Scalar T>
+void combine(Host, Index n, int count, const T* coefficients, const T* const* sources, T beta,
+             T* y) {
+#if DISTLOPS_HAVE_X86_TARGETS
+  switch (host_instruction_set()) {
+    case InstructionSet::avx512:
+      return combine_avx512(n, count, coefficients, sources, beta, y);
+    case InstructionSet::avx2:
+      return combine_avx2(n, count, coefficients, sources, beta, y);
+    case InstructionSet::portable:
+      break;
+  }
+#endif
+  combine_portable(n, count, coefficients, sources, beta, y);
 }
 
 #define DISTLOPS_INSTANTIATE_COMBINE(T) \

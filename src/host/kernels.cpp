@@ -6,6 +6,8 @@
 // reduces rounding error growth compared with one running sum.
 #include "distlops/core/kernels.hpp"
 
+#include "distlops/core/fused_kernels.hpp"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -166,6 +168,26 @@ T vdot(Host, Index n, const T* __restrict x, const T* __restrict y) {
 }
 
 template <Scalar T>
+void axpy_pair_vdot_into(Host, Index n, const double* step, double fx, const T* __restrict c,
+                         T* __restrict x, double fr, const T* __restrict q, T* __restrict r,
+                         T* result) {
+  const double s = *step;
+  if (s == 0) {
+    *result = vdot(Host{}, n, r, r);
+    return;
+  }
+  using R = real_type_t<T>;
+  const pointwise::Axpy<T> update_x{T(static_cast<R>(fx * s))};
+  const pointwise::Axpy<T> update_r{T(static_cast<R>(fr * s))};
+  *result = lane_sum<T>(n, [&](Index i) {
+    x[i] = update_x(c[i], x[i]);
+    const T updated = update_r(q[i], r[i]);
+    r[i] = updated;
+    return pointwise::VdotTerm{}(updated, updated);
+  });
+}
+
+template <Scalar T>
 real_type_t<T> norm_reduce(Host, NormKind kind, real_type_t<T> p, Index n, const T* __restrict x) {
   using R = real_type_t<T>;
   using namespace pointwise;
@@ -278,6 +300,8 @@ void copy_box(Host, std::size_t element_size, const void* source_data, BoxView s
   template void conj<T>(Host, Index, const T*, T*);                                                \
   template T dot<T>(Host, Index, const T*, const T*);                                              \
   template T vdot<T>(Host, Index, const T*, const T*);                                             \
+  template void axpy_pair_vdot_into<T>(Host, Index, const double*, double, const T*, T*, double,   \
+                                       const T*, T*, T*);                                          \
   template real_type_t<T> norm_reduce<T>(Host, NormKind, real_type_t<T>, Index, const T*);         \
   template void norm_reduce_axis<T>(Host, NormKind, real_type_t<T>, Index, Index, Index, const T*, \
                                     real_type_t<T>*);

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "distlops/core/buffer.hpp"
+#include "distlops/core/fused_kernels.hpp"
 #include "distlops/core/kernels.hpp"
 #include "distlops/core/pointwise.hpp"
 #include "distlops/solvers/detail/slot_kernels.hpp"
@@ -127,7 +128,8 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("with a zero beta, the output is written and n
   const Index n = 300;
   const std::vector<T> x = random_values<T>(n, 60), y = random_values<T>(n, 61);
   const T a = random_scalar<T>(62), b = random_scalar<T>(63);
-  const std::vector<T> poisoned(static_cast<std::size_t>(n), T(std::numeric_limits<R>::quiet_NaN()));
+  const std::vector<T> poisoned(static_cast<std::size_t>(n),
+                                T(std::numeric_limits<R>::quiet_NaN()));
   std::vector<T> scaled(static_cast<std::size_t>(n)), combined(static_cast<std::size_t>(n));
   for (std::size_t i = 0; i < scaled.size(); ++i) {
     scaled[i] = pointwise::multiply(a, x[i]);
@@ -223,6 +225,50 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("reductions equal sums in long double", "[kern
           squares += std::norm(Wide(x[l * inner + k]));
         CHECK(near(actual[k], squares, squares));
       }
+    }
+  }
+}
+
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("the fused CG step rounds as two axpy and a vdot",
+                                  "[kernels][reductions]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  // Sizes around the vector lanes and the block and grid sizes of the device kernels.
+  for (Index n : {Index(0), Index(1), Index(9), Index(257), Index(300001)}) {
+    for (double step : {0.375, 0.0}) {
+      INFO("n " << n << " step " << step);
+      const std::vector<T> c = random_values<T>(n, 80), q = random_values<T>(n, 81);
+      const std::vector<T> x0 = random_values<T>(n, 82), r0 = random_values<T>(n, 83);
+      const auto dc = buffer_of<Space>(c), dq = buffer_of<Space>(q);
+      const auto slots = buffer_of<Space>(std::vector<double>{step});
+      // The separate kernels.
+      auto x1 = buffer_of<Space>(x0), r1 = buffer_of<Space>(r0);
+      kernels::slots::axpy(Space{}, n, slots.data(), 1.0, dc.data(), x1.data());
+      kernels::slots::axpy(Space{}, n, slots.data(), -1.0, dq.data(), r1.data());
+      const T separate = kernels::vdot(Space{}, n, r1.data(), r1.data());
+      // The fused pass.
+      auto x2 = buffer_of<Space>(x0), r2 = buffer_of<Space>(r0);
+      Buffer<T, Space> result(1);
+      kernels::axpy_pair_vdot_into(Space{}, n, slots.data(), 1.0, dc.data(), x2.data(), -1.0,
+                                   dq.data(), r2.data(), result.data());
+      CHECK(values_of(x2) == values_of(x1));
+      CHECK(values_of(r2) == values_of(r1));
+      CHECK(values_of(result)[0] == separate);
+      // and the slot form adds its real part to the slot.
+      auto x3 = buffer_of<Space>(x0), r3 = buffer_of<Space>(r0);
+      auto target = buffer_of<Space>(std::vector<double>{0.5, 0.0, 0.0});
+      kernels::slots::add_axpy_pair_squared_norm(Space{}, n, slots.data(), 1.0, dc.data(),
+                                                 x3.data(), -1.0, dq.data(), r3.data(),
+                                                 target.data(), target.data() + 1);
+      CHECK(values_of(target)[0] == 0.5 + static_cast<double>(std::real(separate)));
+      // Against the formula: r - step q, summed in long double.
+      long double squares = 0;
+      for (Index i = 0; i < n; ++i) {
+        const auto ri = std::complex<long double>(r0[i]) -
+                        static_cast<long double>(step) * std::complex<long double>(q[i]);
+        squares += std::norm(ri);
+      }
+      CHECK(std::abs(static_cast<long double>(std::real(separate)) - squares) <=
+            10 * space_tolerance<T, Space>() * std::max(1.0L, squares));
     }
   }
 }

@@ -3,8 +3,9 @@
 // The scalar slots of the solvers (solvers/detail/scalar_slots.hpp) and the collectives an
 // iteration costs: batched reductions equal the arrays' own vdot and norm on stacked arrays with
 // plain, masked and replicated blocks, and a batch costs one MPI allreduce per distinct
-// communicator. CG, CGLS, LSQR need 2 reductions per iteration, power iteration, ISTA and FISTA 1:
-// on the host as many MPI allreduces; on the device one synchronisation (the read-back of the
+// communicator of more than one rank (a one-rank sum makes no MPI call). CG, CGLS, LSQR need 2
+// reductions per iteration, power iteration, ISTA and FISTA 1: on the host as many MPI
+// allreduces (none on one rank); on the device one synchronisation (the read-back of the
 // iteration's scalars) plus, where collectives are staged through host memory, the two copies of
 // each. No iteration allocates. MPI_Allreduce is counted through the MPI profiling interface
 // (this file defines it and forwards to PMPI_Allreduce), so the library has no test hook.
@@ -87,7 +88,7 @@ void check_iteration_cost(const Communicator& comm, int reductions, Run&& run) {
     const bool staged = gpu_collectives_for(comm) == GpuCollectives::mpi && comm.size() > 1;
     CHECK(cost.synchronizations == 1.0 + (staged ? 2.0 * reductions : 0.0));
   } else {
-    CHECK(cost.allreduces == reductions);
+    CHECK(cost.allreduces == (comm.size() > 1 ? reductions : 0));
   }
 }
 
@@ -144,8 +145,9 @@ TEMPLATE_TEST_CASE("scalar slots reduce like vdot and norm, one allreduce per co
       slots.combine();
       slots.read_back();
     });
-    // The plain block's communicator and the mask group's: the replicated block needs none.
-    CHECK(calls == 2);
+    // The plain block's communicator and the mask group's, where they hold more than this
+    // rank: the replicated block needs none.
+    CHECK(calls == (size > 1 ? 1 : 0) + (masked.sub_communicator().size() > 1 ? 1 : 0));
     const double norm = static_cast<double>(a.norm());
     CHECK(slots[0] == Approx(norm * norm).epsilon(tol));
     const T ab = a.vdot(b), ba = b.vdot(a);
@@ -164,7 +166,7 @@ TEMPLATE_TEST_CASE("scalar slots reduce like vdot and norm, one allreduce per co
       slots.add_power_sum(3, x, 0.0);
       slots.combine();
     });
-    CHECK(calls == 1);
+    CHECK(calls == (size > 1 ? 1 : 0));
     // Derived on the slots: 1 / sqrt and a guarded step.
     slots.reciprocal_sqrt(4, 1, -1.0);
     slots.step_length(5, 2.0, 1, 2, 0.5);
@@ -190,7 +192,6 @@ TEMPLATE_TEST_CASE("scalar slots reduce like vdot and norm, one allreduce per co
     detail::axpy_by_slot(z, slots.device(5), 1.0, y);
     CHECK(z.gather() == x.gather());
   }
-  CHECK(same_on_every_rank(calls));
 }
 
 DISTLOPS_SPACE_TEMPLATE_TEST_CASE("solver iterations cost the documented collectives",

@@ -21,8 +21,10 @@
 /// (c^H A c and r^H r), 3 with (c^H A c, r^H r, r^H z), in 2 batches (scalar_slots.hpp):
 /// c^H A c, whose step a_k is computed where the vectors live, then r^H r (and r^H z). That is
 /// 2 collectives per iteration and one read-back of the scalars to the host, after the second
-/// batch; nothing else waits for the device. Work vectors: x, r, c, A c (and z), allocated
-/// once before the loop.
+/// batch; nothing else waits for the device. Without preconditioner the updates of x and r and
+/// r^H r are one pass (ScalarSlots::add_axpy_pair_squared_norm): 13 words per unknown move per
+/// iteration (apply 2, c^H A c 2, that pass 6, c 3) instead of 14, with the same rounding.
+/// Work vectors: x, r, c, A c (and z), allocated once before the loop.
 ///
 /// Breakdowns: c^H A c == 0 (zero_curvature), c^H A c < 0 (negative_curvature),
 /// r^H z <= 0 (indefinite_preconditioner) and NaN/Inf (non_finite) stop the run with that
@@ -131,10 +133,18 @@ class Cg {
     slots.add_real_vdot(curvature_slot, *c_, *q_);
     slots.combine();
     slots.step_length(step_slot, rz_, curvature_slot);
-    axpy_by_slot(*x_, slots.device(step_slot), 1.0, *c_);
-    axpy_by_slot(*r_, slots.device(step_slot), -1.0, *q_);
-    if (preconditioned_) m.apply(*r_, *z_);
-    reduce_r_and_z();
+    if (preconditioned_) {
+      axpy_by_slot(*x_, slots.device(step_slot), 1.0, *c_);
+      axpy_by_slot(*r_, slots.device(step_slot), -1.0, *q_);
+      m.apply(*r_, *z_);
+      reduce_r_and_z();
+    } else {
+      // x, r and r^H r in one pass: c, q, x, r read once, x and r written once.
+      slots.begin(r_squared, 1);
+      slots.add_axpy_pair_squared_norm(r_squared, step_slot, *x_, 1.0, *c_, *r_, -1.0, *q_);
+      slots.combine();
+      slots.read_back();
+    }
     const double curvature = slots[curvature_slot];
     if (!std::isfinite(curvature)) {
       reason_ = StopReason::non_finite;

@@ -85,6 +85,29 @@ void for_each_block_pair(LocalArray<T, Space>& y, const LocalArray<T, Space>& x,
   f(y.data(), x.data(), y.size());
 }
 
+/// Calls f(comm, local_size, a_data, b_data...) for every contiguous local block of the vectors
+/// (a, b...) of the same structure; comm as in for_each_reduction_block.
+template <class F, Scalar T, MemorySpace Space, class... B>
+void for_each_block_group(F&& f, const DistributedArray<T, Space>& a, B&... b) {
+  const Layout& layout = a.layout();
+  f(layout.replicated() ? nullptr : &layout.sub_communicator(), a.local_size(), a.data(),
+    b.data()...);
+}
+template <class F, Scalar T, MemorySpace Space, class... B>
+void for_each_block_group(F&& f, const StackedDistributedArray<T, Space>& a, B&... b) {
+  for (std::size_t i = 0; i < a.narrays(); ++i) {
+    if (a.is_nested(i)) {
+      for_each_block_group(f, a.nested(i), b.nested(i)...);
+    } else {
+      for_each_block_group(f, a[i], b[i]...);
+    }
+  }
+}
+template <class F, Scalar T, MemorySpace Space, class... B>
+void for_each_block_group(F&& f, const LocalArray<T, Space>& a, B&... b) {
+  f(static_cast<const Communicator*>(nullptr), a.size(), a.data(), b.data()...);
+}
+
 template <MemorySpace Space>
 class ScalarSlots {
  public:
@@ -133,6 +156,22 @@ class ScalarSlots {
   void add_vdot(int slot, const V& a, const V& b) {
     check_slot(slot + 1);
     add_vdot_parts(slot, true, a, b);
+  }
+  /// x += (fx step) c and r += (fr step) q, with step read from its slot (x and r untouched
+  /// when it is zero), then slot += ||r||^2 of the updated r: one pass over the four vectors
+  /// instead of three (two axpy and a norm), with the same rounding.
+  template <class V>
+  void add_axpy_pair_squared_norm(int slot, int step, V& x, double fx, const V& c, V& r, double fr,
+                                  const V& q) {
+    using T = typename V::value_type;
+    check_batch_slot(slot);
+    const double* s = device(step);
+    for_each_block_group(
+        [&](const Communicator* comm, Index n, const T* cd, T* xd, const T* qd, T* rd) {
+          kernels::slots::add_axpy_pair_squared_norm(Space{}, n, s, fx, cd, xd, fr, qd, rd,
+                                                     region_for(comm) + slot, scratch());
+        },
+        c, x, q, r);
   }
   /// slot += the sum behind the penalty of exponent p (thresholding.hpp): sum |v_i|^p for
   /// p > 0, the number of non-zeros for p == 0.

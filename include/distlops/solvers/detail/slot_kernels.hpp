@@ -17,6 +17,7 @@
 #include <complex>
 
 #include "distlops/config.hpp"
+#include "distlops/core/fused_kernels.hpp"
 #include "distlops/core/host_device.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
@@ -68,6 +69,15 @@ void add_vdot(Host, Index n, const T* x, const T* y, double* re, double* im, voi
   *re += static_cast<double>(std::real(value));
   if (im) *im += static_cast<double>(std::imag(value));
 }
+/// x += (fx *step) c, r += (fr *step) q and *re += Re(r^H r) of the updated r, in one pass
+/// (kernels::axpy_pair_vdot_into).
+template <Scalar T>
+void add_axpy_pair_squared_norm(Host, Index n, const double* step, double fx, const T* c, T* x,
+                                double fr, const T* q, T* r, double* re, void*) {
+  T value;
+  kernels::axpy_pair_vdot_into(Host{}, n, step, fx, c, x, fr, q, r, &value);
+  *re += static_cast<double>(std::real(value));
+}
 /// *slot += norm_reduce(kind, p) of x (a summing kind: power_sum or count_nonzero).
 template <Scalar T>
 void add_norm_reduce(Host, kernels::NormKind kind, real_type_t<T> p, Index n, const T* x,
@@ -109,6 +119,9 @@ void accumulate(Cuda, int count, const double* from, double* to);
 template <Scalar T>
 void add_vdot(Cuda, Index n, const T* x, const T* y, double* re, double* im, void* scratch);
 template <Scalar T>
+void add_axpy_pair_squared_norm(Cuda, Index n, const double* step, double fx, const T* c, T* x,
+                                double fr, const T* q, T* r, double* re, void* scratch);
+template <Scalar T>
 void add_norm_reduce(Cuda, kernels::NormKind kind, real_type_t<T> p, Index n, const T* x,
                      double* slot, void* scratch);
 void step_length(Cuda, double numerator, const double* first, const double* second, double weight,
@@ -123,12 +136,14 @@ void scale(Cuda, Index n, const double* a, double factor, T* y);
 /// Copies count slots to the host: one synchronisation (cuda::Context::read_back).
 void read_back(Cuda, double* host, const double* slots, int count);
 
-#define DISTLOPS_DECLARE_CUDA_SLOT_KERNELS(T)                                                 \
-  extern template void add_vdot<T>(Cuda, Index, const T*, const T*, double*, double*, void*); \
-  extern template void add_norm_reduce<T>(Cuda, kernels::NormKind, real_type_t<T>, Index,     \
-                                          const T*, double*, void*);                          \
-  extern template void axpy<T>(Cuda, Index, const double*, double, const T*, T*);             \
-  extern template void axpby<T>(Cuda, Index, const double*, const T*, const double*, T*);     \
+#define DISTLOPS_DECLARE_CUDA_SLOT_KERNELS(T)                                                      \
+  extern template void add_vdot<T>(Cuda, Index, const T*, const T*, double*, double*, void*);      \
+  extern template void add_axpy_pair_squared_norm<T>(Cuda, Index, const double*, double, const T*, \
+                                                     T*, double, const T*, T*, double*, void*);    \
+  extern template void add_norm_reduce<T>(Cuda, kernels::NormKind, real_type_t<T>, Index,          \
+                                          const T*, double*, void*);                               \
+  extern template void axpy<T>(Cuda, Index, const double*, double, const T*, T*);                  \
+  extern template void axpby<T>(Cuda, Index, const double*, const T*, const double*, T*);          \
   extern template void scale<T>(Cuda, Index, const double*, double, T*);
 DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_DECLARE_CUDA_SLOT_KERNELS)
 #undef DISTLOPS_DECLARE_CUDA_SLOT_KERNELS

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
+// The host kernel of the stencil operators (stencil_kernels.hpp), the row form: the taps along a
+// row come from one input row, loaded once per vector and shifted in registers (one load feeds all
+// 2 reach + 1 taps), and the taps of the other axes are whole rows. Compiled for the portable, AVX2
+// and AVX-512 levels (core/detail/instruction_set.hpp); the vector width follows the level.
+#include <cstring>
+#include <utility>
+
+#include "../derivative/stencil_kernels.hpp"
+#include "distlops/core/detail/instruction_set.hpp"
+#include "distlops/core/error.hpp"
+
+// The vectors below never cross a function boundary that is not inlined.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+namespace distlops::kernels {
+
+namespace {
+
+template <class T, int Bytes>
+struct Lanes {
+  typedef T vector __attribute__((vector_size(Bytes)));
+  static constexpr int width = Bytes / static_cast<int>(sizeof(T));
+};
+
+template <class V>
+[[gnu::always_inline]] inline V load(const void* p) {
+  V v;
+  std::memcpy(&v, p, sizeof(V));
+  return v;
+}
+template <class V>
+[[gnu::always_inline]] inline void store(void* p, const V& v) {
+  std::memcpy(p, &v, sizeof(V));
+}
+
+// Lanes [S, S + width) of the concatenation (low, high).
+template <int S, class V, std::size_t... J>
+[[gnu::always_inline]] inline V window(const V& low, const V& high, std::index_sequence<J...>) {
+  return __builtin_shufflevector(low, high, static_cast<int>(J + S)...);
+}
+
+// The input at offset O from the points of `current` (O in [-width, width]).
+template <int O, int W, class V>
+[[gnu::always_inline]] inline V shifted(const V& previous, const V& current, const V& next) {
+  if constexpr (O < 0) {
+    return window<W + O>(previous, current, std::make_index_sequence<W>{});
+  } else if constexpr (O == 0) {
+    return current;
+  } else {
+    return window<O>(current, next, std::make_index_sequence<W>{});
+  }
+}
+
+// beta: 0 (y not read), 1 (added to y) or any other value.
+enum class BetaMode { zero, one, other };
+
+// The sum is formed in the order of the row taps (offsets -Reach ... Reach), then of the
+// sources, and beta * y is added last: the same order in the vector and the scalar parts.
+template <int Bytes, int Reach, int Count, class T>
+[[gnu::always_inline]] inline void row_kernel(Index n, const T* weights, const T* row,
+                                              const T* coefficients, const T* const* sources,
+                                              T beta, T* __restrict y) {
+  using V = typename Lanes<T, Bytes>::vector;
+  constexpr int W = Lanes<T, Bytes>::width;
+  constexpr int taps = 2 * Reach + 1;
+  static_assert(Reach <= W);
+  const T* __restrict src[Count + 1];
+  T coef[Count + 1];
+  for (int k = 0; k < Count; ++k) {
+    src[k] = sources[k];
+    coef[k] = coefficients[k];
+  }
+  const BetaMode mode =
+      beta == T(0) ? BetaMode::zero : (beta == T(1) ? BetaMode::one : BetaMode::other);
+  auto finish = [&](Index i, T sum) {
+    if (mode == BetaMode::zero) {
+      y[i] = sum;
+    } else if (mode == BetaMode::one) {
+      y[i] += sum;
+    } else {
+      y[i] = sum + beta * y[i];
+    }
+  };
+  auto scalar_points = [&](Index first, Index last) {
+    for (Index i = first; i < last; ++i) {
+      T sum = weights[0] * row[i - Reach];
+      for (int o = 1; o < taps; ++o)
+        sum += weights[o] * row[i - Reach + o];
+      for (int k = 0; k < Count; ++k)
+        sum += coef[k] * src[k][i];
+      finish(i, sum);
+    }
+  };
+  // Vectors [i, i + W) for W <= i and i + 2 W <= n: the previous and next vectors of the row
+  // are then inside it.
+  if (n < 3 * W) {
+    scalar_points(0, n);
+    return;
+  }
+  scalar_points(0, W);
+  V w[taps];
+  for (int o = 0; o < taps; ++o)
+    w[o] = V{} + weights[o];
+  V c[Count + 1];
+  for (int k = 0; k < Count; ++k)
+    c[k] = V{} + coef[k];
+  const V b = V{} + beta;
+  auto vector_points = [&]<BetaMode Mode>(std::integral_constant<BetaMode, Mode>) {
+    V previous = load<V>(row);
+    V current = load<V>(row + W);
+    Index i = W;
+    for (; i + 2 * W <= n; i += W) {
+      const V next = load<V>(row + i + W);
+      V sum = [&]<std::size_t... O>(std::index_sequence<O...>) {
+        V total = w[0] * shifted<-Reach, W>(previous, current, next);
+        ((total += w[O + 1] * shifted<static_cast<int>(O) + 1 - Reach, W>(previous, current, next)),
+         ...);
+        return total;
+      }
+      (std::make_index_sequence<taps - 1>{});
+      for (int k = 0; k < Count; ++k)
+        sum += c[k] * load<V>(src[k] + i);
+      if constexpr (Mode == BetaMode::zero) {
+        store(y + i, sum);
+      } else if constexpr (Mode == BetaMode::one) {
+        store(y + i, load<V>(y + i) + sum);
+      } else {
+        store(y + i, sum + b * load<V>(y + i));
+      }
+      previous = current;
+      current = next;
+    }
+    return i;
+  };
+  Index done = 0;
+  switch (mode) {
+    case BetaMode::zero:
+      done = vector_points(std::integral_constant<BetaMode, BetaMode::zero>{});
+      break;
+    case BetaMode::one:
+      done = vector_points(std::integral_constant<BetaMode, BetaMode::one>{});
+      break;
+    case BetaMode::other:
+      done = vector_points(std::integral_constant<BetaMode, BetaMode::other>{});
+      break;
+  }
+  scalar_points(done, n);
+}
+
+// The supported shapes: reach 1 or 2, 0, 2 or 4 other rows (2-d and 3-d stencils).
+template <int Bytes, class T>
+[[gnu::always_inline]] inline void row_shapes(Index n, int reach, const T* weights, const T* row,
+                                              int count, const T* coefficients,
+                                              const T* const* sources, T beta, T* y) {
+#define DISTLOPS_ROW_CASE(R, C) \
+  if (reach == R && count == C) \
+    return row_kernel<Bytes, R, C>(n, weights, row, coefficients, sources, beta, y);
+  DISTLOPS_ROW_CASE(1, 0)
+  DISTLOPS_ROW_CASE(1, 2)
+  DISTLOPS_ROW_CASE(1, 4)
+  DISTLOPS_ROW_CASE(2, 0)
+  DISTLOPS_ROW_CASE(2, 2)
+  DISTLOPS_ROW_CASE(2, 4)
+#undef DISTLOPS_ROW_CASE
+}
+
+template <class T>
+void row_portable(Index n, int reach, const T* weights, const T* row, int count,
+                  const T* coefficients, const T* const* sources, T beta, T* y) {
+  row_shapes<16>(n, reach, weights, row, count, coefficients, sources, beta, y);
+}
+#if DISTLOPS_HAVE_X86_TARGETS
+template <class T>
+DISTLOPS_TARGET_AVX2 void row_avx2(Index n, int reach, const T* weights, const T* row, int count,
+                                   const T* coefficients, const T* const* sources, T beta, T* y) {
+  row_shapes<32>(n, reach, weights, row, count, coefficients, sources, beta, y);
+}
+template <class T>
+DISTLOPS_TARGET_AVX512 void row_avx512(Index n, int reach, const T* weights, const T* row,
+                                       int count, const T* coefficients, const T* const* sources,
+                                       T beta, T* y) {
+  row_shapes<64>(n, reach, weights, row, count, coefficients, sources, beta, y);
+}
+#endif
+
+}  // namespace
+
+bool stencil_row_supported(int reach, int count) {
+  return (reach == 1 || reach == 2) && (count == 0 || count == 2 || count == 4);
+}
+
+template <std::floating_point T>
+void stencil_row(Host, InstructionSet level, Index n, int reach, const T* row_weights, const T* row,
+                 int count, const T* coefficients, const T* const* sources, T beta, T* y) {
+  if (!stencil_row_supported(reach, count)) {
+    throw InvalidArgument("stencil_row: reach 1 or 2 and 0, 2 or 4 other rows, got reach " +
+                          std::to_string(reach) + " and " + std::to_string(count) + " rows");
+  }
+  if (!instruction_set_available(level)) {
+    throw InvalidArgument("stencil_row: the processor lacks the instruction set asked for");
+  }
+  switch (level) {
+#if DISTLOPS_HAVE_X86_TARGETS
+    case InstructionSet::avx512:
+      return row_avx512(n, reach, row_weights, row, count, coefficients, sources, beta, y);
+    case InstructionSet::avx2:
+      return row_avx2(n, reach, row_weights, row, count, coefficients, sources, beta, y);
+#endif
+    default:
+      return row_portable(n, reach, row_weights, row, count, coefficients, sources, beta, y);
+  }
+}
+
+template <std::floating_point T>
+void stencil_row(Host, Index n, int reach, const T* row_weights, const T* row, int count,
+                 const T* coefficients, const T* const* sources, T beta, T* y) {
+  stencil_row(Host{}, host_instruction_set(), n, reach, row_weights, row, count, coefficients,
+              sources, beta, y);
+}
+
+#define DISTLOPS_INSTANTIATE_STENCIL_ROW(T)                                               \
+  template void stencil_row<T>(Host, InstructionSet, Index, int, const T*, const T*, int, \
+                               const T*, const T* const*, T, T*);                         \
+  template void stencil_row<T>(Host, Index, int, const T*, const T*, int, const T*,       \
+                               const T* const*, T, T*);
+DISTLOPS_INSTANTIATE_STENCIL_ROW(float)
+DISTLOPS_INSTANTIATE_STENCIL_ROW(double)
+#undef DISTLOPS_INSTANTIATE_STENCIL_ROW
+
+}  // namespace distlops::kernels

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
-// The PETSc peer of laplacian-cg and laplacian-apply (BENCHMARKS.md): the same 2-d Laplacian
+// The PETSc peer of laplacian-cg and laplacian-apply (docs/benchmarks.md): the same 2-d Laplacian
 // (axes (0, 1), centered, edge off: PyLops' rows, zero at the ends of each axis) assembled as
 // an MPIAIJ matrix split by grid rows as distlops splits axis 0, x_true and y = A x_true from
 // the same formula (key 21), timed like distlops_bench (barriers, slowest rank, median over

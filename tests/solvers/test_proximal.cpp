@@ -13,28 +13,12 @@
 #include "distlops/solvers/proximal/l21.hpp"
 #include "expect_everywhere.hpp"
 #include "spaces.hpp"
+#include "uneven_layout.hpp"
 
 using namespace distlops;
 using namespace distlops::testing;
 
 namespace {
-
-/// n items split unevenly: the last rank owns nothing (with 2 or more ranks), the middle ones
-/// 1, 2, ... items and rank 0 the rest.
-Layout uneven_layout(Index n) {
-  const Communicator comm = world();
-  const int p = comm.size();
-  LayoutOptions options;
-  Index others = 0;
-  std::vector<Shape> shapes(static_cast<std::size_t>(p), Shape{0});
-  for (int r = 1; r < p - 1; ++r) {
-    shapes[static_cast<std::size_t>(r)] = Shape{r};
-    others += r;
-  }
-  shapes[0] = Shape{n - others};
-  options.local_shapes = shapes;
-  return Layout(comm, {n}, options);
-}
 
 template <class V>
 V random_vector(const vector_layout_t<V>& layout, std::uint64_t key) {

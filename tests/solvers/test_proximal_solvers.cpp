@@ -18,27 +18,12 @@
 #include "expect_everywhere.hpp"
 #include "solver_test_support.hpp"
 #include "spaces.hpp"
+#include "uneven_layout.hpp"
 
 using namespace distlops;
 using namespace distlops::testing;
 
 namespace {
-
-/// n items, the last rank owning nothing (2 or more ranks), the middle ones 1, 2, ... items.
-Layout uneven_layout(Index n) {
-  const Communicator comm = world();
-  const int p = comm.size();
-  LayoutOptions options;
-  Index others = 0;
-  std::vector<Shape> shapes(static_cast<std::size_t>(p), Shape{0});
-  for (int r = 1; r < p - 1; ++r) {
-    shapes[static_cast<std::size_t>(r)] = Shape{r};
-    others += r;
-  }
-  shapes[0] = Shape{n - others};
-  options.local_shapes = shapes;
-  return Layout(comm, {n}, options);
-}
 
 template <class T>
 double converged_tolerance() {

@@ -11,6 +11,9 @@
 
 namespace distlops {
 
+/// The finite-difference stencil of a derivative, PyLops' `kind`: `forward` uses x[i+1] - x[i],
+/// `backward` x[i] - x[i-1], `centered` the symmetric stencil around i (x[i+1] - x[i-1] for the
+/// order-3 first derivative).
 enum class DerivativeKind { forward, backward, centered };
 
 /// PyLops' name of a kind: "forward", "backward" or "centered".

@@ -78,8 +78,11 @@ struct FFTOptions {
   /// Real-to-complex transform of a real model (T float or double): half spectrum along the
   /// last of `axes`, with PyLops' sqrt(2) weights (see above).
   bool real = false;
+  /// Per axis: numpy.fft.ifftshift of the input before the transform.
   std::vector<bool> ifftshift_before = {};
+  /// Per axis: numpy.fft.fftshift of the output after the transform.
   std::vector<bool> fftshift_after = {};
+  /// FFTW's planning effort (ignored on Cuda).
   FFTPlanning planning = FFTPlanning::estimate;
 };
 
@@ -99,12 +102,17 @@ struct DistributedFFTOptions {
   std::vector<int> axes = {};
   /// Transform lengths (zero-padding or truncation along any axis, the split one included).
   std::vector<Index> nfft = {};
+  /// Scaling ("ortho" by default; PyLops-MPI's default is `none`).
   FFTNorm norm = FFTNorm::ortho;
   /// Real-to-complex transform of a real model (T float or double), as in FFTOptions.
   bool real = false;
+  /// Per axis: numpy.fft.ifftshift of the input before the transform.
   std::vector<bool> ifftshift_before = {};
+  /// Per axis: numpy.fft.fftshift of the output after the transform.
   std::vector<bool> fftshift_after = {};
+  /// FFTW's planning effort (ignored on Cuda).
   FFTPlanning planning = FFTPlanning::estimate;
+  /// Where the output lives (default: the transposed layout, no extra all-to-all).
   FFTOutputLayout output = FFTOutputLayout::transposed;
 };
 

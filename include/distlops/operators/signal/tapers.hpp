@@ -20,6 +20,7 @@
 
 namespace distlops {
 
+/// The taper shapes of PyLops (see above): none (ones), hanning, cosine and cosinesquare.
 enum class Taper { none, hanning, cosine, cosinesquare };
 
 /// "hanning", "cosine", "cosinesquare" or "none".

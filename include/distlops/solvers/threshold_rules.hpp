@@ -16,6 +16,8 @@
 
 namespace distlops {
 
+/// The thresholding rule of ISTA and FISTA (thresholding.hpp): `soft`, the proximal operator of
+/// the L1 norm; `hard`, of the number of non-zeros; `half`, of sum |x_i|^(1/2).
 enum class ThresholdKind { soft, hard, half };
 
 /// The exponent p of the penalty a rule is the proximal operator of: 1, 0 or 0.5.
@@ -38,6 +40,7 @@ DISTLOPS_HOST_DEVICE inline T times_real(const T& x, R s) {
   }
 }
 
+/// max(|x| - t, 0) x / |x|: the magnitude shrinks by t, the phase stays.
 template <class T>
 DISTLOPS_HOST_DEVICE inline T soft(const T& x, pointwise::real_of_t<T> t) {
   using R = pointwise::real_of_t<T>;

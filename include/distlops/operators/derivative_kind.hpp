@@ -11,10 +11,15 @@
 
 namespace distlops {
 
-/// The finite-difference stencil of a derivative, PyLops' `kind`: `forward` uses x[i+1] - x[i],
-/// `backward` x[i] - x[i-1], `centered` the symmetric stencil around i (x[i+1] - x[i-1] for the
-/// order-3 first derivative).
-enum class DerivativeKind { forward, backward, centered };
+/// The finite-difference stencil of a derivative, PyLops' `kind` (stencil.hpp has every row).
+enum class DerivativeKind {
+  /// Samples at and after i: x[i+1] - x[i] for a first derivative.
+  forward,
+  /// Samples at and before i: x[i] - x[i-1] for a first derivative.
+  backward,
+  /// Samples around i: (x[i+1] - x[i-1]) / 2 for an order-3 first derivative.
+  centered
+};
 
 /// PyLops' name of a kind: "forward", "backward" or "centered".
 inline const char* to_string(DerivativeKind kind) {

@@ -60,8 +60,12 @@ const char* to_string(StopReason reason);
 bool is_breakdown(StopReason reason);
 
 /// What a callback returns.
-/// `proceed` continues the run; `stop` ends it with StopReason::callback.
-enum class CallbackAction { proceed, stop };
+enum class CallbackAction {
+  /// Go on with the run.
+  proceed,
+  /// End the run with StopReason::callback.
+  stop
+};
 
 /// Called after every iteration with the iteration count, the current model and the newest
 /// entries of the residual-norm and cost histories. Returning CallbackAction::stop ends the

@@ -16,9 +16,15 @@
 
 namespace distlops {
 
-/// The thresholding rule of ISTA and FISTA (thresholding.hpp): `soft`, the proximal operator of
-/// the L1 norm; `hard`, of the number of non-zeros; `half`, of sum |x_i|^(1/2).
-enum class ThresholdKind { soft, hard, half };
+/// The thresholding rule of ISTA and FISTA (thresholding.hpp has the formulas).
+enum class ThresholdKind {
+  /// Soft thresholding, the proximal operator of the l1 norm.
+  soft,
+  /// Hard thresholding, the proximal operator of the number of non-zeros.
+  hard,
+  /// Half thresholding, the proximal operator of sum |x_i|^(1/2).
+  half
+};
 
 /// The exponent p of the penalty a rule is the proximal operator of: 1, 0 or 0.5.
 constexpr double penalty_exponent(ThresholdKind kind) {

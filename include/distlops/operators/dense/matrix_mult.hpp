@@ -37,10 +37,13 @@
 
 namespace distlops {
 
-/// How the distributed MatrixMult lays A, X and Y over the square grid: `summa` (tiles of all
-/// three, stationary-A SUMMA) or `block` (row blocks of A, replicated column blocks of X and Y);
-/// see the file's description.
-enum class MatrixMultKind { summa, block };
+/// How the distributed MatrixMult lays A, X and Y over the square grid (see above).
+enum class MatrixMultKind {
+  /// Tiles of A, X and Y on every rank; stationary-A SUMMA.
+  summa,
+  /// Row blocks of A; column blocks of X and Y replicated along grid rows.
+  block
+};
 
 /// A rectangle of a matrix: rows [row_begin, row_end), columns [col_begin, col_end).
 struct MatrixBlock {

@@ -56,14 +56,29 @@
 
 namespace distlops {
 
-/// Scaling of the forward and adjoint transforms (PyLops' "ortho", "none", "1/n").
-enum class FFTNorm { ortho, none, one_over_n };
+/// Scaling of the forward and adjoint transforms (PyLops' "ortho", "none", "1/n"); N is the
+/// product of the transform lengths.
+enum class FFTNorm {
+  /// Forward and adjoint scaled by 1 / sqrt(N): a unitary transform.
+  ortho,
+  /// Neither scaled: the adjoint is N times the inverse.
+  none,
+  /// Forward and adjoint scaled by 1 / N.
+  one_over_n
+};
 
 /// How much effort FFTW spends choosing its algorithms when an operator is built:
 /// FFTW_ESTIMATE (instant), FFTW_MEASURE or FFTW_PATIENT (they time candidate algorithms,
 /// taking from a fraction of a second to minutes for large arrays, and may run faster).
 /// Ignored by the Cuda operators: cuFFT plans have no effort level.
-enum class FFTPlanning { estimate, measure, patient };
+enum class FFTPlanning {
+  /// FFTW_ESTIMATE: a heuristic plan, made at once.
+  estimate,
+  /// FFTW_MEASURE: candidate algorithms are timed.
+  measure,
+  /// FFTW_PATIENT: more candidates are timed.
+  patient
+};
 
 /// Options of the local transforms. Per-axis entries follow `axes`; a single entry applies to
 /// every axis and an empty one means the default.

@@ -42,10 +42,16 @@
 
 namespace distlops {
 
-/// The extrapolation of the proximal gradient method, y_{k+1} = x_{k+1} + omega_k (x_{k+1} -
-/// x_k): `none` (omega = 0), `vandenberghe` (omega_k = k / (k + 3)) or `fista` (Beck and
-/// Teboulle's momentum).
-enum class Acceleration { none, vandenberghe, fista };
+/// The extrapolation of the proximal gradient method,
+/// y_{k+1} = x_{k+1} + omega_k (x_{k+1} - x_k).
+enum class Acceleration {
+  /// omega_k = 0.
+  none,
+  /// omega_k = k / (k + 3) (Vandenberghe).
+  vandenberghe,
+  /// omega_k = (t_k - 1) / t_{k+1}, t_{k+1} = (1 + sqrt(1 + 4 t_k^2)) / 2 (Beck and Teboulle).
+  fista
+};
 
 /// "none", "vandenberghe" or "fista".
 const char* to_string(Acceleration acceleration);

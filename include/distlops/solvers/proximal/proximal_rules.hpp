@@ -58,9 +58,13 @@ DISTLOPS_HOST_DEVICE inline R group_project_factor(R s2, R t) {
 
 }  // namespace proximal_rules
 
-/// How the group kernel scales every group: shrink (the prox of the l2,1 norm) or project
-/// (onto the l2,inf ball, the prox of its conjugate).
-enum class GroupScaling { shrink, project };
+/// How the group kernel scales every group.
+enum class GroupScaling {
+  /// Shrink: the prox of the l2,1 norm.
+  shrink,
+  /// Project onto the l2,inf ball: the prox of its conjugate.
+  project
+};
 
 namespace kernels {
 /// x[i] = soft(x[i], t |w[i]|) (w == nullptr: soft(x[i], t)), in place.

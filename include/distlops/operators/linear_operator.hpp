@@ -258,13 +258,14 @@ class BasicLinearOperator {
   BasicLinearOperator conj() const { return detail::make_conjugate(*this); }
 
   // ---- algebra ---------------------------------------------------------------------------------
-  /// Composition: (A * B) x = A (B x). B's range must be A's domain.
+  /// Composition: (A * B) x = A (B x). B's range must be A's domain (ShapeMismatch otherwise).
   template <class D2>
   friend BasicLinearOperator<D2, Range> operator*(const BasicLinearOperator& a,
                                                   const BasicLinearOperator<D2, Domain>& b) {
     return detail::make_product(a, b);
   }
-  /// Sum: (A + B) x = A x + B x. Both must have the same domain and range layouts.
+  /// Sum: (A + B) x = A x + B x. Both must have the same domain and range layouts
+  /// (ShapeMismatch otherwise).
   friend BasicLinearOperator operator+(const BasicLinearOperator& a, const BasicLinearOperator& b) {
     return detail::make_sum(a, b, value_type(1));
   }

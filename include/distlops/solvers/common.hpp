@@ -84,9 +84,9 @@ struct ProgressOptions {
   bool show = false;
   /// Where rank 0 prints; std::cout when null.
   std::ostream* stream = nullptr;
-  /// Rows are printed for the first `first` iterations, the last `last` ones and every
-  /// `every`-th in between (PyLops' itershow); the initial row and the final one always. Number
-  /// of first iterations shown.
+  /// Number of first iterations shown. Rows are printed for the first `first` iterations, the
+  /// last `last` ones and every `every`-th in between (PyLops' itershow); the initial row and
+  /// the final one always.
   int first = 10;
   /// Number of final iterations shown.
   int last = 10;

@@ -15,9 +15,10 @@
 
 namespace distlops {
 
-/// The operator object of BlockDiag(): y_r = diag(A_r0, A_r1, ...) x_r on every rank r, model and
-/// data flat SCATTER vectors whose local sizes are the sums of the rank's block domain and range
-/// sizes (a rank without blocks owns nothing).
+/// The operator object of BlockDiag(): y_r = diag(A_r0, A_r1, ...) x_r on every rank r. Model and
+/// data are flat SCATTER vectors; rank r's part of the model holds as many elements as the
+/// domains of its blocks together, its part of the data as their ranges (a rank without blocks
+/// owns nothing).
 template <Scalar T, MemorySpace Space = Host>
 class BlockDiagOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:

@@ -56,8 +56,8 @@ class Admm {
   /// The scalar type of the model.
   using T = typename Domain::value_type;
 
-  /// Keeps a shared copy of g, the operators Op and A, b and a copy of the options; checks nothing
-  /// until setup().
+  /// Keeps a shared copy of g, the operators Op and A, and copies of b and the options; checks
+  /// nothing until setup().
   Admm(const ProxOperator<Aux>& g, const BasicLinearOperator<Domain, Range>& op, const Range& b,
        const BasicLinearOperator<Domain, Aux>& a, const AdmmOptions<Domain>& options = {})
       : g_(g.clone()), op_(op), b_(b), a_(a), options_(options) {}

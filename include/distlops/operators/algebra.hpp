@@ -39,7 +39,9 @@ std::string dimension_text(const BasicLinearOperator<Domain, Range>& op) {
 template <class Domain, class Range>
 class AdjointOperator final : public LinearOperatorBase<Range, Domain> {
  public:
+  /// The operator's scalar type.
   using T = operator_scalar_t<Domain, Range>;
+  /// The adjoint of `op`, named `op.name() + ".H"`.
   explicit AdjointOperator(BasicLinearOperator<Domain, Range> op)
       : AdjointOperator(op, op.name() + ".H") {}
   /// The adjoint under another name: an operator defined as the adjoint of another one
@@ -47,12 +49,15 @@ class AdjointOperator final : public LinearOperatorBase<Range, Domain> {
   AdjointOperator(BasicLinearOperator<Domain, Range> op, std::string name)
       : LinearOperatorBase<Range, Domain>(op.range(), op.domain(), std::move(name)),
         op_(std::move(op)) {}
+  /// The operator A this is the adjoint of.
   const BasicLinearOperator<Domain, Range>& original() const { return op_; }
   void forward(const Range& x, Domain& y) const override { op_.implementation().adjoint(x, y); }
   void adjoint(const Domain& y, Range& x) const override { op_.implementation().forward(y, x); }
+  /// y = alpha A^H x + beta y, through A's own adjoint_add.
   void forward_add(T alpha, const Range& x, T beta, Domain& y) const override {
     op_.implementation().adjoint_add(alpha, x, beta, y);
   }
+  /// x = alpha A y + beta x, through A's own forward_add.
   void adjoint_add(T alpha, const Domain& y, T beta, Range& x) const override {
     op_.implementation().forward_add(alpha, y, beta, x);
   }
@@ -65,9 +70,11 @@ class AdjointOperator final : public LinearOperatorBase<Range, Domain> {
 template <class Domain, class Range>
 class ConjugateOperator final : public LinearOperatorBase<Domain, Range> {
  public:
+  /// The conjugate of `op`, named `conj(...)`.
   explicit ConjugateOperator(BasicLinearOperator<Domain, Range> op)
       : LinearOperatorBase<Domain, Range>(op.domain(), op.range(), "conj(" + op.name() + ")"),
         op_(std::move(op)) {}
+  /// The operator A this is the conjugate of.
   const BasicLinearOperator<Domain, Range>& original() const { return op_; }
   void forward(const Domain& x, Range& y) const override {
     Domain& conj_x = this->domain_workspace();
@@ -90,9 +97,11 @@ class ConjugateOperator final : public LinearOperatorBase<Domain, Range> {
 template <class Domain, class Range>
 class TransposeOperator final : public LinearOperatorBase<Range, Domain> {
  public:
+  /// The transpose of `op`, named `op.name() + ".T"`.
   explicit TransposeOperator(BasicLinearOperator<Domain, Range> op)
       : LinearOperatorBase<Range, Domain>(op.range(), op.domain(), op.name() + ".T"),
         op_(std::move(op)) {}
+  /// The operator A this is the transpose of.
   const BasicLinearOperator<Domain, Range>& original() const { return op_; }
   void forward(const Range& y, Domain& x) const override {
     Range& conj_y = this->domain_workspace();  // the domain of A^T is A's range
@@ -115,13 +124,17 @@ class TransposeOperator final : public LinearOperatorBase<Range, Domain> {
 template <class Domain, class Range>
 class ScaledOperator final : public LinearOperatorBase<Domain, Range> {
  public:
+  /// The operator's scalar type.
   using T = operator_scalar_t<Domain, Range>;
+  /// `scale` times `op`.
   ScaledOperator(T scale, BasicLinearOperator<Domain, Range> op)
       : LinearOperatorBase<Domain, Range>(op.domain(), op.range(),
                                           detail::scalar_text(scale) + " * " + op.name()),
         scale_(scale),
         op_(std::move(op)) {}
+  /// The factor s.
   T scale() const { return scale_; }
+  /// The operator A that is scaled.
   const BasicLinearOperator<Domain, Range>& original() const { return op_; }
   void forward(const Domain& x, Range& y) const override {
     op_.implementation().forward_add(scale_, x, T(0), y);
@@ -145,7 +158,9 @@ class ScaledOperator final : public LinearOperatorBase<Domain, Range> {
 template <class Domain, class Range>
 class SumOperator final : public LinearOperatorBase<Domain, Range> {
  public:
+  /// The operator's scalar type.
   using T = operator_scalar_t<Domain, Range>;
+  /// a + sign b; `sign` is 1 or -1. The layouts are checked by the caller (operator+).
   SumOperator(BasicLinearOperator<Domain, Range> a, BasicLinearOperator<Domain, Range> b, T sign)
       : LinearOperatorBase<Domain, Range>(
             a.domain(), a.range(),
@@ -179,7 +194,9 @@ class SumOperator final : public LinearOperatorBase<Domain, Range> {
 template <class Domain, class Middle, class Range>
 class ProductOperator final : public LinearOperatorBase<Domain, Range> {
  public:
+  /// The operator's scalar type.
   using T = operator_scalar_t<Domain, Range>;
+  /// a * b. The layouts are checked by the caller (operator*).
   ProductOperator(BasicLinearOperator<Middle, Range> a, BasicLinearOperator<Domain, Middle> b)
       : LinearOperatorBase<Domain, Range>(b.domain(), a.range(),
                                           "(" + a.name() + " * " + b.name() + ")"),
@@ -231,6 +248,7 @@ class ProductOperator final : public LinearOperatorBase<Domain, Range> {
 template <class Vector>
 class PowerOperator final : public LinearOperatorBase<Vector, Vector> {
  public:
+  /// `op` applied `exponent` times (checked by pow).
   PowerOperator(BasicLinearOperator<Vector, Vector> op, int exponent)
       : LinearOperatorBase<Vector, Vector>(op.domain(), op.range(),
                                            op.name() + "^" + std::to_string(exponent)),
@@ -276,14 +294,18 @@ class PowerOperator final : public LinearOperatorBase<Vector, Vector> {
 template <class Vector>
 class IdentityOperator final : public LinearOperatorBase<Vector, Vector> {
  public:
+  /// The scalar type of the vectors.
   using T = typename Vector::value_type;
+  /// The identity on vectors of `layout`, named "Identity".
   explicit IdentityOperator(const vector_layout_t<Vector>& layout)
       : LinearOperatorBase<Vector, Vector>(layout, layout, "Identity") {}
   void forward(const Vector& x, Vector& y) const override { y.copy_from(x); }
   void adjoint(const Vector& y, Vector& x) const override { x.copy_from(y); }
+  /// y = alpha x + beta y.
   void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override {
     y.axpby(alpha, x, beta);
   }
+  /// x = alpha y + beta x.
   void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override {
     x.axpby(alpha, y, beta);
   }

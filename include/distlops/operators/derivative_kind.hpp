@@ -11,7 +11,15 @@
 
 namespace distlops {
 
-enum class DerivativeKind { forward, backward, centered };
+/// The finite-difference stencil of a derivative, PyLops' `kind` (stencil.hpp has every row).
+enum class DerivativeKind {
+  /// Samples at and after i: x[i+1] - x[i] for a first derivative.
+  forward,
+  /// Samples at and before i: x[i] - x[i-1] for a first derivative.
+  backward,
+  /// Samples around i: (x[i+1] - x[i-1]) / 2 for an order-3 first derivative.
+  centered
+};
 
 /// PyLops' name of a kind: "forward", "backward" or "centered".
 inline const char* to_string(DerivativeKind kind) {

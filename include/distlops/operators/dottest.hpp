@@ -30,7 +30,9 @@ template <Scalar T>
 struct DotTestResult {
   T forward_side;  ///< vdot(A u, v)
   T adjoint_side;  ///< vdot(u, A^H v)
+  /// |forward_side - adjoint_side| / max(|forward_side|, |adjoint_side|) (0 when both are zero).
   double relative_error;
+  /// Whether |a - b| <= rtol max(|a|, |b|) + atol held.
   bool passed;
 };
 

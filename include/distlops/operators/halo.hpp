@@ -33,7 +33,9 @@ namespace distlops {
 
 /// Ghost widths on the minus and plus side of every axis.
 struct HaloWidths {
+  /// Ghost cells before the block, one entry per axis.
   std::vector<Index> minus;
+  /// Ghost cells after the block, one entry per axis.
   std::vector<Index> plus;
   /// No ghost cells at the ends of the global array (PyLops-MPI trims a scalar halo there);
   /// otherwise those ghost cells exist and hold zeros (PyLops-MPI's per-axis halos).
@@ -49,30 +51,43 @@ struct HaloWidths {
 
 /// A Cartesian arrangement of ranks: rank r has row-major coordinates in `shape`.
 struct CartesianGrid {
+  /// Number of ranks along each axis; their product is the communicator's size.
   Shape shape;
+  /// The row-major coordinates of `rank` in the grid.
   std::vector<Index> coordinates(int rank) const;
   /// The rank at `coordinates`, or -1 outside the grid.
   int rank_at(const std::vector<Index>& coordinates) const;
 };
 
+/// The operator object of Halo(): model the ranks' blocks of a dims-shaped array (flattened, rank
+/// r's part its block), data the blocks extended with their ghost cells. Use Halo() to build it.
 template <Scalar T, MemorySpace Space = Host>
 class HaloOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
+  /// The vector type of domain and range.
   using Array = DistributedArray<T, Space>;
   /// Collective over `comm`. `grid` has one entry per axis and product comm.size(); empty:
   /// every rank along the last axis.
   HaloOperator(const Communicator& comm, Shape dims, HaloWidths widths, Shape grid = {});
 
+  /// y = each rank's block with its neighbours' ghost cells (zeros where a kept ghost cell lies
+  /// outside the array). Collective: one batch of slab messages per axis.
   void forward(const Array& x, Array& y) const override;
+  /// x = each rank's block of y plus the ghost cells its neighbours hold of it (exact adjoint).
+  /// Collective.
   void adjoint(const Array& y, Array& x) const override;
 
+  /// The global array's shape (dims).
   const Shape& global_shape() const { return dims_; }
+  /// The process grid.
   const CartesianGrid& grid() const { return grid_; }
-  /// This rank's block: its start in the global array and its shape.
+  /// Where this rank's block starts in the global array.
   const Shape& core_start() const { return core_start_; }
+  /// This rank's block shape.
   const Shape& core_shape() const { return core_shape_; }
-  /// This rank's extended block and where the block sits in it (the minus widths).
+  /// This rank's extended block: its block with the ghost cells.
   const Shape& extended_shape() const { return extended_shape_; }
+  /// Where the block sits in the extended block: the minus widths.
   const Shape& core_offset() const { return minus_; }
 
  private:
@@ -99,6 +114,7 @@ class HaloOperator final : public LinearOperatorBase<DistributedArray<T, Space>>
 template <Scalar T, MemorySpace Space = Host>
 class HaloLinearOperator : public LinearOperator<T, Space> {
  public:
+  /// Wraps a halo operator object (Halo() builds it).
   explicit HaloLinearOperator(std::shared_ptr<const HaloOperator<T, Space>> halo)
       : LinearOperator<T, Space>(std::move(halo)) {}
 
@@ -108,15 +124,19 @@ class HaloLinearOperator : public LinearOperator<T, Space> {
   }
   /// This rank's extended block: its block with the ghost cells (PyLops-MPI's local_extent).
   const Shape& local_extent() const { return halo().extended_shape(); }
+  /// The same as local_extent().
   const Shape& extended_shape() const { return halo().extended_shape(); }
   /// This rank's block without ghost cells (PyLops-MPI's local_dims).
   const Shape& local_dims() const { return halo().core_shape(); }
+  /// The same as local_dims().
   const Shape& core_shape() const { return halo().core_shape(); }
-  /// Where this rank's block starts in the global array, and where it sits in the extended
-  /// block (the minus widths).
+  /// Where this rank's block starts in the global array.
   const Shape& core_start() const { return halo().core_start(); }
+  /// Where this rank's block sits in the extended block (the minus widths).
   const Shape& core_offset() const { return halo().core_offset(); }
+  /// The global array's shape (dims).
   const Shape& global_shape() const { return halo().global_shape(); }
+  /// The process grid.
   const CartesianGrid& grid() const { return halo().grid(); }
 };
 
@@ -127,6 +147,8 @@ HaloLinearOperator<T, Space> Halo(const Communicator& comm, const Shape& dims, I
   return HaloLinearOperator<T, Space>(std::make_shared<const HaloOperator<T, Space>>(
       comm, dims, HaloWidths::uniform(width, static_cast<int>(dims.size())), grid));
 }
+/// Halo with the widths of `widths` (per axis and side, trimmed at the array ends or not).
+/// Collective over `comm`; `grid` as in HaloOperator's constructor.
 template <Scalar T, MemorySpace Space = Host>
 HaloLinearOperator<T, Space> Halo(const Communicator& comm, const Shape& dims,
                                   const HaloWidths& widths, const Shape& grid = {}) {

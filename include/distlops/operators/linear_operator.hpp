@@ -43,11 +43,17 @@ using operator_scalar_t =
 template <class Domain, class Range = Domain>
 class LinearOperatorBase {
  public:
+  /// The type of x in y = A x.
   using domain_type = Domain;
+  /// The type of y in y = A x.
   using range_type = Range;
+  /// The scalars the operator is linear over (see operator_scalar_t).
   using value_type = operator_scalar_t<Domain, Range>;
+  /// The memory space of both vectors (Host or Cuda).
   using space_type = typename Domain::space_type;
+  /// The layout type of the domain (Layout, StackedLayout or a local shape).
   using domain_layout_type = vector_layout_t<Domain>;
+  /// The layout type of the range.
   using range_layout_type = vector_layout_t<Range>;
   static_assert(std::is_same_v<real_type_t<typename Domain::value_type>,
                                real_type_t<typename Range::value_type>>,
@@ -55,14 +61,18 @@ class LinearOperatorBase {
   static_assert(std::is_same_v<space_type, typename Range::space_type>,
                 "domain and range must live in the same memory space");
 
+  /// Records the layouts of x and y and the name that errors and logs show.
   LinearOperatorBase(domain_layout_type domain, range_layout_type range, std::string name)
       : domain_(std::move(domain)), range_(std::move(range)), name_(std::move(name)) {}
   virtual ~LinearOperatorBase() = default;
   LinearOperatorBase(const LinearOperatorBase&) = delete;
   LinearOperatorBase& operator=(const LinearOperatorBase&) = delete;
 
+  /// The layout of x.
   const domain_layout_type& domain() const { return domain_; }
+  /// The layout of y.
   const range_layout_type& range() const { return range_; }
+  /// The readable name used in error messages and the event log.
   const std::string& name() const { return name_; }
 
   /// y = A x. x has the domain layout and y the range layout; y may hold garbage on entry;
@@ -95,11 +105,12 @@ class LinearOperatorBase {
   }
 
  protected:
-  /// A range (domain) vector owned by the operator, allocated on first use.
+  /// A range vector owned by the operator, allocated on first use.
   Range& range_workspace() const {
     if (!range_workspace_) range_workspace_.emplace(range_);
     return *range_workspace_;
   }
+  /// A domain vector owned by the operator, allocated on first use.
   Domain& domain_workspace() const {
     if (!domain_workspace_) domain_workspace_.emplace(domain_);
     return *domain_workspace_;
@@ -139,19 +150,28 @@ BasicLinearOperator<D, R> make_scaled(operator_scalar_t<D, R> scale,
 template <class Domain, class Range = Domain>
 class BasicLinearOperator {
  public:
+  /// The type of x in y = A x.
   using domain_type = Domain;
+  /// The type of y in y = A x.
   using range_type = Range;
   /// The scalars of scaling and apply_add (operator_scalar_t: real for an operator between
   /// real and complex arrays).
   using value_type = operator_scalar_t<Domain, Range>;
+  /// The real type of value_type (norms, tolerances).
   using real_type = real_type_t<value_type>;
+  /// The memory space of both vectors (Host or Cuda).
   using space_type = typename Domain::space_type;
+  /// The layout type of the domain.
   using domain_layout_type = vector_layout_t<Domain>;
+  /// The layout type of the range.
   using range_layout_type = vector_layout_t<Range>;
+  /// The operator object type the handle points to.
   using Implementation = LinearOperatorBase<Domain, Range>;
 
   /// An empty handle; only assignable.
   BasicLinearOperator() = default;
+  /// Wraps an operator object; shares it with other handles.
+  /// @throws InvalidArgument if `implementation` is null.
   explicit BasicLinearOperator(std::shared_ptr<const Implementation> implementation)
       : implementation_(std::move(implementation)) {
     if (!implementation_) throw InvalidArgument("LinearOperator: null operator object");
@@ -162,16 +182,24 @@ class BasicLinearOperator {
     return BasicLinearOperator(std::make_shared<const Op>(std::forward<Args>(args)...));
   }
 
+  /// True for a default-constructed handle, which every other call rejects.
   bool empty() const { return !implementation_; }
+  /// The operator object (to reach an operator's own accessors through a dynamic_cast).
+  /// @throws InvalidArgument on an empty handle.
   const Implementation& implementation() const { return get(); }
+  /// The shared pointer to the operator object (null for an empty handle).
   const std::shared_ptr<const Implementation>& shared_implementation() const {
     return implementation_;
   }
+  /// The layout of x (every call below throws InvalidArgument on an empty handle).
   const domain_layout_type& domain() const { return get().domain(); }
+  /// The layout of y.
   const range_layout_type& range() const { return get().range(); }
-  /// Global number of rows (range size) and columns (domain size).
+  /// Global number of rows (range size).
   Index rows() const { return vector_traits<Range>::size(range()); }
+  /// Global number of columns (domain size).
   Index cols() const { return vector_traits<Domain>::size(domain()); }
+  /// The readable name used in error messages and the event log.
   const std::string& name() const { return get().name(); }
 
   /// y = A x in a new vector of the range layout. x may also be a vector of another layout
@@ -202,6 +230,8 @@ class BasicLinearOperator {
     apply_adjoint(y, x);
     return x;
   }
+  /// x = A^H y into caller-owned x (domain layout or a view-compatible one): no allocation beyond
+  /// the operator's workspaces on the first call.
   void apply_adjoint(const Range& y, Domain& x) const {
     const log_view::ScopedEvent event(log_view::EventKind::adjoint, name());
     LayoutAdapter<Range> input(y, range(), name(), ".apply_adjoint", "y");
@@ -220,6 +250,7 @@ class BasicLinearOperator {
 
   /// The adjoint A^H (its adjoint is A again).
   BasicLinearOperator<Range, Domain> adjoint() const { return detail::make_adjoint(*this); }
+  /// The adjoint A^H, PyLops' `.H`.
   BasicLinearOperator<Range, Domain> H() const { return adjoint(); }
   /// The transpose A^T = conj(A^H).
   BasicLinearOperator<Range, Domain> transpose() const { return detail::make_transpose(*this); }
@@ -227,27 +258,34 @@ class BasicLinearOperator {
   BasicLinearOperator conj() const { return detail::make_conjugate(*this); }
 
   // ---- algebra ---------------------------------------------------------------------------------
-  /// Composition: (A * B) x = A (B x). B's range must be A's domain.
+  /// Composition: (A * B) x = A (B x). B's range must be A's domain (ShapeMismatch otherwise).
   template <class D2>
   friend BasicLinearOperator<D2, Range> operator*(const BasicLinearOperator& a,
                                                   const BasicLinearOperator<D2, Domain>& b) {
     return detail::make_product(a, b);
   }
+  /// Sum: (A + B) x = A x + B x. Both must have the same domain and range layouts
+  /// (ShapeMismatch otherwise).
   friend BasicLinearOperator operator+(const BasicLinearOperator& a, const BasicLinearOperator& b) {
     return detail::make_sum(a, b, value_type(1));
   }
+  /// Difference: (A - B) x = A x - B x.
   friend BasicLinearOperator operator-(const BasicLinearOperator& a, const BasicLinearOperator& b) {
     return detail::make_sum(a, b, value_type(-1));
   }
+  /// Scaling: (s A) x = s (A x); the adjoint is conj(s) A^H.
   friend BasicLinearOperator operator*(value_type s, const BasicLinearOperator& a) {
     return detail::make_scaled(s, a);
   }
+  /// Scaling: A s = s A.
   friend BasicLinearOperator operator*(const BasicLinearOperator& a, value_type s) {
     return detail::make_scaled(s, a);
   }
+  /// Scaling by 1/s.
   friend BasicLinearOperator operator/(const BasicLinearOperator& a, value_type s) {
     return detail::make_scaled(value_type(1) / s, a);
   }
+  /// Negation: -A.
   friend BasicLinearOperator operator-(const BasicLinearOperator& a) {
     return detail::make_scaled(value_type(-1), a);
   }

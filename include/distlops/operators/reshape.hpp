@@ -65,17 +65,24 @@ inline bool viewable_as(const Shape& from, const Shape& to) {
 template <class Domain, class Range = Domain>
 class ReshapedOperator final : public LinearOperatorBase<Domain, Range> {
  public:
+  /// The operator's scalar type.
   using T = operator_scalar_t<Domain, Range>;
+  /// `op` with layouts `domain` and `range` (checked by reshape()); keeps op's name.
   ReshapedOperator(BasicLinearOperator<Domain, Range> op, vector_layout_t<Domain> domain,
                    vector_layout_t<Range> range)
       : LinearOperatorBase<Domain, Range>(std::move(domain), std::move(range), op.name()),
         op_(std::move(op)) {}
+  /// The operator seen with the new layouts.
   const BasicLinearOperator<Domain, Range>& original() const { return op_; }
+  /// y = op x, x and y viewed with op's layouts.
   void forward(const Domain& x, Range& y) const override { op_.apply(x, y); }
+  /// x = op^H y, x and y viewed with op's layouts.
   void adjoint(const Range& y, Domain& x) const override { op_.apply_adjoint(y, x); }
+  /// y = alpha op x + beta y.
   void forward_add(T alpha, const Domain& x, T beta, Range& y) const override {
     op_.apply_add(alpha, x, beta, y);
   }
+  /// x = alpha op^H y + beta x.
   void adjoint_add(T alpha, const Range& y, T beta, Domain& x) const override {
     op_.apply_adjoint_add(alpha, y, beta, x);
   }
@@ -116,8 +123,12 @@ BasicLinearOperator<Domain, Range> reshape(const BasicLinearOperator<Domain, Ran
 template <class Vector>
 class ReshapeOperator final : public LinearOperatorBase<Vector> {
  public:
+  /// The scalar type of the vectors.
   using T = typename Vector::value_type;
+  /// The memory space of the vectors.
   using Space = typename Vector::space_type;
+  /// The identity from layout (shape) `from` to `to`.
+  /// @throws ShapeMismatch on every rank unless every rank holds as many elements in both.
   ReshapeOperator(vector_layout_t<Vector> from, vector_layout_t<Vector> to)
       : LinearOperatorBase<Vector>(std::move(from), std::move(to), "Reshape") {
     if (!detail::viewable_as(this->domain(), this->range())) {
@@ -129,9 +140,11 @@ class ReshapeOperator final : public LinearOperatorBase<Vector> {
   }
   void forward(const Vector& x, Vector& y) const override { copy(x, y); }
   void adjoint(const Vector& y, Vector& x) const override { copy(y, x); }
+  /// y = alpha x + beta y, element by element in this rank's order.
   void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override {
     accumulate(alpha, x, beta, y);
   }
+  /// x = alpha y + beta x, element by element in this rank's order.
   void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override {
     accumulate(alpha, y, beta, x);
   }

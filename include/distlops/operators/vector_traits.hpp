@@ -15,15 +15,24 @@
 
 namespace distlops {
 
+/// What operators and solvers use of a vector type V: its layout type, sizes, descriptions and
+/// whether a vector fits a layout. Specialised for DistributedArray, StackedDistributedArray and
+/// LocalArray.
 template <class V>
 struct vector_traits;
 
+/// Vectors split or replicated over ranks, described by a Layout.
 template <Scalar T, MemorySpace Space>
 struct vector_traits<DistributedArray<T, Space>> {
+  /// The vector type described.
   using vector_type = DistributedArray<T, Space>;
+  /// What describes the vector's distribution: a Layout.
   using layout_type = Layout;
+  /// Global number of elements.
   static Index size(const Layout& layout) { return layout.global_size(); }
+  /// A readable description of the layout for error messages.
   static std::string describe(const Layout& layout) { return layout.describe(); }
+  /// Whether `v` has exactly `layout` (an empty array has none).
   static bool has_layout(const vector_type& v, const Layout& layout) {
     return !v.empty() && v.layout() == layout;
   }
@@ -47,12 +56,18 @@ struct vector_traits<DistributedArray<T, Space>> {
   }
 };
 
+/// Stacks of distributed arrays, described by a StackedLayout.
 template <Scalar T, MemorySpace Space>
 struct vector_traits<StackedDistributedArray<T, Space>> {
+  /// The vector type described.
   using vector_type = StackedDistributedArray<T, Space>;
+  /// What describes the stack: a StackedLayout (one layout per block, possibly nested).
   using layout_type = StackedLayout;
+  /// Global number of elements over all blocks.
   static Index size(const StackedLayout& layout) { return layout.global_size(); }
+  /// A readable description of the stacked layout for error messages.
   static std::string describe(const StackedLayout& layout) { return layout.describe(); }
+  /// Whether every block of `v` has exactly the corresponding layout.
   static bool has_layout(const vector_type& v, const StackedLayout& layout) {
     return v.has_layout(layout);
   }
@@ -72,18 +87,26 @@ struct vector_traits<StackedDistributedArray<T, Space>> {
   }
 };
 
+/// One rank's N-d array, described by its Shape; never communicates.
 template <Scalar T, MemorySpace Space>
 struct vector_traits<LocalArray<T, Space>> {
+  /// The vector type described.
   using vector_type = LocalArray<T, Space>;
+  /// What describes a local array: its shape.
   using layout_type = Shape;
+  /// Number of elements.
   static Index size(const Shape& shape) { return element_count(shape); }
+  /// A readable description of the shape for error messages.
   static std::string describe(const Shape& shape) { return "shape " + to_string(shape); }
+  /// Whether `v` has exactly `shape`.
   static bool has_layout(const vector_type& v, const Shape& shape) { return v.shape() == shape; }
+  /// Whether `v` can be seen with `shape` without copying: as many elements (a C-order reshape).
   static bool can_view(const vector_type& v, const Shape& shape) {
     return v.size() == element_count(shape);
   }
 };
 
+/// The layout type of vector type V: Layout, StackedLayout or Shape.
 template <class V>
 using vector_layout_t = typename vector_traits<V>::layout_type;
 
@@ -108,7 +131,9 @@ class LayoutAdapter {
     throw ShapeMismatch(owner + operation + ": " + role + " is expected with " +
                         traits::describe(layout) + ", got " + describe_vector(vector));
   }
+  /// The output vector with the required layout (the vector itself or a view of it).
   V& get() { return view_ ? *view_ : *vector_; }
+  /// The input vector with the required layout (the vector itself or a view of it).
   const V& get_const() const { return view_ ? *view_ : *vector_; }
 
  private:

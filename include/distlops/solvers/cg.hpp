@@ -43,6 +43,7 @@
 
 namespace distlops {
 
+/// Options of cg: the common ones (niter 10, tol 0 compared with ||r_k||) and the preconditioner.
 template <class V>
 struct CgOptions : SolverOptions<V> {
   /// M ~ A^{-1} (Hermitian positive definite, mapping A's domain onto itself), applied once
@@ -50,6 +51,7 @@ struct CgOptions : SolverOptions<V> {
   BasicLinearOperator<V, V> preconditioner = {};
 };
 
+/// What cg returns: the common result (residual_norms ||r_k||, costs sqrt(r_k^H z_k)).
 template <class V>
 using CgResult = SolverResult<V>;
 
@@ -59,8 +61,10 @@ using CgResult = SolverResult<V>;
 template <class V>
 class Cg {
  public:
+  /// The scalar type of the vectors.
   using T = typename V::value_type;
 
+  /// Keeps the operator and a copy of the options; checks nothing until setup().
   explicit Cg(const BasicLinearOperator<V, V>& op, const CgOptions<V>& options = {})
       : op_(op), options_(options) {}
   Cg(const Cg&) = delete;
@@ -184,6 +188,7 @@ class Cg {
     return result;
   }
 
+  /// setup(y, x0), step() until finished(), finalize(): the function form. Collective.
   CgResult<V> solve(const V& y, const V* x0 = nullptr) {
     setup(y, x0);
     while (!finished())
@@ -191,13 +196,19 @@ class Cg {
     return finalize();
   }
 
+  /// Iterations done so far (including those of a resumed checkpoint).
   int iteration() const { return k_; }
+  /// The current iterate x_k (after setup(), before finalize()).
   const V& x() const { return *x_; }
-  /// The residual y - A x and the search direction.
+  /// The residual r_k = y - A x_k (recursively updated).
   const V& residual() const { return *r_; }
+  /// The search direction c_k.
   const V& direction() const { return *c_; }
+  /// The stop reason found so far (none while the run goes on or when it only reached niter).
   std::optional<StopReason> reason() const { return reason_; }
+  /// The history of ||r_k||, one entry per iterate (entry 0: x0).
   const std::vector<double>& residual_norms() const { return run_->history(0); }
+  /// The history of sqrt(r_k^H z_k), one entry per iterate.
   const std::vector<double>& costs() const { return run_->history(1); }
 
  private:
@@ -248,8 +259,10 @@ CgResult<V> cg(const BasicLinearOperator<V, V>& op, const V& y, const V& x0,
   return Cg<V>(op, options).solve(y, &x0);
 }
 
+/// \cond
 #define DISTLOPS_CG_INSTANCE(prefix, V) prefix template class Cg<V>;
 DISTLOPS_SOLVER_VECTORS(DISTLOPS_CG_INSTANCE, extern)
 DISTLOPS_SOLVER_CUDA_VECTORS(DISTLOPS_CG_INSTANCE, extern)
+/// \endcond
 
 }  // namespace distlops

@@ -45,12 +45,16 @@
 
 namespace distlops {
 
+/// Options of cgls: the common ones (niter 10, tol 0 compared with the normal-equations residual
+/// norm) and the damping.
 template <class Domain>
 struct CglsOptions : SolverOptions<Domain> {
   /// Damping: the problem is min ||y - A x||^2 + damp^2 ||x||^2 (damp >= 0).
   double damp = 0.0;
 };
 
+/// What cgls returns: the common result (residual_norms ||r_k||, costs ||y - A x_k||) and the
+/// final norms.
 template <class Domain>
 struct CglsResult : SolverResult<Domain> {
   /// ||y - A x|| of the final x.
@@ -77,8 +81,10 @@ inline void check_damp(const char* solver, double damp) {
 template <class Domain, class Range>
 class Cgls {
  public:
+  /// The scalar type of the model.
   using T = typename Domain::value_type;
 
+  /// Keeps the operator and a copy of the options; checks nothing until setup().
   explicit Cgls(const BasicLinearOperator<Domain, Range>& op,
                 const CglsOptions<Domain>& options = {})
       : op_(op), options_(options) {}
@@ -192,6 +198,7 @@ class Cgls {
     return result;
   }
 
+  /// setup(y, x0), step() until finished(), finalize(): the function form. Collective.
   CglsResult<Domain> solve(const Range& y, const Domain* x0 = nullptr) {
     setup(y, x0);
     while (!finished())
@@ -199,13 +206,19 @@ class Cgls {
     return finalize();
   }
 
+  /// Iterations done so far (including those of a resumed checkpoint).
   int iteration() const { return k_; }
+  /// The current iterate x_k (after setup(), before finalize()).
   const Domain& x() const { return *x_; }
-  /// The data residual y - A x and the normal-equations residual A^H (y - A x) - damp^2 x.
+  /// The data residual s_k = y - A x_k.
   const Range& residual() const { return *s_; }
+  /// The normal-equations residual r_k = A^H (y - A x_k) - damp^2 x_k.
   const Domain& normal_residual() const { return *r_; }
+  /// The stop reason found so far (none while the run goes on or when it only reached niter).
   std::optional<StopReason> reason() const { return reason_; }
+  /// The history of ||r_k||, one entry per iterate (entry 0: x0).
   const std::vector<double>& residual_norms() const { return run_->history(0); }
+  /// The history of ||y - A x_k||, one entry per iterate.
   const std::vector<double>& costs() const { return run_->history(1); }
 
  private:
@@ -258,8 +271,10 @@ CglsResult<Domain> cgls(const BasicLinearOperator<Domain, Range>& op, const Rang
   return Cgls<Domain, Range>(op, options).solve(y, &x0);
 }
 
+/// \cond
 #define DISTLOPS_CGLS_INSTANCE(prefix, D, R) prefix template class Cgls<D, R>;
 DISTLOPS_SOLVER_PAIRS(DISTLOPS_CGLS_INSTANCE, extern)
 DISTLOPS_SOLVER_CUDA_PAIRS(DISTLOPS_CGLS_INSTANCE, extern)
+/// \endcond
 
 }  // namespace distlops

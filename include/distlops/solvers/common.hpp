@@ -60,7 +60,12 @@ const char* to_string(StopReason reason);
 bool is_breakdown(StopReason reason);
 
 /// What a callback returns.
-enum class CallbackAction { proceed, stop };
+enum class CallbackAction {
+  /// Go on with the run.
+  proceed,
+  /// End the run with StopReason::callback.
+  stop
+};
 
 /// Called after every iteration with the iteration count, the current model and the newest
 /// entries of the residual-norm and cost histories. Returning CallbackAction::stop ends the
@@ -75,13 +80,17 @@ using SolverCallback = std::function<CallbackAction(int iteration, const Domain&
 /// operator size, parameters), a row per shown iteration (iteration, x[0], the solver's norms,
 /// elapsed seconds) and a footer (stop reason, iterations, total time).
 struct ProgressOptions {
+  /// Print the table (PyLops' show=True); off by default.
   bool show = false;
   /// Where rank 0 prints; std::cout when null.
   std::ostream* stream = nullptr;
-  /// Rows are printed for the first `first` iterations, the last `last` ones and every
-  /// `every`-th in between (PyLops' itershow); the initial row and the final one always.
+  /// Number of first iterations shown. Rows are printed for the first `first` iterations, the
+  /// last `last` ones and every `every`-th in between (PyLops' itershow); the initial row and
+  /// the final one always.
   int first = 10;
+  /// Number of final iterations shown.
   int last = 10;
+  /// Every `every`-th iteration in between is shown.
   int every = 10;
 };
 
@@ -113,8 +122,11 @@ struct SolverOptions {
   /// PyLops' CG and CGLS, which compare tol with the squared residual norm, distlops compares
   /// it with the norm itself.
   double tol = 0.0;
+  /// Called after every iteration (none by default).
   SolverCallback<Domain> callback = {};
+  /// The progress table (off by default).
   ProgressOptions progress = {};
+  /// Checkpoints (off by default).
   CheckpointOptions checkpoint = {};
 };
 
@@ -125,6 +137,7 @@ struct SolverResult {
   Domain x;
   /// Number of iterations done, counting those of the run that wrote a resumed checkpoint.
   int iterations = 0;
+  /// Why the run stopped (is_breakdown() tells the breakdowns apart).
   StopReason reason = StopReason::max_iterations;
   /// residual_norms[k]: the norm of the residual of the k-th iterate (per solver; ISTA and
   /// FISTA: of the (k + 1)-th, see above).

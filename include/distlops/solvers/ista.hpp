@@ -75,20 +75,24 @@ namespace distlops {
 /// Options of ISTA and FISTA. `Coefficients` is the vector type of SOp's domain.
 template <class Domain, class Coefficients = Domain>
 struct IstaOptions : SolverOptions<Domain> {
+  /// PyLops' defaults; tol 1e-10, compared with ||x_{k+1} - x_k||.
   IstaOptions() { this->tol = 1e-10; }
   /// Weight of the sparsity penalty (>= 0).
   double eps = 0.1;
   /// Step size; absent: 1 / lambda_max(A^H A) estimated by power iteration with `eigs`.
   std::optional<double> alpha = std::nullopt;
+  /// Options of the power iteration that estimates lambda_max(A^H A) when alpha is absent.
   PowerIterationOptions eigs = {};
+  /// The thresholding rule: soft (L1, default), hard (L0) or half (L1/2).
   ThresholdKind threshold = ThresholdKind::soft;
   /// Factors of the threshold per iteration (decay[k] multiplies the threshold of iteration
   /// k; at least niter entries). Empty: all ones.
   std::vector<double> decay = {};
   /// Sparsifying operator of the analysis problem (x = SOp c); empty: none.
   BasicLinearOperator<Coefficients, Domain> sop = {};
-  /// Relative cost tolerances (0 disables them), see above.
+  /// Stop when J(x_k) < rtol J(x_0) (StopReason::cost_to_initial); 0 disables it.
   double rtol = 0.0;
+  /// Stop when J(x_k) < rtol1 ||y||^2 / 2 (StopReason::cost_to_data); 0 disables it.
   double rtol1 = 0.0;
 };
 
@@ -103,8 +107,9 @@ struct IstaResult : SolverResult<Domain> {
   double threshold = 0.0;
   /// model_updates[k - 1] = ||x_k - x_{k-1}||.
   std::vector<double> model_updates;
-  /// ||y - A x_0|| and J(x_0) of the initial guess (x_0 = 0 without x0: ||y|| and ||y||^2 / 2).
+  /// ||y - A x_0|| of the initial guess (||y|| without x0).
   double initial_residual_norm = 0.0;
+  /// J(x_0) of the initial guess (||y||^2 / 2 without x0).
   double initial_cost = 0.0;
 };
 
@@ -115,8 +120,11 @@ struct IstaResult : SolverResult<Domain> {
 template <class Domain, class Range, class Coefficients = Domain>
 class Ista {
  public:
+  /// The scalar type of the model.
   using T = typename Domain::value_type;
 
+  /// Keeps the operator and a copy of the options; `accelerated` selects FISTA. Checks nothing
+  /// until setup().
   explicit Ista(const BasicLinearOperator<Domain, Range>& op,
                 const IstaOptions<Domain, Coefficients>& options = {}, bool accelerated = false)
       : op_(op), options_(options), accelerated_(accelerated) {}
@@ -340,6 +348,7 @@ class Ista {
     return result;
   }
 
+  /// setup(y, x0), step() until finished(), finalize(): the function form. Collective.
   IstaResult<Domain> solve(const Range& y, const Domain* x0 = nullptr) {
     setup(y, x0);
     while (!finished())
@@ -347,17 +356,25 @@ class Ista {
     return finalize();
   }
 
+  /// "fista" or "ista", as in messages and the progress table.
   const char* name() const { return accelerated_ ? "fista" : "ista"; }
+  /// Iterations done so far (including those of a resumed checkpoint).
   int iteration() const { return k_; }
+  /// The current iterate x_k (after setup(), before finalize()).
   const Domain& x() const { return *x_; }
   /// FISTA's extrapolated point (x for ISTA).
   const Domain& z() const { return accelerated_ ? *z_ : *x_; }
   /// y - A x.
   const Range& residual() const { return *res_; }
+  /// The step in use (given, or estimated at setup()).
   double alpha() const { return alpha_; }
+  /// The stop reason found so far (none while the run goes on or when it only reached niter).
   std::optional<StopReason> reason() const { return reason_; }
+  /// The history of ||y - A x_k||, one entry per iteration.
   const std::vector<double>& residual_norms() const { return run_->history(0); }
+  /// The history of J(x_k), one entry per iteration.
   const std::vector<double>& costs() const { return run_->history(1); }
+  /// The history of ||x_k - x_{k-1}||, one entry per iteration.
   const std::vector<double>& model_updates() const { return run_->history(2); }
 
  private:
@@ -420,8 +437,10 @@ IstaResult<Domain> ista(const BasicLinearOperator<Domain, Range>& op, const Rang
   return Ista<Domain, Range, Coefficients>(op, options).solve(y, &x0);
 }
 
+/// \cond
 #define DISTLOPS_SPARSE_INSTANCE(prefix, D, R) prefix template class Ista<D, R, D>;
 DISTLOPS_SOLVER_PAIRS(DISTLOPS_SPARSE_INSTANCE, extern)
 DISTLOPS_SOLVER_CUDA_PAIRS(DISTLOPS_SPARSE_INSTANCE, extern)
+/// \endcond
 
 }  // namespace distlops

@@ -48,27 +48,39 @@
 
 namespace distlops {
 
+/// Options of lsqr: the common ones (niter 10, tol 0 compared with arnorm), the damping and
+/// PyLops' atol, btol and conlim.
 template <class Domain>
 struct LsqrOptions : SolverOptions<Domain> {
   /// Damping (>= 0).
   double damp = 0.0;
-  /// Stopping tolerances of LSQR (PyLops' defaults); 0 disables the corresponding test.
+  /// Relative tolerance on A and on the normal-equations residual (PyLops' default; test1's
+  /// and test2's atol). 0 disables the corresponding terms.
   double atol = 1e-8;
+  /// Relative tolerance on y (PyLops' default; test1's btol).
   double btol = 1e-8;
   /// Stop when the condition estimate exceeds conlim (0 disables the test).
   double conlim = 1e8;
 };
 
+/// What lsqr returns: the common result (residual_norms arnorm, costs r1norm) and LSQR's final
+/// estimates.
 template <class Domain>
 struct LsqrResult : SolverResult<Domain> {
   /// PyLops' istop code of the stop reason: 1 to 6 for its tests, 7 for the iteration limit,
   /// 0 for the others (tolerance, breakdown, callback).
   int istop = 0;
+  /// The estimate of ||y - A x||, non-negative.
   double r1norm = 0.0;
+  /// rnorm, the estimate of ||[y - A x; damp (x - x0)]||.
   double r2norm = 0.0;
+  /// The estimate of the Frobenius norm of [A; damp I].
   double anorm = 0.0;
+  /// The estimate of the condition number of [A; damp I].
   double acond = 0.0;
+  /// The estimate of ||A^H (y - A x) - damp^2 (x - x0)||.
   double arnorm = 0.0;
+  /// The estimate of ||x - x0||.
   double xnorm = 0.0;
 };
 
@@ -231,10 +243,12 @@ LsqrResult<Domain> lsqr(const BasicLinearOperator<Domain, Range>& op, const Rang
   return detail::lsqr_run(op, y, &x0, options);
 }
 
+/// \cond
 #define DISTLOPS_LSQR_INSTANCE(prefix, D, R)                                                       \
   prefix template LsqrResult<D> detail::lsqr_run<D, R>(const BasicLinearOperator<D, R>&, const R&, \
                                                        const D*, const LsqrOptions<D>&);
 DISTLOPS_SOLVER_PAIRS(DISTLOPS_LSQR_INSTANCE, extern)
 DISTLOPS_SOLVER_CUDA_PAIRS(DISTLOPS_LSQR_INSTANCE, extern)
+/// \endcond
 
 }  // namespace distlops

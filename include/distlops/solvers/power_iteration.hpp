@@ -33,13 +33,17 @@
 
 namespace distlops {
 
+/// Options of power_iteration and power_iteration_normal.
 struct PowerIterationOptions {
+  /// Maximum number of iterations.
   int niter = 30;
+  /// Stop when |lambda_k - lambda_{k-1}| < tol |lambda_k|.
   double tol = 1e-6;
   /// Key of the random initial vector (fill_random).
   std::uint64_t seed = 0;
 };
 
+/// What power_iteration returns (equal on every rank).
 template <class V>
 struct PowerIterationResult {
   /// The estimate of the eigenvalue of largest modulus.
@@ -157,10 +161,12 @@ PowerIterationResult<Domain> power_iteration_normal(const BasicLinearOperator<Do
   return result;
 }
 
+/// \cond
 #define DISTLOPS_POWER_INSTANCE(prefix, V)                                \
   prefix template PowerIterationResult<V> detail::power_iteration_run<V>( \
       const BasicLinearOperator<V, V>&, const V*, const PowerIterationOptions&);
 DISTLOPS_SOLVER_VECTORS(DISTLOPS_POWER_INSTANCE, extern)
 DISTLOPS_SOLVER_CUDA_VECTORS(DISTLOPS_POWER_INSTANCE, extern)
+/// \endcond
 
 }  // namespace distlops

@@ -16,7 +16,15 @@
 
 namespace distlops {
 
-enum class ThresholdKind { soft, hard, half };
+/// The thresholding rule of ISTA and FISTA (thresholding.hpp has the formulas).
+enum class ThresholdKind {
+  /// Soft thresholding, the proximal operator of the l1 norm.
+  soft,
+  /// Hard thresholding, the proximal operator of the number of non-zeros.
+  hard,
+  /// Half thresholding, the proximal operator of sum |x_i|^(1/2).
+  half
+};
 
 /// The exponent p of the penalty a rule is the proximal operator of: 1, 0 or 0.5.
 constexpr double penalty_exponent(ThresholdKind kind) {
@@ -38,6 +46,7 @@ DISTLOPS_HOST_DEVICE inline T times_real(const T& x, R s) {
   }
 }
 
+/// max(|x| - t, 0) x / |x|: the magnitude shrinks by t, the phase stays.
 template <class T>
 DISTLOPS_HOST_DEVICE inline T soft(const T& x, pointwise::real_of_t<T> t) {
   using R = pointwise::real_of_t<T>;

@@ -27,15 +27,17 @@ namespace distlops {
 /// "soft", "hard" or "half".
 const char* to_string(ThresholdKind kind);
 
-/// The per-element rules on the host's scalar types.
+/// The soft rule on one value of the host's scalar types: max(|x| - t, 0) x / |x|.
 template <class T>
 T soft_threshold(T x, real_type_t<T> t) {
   return threshold_rules::soft(x, t);
 }
+/// The hard rule on one value: x where |x| > cut, else 0 (cut = hard_threshold_cut(t)).
 template <class T>
 T hard_threshold(T x, real_type_t<T> cut) {
   return threshold_rules::hard(x, cut);
 }
+/// The half rule on one value for threshold t (cut = half_threshold_cut(t)).
 template <class T>
 T half_threshold(T x, real_type_t<T> t, real_type_t<T> cut) {
   return threshold_rules::half(x, t, cut);
@@ -58,9 +60,11 @@ double penalty(const V& v, ThresholdKind kind) {
   return detail::penalty_sum(v, penalty_exponent(kind));
 }
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_THRESHOLD(T, S) \
   extern template void kernels::threshold<T>(S, ThresholdKind, Index, real_type_t<T>, T*);
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_THRESHOLD)
 #undef DISTLOPS_DETAIL_EXTERN_THRESHOLD
+/// \endcond
 
 }  // namespace distlops

@@ -5,7 +5,7 @@
 /// Distributed dense matrix products Y = A X (PyLops-MPI's MPIMatrixMult): A is N x K, the
 /// model X is K x M and the data Y are N x M, all three cut into blocks over a square grid of
 /// P = p x p ranks; rank r sits at grid row g = r / p and column c = r % p. Blocks have
-/// ceil(n / p) rows or columns, the last ones fewer (or none). The local products are Eigen
+/// ceil(n / p) rows or columns, the last ones fewer (or none). The local products are OpenBLAS
 /// GEMMs on the host and cuBLAS GEMMs on the device; the adjoint is X = A^H Y exactly.
 ///
 /// kind = summa: A, X and Y are tiled over the grid: rank (g, c) holds tile (g, c) of each
@@ -37,18 +37,39 @@
 
 namespace distlops {
 
-enum class MatrixMultKind { summa, block };
+/// How the distributed MatrixMult lays A, X and Y over the square grid (see above).
+enum class MatrixMultKind {
+  /// Tiles of A, X and Y on every rank; stationary-A SUMMA.
+  summa,
+  /// Row blocks of A; column blocks of X and Y replicated along grid rows.
+  block
+};
 
 /// A rectangle of a matrix: rows [row_begin, row_end), columns [col_begin, col_end).
 struct MatrixBlock {
+  /// First row.
   Index row_begin = 0, row_end = 0, col_begin = 0, col_end = 0;
+  /// \var row_end
+  /// One past the last row.
+  /// \var col_begin
+  /// First column.
+  /// \var col_end
+  /// One past the last column.
+
+  /// Number of rows.
   Index rows() const { return row_end - row_begin; }
+  /// Number of columns.
   Index cols() const { return col_end - col_begin; }
 };
 
 /// The blocks of A (n x k), X (k x m) and Y (n x m) that `rank` of `size` holds.
 struct MatrixMultBlocks {
+  /// This rank's block of A.
   MatrixBlock a, x, y;
+  /// \var x
+  /// This rank's block of X (the model).
+  /// \var y
+  /// This rank's block of Y (the data).
 };
 
 /// InvalidArgument when `size` is not a perfect square or a dimension is negative.
@@ -69,10 +90,12 @@ LinearOperator<T, Space> MatrixMult(const EigenRowMajorMatrix<T>& local_a, Index
                                     MatrixMultKind kind = MatrixMultKind::summa,
                                     const Communicator& comm = Communicator::world());
 
+/// \cond
 #define DISTLOPS_EXTERN_DENSE_MATRIX_MULT(T, S)                                               \
   extern template LinearOperator<T, S> MatrixMult<T, S>(const EigenRowMajorMatrix<T>&, Index, \
                                                         MatrixMultKind, const Communicator&);
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_EXTERN_DENSE_MATRIX_MULT)
 #undef DISTLOPS_EXTERN_DENSE_MATRIX_MULT
+/// \endcond
 
 }  // namespace distlops

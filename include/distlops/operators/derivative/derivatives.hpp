@@ -12,7 +12,8 @@
 /// derivatives': they accept the same arguments (any axis length; `edge` needs 2 or 3 samples).
 ///
 /// Differences from PyLops / PyLops-MPI: the Laplacian applies `kind` to every axis (as
-/// PyLops-MPI does; serial PyLops applies it to the first axis only), the derivatives accept
+/// PyLops-MPI and PyLops 2.8 do; PyLops before 2.8 applied it to the first axis only), the
+/// derivatives accept
 /// arrays distributed along any axis and any split, and BROADCAST arrays are differentiated
 /// locally instead of being converted to SCATTER.
 
@@ -25,10 +26,14 @@
 
 namespace distlops {
 
+/// Options of the distributed FirstDerivative and SecondDerivative (PyLops' keyword arguments;
+/// the axis defaults to 0, PyLops-MPI's distributed axis).
 struct DerivativeOptions {
   /// Axis along which to differentiate (negative values count from the end).
   int axis = 0;
+  /// Sample spacing along the axis (non-zero, finite).
   double sampling = 1.0;
+  /// Stencil: forward, backward or centered (default); see stencil.hpp for the rows.
   DerivativeKind kind = DerivativeKind::centered;
   /// One-sided differences on the first and last samples (centered kinds only).
   bool edge = false;
@@ -36,18 +41,28 @@ struct DerivativeOptions {
   int order = 3;
 };
 
+/// Options of the distributed Laplacian; axes, weights and sampling have the same length.
 struct LaplacianOptions {
+  /// Axes to differentiate along (negative values count from the end); an axis may repeat.
   std::vector<int> axes = {-2, -1};
+  /// Weight of each axis' second derivative.
   std::vector<double> weights = {1.0, 1.0};
+  /// Sample spacing along each axis (non-zero, finite).
   std::vector<double> sampling = {1.0, 1.0};
+  /// One-sided formula on the first and last samples (centered kind only), on every axis.
   bool edge = false;
+  /// Stencil of every axis' second derivative.
   DerivativeKind kind = DerivativeKind::centered;
 };
 
+/// Options of the distributed Gradient: the FirstDerivative options shared by every axis (order
+/// 3).
 struct GradientOptions {
   /// One sampling per axis; empty: 1 along every axis; a single value: the same everywhere.
   std::vector<double> sampling = {};
+  /// One-sided differences on the first and last samples (centered kind only).
   bool edge = false;
+  /// Stencil of every axis' first derivative.
   DerivativeKind kind = DerivativeKind::centered;
 };
 
@@ -71,6 +86,7 @@ template <Scalar T, MemorySpace Space = Host>
 BasicLinearOperator<DistributedArray<T, Space>, StackedDistributedArray<T, Space>> Gradient(
     const Layout& layout, const GradientOptions& options = {});
 
+/// \cond
 #define DISTLOPS_DETAIL_DISTRIBUTED_DERIVATIVES(PREFIX, T, S)                                   \
   PREFIX template LinearOperator<T, S> FirstDerivative<T, S>(const Layout&,                     \
                                                              const DerivativeOptions&);         \
@@ -83,5 +99,6 @@ BasicLinearOperator<DistributedArray<T, Space>, StackedDistributedArray<T, Space
   DISTLOPS_DETAIL_DISTRIBUTED_DERIVATIVES(extern, T, S)
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_DISTRIBUTED_DERIVATIVES)
 #undef DISTLOPS_DETAIL_EXTERN_DISTRIBUTED_DERIVATIVES
+/// \endcond
 
 }  // namespace distlops

@@ -38,17 +38,22 @@
 
 namespace distlops::stencil {
 
-/// No row or column has more than 5 points, and none reaches further than 2 samples.
+/// No row or column has more than 5 points.
 inline constexpr int max_points = 5;
+/// No row or column reaches further than 2 samples from its position.
 inline constexpr int radius = 2;
 
 /// The samples one output point combines: y[i] = sum_s weight[s] * x[i + offset[s]].
 template <class R>
 struct Stencil {
+  /// Number of points used (at most max_points; 0 for a zero row).
   int count = 0;
+  /// Position of each point relative to the output index.
   int offset[max_points] = {};
+  /// Weight of each point.
   R weight[max_points] = {};
 
+  /// Appends the point at relative `position` with weight `value`.
   DISTLOPS_HOST_DEVICE constexpr void add(int position, R value) {
     offset[count] = position;
     weight[count] = value;
@@ -61,10 +66,15 @@ struct Stencil {
 /// weight (1/h, or weight/h^2 in a Laplacian).
 template <class R>
 struct Spec {
+  /// 1 for a first derivative, 2 for a second derivative.
   int derivative = 1;
+  /// Forward, backward or centered stencil.
   DerivativeKind kind = DerivativeKind::centered;
+  /// Accuracy order of centered first derivatives: 3 or 5.
   int order = 3;
+  /// One-sided formulas on the end rows (centered kinds only).
   bool edge = false;
+  /// Factor of every weight: 1/h, or weight/h^2 in a Laplacian.
   R scale = R(1);
 };
 

@@ -34,21 +34,32 @@ namespace distlops {
 /// One term of a StencilOperator: the derivative `spec` along `axis` (negative values count
 /// from the end).
 struct StencilTerm {
+  /// Axis of the derivative (negative values count from the end).
   int axis = 0;
+  /// Which derivative, its kind, order, edge flag and weight factor.
   stencil::Spec<double> spec;
 };
 
+/// The finite-difference engine: y = sum_t D_t x over its terms, D_t the stencil.hpp derivative
+/// along axis a_t. Vector is LocalArray (no communication) or DistributedArray (ghost planes
+/// exchanged with the neighbours along the distribution axis, overlapped with the interior).
+/// FirstDerivative, SecondDerivative, Laplacian and Gradient build it; domain and range share
+/// one layout.
 template <class Vector>
 class StencilOperator final : public LinearOperatorBase<Vector> {
  public:
+  /// The scalar type of the arrays.
   using value_type = typename Vector::value_type;
+  /// The memory space of the arrays.
   using space_type = typename Vector::space_type;
+  /// A Layout (distributed arrays) or a Shape (local arrays).
   using layout_type = vector_layout_t<Vector>;
   /// Whether the arrays are distributed (DistributedArray) or local (LocalArray).
   static constexpr bool distributed =
       std::same_as<Vector, DistributedArray<value_type, space_type>>;
-  /// Most dimensions of the arrays and most terms.
+  /// Most dimensions of the arrays.
   static constexpr int max_dimensions = 16;
+  /// Most terms of one operator.
   static constexpr int max_terms = 16;
 
   /// `layout` (a Layout, collective: ghost-exchange planning; or the shape of local arrays) is
@@ -64,9 +75,12 @@ class StencilOperator final : public LinearOperatorBase<Vector> {
   void adjoint(const Vector& y, Vector& x) const override {
     run(true, y, x, value_type(1), value_type(0));
   }
+  /// y = alpha sum_t D_t x + beta y in one pass (y is not read when beta == 0). Collective for
+  /// distributed arrays split along a differentiated axis.
   void forward_add(value_type alpha, const Vector& x, value_type beta, Vector& y) const override {
     run(false, x, y, alpha, beta);
   }
+  /// x = alpha sum_t D_t^T y + beta x in one pass (the weights are real: D^H = D^T).
   void adjoint_add(value_type alpha, const Vector& y, value_type beta, Vector& x) const override {
     run(true, y, x, alpha, beta);
   }
@@ -131,6 +145,7 @@ class StencilOperator final : public LinearOperatorBase<Vector> {
   KeptTransport<Space> transport_;
 };
 
+/// \cond
 #define DISTLOPS_DETAIL_STENCIL_OPERATOR(PREFIX, T, SPACE)     \
   PREFIX template class StencilOperator<LocalArray<T, SPACE>>; \
   PREFIX template class StencilOperator<DistributedArray<T, SPACE>>;
@@ -138,5 +153,6 @@ class StencilOperator final : public LinearOperatorBase<Vector> {
   DISTLOPS_DETAIL_STENCIL_OPERATOR(extern, T, SPACE)
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_STENCIL_OPERATOR)
 #undef DISTLOPS_DETAIL_EXTERN_STENCIL_OPERATOR
+/// \endcond
 
 }  // namespace distlops

@@ -39,10 +39,12 @@ template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> Convolve1D(const Shape& dims, std::span<const T> filter, Index offset = 0,
                                    int axis = -1);
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_CONVOLVE1D(T, S)                                                 \
   extern template LocalOperator<T, S> Convolve1D<T, S>(const Shape&, std::span<const T>, Index, \
                                                        int);
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_CONVOLVE1D)
 #undef DISTLOPS_DETAIL_EXTERN_CONVOLVE1D
+/// \endcond
 
 }  // namespace distlops::local

@@ -45,6 +45,7 @@ LocalOperator<T, Space> Convolve2D(const Shape& dims, std::span<const T> filter,
                                    const Shape& filter_shape, std::array<Index, 2> offset = {0, 0},
                                    std::array<int, 2> axes = {-2, -1});
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_CONVOLVEND(T, S)                                                 \
   extern template LocalOperator<T, S> ConvolveND<T, S>(const Shape&, std::span<const T>,        \
                                                        const Shape&, const std::vector<Index>&, \
@@ -53,5 +54,6 @@ LocalOperator<T, Space> Convolve2D(const Shape& dims, std::span<const T> filter,
       const Shape&, std::span<const T>, const Shape&, std::array<Index, 2>, std::array<int, 2>);
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_CONVOLVEND)
 #undef DISTLOPS_DETAIL_EXTERN_CONVOLVEND
+/// \endcond
 
 }  // namespace distlops::local

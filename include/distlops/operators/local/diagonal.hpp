@@ -26,9 +26,11 @@ namespace distlops::local {
 template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> Diagonal(std::span<const T> diag, const Shape& dims = {}, int axis = -1);
 
+/// \cond
 #define DISTLOPS_EXTERN_DIAGONAL(T, S) \
   extern template LocalOperator<T, S> Diagonal<T, S>(std::span<const T>, const Shape&, int);
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_EXTERN_DIAGONAL)
 #undef DISTLOPS_EXTERN_DIAGONAL
+/// \endcond
 
 }  // namespace distlops::local

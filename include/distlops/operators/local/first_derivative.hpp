@@ -26,10 +26,14 @@
 
 namespace distlops::local {
 
+/// Options of local::FirstDerivative (PyLops' keyword arguments, same defaults).
 struct FirstDerivativeOptions {
   int axis = -1;  ///< negative values count from the end
+  /// Sample spacing along the axis (non-zero, finite); the differences are divided by it.
   double sampling = 1.0;
+  /// Stencil: forward, backward or centered (default).
   DerivativeKind kind = DerivativeKind::centered;
+  /// Centered kinds only: one-sided differences on the end rows instead of zeros.
   bool edge = false;
   int order = 3;  ///< 3 or 5, for centered derivatives
 };
@@ -39,10 +43,12 @@ template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> FirstDerivative(const Shape& dims,
                                         const FirstDerivativeOptions& options = {});
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_FIRST_DERIVATIVE(T, S)                     \
   extern template LocalOperator<T, S> FirstDerivative<T, S>(const Shape&, \
                                                             const FirstDerivativeOptions&);
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_FIRST_DERIVATIVE)
 #undef DISTLOPS_DETAIL_EXTERN_FIRST_DERIVATIVE
+/// \endcond
 
 }  // namespace distlops::local

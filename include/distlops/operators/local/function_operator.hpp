@@ -24,16 +24,22 @@
 
 namespace distlops::local {
 
+/// The operator object of FunctionOperator(): applies the user's forward and adjoint callables.
 template <Scalar T, MemorySpace Space = Host>
 class CallableOperator final : public LinearOperatorBase<LocalArray<T, Space>> {
  public:
+  /// The vector type of domain and range.
   using Vector = LocalArray<T, Space>;
   /// Computes its second argument from its first.
   using Function = std::function<void(const Vector&, Vector&)>;
 
+  /// An operator from arrays of shape `model` to arrays of shape `data` named `name`.
+  /// @throws InvalidArgument for an empty callable or a bad shape.
   CallableOperator(Function forward, Function adjoint, Shape model, Shape data, std::string name);
 
+  /// y = forward(x).
   void forward(const Vector& x, Vector& y) const override;
+  /// x = adjoint(y).
   void adjoint(const Vector& y, Vector& x) const override;
 
  private:

@@ -27,9 +27,11 @@ LocalOperator<T, Space> Identity(const Shape& shape) {
   return Identity<T, Space>(shape, shape);
 }
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_IDENTITY(T, S) \
   extern template LocalOperator<T, S> Identity<T, S>(const Shape&, const Shape&);
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_IDENTITY)
 #undef DISTLOPS_DETAIL_EXTERN_IDENTITY
+/// \endcond
 
 }  // namespace distlops::local

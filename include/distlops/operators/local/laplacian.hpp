@@ -23,11 +23,17 @@
 
 namespace distlops::local {
 
+/// Options of local::Laplacian (PyLops' keyword arguments, same defaults); axes, weights and
+/// sampling have the same length.
 struct LaplacianOptions {
   std::vector<int> axes = {-2, -1};  ///< negative values count from the end
+  /// Weight of each axis' second derivative.
   std::vector<double> weights = {1.0, 1.0};
+  /// Sample spacing along each axis (non-zero, finite).
   std::vector<double> sampling = {1.0, 1.0};
+  /// As SecondDerivativeOptions::edge, on every axis.
   bool edge = false;
+  /// As SecondDerivativeOptions::kind, on every axis (as PyLops 2.8).
   DerivativeKind kind = DerivativeKind::centered;
 };
 
@@ -35,9 +41,11 @@ struct LaplacianOptions {
 template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> Laplacian(const Shape& dims, const LaplacianOptions& options = {});
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_LAPLACIAN(T, S) \
   extern template LocalOperator<T, S> Laplacian<T, S>(const Shape&, const LaplacianOptions&);
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_LAPLACIAN)
 #undef DISTLOPS_DETAIL_EXTERN_LAPLACIAN
+/// \endcond
 
 }  // namespace distlops::local

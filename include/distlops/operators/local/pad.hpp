@@ -19,7 +19,9 @@ namespace distlops::local {
 
 /// Padding of one axis: samples added before and after.
 struct PadWidth {
+  /// Zeros added before the first sample (>= 0).
   Index before = 0;
+  /// Zeros added after the last sample (>= 0).
   Index after = 0;
 };
 
@@ -27,9 +29,11 @@ struct PadWidth {
 template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> Pad(const Shape& dims, const std::vector<PadWidth>& pad);
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_PAD(T, S) \
   extern template LocalOperator<T, S> Pad<T, S>(const Shape&, const std::vector<PadWidth>&);
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_PAD)
 #undef DISTLOPS_DETAIL_EXTERN_PAD
+/// \endcond
 
 }  // namespace distlops::local

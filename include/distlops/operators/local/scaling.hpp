@@ -16,9 +16,11 @@ namespace distlops::local {
 template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> Scaling(const Shape& shape, T scale);
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_SCALING(T, S) \
   extern template LocalOperator<T, S> Scaling<T, S>(const Shape&, T);
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_SCALING)
 #undef DISTLOPS_DETAIL_EXTERN_SCALING
+/// \endcond
 
 }  // namespace distlops::local

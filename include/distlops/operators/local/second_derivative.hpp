@@ -22,10 +22,16 @@
 
 namespace distlops::local {
 
+/// Options of local::SecondDerivative (PyLops' keyword arguments, same defaults).
 struct SecondDerivativeOptions {
   int axis = -1;  ///< negative values count from the end
+  /// Sample spacing along the axis (non-zero, finite); the differences are divided by its square.
   double sampling = 1.0;
+  /// Row the three-point difference is written at: forward (j), centered (j + 1, default) or
+  /// backward (j + 2).
   DerivativeKind kind = DerivativeKind::centered;
+  /// Centered kind only: the one-sided three-point formula on the first and last rows instead of
+  /// zeros.
   bool edge = false;
 };
 
@@ -34,10 +40,12 @@ template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> SecondDerivative(const Shape& dims,
                                          const SecondDerivativeOptions& options = {});
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_SECOND_DERIVATIVE(T, S)                     \
   extern template LocalOperator<T, S> SecondDerivative<T, S>(const Shape&, \
                                                              const SecondDerivativeOptions&);
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_SECOND_DERIVATIVE)
 #undef DISTLOPS_DETAIL_EXTERN_SECOND_DERIVATIVE
+/// \endcond
 
 }  // namespace distlops::local

@@ -25,9 +25,11 @@ namespace distlops::local {
 template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> Transpose(const Shape& dims, const std::vector<int>& axes);
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_TRANSPOSE(T, S) \
   extern template LocalOperator<T, S> Transpose<T, S>(const Shape&, const std::vector<int>&);
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_TRANSPOSE)
 #undef DISTLOPS_DETAIL_EXTERN_TRANSPOSE
+/// \endcond
 
 }  // namespace distlops::local

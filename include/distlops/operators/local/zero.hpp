@@ -20,9 +20,11 @@ LocalOperator<T, Space> Zero(const Shape& shape) {
   return Zero<T, Space>(shape, shape);
 }
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_ZERO(T, S) \
   extern template LocalOperator<T, S> Zero<T, S>(const Shape&, const Shape&);
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_ZERO)
 #undef DISTLOPS_DETAIL_EXTERN_ZERO
+/// \endcond
 
 }  // namespace distlops::local

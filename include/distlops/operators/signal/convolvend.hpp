@@ -29,18 +29,25 @@
 
 namespace distlops {
 
+/// The operator object of the distributed ConvolveND and Convolve2D: domain and range are the
+/// given layout; ghost planes come from the neighbours when the split axis is convolved.
 template <Scalar T, MemorySpace Space = Host>
 class ConvolveNDOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
+  /// The vector type of domain and range.
   using Array = DistributedArray<T, Space>;
   /// Collective over the layout's communicator (plans the ghost exchanges).
   ConvolveNDOperator(const Layout& layout, std::span<const T> filter, const Shape& filter_shape,
                      const std::vector<Index>& offset, const std::vector<int>& axes,
                      std::string name);
 
+  /// y = h * x (convolution). Collective when the split axis is convolved.
   void forward(const Array& x, Array& y) const override { forward_add(T(1), x, T(0), y); }
+  /// x = correlation of y with conj(h). Collective when the split axis is convolved.
   void adjoint(const Array& y, Array& x) const override { adjoint_add(T(1), y, T(0), x); }
+  /// y = alpha (h * x) + beta y.
   void forward_add(T alpha, const Array& x, T beta, Array& y) const override;
+  /// x = alpha corr(conj(h), y) + beta x.
   void adjoint_add(T alpha, const Array& y, T beta, Array& x) const override;
 
  private:

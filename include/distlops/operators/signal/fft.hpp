@@ -56,14 +56,29 @@
 
 namespace distlops {
 
-/// Scaling of the forward and adjoint transforms (PyLops' "ortho", "none", "1/n").
-enum class FFTNorm { ortho, none, one_over_n };
+/// Scaling of the forward and adjoint transforms (PyLops' "ortho", "none", "1/n"); N is the
+/// product of the transform lengths.
+enum class FFTNorm {
+  /// Forward and adjoint scaled by 1 / sqrt(N): a unitary transform.
+  ortho,
+  /// Neither scaled: the adjoint is N times the inverse.
+  none,
+  /// Forward and adjoint scaled by 1 / N.
+  one_over_n
+};
 
 /// How much effort FFTW spends choosing its algorithms when an operator is built:
 /// FFTW_ESTIMATE (instant), FFTW_MEASURE or FFTW_PATIENT (they time candidate algorithms,
 /// taking from a fraction of a second to minutes for large arrays, and may run faster).
 /// Ignored by the Cuda operators: cuFFT plans have no effort level.
-enum class FFTPlanning { estimate, measure, patient };
+enum class FFTPlanning {
+  /// FFTW_ESTIMATE: a heuristic plan, made at once.
+  estimate,
+  /// FFTW_MEASURE: candidate algorithms are timed.
+  measure,
+  /// FFTW_PATIENT: more candidates are timed.
+  patient
+};
 
 /// Options of the local transforms. Per-axis entries follow `axes`; a single entry applies to
 /// every axis and an empty one means the default.
@@ -78,8 +93,11 @@ struct FFTOptions {
   /// Real-to-complex transform of a real model (T float or double): half spectrum along the
   /// last of `axes`, with PyLops' sqrt(2) weights (see above).
   bool real = false;
+  /// Per axis: numpy.fft.ifftshift of the input before the transform.
   std::vector<bool> ifftshift_before = {};
+  /// Per axis: numpy.fft.fftshift of the output after the transform.
   std::vector<bool> fftshift_after = {};
+  /// FFTW's planning effort (ignored on Cuda).
   FFTPlanning planning = FFTPlanning::estimate;
 };
 
@@ -99,12 +117,17 @@ struct DistributedFFTOptions {
   std::vector<int> axes = {};
   /// Transform lengths (zero-padding or truncation along any axis, the split one included).
   std::vector<Index> nfft = {};
+  /// Scaling ("ortho" by default; PyLops-MPI's default is `none`).
   FFTNorm norm = FFTNorm::ortho;
   /// Real-to-complex transform of a real model (T float or double), as in FFTOptions.
   bool real = false;
+  /// Per axis: numpy.fft.ifftshift of the input before the transform.
   std::vector<bool> ifftshift_before = {};
+  /// Per axis: numpy.fft.fftshift of the output after the transform.
   std::vector<bool> fftshift_after = {};
+  /// FFTW's planning effort (ignored on Cuda).
   FFTPlanning planning = FFTPlanning::estimate;
+  /// Where the output lives (default: the transposed layout, no extra all-to-all).
   FFTOutputLayout output = FFTOutputLayout::transposed;
 };
 

@@ -7,7 +7,7 @@
 ///
 ///   y[k] = G[k] x[k]   (data of shape (nsl, nx, nz)),   x[k] = G[k]^H y[k]   (adjoint),
 ///
-/// one Eigen matrix product per slice (a matrix-vector product when nz == 1).
+/// one OpenBLAS matrix product per slice (a matrix-vector product when nz == 1).
 ///
 /// Space = Cuda: model and data are device arrays; G (given in host memory), and G^H with
 /// `keep_adjoint`, are copied to the device once, and every slice goes in one batched cuBLAS
@@ -16,9 +16,9 @@
 ///
 /// Performance options that replace PyLops' `saveGt` and `usematmul`:
 /// - `keep_adjoint` stores G[k]^H next to G[k] (PyLops' saveGt): twice the memory, and the
-///   adjoint reads a row-major G^H instead of G transposed. Eigen's products take the
-///   conjugate transpose of a matrix without copying it, so the gain is small and the default
-///   is false (PyLops' default is true).
+///   adjoint reads a row-major G^H instead of G transposed. BLAS takes the conjugate
+///   transpose of a matrix without copying it, so the gain is small and the default is false
+///   (PyLops' default is true).
 /// - `usematmul` has no counterpart: each slice is always one product (numpy's choice between
 ///   a batched matmul and a loop of dots does not arise).
 ///
@@ -34,10 +34,12 @@
 
 namespace distlops {
 
+/// Options of the distributed Fredholm1.
 struct Fredholm1Options {
   /// BROADCAST (or UNSAFE_BROADCAST): model and data replicated, as in PyLops-MPI; SCATTER:
   /// split along axis 0 like G.
   Partition partition = Partition::BROADCAST;
+  /// Store G[k]^H next to G[k] (PyLops' saveGt; default false, see above).
   bool keep_adjoint = false;
 };
 
@@ -55,6 +57,7 @@ LinearOperator<T, Space> Fredholm1(const LocalArray<T, Host>& local_g, Index nz 
                                    const Fredholm1Options& options = {},
                                    const Communicator& comm = Communicator::world());
 
+/// \cond
 #define DISTLOPS_DECLARE_FREDHOLM1(T, S)                                                        \
   namespace local {                                                                             \
   extern template LocalOperator<T, S> Fredholm1<T, S>(const LocalArray<T, Host>&, Index, bool); \
@@ -63,5 +66,6 @@ LinearOperator<T, Space> Fredholm1(const LocalArray<T, Host>& local_g, Index nz 
       const LocalArray<T, Host>&, Index, const Fredholm1Options&, const Communicator&);
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DECLARE_FREDHOLM1)
 #undef DISTLOPS_DECLARE_FREDHOLM1
+/// \endcond
 
 }  // namespace distlops

@@ -38,12 +38,19 @@ namespace distlops {
 template <Scalar T, MemorySpace Space = Host>
 class NonStationaryConvolve1DOperator final : public LinearOperatorBase<LocalArray<T, Space>> {
  public:
+  /// The vector type of domain and range.
   using Local = LocalArray<T, Space>;
+  /// The window [window_start, window_start + window_length) along `axis` of the convolution of
+  /// inputs of `input_shape`, whose sample i sits at global position `origin + i`; `filters` (odd,
+  /// equal lengths) at the increasing, regularly spaced `positions`. InvalidArgument for bad
+  /// filters, positions, axis or window.
   NonStationaryConvolve1DOperator(Shape input_shape, int axis,
                                   const std::vector<std::vector<T>>& filters,
                                   const std::vector<Index>& positions, Index window_start,
                                   Index window_length, Index origin);
+  /// y = the window of sum_i x[i] f_i placed around i.
   void forward(const Local& x, Local& y) const override;
+  /// x[i] = sum_j conj(f_i[j - i + h]) y[j] over the window.
   void adjoint(const Local& y, Local& x) const override;
 
  private:

@@ -32,6 +32,7 @@
 
 namespace distlops {
 
+/// Options of PoststackLinearModelling (PyLops' `kind` and `explicit`, and the time axis).
 struct PoststackOptions {
   DerivativeKind kind = DerivativeKind::centered;  ///< forward or centered
   bool explicit_matrix = false;                    ///< dense W D (PyLops' `explicit`)
@@ -55,6 +56,7 @@ template <Scalar T, MemorySpace Space = Host>
 LinearOperator<T, Space> PoststackLinearModelling(std::span<const T> wavelet, const Layout& layout,
                                                   const PoststackOptions& options = {});
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_POSTSTACK(T, S)                               \
   extern template LocalOperator<T, S> local::PoststackLinearModelling<T, S>( \
       std::span<const T>, Index, const Shape&, const PoststackOptions&);     \
@@ -62,5 +64,6 @@ LinearOperator<T, Space> PoststackLinearModelling(std::span<const T> wavelet, co
       std::span<const T>, const Layout&, const PoststackOptions&);
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_POSTSTACK)
 #undef DISTLOPS_DETAIL_EXTERN_POSTSTACK
+/// \endcond
 
 }  // namespace distlops

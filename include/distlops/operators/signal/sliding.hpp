@@ -56,11 +56,13 @@ std::vector<Index> sliding_windows(const std::string& op, Index n, Index nwin, I
 template <Scalar T, MemorySpace Space = Host>
 class WindowedOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
+  /// The vector type of domain and range.
   using Array = DistributedArray<T, Space>;
+  /// The windows along one data axis.
   struct Axis {
-    std::vector<Index> starts;  // window starts along the axis
-    Index window = 0;           // samples per window
-    Index overlap = 0;          // nover (tapered samples)
+    std::vector<Index> starts;  ///< window starts along the axis
+    Index window = 0;           ///< samples per window
+    Index overlap = 0;          ///< nover (tapered samples)
   };
   /// Collective over `comm` (the layouts are agreed on); the factories below check the
   /// arguments, on every rank alike, before they call it.
@@ -68,9 +70,14 @@ class WindowedOperator final : public LinearOperatorBase<DistributedArray<T, Spa
                    Shape data_shape, Axis rows, Axis columns, Taper taper,
                    const std::vector<Index>& windows_per_rank, std::string name);
 
+  /// y = sum_w T_w (op x_w) placed at window w. Collective: rows shared with later ranks are sent
+  /// and added.
   void forward(const Array& x, Array& y) const override { forward_add(T(1), x, T(0), y); }
+  /// x_w = op^H (T_w y|_w). Collective: rows held by later ranks are fetched.
   void adjoint(const Array& y, Array& x) const override { adjoint_add(T(1), y, T(0), x); }
+  /// y = alpha sum_w T_w (op x_w) + beta y.
   void forward_add(T alpha, const Array& x, T beta, Array& y) const override;
+  /// x = alpha [op^H (T_w y|_w)]_w + beta x.
   void adjoint_add(T alpha, const Array& y, T beta, Array& x) const override;
 
  private:
@@ -122,6 +129,7 @@ LinearOperator<T, Space> Patch2D(const LocalOperator<T, Space>& op, const Commun
                                  const Shape& nover, const Shape& nop, Taper taper = Taper::hanning,
                                  const std::vector<Index>& windows_per_rank = {});
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_SLIDING(T, S)                                                     \
   extern template LinearOperator<T, S> Sliding1D<T, S>(const LocalOperator<T, S>&,               \
                                                        const Communicator&, Index, Index, Index, \
@@ -134,6 +142,7 @@ LinearOperator<T, Space> Patch2D(const LocalOperator<T, Space>& op, const Commun
       const Shape&, const Shape&, Taper, const std::vector<Index>&);
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_SLIDING)
 #undef DISTLOPS_DETAIL_EXTERN_SLIDING
+/// \endcond
 DISTLOPS_EXTERN_TEMPLATE_CLASS(WindowedOperator)
 
 }  // namespace distlops

@@ -20,7 +20,17 @@
 
 namespace distlops {
 
-enum class Taper { none, hanning, cosine, cosinesquare };
+/// The taper shapes of PyLops (formulas above).
+enum class Taper {
+  /// Ones: no tapering.
+  none,
+  /// The rising half of NumPy's hanning window.
+  hanning,
+  /// A raised cosine, 0.5 (cos(...) + 1).
+  cosine,
+  /// The square of cosine.
+  cosinesquare
+};
 
 /// "hanning", "cosine", "cosinesquare" or "none".
 const char* to_string(Taper taper);

@@ -15,9 +15,14 @@
 
 namespace distlops {
 
+/// The operator object of BlockDiag(): y_r = diag(A_r0, A_r1, ...) x_r on every rank r. Model and
+/// data are flat SCATTER vectors; rank r's part of the model holds as many elements as the
+/// domains of its blocks together, its part of the data as their ranges (a rank without blocks
+/// owns nothing).
 template <Scalar T, MemorySpace Space = Host>
 class BlockDiagOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
+  /// The vector type of domain and range.
   using Array = DistributedArray<T, Space>;
   /// Collective: the ranks exchange the sizes of their blocks. `mask` is given to both
   /// layouts (reductions on model and data run inside the mask groups).
@@ -25,26 +30,31 @@ class BlockDiagOperator final : public LinearOperatorBase<DistributedArray<T, Sp
                     std::vector<int> mask = {})
       : BlockDiagOperator(std::move(ops), comm, mask, 0) {}
 
+  /// y = A x: each block applied to its piece of this rank's x. No communication.
   void forward(const Array& x, Array& y) const override {
     for (std::size_t i = 0; i < ops_.size(); ++i) {
       ops_[i].implementation().forward(in_.at(i, x.data()), out_.at(i, y.data()));
     }
   }
+  /// x = A^H y: each block's adjoint applied to its piece of this rank's y. No communication.
   void adjoint(const Array& y, Array& x) const override {
     for (std::size_t i = 0; i < ops_.size(); ++i) {
       ops_[i].implementation().adjoint(out_.at(i, y.data()), in_.at(i, x.data()));
     }
   }
+  /// y = alpha A x + beta y, block by block.
   void forward_add(T alpha, const Array& x, T beta, Array& y) const override {
     for (std::size_t i = 0; i < ops_.size(); ++i) {
       ops_[i].implementation().forward_add(alpha, in_.at(i, x.data()), beta, out_.at(i, y.data()));
     }
   }
+  /// x = alpha A^H y + beta x, block by block.
   void adjoint_add(T alpha, const Array& y, T beta, Array& x) const override {
     for (std::size_t i = 0; i < ops_.size(); ++i) {
       ops_[i].implementation().adjoint_add(alpha, out_.at(i, y.data()), beta, in_.at(i, x.data()));
     }
   }
+  /// This rank's local operators, in order.
   const std::vector<LocalOperator<T, Space>>& blocks() const { return ops_; }
 
  private:
@@ -78,6 +88,7 @@ LinearOperator<T, Space> BlockDiag(std::vector<LocalOperator<T, Space>> ops,
   return LinearOperator<T, Space>::template make<BlockDiagOperator<T, Space>>(std::move(ops), comm,
                                                                               std::move(mask));
 }
+/// BlockDiag of a braced list of local operators.
 template <Scalar T, MemorySpace Space>
 LinearOperator<T, Space> BlockDiag(std::initializer_list<LocalOperator<T, Space>> ops,
                                    const Communicator& comm = Communicator::world(),

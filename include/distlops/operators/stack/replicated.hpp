@@ -12,29 +12,38 @@
 
 namespace distlops {
 
+/// The operator object of Replicated(): the local operator applied to every rank's replica of
+/// replicated arrays; domain and range are replicated layouts of the operator's shapes.
 template <Scalar T, MemorySpace Space = Host>
 class ReplicatedOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
+  /// The vector type of domain and range.
   using Array = DistributedArray<T, Space>;
   /// Collective over `comm` (layout construction).
+  /// @throws InvalidArgument when `partition` is not BROADCAST or UNSAFE_BROADCAST.
   ReplicatedOperator(LocalOperator<T, Space> op, const Communicator& comm, Partition partition)
       : LinearOperatorBase<Array>(Layout(comm, op.domain(), replicated(partition)),
                                   Layout(comm, op.range(), replicated(partition)), op.name()),
         op_(std::move(op)),
         x_view_(LocalArray<T, Space>::wrap(op_.domain(), nullptr)),
         y_view_(LocalArray<T, Space>::wrap(op_.range(), nullptr)) {}
+  /// y = A x on this rank's replica. No communication.
   void forward(const Array& x, Array& y) const override {
     op_.implementation().forward(bind(x_view_, x), bind(y_view_, y));
   }
+  /// x = A^H y on this rank's replica. No communication.
   void adjoint(const Array& y, Array& x) const override {
     op_.implementation().adjoint(bind(y_view_, y), bind(x_view_, x));
   }
+  /// y = alpha A x + beta y on this rank's replica.
   void forward_add(T alpha, const Array& x, T beta, Array& y) const override {
     op_.implementation().forward_add(alpha, bind(x_view_, x), beta, bind(y_view_, y));
   }
+  /// x = alpha A^H y + beta x on this rank's replica.
   void adjoint_add(T alpha, const Array& y, T beta, Array& x) const override {
     op_.implementation().adjoint_add(alpha, bind(y_view_, y), beta, bind(x_view_, x));
   }
+  /// The local operator every rank applies.
   const LocalOperator<T, Space>& local_operator() const { return op_; }
 
  private:

@@ -22,28 +22,36 @@
 
 namespace distlops {
 
+/// The operator object of StackedBlockDiag(): [x_1; ...; x_n] -> [A_1 x_1; ...; A_n x_n], block i
+/// of the stacked domain (range) being A_i's domain (range) layout.
 template <Scalar T, MemorySpace Space = Host>
 class StackedBlockDiagOperator final
     : public LinearOperatorBase<StackedDistributedArray<T, Space>> {
  public:
+  /// The vector type of domain and range.
   using Stacked = StackedDistributedArray<T, Space>;
+  /// The block-diagonal stack of `ops`; InvalidArgument for an empty list.
   explicit StackedBlockDiagOperator(std::vector<LinearOperator<T, Space>> ops)
       : LinearOperatorBase<Stacked>(layouts(ops, true), layouts(ops, false),
                                     "StackedBlockDiag(" + detail::joined_names(ops) + ")"),
         ops_(std::move(ops)) {}
+  /// y_i = A_i x_i for every block, with the blocks' own communication.
   void forward(const Stacked& x, Stacked& y) const override {
     for (std::size_t i = 0; i < ops_.size(); ++i)
       ops_[i].implementation().forward(x[i], y[i]);
   }
+  /// x_i = A_i^H y_i for every block.
   void adjoint(const Stacked& y, Stacked& x) const override {
     for (std::size_t i = 0; i < ops_.size(); ++i)
       ops_[i].implementation().adjoint(y[i], x[i]);
   }
+  /// y_i = alpha A_i x_i + beta y_i for every block.
   void forward_add(T alpha, const Stacked& x, T beta, Stacked& y) const override {
     for (std::size_t i = 0; i < ops_.size(); ++i) {
       ops_[i].implementation().forward_add(alpha, x[i], beta, y[i]);
     }
   }
+  /// x_i = alpha A_i^H y_i + beta x_i for every block.
   void adjoint_add(T alpha, const Stacked& y, T beta, Stacked& x) const override {
     for (std::size_t i = 0; i < ops_.size(); ++i) {
       ops_[i].implementation().adjoint_add(alpha, y[i], beta, x[i]);
@@ -61,11 +69,15 @@ class StackedBlockDiagOperator final
   std::vector<LinearOperator<T, Space>> ops_;
 };
 
+/// The operator object of StackedVStack(): x -> [A_1 x; ...; A_n x], the A_i sharing their domain
+/// layout; the stacked range holds their range layouts.
 template <Scalar T, MemorySpace Space = Host>
 class StackedVStackOperator final
     : public LinearOperatorBase<DistributedArray<T, Space>, StackedDistributedArray<T, Space>> {
  public:
+  /// The model type.
   using Array = DistributedArray<T, Space>;
+  /// The data type.
   using Stacked = StackedDistributedArray<T, Space>;
   /// InvalidArgument for no operator, ShapeMismatch when the domains differ (worded as
   /// `wording` says: StackedHStack is built as the adjoint of a StackedVStack).
@@ -74,16 +86,20 @@ class StackedVStackOperator final
       : LinearOperatorBase<Array, Stacked>(common_domain(ops, wording), ranges(ops),
                                            "StackedVStack(" + detail::joined_names(ops) + ")"),
         ops_(std::move(ops)) {}
+  /// y_i = A_i x for every block.
   void forward(const Array& x, Stacked& y) const override {
     for (std::size_t i = 0; i < ops_.size(); ++i)
       ops_[i].implementation().forward(x, y[i]);
   }
+  /// y_i = alpha A_i x + beta y_i for every block.
   void forward_add(T alpha, const Array& x, T beta, Stacked& y) const override {
     for (std::size_t i = 0; i < ops_.size(); ++i) {
       ops_[i].implementation().forward_add(alpha, x, beta, y[i]);
     }
   }
+  /// x = sum_i A_i^H y_i, accumulated in x.
   void adjoint(const Stacked& y, Array& x) const override { adjoint_add(T(1), y, T(0), x); }
+  /// x = alpha sum_i A_i^H y_i + beta x.
   void adjoint_add(T alpha, const Stacked& y, T beta, Array& x) const override {
     for (std::size_t i = 0; i < ops_.size(); ++i) {
       ops_[i].implementation().adjoint_add(alpha, y[i], i == 0 ? beta : T(1), x);
@@ -113,23 +129,30 @@ class StackedVStackOperator final
   std::vector<LinearOperator<T, Space>> ops_;
 };
 
+/// The block-diagonal stack of distributed operators (PyLops-MPI's MPIStackedBlockDiag); no
+/// communication of its own. InvalidArgument for an empty list.
 template <Scalar T, MemorySpace Space>
 StackedLinearOperator<T, Space> StackedBlockDiag(std::vector<LinearOperator<T, Space>> ops) {
   return StackedLinearOperator<T, Space>::template make<StackedBlockDiagOperator<T, Space>>(
       std::move(ops));
 }
+/// StackedBlockDiag of a braced list of operators.
 template <Scalar T, MemorySpace Space>
 StackedLinearOperator<T, Space> StackedBlockDiag(
     std::initializer_list<LinearOperator<T, Space>> ops) {
   return StackedBlockDiag(std::vector<LinearOperator<T, Space>>(ops));
 }
 
+/// The vertical stack of distributed operators sharing their domain layout (PyLops-MPI's
+/// MPIStackedVStack): model a DistributedArray, data a StackedDistributedArray. InvalidArgument
+/// for an empty list, ShapeMismatch on every rank when the domains differ.
 template <Scalar T, MemorySpace Space>
 BasicLinearOperator<DistributedArray<T, Space>, StackedDistributedArray<T, Space>> StackedVStack(
     std::vector<LinearOperator<T, Space>> ops) {
   return BasicLinearOperator<DistributedArray<T, Space>, StackedDistributedArray<T, Space>>::
       template make<StackedVStackOperator<T, Space>>(std::move(ops));
 }
+/// StackedVStack of a braced list of operators.
 template <Scalar T, MemorySpace Space>
 BasicLinearOperator<DistributedArray<T, Space>, StackedDistributedArray<T, Space>> StackedVStack(
     std::initializer_list<LinearOperator<T, Space>> ops) {
@@ -152,6 +175,7 @@ BasicLinearOperator<StackedDistributedArray<T, Space>, DistributedArray<T, Space
   return BasicLinearOperator<Stacked, Array>::template make<AdjointOperator<Array, Stacked>>(
       vstack, std::move(name));
 }
+/// StackedHStack of a braced list of operators.
 template <Scalar T, MemorySpace Space>
 BasicLinearOperator<StackedDistributedArray<T, Space>, DistributedArray<T, Space>> StackedHStack(
     std::initializer_list<LinearOperator<T, Space>> ops) {

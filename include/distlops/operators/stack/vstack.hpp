@@ -22,10 +22,14 @@
 
 namespace distlops {
 
+/// The operator object of VStack(): model a BROADCAST vector of the blocks' common domain shape,
+/// data a flat SCATTER vector whose rank-r part is [A_r0 x; A_r1 x; ...].
 template <Scalar T, MemorySpace Space = Host>
 class VStackOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
+  /// The vector type of domain and range.
   using Array = DistributedArray<T, Space>;
+  /// Views of the blocks' pieces of this rank's data.
   using Blocks = detail::LocalBlocks<T, Space>;
   /// Collective over `comm`. Every block of every rank must have the same domain shape
   /// (ShapeMismatch on every rank otherwise, worded as `wording` says).
@@ -34,17 +38,20 @@ class VStackOperator final : public LinearOperatorBase<DistributedArray<T, Space
       : VStackOperator(ops, comm, Blocks::shapes_of(ops, Blocks::Side::domain),
                        Blocks(ops, Blocks::Side::range), wording) {}
 
+  /// y_r = [A_r0 x; A_r1 x; ...] on every rank. No communication.
   void forward(const Array& x, Array& y) const override {
     for (std::size_t i = 0; i < ops_.size(); ++i) {
       ops_[i].implementation().forward(model_.at(0, x.data()), out_.at(i, y.data()));
     }
   }
+  /// y_r = alpha [A_r0 x; ...] + beta y_r on every rank.
   void forward_add(T alpha, const Array& x, T beta, Array& y) const override {
     for (std::size_t i = 0; i < ops_.size(); ++i) {
       ops_[i].implementation().forward_add(alpha, model_.at(0, x.data()), beta,
                                            out_.at(i, y.data()));
     }
   }
+  /// x = sum_r sum_i A_ri^H y_ri: local sums, then one allreduce over the communicator.
   void adjoint(const Array& y, Array& x) const override {
     LocalArray<T, Space>& model = model_.at(0, x.data());
     if (ops_.empty()) model.fill(T(0));
@@ -80,6 +87,7 @@ LinearOperator<T, Space> VStack(std::vector<LocalOperator<T, Space>> ops,
                                 const Communicator& comm = Communicator::world()) {
   return LinearOperator<T, Space>::template make<VStackOperator<T, Space>>(std::move(ops), comm);
 }
+/// VStack of a braced list of local operators.
 template <Scalar T, MemorySpace Space>
 LinearOperator<T, Space> VStack(std::initializer_list<LocalOperator<T, Space>> ops,
                                 const Communicator& comm = Communicator::world()) {
@@ -99,6 +107,7 @@ LinearOperator<T, Space> HStack(std::vector<LocalOperator<T, Space>> ops,
       AdjointOperator<DistributedArray<T, Space>, DistributedArray<T, Space>>>(vstack,
                                                                                std::move(name));
 }
+/// HStack of a braced list of local operators.
 template <Scalar T, MemorySpace Space>
 LinearOperator<T, Space> HStack(std::initializer_list<LocalOperator<T, Space>> ops,
                                 const Communicator& comm = Communicator::world()) {

@@ -35,9 +35,11 @@
 
 namespace distlops {
 
+/// Options of MDC (PyLops' keyword arguments, and the distribution).
 struct MDCOptions {
-  /// Time and receiver sampling; the kernel is scaled by sqrt(nt) dt dr unless `prescaled`.
+  /// Time sampling; the kernel is scaled by sqrt(nt) dt dr unless `prescaled`.
   double dt = 1.0;
+  /// Receiver sampling (see dt).
   double dr = 1.0;
   /// Negative and positive times (nt must then be odd) or positive times only.
   bool twosided = true;
@@ -45,10 +47,13 @@ struct MDCOptions {
   bool conj = false;
   /// Time last in model, data and G (see above).
   bool transpose = false;
+  /// G is already scaled: no sqrt(nt) dt dr factor.
   bool prescaled = false;
   /// Keep G^H of every frequency (PyLops' saveGt; see fredholm1.hpp for what it buys). The
   /// Cuda operator needs no copy (cuBLAS applies G^H directly) and ignores it.
   bool keep_adjoint = false;
+  /// BROADCAST (PyLops-MPI): model and data whole on every rank; SCATTER: split along their
+  /// spatial axis (see above).
   Partition partition = Partition::BROADCAST;
   /// FFTW's planning effort (ignored on Cuda, see fft.hpp).
   FFTPlanning planning = FFTPlanning::estimate;
@@ -62,6 +67,7 @@ LinearOperator<R, Space> MDC(const LocalArray<std::complex<R>, Host>& local_g, I
                              const MDCOptions& options = {},
                              const Communicator& comm = Communicator::world());
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_MDC(R, S)                                                          \
   extern template LinearOperator<R, S> MDC<R, S>(const LocalArray<std::complex<R>, Host>&, Index, \
                                                  Index, const MDCOptions&, const Communicator&);
@@ -70,5 +76,6 @@ LinearOperator<R, Space> MDC(const LocalArray<std::complex<R>, Host>& local_g, I
 DISTLOPS_FOR_EACH_SPACE(DISTLOPS_DETAIL_EXTERN_MDCS)
 #undef DISTLOPS_DETAIL_EXTERN_MDCS
 #undef DISTLOPS_DETAIL_EXTERN_MDC
+/// \endcond
 
 }  // namespace distlops

@@ -36,30 +36,45 @@
 
 namespace distlops {
 
+/// Options of admm: the common ones (tol compared with the objective's relative change), the step
+/// and the x-update's inner CG.
 template <class Domain>
 struct AdmmOptions : SolverOptions<Domain> {
   /// Step of g (positive).
   double tau = 1.0;
-  /// The x-update's CG: iterations (>= 1) and relative tolerance (>= 0).
+  /// Most iterations of the x-update's CG (>= 1).
   int inner_niter = 20;
+  /// Relative tolerance of the x-update's CG (>= 0), against the norm of the right-hand side.
   double inner_rtol = 1e-10;
 };
 
+/// ADMM in step-wise form (stepwise.hpp); admm() is `Admm(g, op, b, a, options).solve(x0)`. Domain
+/// is x's type, Range b's and Aux z's (A's range). Not copyable: it holds the run's state.
 template <class Domain, class Range, class Aux>
 class Admm {
  public:
+  /// The scalar type of the model.
   using T = typename Domain::value_type;
 
+  /// Keeps a shared copy of g, the operators Op and A, and copies of b and the options; checks
+  /// nothing until setup().
   Admm(const ProxOperator<Aux>& g, const BasicLinearOperator<Domain, Range>& op, const Range& b,
        const BasicLinearOperator<Domain, Aux>& a, const AdmmOptions<Domain>& options = {})
       : g_(g.clone()), op_(op), b_(b), a_(a), options_(options) {}
   Admm(const Admm&) = delete;
   Admm& operator=(const Admm&) = delete;
 
+  /// Validates the options and operators (InvalidArgument or ShapeMismatch on every rank),
+  /// allocates the work vectors, sets x = x0, z = A x0, u = 0 (or loads the checkpoint) and records
+  /// the initial objective. Collective.
   void setup(const Domain& x0);
+  /// One iteration (InvalidArgument when not set up or finished). Collective.
   void step();
+  /// Whether the run has stopped (niter reached or a stop reason found).
   bool finished() const { return !x_ || reason_.has_value() || k_ >= options_.niter; }
+  /// The result (moves the iterate out; the solver is spent afterwards). Collective.
   ProximalResult<Domain> finalize();
+  /// setup, step until finished, finalize.
   ProximalResult<Domain> solve(const Domain& x0) {
     setup(x0);
     while (!finished())
@@ -67,13 +82,19 @@ class Admm {
     return finalize();
   }
 
+  /// Iterations done so far (including those of a resumed checkpoint).
   int iteration() const { return k_; }
+  /// The current iterate x_k.
   const Domain& x() const { return *x_; }
+  /// The splitting variable z_k ~ A x_k.
   const Aux& z() const { return *z_; }
   /// The scaled dual variable.
   const Aux& u() const { return *u_; }
+  /// The stop reason found so far (none while the run goes on or when it only reached niter).
   std::optional<StopReason> reason() const { return reason_; }
+  /// The history of ||x_k - x_{k-1}|| (entry 0 NaN).
   const std::vector<double>& residual_norms() const { return run_->history(0); }
+  /// The history of the objective 1/2 ||Op x_k - b||^2 + g(A x_k).
   const std::vector<double>& costs() const { return run_->history(1); }
 
  private:
@@ -220,6 +241,7 @@ ProximalResult<Domain> admm(const ProxOperator<Aux>& g,
   return Admm<Domain, Range, Aux>(g, op, b, a, options).solve(x0);
 }
 
+/// \cond
 /// The cases compiled in the library: Op from a distributed or stacked domain onto itself, A
 /// onto either kind.
 #define DISTLOPS_DETAIL_EXTERN_ADMM(T, Space)                                                      \
@@ -233,5 +255,6 @@ ProximalResult<Domain> admm(const ProxOperator<Aux>& g,
                              DistributedArray<T, Space>>;
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_ADMM)
 #undef DISTLOPS_DETAIL_EXTERN_ADMM
+/// \endcond
 
 }  // namespace distlops

@@ -14,12 +14,17 @@
 
 namespace distlops {
 
+/// The indicator of {lower <= x_i <= upper}: prox clips every element (both parts of complex
+/// values).
 template <class V>
 class Box : public ProxOperator<V> {
  public:
+  /// Bounds may be infinite; InvalidArgument unless lower <= upper (NaN included).
   Box(double lower, double upper);
 
+  /// The lower bound.
   double lower() const { return lower_; }
+  /// The upper bound.
   double upper() const { return upper_; }
   std::string name() const override;
   std::shared_ptr<const ProxOperator<V>> clone() const override;
@@ -39,8 +44,10 @@ Box<V> nonnegative() {
   return Box<V>(0.0, std::numeric_limits<double>::infinity());
 }
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_BOX(...) extern template class Box<__VA_ARGS__>;
 DISTLOPS_FOR_EACH_PROX_VECTOR(DISTLOPS_DETAIL_EXTERN_BOX)
 #undef DISTLOPS_DETAIL_EXTERN_BOX
+/// \endcond
 
 }  // namespace distlops

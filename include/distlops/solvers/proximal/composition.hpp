@@ -19,11 +19,14 @@
 
 namespace distlops {
 
+/// g(x) = f(a x + b): prox_{tau g}(x) = (prox_{a^2 tau f}(a x + b) - b) / a (see above);
+/// differentiable when f is.
 template <class V>
 class Precomposed : public ProxOperator<V> {
  public:
   /// a finite and non-zero (InvalidArgument otherwise).
   Precomposed(const ProxOperator<V>& f, double a);
+  /// f(a x + b); `b` must have the layout of the vectors x; a as above.
   Precomposed(const ProxOperator<V>& f, double a, const V& b);
 
   std::string name() const override;
@@ -43,11 +46,14 @@ class Precomposed : public ProxOperator<V> {
   std::optional<V> b_;
 };
 
+/// g(x) = s f(x) + Re<v, x>: prox_{tau g}(x) = prox_{s tau f}(x - tau v) (see above);
+/// differentiable when f is.
 template <class V>
 class Postcomposed : public ProxOperator<V> {
  public:
   /// s positive and finite (InvalidArgument otherwise).
   Postcomposed(const ProxOperator<V>& f, double s);
+  /// s f(x) + Re<v, x>; `v` must have the layout of the vectors x; s as above.
   Postcomposed(const ProxOperator<V>& f, double s, const V& v);
 
   std::string name() const override;
@@ -65,10 +71,12 @@ class Postcomposed : public ProxOperator<V> {
   std::optional<V> v_;
 };
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_COMPOSITES(...)    \
   extern template class Precomposed<__VA_ARGS__>; \
   extern template class Postcomposed<__VA_ARGS__>;
 DISTLOPS_FOR_EACH_PROX_VECTOR(DISTLOPS_DETAIL_EXTERN_COMPOSITES)
 #undef DISTLOPS_DETAIL_EXTERN_COMPOSITES
+/// \endcond
 
 }  // namespace distlops

@@ -14,13 +14,16 @@
 
 namespace distlops {
 
+/// The indicator of {||x - c|| <= radius}: prox projects onto the ball (one reduction).
 template <class V>
 class EuclideanBall : public ProxOperator<V> {
  public:
   /// radius >= 0 and finite (InvalidArgument otherwise).
   explicit EuclideanBall(double radius);
+  /// The ball around `center`, which must have the layout of the vectors x; radius as above.
   EuclideanBall(const V& center, double radius);
 
+  /// The radius.
   double radius() const { return radius_; }
   std::string name() const override;
   std::shared_ptr<const ProxOperator<V>> clone() const override;
@@ -36,8 +39,10 @@ class EuclideanBall : public ProxOperator<V> {
   double radius_;
 };
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_BALL(...) extern template class EuclideanBall<__VA_ARGS__>;
 DISTLOPS_FOR_EACH_PROX_VECTOR(DISTLOPS_DETAIL_EXTERN_BALL)
 #undef DISTLOPS_DETAIL_EXTERN_BALL
+/// \endcond
 
 }  // namespace distlops

@@ -18,13 +18,18 @@
 
 namespace distlops {
 
+/// f(x) = sigma sum_i |w_i| |x_i|: prox the soft threshold, conjugate's prox the projection
+/// onto {|y_i| <= sigma |w_i|} (see above).
 template <class V>
 class L1 : public ProxOperator<V> {
  public:
   /// sigma >= 0 and finite (InvalidArgument otherwise).
   explicit L1(double sigma = 1.0);
+  /// The weighted norm; `weights` must have the layout of the vectors x (ShapeMismatch on every
+  /// rank otherwise), sigma as above.
   L1(const V& weights, double sigma = 1.0);
 
+  /// The factor sigma.
   double sigma() const { return sigma_; }
   std::string name() const override;
   std::shared_ptr<const ProxOperator<V>> clone() const override;
@@ -39,8 +44,10 @@ class L1 : public ProxOperator<V> {
   std::optional<V> weights_;
 };
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_L1(...) extern template class L1<__VA_ARGS__>;
 DISTLOPS_FOR_EACH_PROX_VECTOR(DISTLOPS_DETAIL_EXTERN_L1)
 #undef DISTLOPS_DETAIL_EXTERN_L1
+/// \endcond
 
 }  // namespace distlops

@@ -32,6 +32,7 @@ struct L2InnerOptions {
   double rtol = 1e-6;
 };
 
+/// f(x) = sigma/2 ||Op x - b||^2 (see above); differentiable. Domain is x's type, Range b's.
 template <class Domain, class Range = Domain>
 class L2 : public ProxOperator<Domain> {
  public:
@@ -43,6 +44,7 @@ class L2 : public ProxOperator<Domain> {
   L2(const BasicLinearOperator<Domain, Range>& op, const Range& b, double sigma = 1.0,
      const L2InnerOptions& inner = {});
 
+  /// The factor sigma.
   double sigma() const { return sigma_; }
   std::string name() const override;
   std::shared_ptr<const ProxOperator<Domain>> clone() const override;
@@ -62,6 +64,7 @@ class L2 : public ProxOperator<Domain> {
   L2InnerOptions inner_;
 };
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_L2(T, Space)                                                       \
   extern template class L2<DistributedArray<T, Space>, DistributedArray<T, Space>>;               \
   extern template class L2<StackedDistributedArray<T, Space>, StackedDistributedArray<T, Space>>; \
@@ -69,5 +72,6 @@ class L2 : public ProxOperator<Domain> {
   extern template class L2<StackedDistributedArray<T, Space>, DistributedArray<T, Space>>;
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_L2)
 #undef DISTLOPS_DETAIL_EXTERN_L2
+/// \endcond
 
 }  // namespace distlops

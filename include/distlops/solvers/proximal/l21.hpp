@@ -20,12 +20,14 @@
 
 namespace distlops {
 
+/// f(x) = sigma sum_i ||(x_1,i, ..., x_d,i)|| over the components of a stacked array (see above).
 template <class V>
 class L21 : public ProxOperator<V> {
  public:
   /// sigma >= 0 and finite (InvalidArgument otherwise).
   explicit L21(double sigma = 1.0);
 
+  /// The factor sigma.
   double sigma() const { return sigma_; }
   std::string name() const override;
   std::shared_ptr<const ProxOperator<V>> clone() const override;
@@ -39,9 +41,11 @@ class L21 : public ProxOperator<V> {
   double sigma_;
 };
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_L21(T, Space) \
   extern template class L21<StackedDistributedArray<T, Space>>;
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_L21)
 #undef DISTLOPS_DETAIL_EXTERN_L21
+/// \endcond
 
 }  // namespace distlops

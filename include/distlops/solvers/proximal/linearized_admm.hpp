@@ -35,21 +35,31 @@
 
 namespace distlops {
 
+/// Options of linearized_admm: the common ones (tol compared with the objective's relative
+/// change) and the steps.
 template <class Domain>
 struct LinearizedAdmmOptions : SolverOptions<Domain> {
   /// Step of g (positive).
   double tau = 1.0;
   /// Step of f (positive); absent: 0.95 tau / ||A||^2.
   std::optional<double> mu = std::nullopt;
+  /// Whether setup() checks mu ||A||^2 <= tau (InvalidArgument on every rank otherwise).
   bool check_steps = true;
+  /// Options of the power iteration that estimates ||A||^2.
   PowerIterationOptions eigs = {};
 };
 
+/// Linearized ADMM in step-wise form (stepwise.hpp); linearized_admm() is
+/// `LinearizedAdmm(f, g, a, options).solve(x0)`. Domain is x's type, Aux z's (A's range). Not
+/// copyable: it holds the run's state.
 template <class Domain, class Aux>
 class LinearizedAdmm {
  public:
+  /// The scalar type of the model.
   using T = typename Domain::value_type;
 
+  /// Keeps shared copies of f and g, the operator A and a copy of the options; checks nothing
+  /// until setup().
   LinearizedAdmm(const ProxOperator<Domain>& f, const ProxOperator<Aux>& g,
                  const BasicLinearOperator<Domain, Aux>& a,
                  const LinearizedAdmmOptions<Domain>& options = {})
@@ -57,10 +67,17 @@ class LinearizedAdmm {
   LinearizedAdmm(const LinearizedAdmm&) = delete;
   LinearizedAdmm& operator=(const LinearizedAdmm&) = delete;
 
+  /// Validates the options and operators (InvalidArgument or ShapeMismatch on every rank),
+  /// estimates the operator norm when needed, allocates the work vectors, sets x = x0 (or loads
+  /// the checkpoint) and records the initial objective. Collective.
   void setup(const Domain& x0);
+  /// One iteration (InvalidArgument when not set up or finished). Collective.
   void step();
+  /// Whether the run has stopped (niter reached or a stop reason found).
   bool finished() const { return !x_ || reason_.has_value() || k_ >= options_.niter; }
+  /// The result (moves the iterate out; the solver is spent afterwards). Collective.
   ProximalResult<Domain> finalize();
+  /// setup, step until finished, finalize.
   ProximalResult<Domain> solve(const Domain& x0) {
     setup(x0);
     while (!finished())
@@ -68,14 +85,21 @@ class LinearizedAdmm {
     return finalize();
   }
 
+  /// Iterations done so far (including those of a resumed checkpoint).
   int iteration() const { return k_; }
+  /// The current iterate x_k.
   const Domain& x() const { return *x_; }
+  /// The splitting variable z_k ~ A x_k.
   const Aux& z() const { return *z_; }
   /// The scaled dual variable.
   const Aux& u() const { return *u_; }
+  /// The step of f in use (given, or 0.95 tau / ||A||^2).
   double mu() const { return mu_; }
+  /// The stop reason found so far (none while the run goes on or when it only reached niter).
   std::optional<StopReason> reason() const { return reason_; }
+  /// The history of ||x_k - x_{k-1}|| (entry 0 NaN).
   const std::vector<double>& residual_norms() const { return run_->history(0); }
+  /// The history of the objective f(x_k) + g(A x_k).
   const std::vector<double>& costs() const { return run_->history(1); }
 
  private:
@@ -211,6 +235,7 @@ ProximalResult<Domain> linearized_admm(const ProxOperator<Domain>& f, const Prox
   return LinearizedAdmm<Domain, Aux>(f, g, a, options).solve(x0);
 }
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_LINEARIZED_ADMM(T, Space)                                        \
   extern template class LinearizedAdmm<DistributedArray<T, Space>, DistributedArray<T, Space>>; \
   extern template class LinearizedAdmm<DistributedArray<T, Space>,                              \
@@ -221,5 +246,6 @@ ProximalResult<Domain> linearized_admm(const ProxOperator<Domain>& f, const Prox
                                        DistributedArray<T, Space>>;
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_LINEARIZED_ADMM)
 #undef DISTLOPS_DETAIL_EXTERN_LINEARIZED_ADMM
+/// \endcond
 
 }  // namespace distlops

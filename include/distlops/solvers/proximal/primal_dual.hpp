@@ -42,31 +42,43 @@
 
 namespace distlops {
 
+/// Options of primal_dual: the common ones (tol compared with the objective's relative change),
+/// the steps and the extrapolation.
 template <class Domain>
 struct PrimalDualOptions : SolverOptions<Domain> {
-  /// Primal and dual step sizes (positive); absent: 0.95 / ||K|| each.
+  /// Primal step size (positive); absent: 0.95 / ||K||.
   std::optional<double> tau = std::nullopt;
+  /// Dual step size (positive); absent: 0.95 / ||K||.
   std::optional<double> sigma = std::nullopt;
   /// Extrapolation in [0, 1].
   double theta = 1.0;
   /// Whether setup() checks tau sigma ||K||^2 <= 1 (the estimate is needed anyway when a step
   /// is absent).
   bool check_steps = true;
+  /// Options of the power iteration that estimates ||K||^2.
   PowerIterationOptions eigs = {};
 };
 
+/// What primal_dual returns: the proximal result (tau the primal step) and the dual step.
 template <class Domain>
 struct PrimalDualResult : ProximalResult<Domain> {
+  /// The dual step size used.
   double sigma = 0.0;
   /// The estimate of ||K||^2 (0 when none was made).
   double operator_norm_squared = 0.0;
 };
 
+/// Chambolle and Pock's primal-dual method in step-wise form (stepwise.hpp); primal_dual() is
+/// `PrimalDual(f, g, k, options).solve(x0)`. Domain is x's type, Dual y's (K's range). Not
+/// copyable: it holds the run's state.
 template <class Domain, class Dual>
 class PrimalDual {
  public:
+  /// The scalar type of the model.
   using T = typename Domain::value_type;
 
+  /// Keeps shared copies of f and g, the operator K and a copy of the options; checks nothing
+  /// until setup().
   PrimalDual(const ProxOperator<Domain>& f, const ProxOperator<Dual>& g,
              const BasicLinearOperator<Domain, Dual>& k,
              const PrimalDualOptions<Domain>& options = {})
@@ -74,10 +86,17 @@ class PrimalDual {
   PrimalDual(const PrimalDual&) = delete;
   PrimalDual& operator=(const PrimalDual&) = delete;
 
+  /// Validates the options and operators (InvalidArgument or ShapeMismatch on every rank),
+  /// estimates the operator norm when needed, allocates the work vectors, sets x = x0 (or loads
+  /// the checkpoint) and records the initial objective. Collective.
   void setup(const Domain& x0);
+  /// One iteration (InvalidArgument when not set up or finished). Collective.
   void step();
+  /// Whether the run has stopped (niter reached or a stop reason found).
   bool finished() const { return !x_ || reason_.has_value() || k_ >= options_.niter; }
+  /// The result (moves the iterate out; the solver is spent afterwards). Collective.
   PrimalDualResult<Domain> finalize();
+  /// setup, step until finished, finalize.
   PrimalDualResult<Domain> solve(const Domain& x0) {
     setup(x0);
     while (!finished())
@@ -85,14 +104,21 @@ class PrimalDual {
     return finalize();
   }
 
+  /// Iterations done so far (including those of a resumed checkpoint).
   int iteration() const { return k_; }
+  /// The current iterate x_k.
   const Domain& x() const { return *x_; }
   /// The dual variable.
   const Dual& y() const { return *y_; }
+  /// The primal step size in use.
   double tau() const { return tau_; }
+  /// The dual step size in use.
   double sigma() const { return sigma_; }
+  /// The stop reason found so far (none while the run goes on or when it only reached niter).
   std::optional<StopReason> reason() const { return reason_; }
+  /// The history of ||x_k - x_{k-1}|| (entry 0 NaN).
   const std::vector<double>& residual_norms() const { return run_->history(0); }
+  /// The history of the objective f(x_k) + g(K x_k).
   const std::vector<double>& costs() const { return run_->history(1); }
 
  private:
@@ -241,6 +267,7 @@ PrimalDualResult<Domain> primal_dual(const ProxOperator<Domain>& f, const ProxOp
   return PrimalDual<Domain, Dual>(f, g, k, options).solve(x0);
 }
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_PRIMAL_DUAL(T, Space)                                               \
   extern template class PrimalDual<DistributedArray<T, Space>, DistributedArray<T, Space>>;        \
   extern template class PrimalDual<DistributedArray<T, Space>, StackedDistributedArray<T, Space>>; \
@@ -249,5 +276,6 @@ PrimalDualResult<Domain> primal_dual(const ProxOperator<Domain>& f, const ProxOp
   extern template class PrimalDual<StackedDistributedArray<T, Space>, DistributedArray<T, Space>>;
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_PRIMAL_DUAL)
 #undef DISTLOPS_DETAIL_EXTERN_PRIMAL_DUAL
+/// \endcond
 
 }  // namespace distlops

@@ -33,10 +33,16 @@
 
 namespace distlops {
 
+/// Base of the proximal operators: a convex function f seen through f(x), prox_{tau f},
+/// prox_{tau f*} and, when differentiable, its gradient (see above). The public members check
+/// tau and the layouts on every rank, then call the protected do_* members a new function
+/// implements.
 template <class V>
 class ProxOperator {
  public:
+  /// The vector type f acts on.
   using vector_type = V;
+  /// The scalar type of the vectors.
   using value_type = typename V::value_type;
 
   virtual ~ProxOperator() = default;
@@ -50,37 +56,47 @@ class ProxOperator {
   double value(const V& x) const;
   /// out = prox_{tau f}(x). Collective.
   void prox(const V& x, double tau, V& out) const;
+  /// prox_{tau f}(x) in a new vector of x's layout. Collective.
   V prox(const V& x, double tau) const;
   /// out = prox_{tau f*}(x). Collective.
   void prox_conjugate(const V& x, double tau, V& out) const;
+  /// prox_{tau f*}(x) in a new vector of x's layout. Collective.
   V prox_conjugate(const V& x, double tau) const;
   /// Whether f is differentiable (gradient() is available).
   virtual bool differentiable() const { return false; }
   /// out = grad f(x) (for complex x the gradient with respect to the real and imaginary parts,
   /// as one complex vector). InvalidArgument when f is not differentiable. Collective.
   void gradient(const V& x, V& out) const;
+  /// grad f(x) in a new vector of x's layout. Collective.
   V gradient(const V& x) const;
 
  protected:
+  /// f(x), with x already checked; a reduction, equal on every rank.
   virtual double do_value(const V& x) const = 0;
+  /// out = prox_{tau f}(x), with tau and out already checked; out may be x.
   virtual void do_prox(const V& x, double tau, V& out) const = 0;
   /// Moreau's identity unless the function has a closed form.
   virtual void do_prox_conjugate(const V& x, double tau, V& out) const;
+  /// out = grad f(x); the default throws InvalidArgument (f not differentiable).
   virtual void do_gradient(const V& x, V& out) const;
 
  private:
   void check_step(const V& x, double tau, const V& out, const char* operation) const;
 };
 
+/// \cond
+#define DISTLOPS_DETAIL_PROX_VECTORS(M, T, Space) \
+  M(DistributedArray<T, Space>) M(StackedDistributedArray<T, Space>)
+/// \endcond
 /// M(V) for the vector types the library compiles the proximal operators and solvers for:
 /// distributed and stacked arrays of the four scalar types in every memory space of the build.
 /// M is variadic (`#define M(...)`): V holds a comma.
-#define DISTLOPS_DETAIL_PROX_VECTORS(M, T, Space) \
-  M(DistributedArray<T, Space>) M(StackedDistributedArray<T, Space>)
 #define DISTLOPS_FOR_EACH_PROX_VECTOR(M) DISTLOPS_DETAIL_EACH(DISTLOPS_DETAIL_PROX_VECTORS, M)
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_PROX_OPERATOR(...) extern template class ProxOperator<__VA_ARGS__>;
 DISTLOPS_FOR_EACH_PROX_VECTOR(DISTLOPS_DETAIL_EXTERN_PROX_OPERATOR)
 #undef DISTLOPS_DETAIL_EXTERN_PROX_OPERATOR
+/// \endcond
 
 }  // namespace distlops

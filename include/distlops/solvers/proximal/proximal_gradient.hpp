@@ -42,23 +42,37 @@
 
 namespace distlops {
 
-enum class Acceleration { none, vandenberghe, fista };
+/// The extrapolation of the proximal gradient method,
+/// y_{k+1} = x_{k+1} + omega_k (x_{k+1} - x_k).
+enum class Acceleration {
+  /// omega_k = 0.
+  none,
+  /// omega_k = k / (k + 3) (Vandenberghe).
+  vandenberghe,
+  /// omega_k = (t_k - 1) / t_{k+1}, t_{k+1} = (1 + sqrt(1 + 4 t_k^2)) / 2 (Beck and Teboulle).
+  fista
+};
 
 /// "none", "vandenberghe" or "fista".
 const char* to_string(Acceleration acceleration);
 
+/// Options of proximal_gradient: the common ones (tol compared with the objective's relative
+/// change) and the step, weight, relaxation and acceleration.
 template <class Domain>
 struct ProximalGradientOptions : SolverOptions<Domain> {
   /// Fixed step size in (0, 1 / L]; absent: backtracking from tau0.
   std::optional<double> tau = std::nullopt;
-  /// First step of the backtracking, its reduction factor in (0, 1), its trials per iteration.
+  /// First step of the backtracking (> 0).
   double tau0 = 1.0;
+  /// Reduction factor of the backtracking step, in (0, 1).
   double beta = 0.5;
+  /// Most backtracking trials per iteration (>= 1).
   int niterback = 100;
   /// Weight of g (>= 0).
   double epsg = 1.0;
   /// Relaxation in (0, 1].
   double eta = 1.0;
+  /// The extrapolation (none by default).
   Acceleration acceleration = Acceleration::none;
 };
 
@@ -66,8 +80,11 @@ struct ProximalGradientOptions : SolverOptions<Domain> {
 template <class Domain>
 class ProximalGradient {
  public:
+  /// The scalar type of the model.
   using T = typename Domain::value_type;
 
+  /// Keeps shared copies of f (differentiable) and g and a copy of the options; checks nothing
+  /// until setup().
   ProximalGradient(const ProxOperator<Domain>& f, const ProxOperator<Domain>& g,
                    const ProximalGradientOptions<Domain>& options = {})
       : f_(f.clone()), g_(g.clone()), options_(options) {}
@@ -91,13 +108,19 @@ class ProximalGradient {
     return finalize();
   }
 
+  /// Iterations done so far (including those of a resumed checkpoint).
   int iteration() const { return k_; }
+  /// The current iterate x_k.
   const Domain& x() const { return *x_; }
   /// The extrapolated point the next gradient step starts from.
   const Domain& y() const { return *y_; }
+  /// The current step size (reduced by backtracking when tau is absent).
   double tau() const { return tau_; }
+  /// The stop reason found so far (none while the run goes on or when it only reached niter).
   std::optional<StopReason> reason() const { return reason_; }
+  /// The history of ||x_k - x_{k-1}|| (entry 0 NaN).
   const std::vector<double>& residual_norms() const { return run_->history(0); }
+  /// The history of the objective f(x_k) + epsg g(x_k).
   const std::vector<double>& costs() const { return run_->history(1); }
 
  private:
@@ -246,9 +269,11 @@ ProximalResult<Domain> proximal_gradient(const ProxOperator<Domain>& f,
   return ProximalGradient<Domain>(f, g, options).solve(x0);
 }
 
+/// \cond
 #define DISTLOPS_DETAIL_EXTERN_PROXIMAL_GRADIENT(...) \
   extern template class ProximalGradient<__VA_ARGS__>;
 DISTLOPS_FOR_EACH_PROX_VECTOR(DISTLOPS_DETAIL_EXTERN_PROXIMAL_GRADIENT)
 #undef DISTLOPS_DETAIL_EXTERN_PROXIMAL_GRADIENT
+/// \endcond
 
 }  // namespace distlops

@@ -58,9 +58,13 @@ DISTLOPS_HOST_DEVICE inline R group_project_factor(R s2, R t) {
 
 }  // namespace proximal_rules
 
-/// How the group kernel scales every group: shrink (the prox of the l2,1 norm) or project
-/// (onto the l2,inf ball, the prox of its conjugate).
-enum class GroupScaling { shrink, project };
+/// How the group kernel scales every group.
+enum class GroupScaling {
+  /// Shrink: the prox of the l2,1 norm.
+  shrink,
+  /// Project onto the l2,inf ball: the prox of its conjugate.
+  project
+};
 
 namespace kernels {
 /// x[i] = soft(x[i], t |w[i]|) (w == nullptr: soft(x[i], t)), in place.
@@ -84,12 +88,16 @@ void scale_groups(Host, GroupScaling scaling, Index n, const real_type_t<T>* s2,
 /// library's stream.
 template <Scalar T>
 void weighted_soft_threshold(Cuda, Index n, real_type_t<T> t, const T* w, T* x);
+/// clip_magnitude on device memory.
 template <Scalar T>
 void clip_magnitude(Cuda, Index n, real_type_t<T> bound, const T* w, T* x);
+/// clip_box on device memory.
 template <Scalar T>
 void clip_box(Cuda, Index n, real_type_t<T> lower, real_type_t<T> upper, T* x);
+/// accumulate_abs_squared on device memory.
 template <Scalar T>
 void accumulate_abs_squared(Cuda, Index n, const T* x, real_type_t<T>* s2);
+/// scale_groups on device memory.
 template <Scalar T>
 void scale_groups(Cuda, GroupScaling scaling, Index n, const real_type_t<T>* s2, real_type_t<T> t,
                   T* x);

@@ -29,6 +29,8 @@
 
 namespace distlops {
 
+/// What the proximal solvers return: the common result (costs the objective, residual_norms the
+/// model change ||x_k - x_{k-1}||) and the final step size.
 template <class Domain>
 struct ProximalResult : SolverResult<Domain> {
   /// The primal step size at the end of the run (after backtracking, for ProximalGradient).

@@ -44,8 +44,9 @@ if(DISTLOPS_ENABLE_DOCS)
     if(TARGET docs)
       add_test(NAME docs COMMAND ${CMAKE_COMMAND} --build ${PROJECT_BINARY_DIR} --target docs)
     else()
-      add_test(NAME docs COMMAND sh -c
-               "echo 'docs: Doxygen was not found when this build was configured: install doxygen (scripts/setup.sh) and reconfigure' >&2; exit 77")
+      set(_distlops_docs_reason "docs: Doxygen was not found when this build was configured: \
+install doxygen (scripts/setup.sh) and reconfigure")
+      add_test(NAME docs COMMAND sh -c "echo '${_distlops_docs_reason}' >&2; exit 77")
       set_tests_properties(docs PROPERTIES SKIP_RETURN_CODE 77)
     endif()
     set_tests_properties(docs PROPERTIES LABELS docs TIMEOUT 300)

@@ -18,6 +18,8 @@ packages=(
   # MPICH beside Open MPI (Debian's alternatives keep Open MPI the default mpicxx/mpiexec):
   # scripts/test.sh's sanitizer pass builds and runs against it with mpicxx.mpich/mpiexec.mpich.
   mpich libmpich-dev
+  # Doxygen: the API reference (the docs target and its ctest entry).
+  doxygen
   # NumPy for the system's python3, which the NumPy exchange tests use when the python3 on
   # PATH has none (cmake/DistlopsTesting.cmake).
   python3 python3-numpy

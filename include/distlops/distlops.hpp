@@ -4,6 +4,11 @@
 /// \file distlops.hpp
 /// Everything of distlops in one include.
 
+/// \namespace distlops
+/// Distributed arrays, linear operators and solvers for inverse problems, in the style of
+/// PyLops-MPI. What sits in a `detail` namespace or folder is internal and may change without
+/// notice.
+
 #include "distlops/config.hpp"
 #include "distlops/core/blas_threads.hpp"
 #include "distlops/core/buffer.hpp"

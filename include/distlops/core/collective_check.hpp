@@ -17,8 +17,10 @@
 namespace distlops {
 
 /// A 64-bit FNV-1a hash of values that must be equal on every rank.
+/// Its value is compared across ranks by collective_check() to prove that inputs agree.
 class Fingerprint {
  public:
+  /// Mixes `bytes` raw bytes at `data` into the hash; returns *this for chaining.
   Fingerprint& add_bytes(const void* data, std::size_t bytes) {
     const auto* p = static_cast<const unsigned char*>(data);
     for (std::size_t i = 0; i < bytes; ++i) {
@@ -27,19 +29,23 @@ class Fingerprint {
     }
     return *this;
   }
+  /// Mixes the object representation of `value` (a trivially copyable value without padding).
   template <class T>
   Fingerprint& add(const T& value) {
     return add_bytes(&value, sizeof(T));
   }
+  /// Mixes the count and then the bytes of `values`, so that [1, 2] + [3] and [1] + [2, 3] differ.
   template <class T>
   Fingerprint& add(std::span<const T> values) {
     add(values.size());
     return add_bytes(values.data(), values.size_bytes());
   }
+  /// Mixes the length and then the characters of `text`.
   Fingerprint& add(std::string_view text) {
     add(text.size());
     return add_bytes(text.data(), text.size());
   }
+  /// The hash of everything added so far.
   std::uint64_t value() const { return value_; }
 
  private:
@@ -68,8 +74,9 @@ void collective_check(const Communicator& comm, Check&& check) {
   detail::agree_on_verdict(comm, failure, nullptr, {});
 }
 
-/// As above, and also verifies that `fingerprint` (of inputs that must be identical on every
-/// rank, such as a global shape) agrees; `subject` names those inputs in the message.
+/// As collective_check(comm, check), and also verifies that `fingerprint` (of inputs that must be
+/// identical on every rank, such as a global shape) agrees; `subject` names those inputs in the
+/// message.
 template <class Check>
 void collective_check(const Communicator& comm, const Fingerprint& fingerprint,
                       std::string_view subject, Check&& check) {

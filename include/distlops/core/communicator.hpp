@@ -21,7 +21,14 @@
 namespace distlops {
 
 /// Reduction operations of allreduce.
-enum class ReduceOp { sum, prod, max, min, logical_and, logical_or };
+enum class ReduceOp {
+  sum,          ///< MPI_SUM.
+  prod,         ///< MPI_PROD.
+  max,          ///< MPI_MAX (real types only).
+  min,          ///< MPI_MIN (real types only).
+  logical_and,  ///< MPI_LAND.
+  logical_or,   ///< MPI_LOR.
+};
 
 namespace detail {
 
@@ -86,31 +93,40 @@ TypedBuffer typed(const T* data, Index count) {
 /// Largest number of bytes sent by one MPI call. Larger transfers are split into chunks.
 /// Default: 2^31 - 1 (MPI counts and Open MPI's internal byte counts are 32-bit ints).
 /// Tests lower it to exercise the chunked paths on small data.
+/// Per process, not collective: every rank should set the same value.
 void set_message_chunk_bytes(std::size_t bytes);
+/// The current chunk limit in bytes (set_message_chunk_bytes()).
 std::size_t message_chunk_bytes();
 
 /// A set of non-blocking operations (several when a message is chunked). Destruction waits.
 class Request {
  public:
+  /// A set with no operation.
   Request() = default;
+  /// Takes `other`'s operations; `other` becomes empty.
   Request(Request&& other) noexcept;
+  /// Waits for this set's operations, then takes `other`'s.
   Request& operator=(Request&& other) noexcept;
-  Request(const Request&) = delete;
-  Request& operator=(const Request&) = delete;
+  Request(const Request&) = delete;             ///< Move-only: one owner waits.
+  Request& operator=(const Request&) = delete;  ///< Move-only: one owner waits.
+  /// Waits for the operations still pending (errors are not thrown from here).
   ~Request();
 
   /// Blocks until every operation has completed.
   void wait();
   /// Moves the operations of `other` into this set.
   void merge(Request&& other);
+  /// True when no operation is pending.
   bool empty() const { return requests_.empty(); }
+  /// The MPI requests of the set, for MPI calls of the caller's own (wait_all() gathers them).
   std::vector<MPI_Request>& native() { return requests_; }
 
  private:
   std::vector<MPI_Request> requests_;
 };
 
-/// Waits for all requests.
+/// Waits for every request of `requests` (each becomes empty); throws CommunicationError on
+/// failure.
 void wait_all(std::span<Request> requests);
 
 /// Handle to an MPI communicator. Copies share the communicator; a communicator created by
@@ -124,13 +140,18 @@ class Communicator {
   /// are reported as exceptions rather than aborting.
   explicit Communicator(MPI_Comm comm);
 
+  /// MPI_COMM_WORLD, borrowed.
   static Communicator world();
+  /// MPI_COMM_SELF, borrowed: this process alone.
   static Communicator self();
   /// Takes ownership of `comm`: it is freed with the last handle.
   static Communicator adopt(MPI_Comm comm);
 
+  /// The MPI communicator, for calls of the application's own.
   MPI_Comm native() const { return handle_->comm; }
+  /// This process's rank in the communicator.
   int rank() const { return handle_->rank; }
+  /// Number of ranks.
   int size() const { return handle_->size; }
 
   /// Ranks with the same colour form a new communicator, ordered by `key`. Collective.
@@ -143,14 +164,17 @@ class Communicator {
   /// communicators over the same ranks share.
   std::vector<int> world_ranks() const;
 
+  /// MPI_Barrier. Collective.
   void barrier() const;
 
   // ---- reductions -------------------------------------------------------------------------
-  /// recv[i] = op over ranks of send[i]; send == recv reduces in place.
+  /// recv[i] = op over ranks of send[i] for i < count; send == recv reduces in place.
+  /// Collective; the result is on every rank.
   template <detail::Transferable T>
   void allreduce(const T* send, T* recv, Index count, ReduceOp op) const {
     allreduce_bytes(detail::typed(send, count), recv, op);
   }
+  /// One value: `op` over the ranks' `value`, returned on every rank. Collective.
   template <detail::Transferable T>
   T allreduce(T value, ReduceOp op) const {
     T result{};
@@ -159,22 +183,26 @@ class Communicator {
   }
 
   // ---- one to all, all to one -------------------------------------------------------------
+  /// Copies rank `root`'s `count` elements at `data` into `data` on every rank. Collective.
   template <detail::Transferable T>
   void broadcast(T* data, Index count, int root) const {
     broadcast_bytes(detail::typed(data, count), root);
   }
+  /// Rank `root`'s `value`, returned on every rank. Collective.
   template <detail::Transferable T>
   T broadcast(T value, int root) const {
     broadcast(&value, 1, root);
     return value;
   }
-  /// Rank `root` receives every rank's `count_of_rank[r]` elements at `displacements[r]`.
+  /// Every rank sends `count` elements; rank `root` receives rank r's `counts[r]` elements at
+  /// `recv + displacements[r]` (counts and displacements are read on the root only). Collective.
   template <detail::Transferable T>
   void gatherv(const T* send, Index count, T* recv, std::span<const Index> counts,
                std::span<const Index> displacements, int root) const {
     gatherv_bytes(detail::typed(send, count), recv, counts, displacements, root);
   }
-  /// Rank `root` sends `counts[r]` elements at `displacements[r]` to rank r.
+  /// Rank `root` sends `counts[r]` elements at `send + displacements[r]` to rank r, which
+  /// receives `count` of them at `recv` (send, counts, displacements: root only). Collective.
   template <detail::Transferable T>
   void scatterv(const T* send, std::span<const Index> counts, std::span<const Index> displacements,
                 T* recv, Index count, int root) const {
@@ -182,28 +210,34 @@ class Communicator {
   }
 
   // ---- all to all -------------------------------------------------------------------------
-  /// Every rank contributes `count` elements; recv holds size() * count, in rank order.
+  /// Every rank contributes `count` elements; recv holds size() * count, in rank order, on every
+  /// rank. Collective.
   template <detail::Transferable T>
   void allgather(const T* send, Index count, T* recv) const {
     allgather_bytes(detail::typed(send, count), recv);
   }
+  /// Every rank's `value`, in rank order, on every rank. Collective.
   template <detail::Transferable T>
   std::vector<T> allgather(T value) const {
     std::vector<T> result(static_cast<std::size_t>(size()));
     allgather(&value, 1, result.data());
     return result;
   }
-  /// Rank r contributes counts[r] elements, placed at displacements[r] of recv.
+  /// Rank r contributes counts[r] elements (its `count`), placed at displacements[r] of recv on
+  /// every rank. Collective.
   template <detail::Transferable T>
   void allgatherv(const T* send, Index count, T* recv, std::span<const Index> counts,
                   std::span<const Index> displacements) const {
     allgatherv_bytes(detail::typed(send, count), recv, counts, displacements);
   }
-  /// Sends count_per_rank elements to every rank; receives as many from every rank.
+  /// Sends count_per_rank elements to every rank (block r of `send` to rank r); receives as many
+  /// from every rank (block r of `recv` from rank r). Collective.
   template <detail::Transferable T>
   void alltoall(const T* send, Index count_per_rank, T* recv) const {
     alltoall_bytes(detail::typed(send, count_per_rank), recv);
   }
+  /// Sends `send_counts[r]` elements at `send + send_displacements[r]` to rank r and receives
+  /// `recv_counts[r]` from rank r at `recv + recv_displacements[r]`. Collective.
   template <detail::Transferable T>
   void alltoallv(const T* send, std::span<const Index> send_counts,
                  std::span<const Index> send_displacements, T* recv,
@@ -214,14 +248,18 @@ class Communicator {
   }
 
   // ---- point to point ---------------------------------------------------------------------
+  /// Blocking send of `count` elements to rank `destination` with `tag`.
   template <detail::Transferable T>
   void send(const T* data, Index count, int destination, int tag) const {
     send_bytes(detail::typed(data, count), destination, tag);
   }
+  /// Blocking receive of `count` elements from rank `source` with `tag`.
   template <detail::Transferable T>
   void recv(T* data, Index count, int source, int tag) const {
     recv_bytes(detail::typed(data, count), source, tag);
   }
+  /// Sends to `destination` and receives from `source` at once (both with `tag`), without
+  /// deadlock when ranks exchange in a ring; returns when both have completed.
   template <detail::Transferable T>
   void sendrecv(const T* send_data, Index send_count, int destination, T* recv_data,
                 Index recv_count, int source, int tag) const {
@@ -230,10 +268,12 @@ class Communicator {
     receiving.wait();
     sending.wait();
   }
+  /// Non-blocking send; `data` must stay valid and unchanged until the request completes.
   template <detail::Transferable T>
   [[nodiscard]] Request isend(const T* data, Index count, int destination, int tag) const {
     return isend_bytes(detail::typed(data, count), destination, tag);
   }
+  /// Non-blocking receive; `data` may be read once the request completes.
   template <detail::Transferable T>
   [[nodiscard]] Request irecv(T* data, Index count, int source, int tag) const {
     return irecv_bytes(detail::typed(data, count), source, tag);

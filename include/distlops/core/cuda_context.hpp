@@ -26,8 +26,11 @@
 #include <cstddef>
 #include <cstdint>
 
+/// The CUDA state of the process (builds with the CUDA backend only).
 namespace distlops::cuda {
 
+/// The process's device, stream, cuBLAS handle and reduction scratch memory: one per process,
+/// reached through get().
 class Context {
  public:
   /// The process's context, created on the first call: selects the device and creates the
@@ -35,10 +38,12 @@ class Context {
   /// device is visible or a CUDA call fails.
   static Context& get();
 
-  Context(const Context&) = delete;
-  Context& operator=(const Context&) = delete;
+  Context(const Context&) = delete;             ///< One per process.
+  Context& operator=(const Context&) = delete;  ///< One per process.
 
+  /// The CUDA device index of this rank (node-local rank modulo the visible devices).
   int device() const { return device_; }
+  /// The blocking stream every device operation of the library is enqueued on.
   cudaStream_t stream() const { return stream_; }
   /// A cuBLAS handle bound to stream(), created on the first call.
   cublasHandle_t blas();
@@ -51,6 +56,7 @@ class Context {
   /// installs one that looks for asynchronous NCCL errors, once it holds a communicator of
   /// several ranks). Null: synchronize() blocks in cudaStreamSynchronize.
   using WaitCheck = void (*)();
+  /// Installs `check` (null removes it) for every later synchronize() and settle().
   static void set_wait_check(WaitCheck check);
   /// With a wait check installed, waits for stream() as synchronize() does, without counting and
   /// without raising (an error found aborts its communicator, whose next use raises): before
@@ -66,8 +72,11 @@ class Context {
   /// (read back by the host, or reduced across ranks first). Their users run in stream order,
   /// one after the other.
   static constexpr std::size_t scratch_bytes = 64 * 1024;
+  /// Size of device_value() in bytes (see scratch_bytes).
   static constexpr std::size_t value_bytes = 256;
+  /// scratch_bytes of device memory for the partial results of reductions.
   void* device_scratch() const { return device_scratch_; }
+  /// value_bytes of device memory for a result that leaves the device.
   void* device_value() const { return device_value_; }
   /// Copies `bytes` (at most value_bytes) of device memory to the host through page-locked
   /// memory once the stream's work is done: a single synchronisation.

@@ -23,6 +23,8 @@
 
 namespace distlops {
 
+/// What the device transports share: box copies by the device kernels and device workspaces
+/// kept for reuse.
 class DeviceTransport : public Transport {
  public:
   void copy_box(std::size_t element_size, const void* source, kernels::BoxView source_box,
@@ -40,6 +42,7 @@ class DeviceTransport : public Transport {
 /// returns: start() returns an empty request.
 class StagedTransport final : public DeviceTransport {
  public:
+  /// A transport over `comm`'s ranks; making it costs no communication.
   explicit StagedTransport(Communicator comm) : comm_(std::move(comm)) {}
 
   TransportKind kind() const override { return TransportKind::staged; }

@@ -35,6 +35,7 @@ struct ToDistOptions {
   Shape shape = {};
   /// The ranks that share the array.
   Communicator comm = Communicator::world();
+  /// SCATTER (the default), BROADCAST or UNSAFE_BROADCAST.
   Partition partition = Partition::SCATTER;
   /// Distribution axis; negative values count from the end.
   int axis = 0;
@@ -44,12 +45,15 @@ struct ToDistOptions {
   std::vector<int> mask = {};
 };
 
+/// An N-d array of scalars T spread over the ranks as its Layout says, each rank holding its
+/// local block (C order) in memory of Space. Element-wise operations are local; reductions are
+/// collective within the mask group and return the same value on every rank.
 template <Scalar T, MemorySpace Space = Host>
 class DistributedArray {
  public:
-  using value_type = T;
-  using real_type = real_type_t<T>;
-  using space_type = Space;
+  using value_type = T;              ///< The scalar type.
+  using real_type = real_type_t<T>;  ///< The type of norms: T's real type.
+  using space_type = Space;          ///< Where the local block lives: Host or Cuda.
 
   // ---- construction ---------------------------------------------------------------------------
   /// An empty array without layout; only assignable.
@@ -91,34 +95,51 @@ class DistributedArray {
 
   /// Deep copy.
   DistributedArray(const DistributedArray& other);
+  /// Takes `other`'s storage; `other` is left empty.
   DistributedArray(DistributedArray&& other) noexcept = default;
   /// Deep copy. When this array already has other's layout the values are copied into the
   /// existing storage (no allocation, and a view keeps aliasing its memory).
   DistributedArray& operator=(const DistributedArray& other);
+  /// Takes `other`'s storage and layout; `other` is left empty.
   DistributedArray& operator=(DistributedArray&& other) noexcept = default;
+  /// Releases this array's share of the storage (views share it; wrapped memory is the
+  /// caller's).
   ~DistributedArray() = default;
 
   // ---- description ----------------------------------------------------------------------------
+  /// True for a default-constructed (or moved-from) array, which has no layout.
   bool empty() const { return !layout_.valid(); }
+  /// The layout: global shape, partition, axis, every rank's block, mask.
   const Layout& layout() const { return layout_; }
+  /// The layout's communicator.
   const Communicator& communicator() const { return layout_.communicator(); }
+  /// The shape of the whole array.
   const Shape& global_shape() const { return layout_.global_shape(); }
+  /// The shape of this rank's block.
   Shape local_shape() const { return layout_.local_shape(); }
+  /// SCATTER, BROADCAST or UNSAFE_BROADCAST.
   Partition partition() const { return layout_.partition(); }
+  /// The distribution axis.
   int axis() const { return layout_.axis(); }
+  /// Number of dimensions.
   int ndim() const { return layout_.ndim(); }
+  /// The mask colours, one per rank; empty without a mask.
   const std::vector<int>& mask() const { return layout_.mask(); }
+  /// Number of elements of the whole array.
   Index global_size() const { return layout_.global_size(); }
+  /// Number of elements of this rank's block (0 on a rank that owns nothing).
   Index local_size() const { return local_size_; }
 
   // ---- local data -----------------------------------------------------------------------------
   /// This rank's block, C order, in memory of Space.
   T* data() { return data_; }
+  /// This rank's block, read-only, in memory of Space.
   const T* data() const { return data_; }
   /// Host arrays: this rank's block as a span.
   std::span<T> local() requires std::same_as<Space, Host> {
     return {data_, static_cast<std::size_t>(local_size_)};
   }
+  /// Host arrays: this rank's block as a read-only span.
   std::span<const T> local() const requires std::same_as<Space, Host> {
     return {data_, static_cast<std::size_t>(local_size_)};
   }
@@ -142,65 +163,90 @@ class DistributedArray {
   void assign_global(std::span<const T> global);
 
   // ---- element-wise ---------------------------------------------------------------------------
+  /// Every element = value. These element-wise members act on the local block only (no
+  /// communication) and return *this; operands must have equal layouts (ShapeMismatch).
   DistributedArray& fill(T value);
+  /// Every element = 0.
   DistributedArray& set_zero() { return fill(T(0)); }
   /// this = other (equal layouts, no allocation).
   DistributedArray& copy_from(const DistributedArray& other);
-  /// this += a * x
+  /// this += a * x.
   DistributedArray& axpy(T a, const DistributedArray& x);
-  /// this = a * x + b * this (this is not read when b == 0)
+  /// this = a * x + b * this (this is not read when b == 0).
   DistributedArray& axpby(T a, const DistributedArray& x, T b);
-  /// this = a * x + b * y + c * this (this is not read when c == 0)
+  /// this = a * x + b * y + c * this (this is not read when c == 0).
   DistributedArray& axpbypcz(T a, const DistributedArray& x, T b, const DistributedArray& y, T c);
-  /// this *= a
+  /// this *= a.
   DistributedArray& scale(T a);
+  /// this = conj(this); a no-op for real types.
   DistributedArray& conj_in_place();
 
+  /// Element-wise this += other.
   DistributedArray& operator+=(const DistributedArray& other);
+  /// Element-wise this -= other.
   DistributedArray& operator-=(const DistributedArray& other);
+  /// Element-wise (Hadamard) this *= other.
   DistributedArray& operator*=(const DistributedArray& other);
+  /// Element-wise this /= other.
   DistributedArray& operator/=(const DistributedArray& other);
+  /// Adds `value` to every element.
   DistributedArray& operator+=(T value);
+  /// Subtracts `value` from every element.
   DistributedArray& operator-=(T value);
+  /// Multiplies every element by `value`.
   DistributedArray& operator*=(T value);
+  /// Divides every element by `value`.
   DistributedArray& operator/=(T value);
 
+  /// Element-wise x + y in a new array of their layout (ShapeMismatch when layouts differ).
   friend DistributedArray operator+(const DistributedArray& x, const DistributedArray& y) {
     return x.binary_result(y, 0);
   }
+  /// Element-wise x - y in a new array.
   friend DistributedArray operator-(const DistributedArray& x, const DistributedArray& y) {
     return x.binary_result(y, 1);
   }
+  /// Element-wise (Hadamard) x * y in a new array.
   friend DistributedArray operator*(const DistributedArray& x, const DistributedArray& y) {
     return x.binary_result(y, 2);
   }
+  /// Element-wise x / y in a new array.
   friend DistributedArray operator/(const DistributedArray& x, const DistributedArray& y) {
     return x.binary_result(y, 3);
   }
+  /// x_i + s in a new array.
   friend DistributedArray operator+(const DistributedArray& x, T s) {
     return x.scalar_result(s, 0, false);
   }
+  /// x_i - s in a new array.
   friend DistributedArray operator-(const DistributedArray& x, T s) {
     return x.scalar_result(s, 1, false);
   }
+  /// x_i * s in a new array.
   friend DistributedArray operator*(const DistributedArray& x, T s) {
     return x.scalar_result(s, 2, false);
   }
+  /// x_i / s in a new array.
   friend DistributedArray operator/(const DistributedArray& x, T s) {
     return x.scalar_result(s, 3, false);
   }
+  /// s + x_i in a new array.
   friend DistributedArray operator+(T s, const DistributedArray& x) {
     return x.scalar_result(s, 0, true);
   }
+  /// s - x_i in a new array.
   friend DistributedArray operator-(T s, const DistributedArray& x) {
     return x.scalar_result(s, 1, true);
   }
+  /// s * x_i in a new array.
   friend DistributedArray operator*(T s, const DistributedArray& x) {
     return x.scalar_result(s, 2, true);
   }
+  /// s / x_i in a new array.
   friend DistributedArray operator/(T s, const DistributedArray& x) {
     return x.scalar_result(s, 3, true);
   }
+  /// -x_i in a new array.
   friend DistributedArray operator-(const DistributedArray& x) {
     return x.scalar_result(T(-1), 2, false);
   }
@@ -253,8 +299,11 @@ class DistributedArray {
   Index local_size_ = 0;
 };
 
+// The library's instantiations, compiled in libdistlops: not API.
+/// \cond
 #define DISTLOPS_DECLARE_ARRAY(T, S) extern template class DistributedArray<T, S>;
 DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DECLARE_ARRAY)
 #undef DISTLOPS_DECLARE_ARRAY
+/// \endcond
 
 }  // namespace distlops

@@ -13,19 +13,21 @@ namespace distlops {
 /// Which class of the hierarchy an error belongs to; lets an error raised on one rank be
 /// rethrown with the same type on every other rank (see collective_check.hpp).
 enum class ErrorKind : int {
-  generic = 0,
-  invalid_argument = 1,
-  shape_mismatch = 2,
-  communication = 3,
-  device = 4,
-  io = 5,
-  replica_mismatch = 6,
+  generic = 0,           ///< Error itself.
+  invalid_argument = 1,  ///< InvalidArgument.
+  shape_mismatch = 2,    ///< ShapeMismatch.
+  communication = 3,     ///< CommunicationError.
+  device = 4,            ///< DeviceError.
+  io = 5,                ///< IoError.
+  replica_mismatch = 6,  ///< ReplicaMismatch.
 };
 
 /// Base of every exception raised by distlops.
 class Error : public std::runtime_error {
  public:
+  /// An error whose what() is `message`.
   explicit Error(const std::string& message) : std::runtime_error(message) {}
+  /// The class of the most derived type, so that other ranks can rethrow the same type.
   virtual ErrorKind kind() const noexcept { return ErrorKind::generic; }
 };
 
@@ -34,6 +36,7 @@ class Error : public std::runtime_error {
 class InvalidArgument : public Error {
  public:
   using Error::Error;
+  /// ErrorKind::invalid_argument.
   ErrorKind kind() const noexcept override { return ErrorKind::invalid_argument; }
 };
 
@@ -41,6 +44,7 @@ class InvalidArgument : public Error {
 class ShapeMismatch : public Error {
  public:
   using Error::Error;
+  /// ErrorKind::shape_mismatch.
   ErrorKind kind() const noexcept override { return ErrorKind::shape_mismatch; }
 };
 
@@ -48,6 +52,7 @@ class ShapeMismatch : public Error {
 class CommunicationError : public Error {
  public:
   using Error::Error;
+  /// ErrorKind::communication.
   ErrorKind kind() const noexcept override { return ErrorKind::communication; }
 };
 
@@ -55,6 +60,7 @@ class CommunicationError : public Error {
 class DeviceError : public Error {
  public:
   using Error::Error;
+  /// ErrorKind::device.
   ErrorKind kind() const noexcept override { return ErrorKind::device; }
 };
 
@@ -62,6 +68,7 @@ class DeviceError : public Error {
 class IoError : public Error {
  public:
   using Error::Error;
+  /// ErrorKind::io.
   ErrorKind kind() const noexcept override { return ErrorKind::io; }
 };
 
@@ -69,10 +76,12 @@ class IoError : public Error {
 class ReplicaMismatch : public Error {
  public:
   using Error::Error;
+  /// ErrorKind::replica_mismatch.
   ErrorKind kind() const noexcept override { return ErrorKind::replica_mismatch; }
 };
 
-/// Throws the exception of the given kind with the given message.
+/// Throws the exception class that `kind` names, with `message` as its what(); used to rethrow
+/// on every rank an error found on one (collective_check.hpp).
 [[noreturn]] void throw_error(ErrorKind kind, const std::string& message);
 
 }  // namespace distlops

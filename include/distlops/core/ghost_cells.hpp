@@ -28,6 +28,8 @@ enum class GhostReach {
   any,
 };
 
+/// The plan of a ghost-plane exchange for one SCATTER layout and one pair of widths, reusable
+/// for any number of arrays of that layout.
 class GhostExchange {
  public:
   /// Collective over the layout's communicator: gathers every rank's requested widths (which
@@ -37,26 +39,28 @@ class GhostExchange {
   GhostExchange(const Layout& layout, Index front, Index back,
                 GhostReach reach = GhostReach::neighbours);
 
+  /// The layout the plan was made for.
   const Layout& layout() const { return layout_; }
-  /// This rank's ghost widths after clipping.
+  /// This rank's front ghost width after clipping (0 on the first rank).
   Index front() const { return front_; }
+  /// This rank's back ghost width after clipping (0 on the last rank).
   Index back() const { return back_; }
   /// Shape of this rank's front (back) ghost block: the local shape with the distribution
   /// axis extent replaced by front() (back()).
   Shape front_shape() const;
+  /// Shape of this rank's back ghost block (see front_shape()).
   Shape back_shape() const;
   /// Local shape extended by the ghost planes.
   Shape ghosted_shape() const;
 
-  /// Split-phase exchange. begin() posts the receives into `front_ghosts` / `back_ghosts`
-  /// (C-order blocks of front_shape() / back_shape()) and the sends of this rank's planes
-  /// from `local`; end() completes them. `local` must stay unchanged and the ghost blocks
-  /// unread in between. The buffers are host memory, or memory of the space of the transport
-  /// given, which must outlive the pending exchange.
+  /// An exchange that begin() started and end() must complete; move-only.
   class Pending {
    public:
+    /// No exchange.
     Pending() = default;
+    /// Takes over `other`'s exchange.
     Pending(Pending&&) noexcept = default;
+    /// Takes over `other`'s exchange.
     Pending& operator=(Pending&&) noexcept = default;
 
    private:
@@ -68,22 +72,31 @@ class GhostExchange {
     std::size_t element_size = 0;
   };
 
+  /// Split-phase exchange. begin() posts the receives into `front_ghosts` / `back_ghosts`
+  /// (C-order blocks of front_shape() / back_shape()) and the sends of this rank's planes
+  /// from `local`; end() completes them. `local` must stay unchanged and the ghost blocks
+  /// unread in between. The buffers are host memory, or memory of the space of the transport
+  /// given, which must outlive the pending exchange. Collective in the sense that every rank
+  /// of the layout must take part.
   template <class T>
   Pending begin(Host, const T* local, T* front_ghosts, T* back_ghosts) const {
     return begin_bytes(host_transport_, sizeof(T), local, front_ghosts, back_ghosts);
   }
+  /// As begin(Host, ...), through `transport`, in whose memory space the blocks live.
   template <class T>
   Pending begin(Transport& transport, const T* local, T* front_ghosts, T* back_ghosts) const {
     return begin_bytes(transport, sizeof(T), local, front_ghosts, back_ghosts);
   }
+  /// Waits for the messages of `pending` and unpacks the received planes into its ghost blocks.
   void end(Pending& pending) const;
 
-  /// Blocking exchange.
+  /// Blocking exchange: begin() then end(), host memory.
   template <class T>
   void exchange(Host, const T* local, T* front_ghosts, T* back_ghosts) const {
     Pending pending = begin(Host{}, local, front_ghosts, back_ghosts);
     end(pending);
   }
+  /// Blocking exchange through `transport`.
   template <class T>
   void exchange(Transport& transport, const T* local, T* front_ghosts, T* back_ghosts) const {
     Pending pending = begin(transport, local, front_ghosts, back_ghosts);

@@ -20,7 +20,11 @@
 
 namespace distlops {
 
-enum class GpuCollectives { nccl, mpi };
+/// The path of collectives on device data.
+enum class GpuCollectives {
+  nccl,  ///< NCCL on the device buffers.
+  mpi,   ///< MPI on copies staged through host memory.
+};
 
 /// True when the library was built with NCCL.
 bool nccl_built();
@@ -46,6 +50,7 @@ const char* to_string(GpuCollectives choice);
 /// plain path runs. Read from DISTLOPS_SYMMETRIC_REDUCTIONS (`on`, the default, or `off`);
 /// every rank must make the same choice (the window's creation is collective).
 constexpr Index symmetric_reduction_bytes = 4096;
+/// The current choice of symmetric-window sums (see symmetric_reduction_bytes).
 bool symmetric_reductions();
 /// Overrides the choice for the rest of the process (every rank alike).
 void set_symmetric_reductions(bool enabled);

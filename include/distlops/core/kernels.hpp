@@ -16,52 +16,64 @@
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
 
+/// The per-space kernels on contiguous rank-local data: overloads whose first argument is the
+/// space tag (Host or Cuda). None of them communicates.
 namespace distlops::kernels {
 
 /// The element-wise binary operations.
-enum class BinaryOp { add, subtract, multiply, divide };
+enum class BinaryOp {
+  add,       ///< x + y.
+  subtract,  ///< x - y.
+  multiply,  ///< x * y.
+  divide,    ///< x / y (pointwise::divide: Smith's algorithm for complex).
+};
 
 /// The reductions behind vector norms: sum of |x|^p (finite p != 0), count of non-zeros (ord 0),
 /// max |x| (ord inf) and min |x| (ord -inf).
-enum class NormKind { power_sum, count_nonzero, max_abs, min_abs };
+enum class NormKind {
+  power_sum,      ///< sum |x|^p; combines by sum.
+  count_nonzero,  ///< Number of non-zero elements; combines by sum.
+  max_abs,        ///< max |x|; combines by max.
+  min_abs,        ///< min |x|; combines by min.
+};
 
 // ---- element-wise -------------------------------------------------------------------------
-/// y[i] = value
+/// y[i] = value.
 template <Scalar T>
 void fill(Host, Index n, T value, T* y);
-/// y[i] = x[i]
+/// y[i] = x[i].
 template <Scalar T>
 void copy(Host, Index n, const T* x, T* y);
-/// y[i] = a * y[i]
+/// y[i] = a * y[i].
 template <Scalar T>
 void scale(Host, Index n, T a, T* y);
-/// y[i] += a * x[i]
+/// y[i] += a * x[i].
 template <Scalar T>
 void axpy(Host, Index n, T a, const T* x, T* y);
-/// y[i] = a * x[i] + b * y[i] (y is not read when b == 0)
+/// y[i] = a * x[i] + b * y[i] (y is not read when b == 0).
 template <Scalar T>
 void axpby(Host, Index n, T a, const T* x, T b, T* y);
-/// z[i] = a * x[i] + b * y[i] + c * z[i] (z is not read when c == 0)
+/// z[i] = a * x[i] + b * y[i] + c * z[i] (z is not read when c == 0).
 template <Scalar T>
 void axpbypcz(Host, Index n, T a, const T* x, T b, const T* y, T c, T* z);
-/// z[i] = x[i] op y[i]
+/// z[i] = x[i] op y[i].
 template <Scalar T>
 void binary(Host, BinaryOp op, Index n, const T* x, const T* y, T* z);
-/// z[i] = x[i] op s
+/// z[i] = x[i] op s.
 template <Scalar T>
 void binary_scalar(Host, BinaryOp op, Index n, const T* x, T s, T* z);
-/// z[i] = s op x[i]
+/// z[i] = s op x[i].
 template <Scalar T>
 void scalar_binary(Host, BinaryOp op, Index n, T s, const T* x, T* z);
-/// y[i] = conj(x[i])
+/// y[i] = conj(x[i]); a copy for real types.
 template <Scalar T>
 void conj(Host, Index n, const T* x, T* y);
 
 // ---- reductions (local; the caller reduces over ranks) -------------------------------------
-/// sum_i x[i] * y[i]
+/// sum_i x[i] * y[i] (bilinear).
 template <Scalar T>
 T dot(Host, Index n, const T* x, const T* y);
-/// sum_i conj(x[i]) * y[i]
+/// sum_i conj(x[i]) * y[i].
 template <Scalar T>
 T vdot(Host, Index n, const T* x, const T* y);
 /// The reduction of `kind` over all of x: sum |x|^p for power_sum, the count for
@@ -80,10 +92,12 @@ template <Scalar T>
 void dot_into(Host, Index n, const T* x, const T* y, T* result) {
   *result = dot(Host{}, n, x, y);
 }
+/// vdot() written to `*result` (see dot_into()).
 template <Scalar T>
 void vdot_into(Host, Index n, const T* x, const T* y, T* result) {
   *result = vdot(Host{}, n, x, y);
 }
+/// norm_reduce() written to `*result` (see dot_into()).
 template <Scalar T>
 void norm_reduce_into(Host, NormKind kind, real_type_t<T> p, Index n, const T* x,
                       real_type_t<T>* result) {
@@ -114,8 +128,8 @@ void combine(Host, Index n, int count, const T* coefficients, const T* const* so
 // ---- N-d boxes ------------------------------------------------------------------------------
 /// A rectangular region of a C-order array: the array's shape and the region's corner.
 struct BoxView {
-  std::span<const Index> array_shape;
-  std::span<const Index> corner;
+  std::span<const Index> array_shape;  ///< The shape of the whole (local) array.
+  std::span<const Index> corner;       ///< The region's first index along every axis.
 };
 
 /// Copies the region of size `extent` at `source.corner` in the source array to the region at
@@ -129,34 +143,47 @@ void copy_box(Host, std::size_t element_size, const void* source_data, BoxView s
 // value, which synchronise once to read it. Reductions run in a fixed order that depends only
 // on the element count: results are reproducible from run to run and from device to device.
 
+/// y[i] = value, on the device.
 template <Scalar T>
 void fill(Cuda, Index n, T value, T* y);
+/// y[i] = x[i], on the device.
 template <Scalar T>
 void copy(Cuda, Index n, const T* x, T* y);
+/// y[i] = a * y[i], on the device.
 template <Scalar T>
 void scale(Cuda, Index n, T a, T* y);
+/// y[i] += a * x[i], on the device.
 template <Scalar T>
 void axpy(Cuda, Index n, T a, const T* x, T* y);
+/// y[i] = a * x[i] + b * y[i], on the device (y is not read when b == 0).
 template <Scalar T>
 void axpby(Cuda, Index n, T a, const T* x, T b, T* y);
+/// z[i] = a * x[i] + b * y[i] + c * z[i], on the device (z is not read when c == 0).
 template <Scalar T>
 void axpbypcz(Cuda, Index n, T a, const T* x, T b, const T* y, T c, T* z);
+/// z[i] = x[i] op y[i], on the device.
 template <Scalar T>
 void binary(Cuda, BinaryOp op, Index n, const T* x, const T* y, T* z);
+/// z[i] = x[i] op s, on the device.
 template <Scalar T>
 void binary_scalar(Cuda, BinaryOp op, Index n, const T* x, T s, T* z);
+/// z[i] = s op x[i], on the device.
 template <Scalar T>
 void scalar_binary(Cuda, BinaryOp op, Index n, T s, const T* x, T* z);
+/// y[i] = conj(x[i]), on the device.
 template <Scalar T>
 void conj(Cuda, Index n, const T* x, T* y);
 
+/// sum_i x[i] * y[i] of device data, returned to the host (synchronises).
 template <Scalar T>
 T dot(Cuda, Index n, const T* x, const T* y);
+/// sum_i conj(x[i]) * y[i] of device data, returned to the host (synchronises).
 template <Scalar T>
 T vdot(Cuda, Index n, const T* x, const T* y);
+/// The norm reduction of the Host overload on device data, returned to the host (synchronises).
 template <Scalar T>
 real_type_t<T> norm_reduce(Cuda, NormKind kind, real_type_t<T> p, Index n, const T* x);
-/// `out` is device memory.
+/// The reduction along the middle axis of the Host overload; `out` is device memory.
 template <Scalar T>
 void norm_reduce_axis(Cuda, NormKind kind, real_type_t<T> p, Index outer, Index length, Index inner,
                       const T* x, real_type_t<T>* out);
@@ -165,12 +192,15 @@ void norm_reduce_axis(Cuda, NormKind kind, real_type_t<T> p, Index outer, Index 
 /// without synchronising: for results that stay on the device or go to a device collective.
 template <Scalar T>
 void dot_into(Cuda, Index n, const T* x, const T* y, T* result);
+/// vdot() into device memory at `result`, without synchronising.
 template <Scalar T>
 void vdot_into(Cuda, Index n, const T* x, const T* y, T* result);
+/// norm_reduce() into device memory at `result`, without synchronising.
 template <Scalar T>
 void norm_reduce_into(Cuda, NormKind kind, real_type_t<T> p, Index n, const T* x,
                       real_type_t<T>* result);
 
+/// The box copy of the Host overload between device arrays.
 void copy_box(Cuda, std::size_t element_size, const void* source_data, BoxView source,
               void* destination_data, BoxView destination, std::span<const Index> extent);
 

@@ -21,6 +21,7 @@ namespace distlops {
 
 /// Optional settings of a Layout.
 struct LayoutOptions {
+  /// SCATTER (a block per rank, the default), BROADCAST or UNSAFE_BROADCAST (replicated).
   Partition partition = Partition::SCATTER;
   /// Distribution axis; negative values count from the end as in NumPy.
   int axis = 0;
@@ -32,6 +33,10 @@ struct LayoutOptions {
   std::vector<int> mask = {};
 };
 
+/// How an N-d global array (row-major) is spread over the ranks of a communicator: global shape,
+/// partition, distribution axis, every rank's local shape and offset, and the optional mask.
+/// A cheap-to-copy handle to immutable data; building one is collective, and afterwards every
+/// rank knows every rank's block, so comparisons and queries need no communication.
 class Layout {
  public:
   /// An empty layout (no communicator); only assignable.
@@ -41,6 +46,9 @@ class Layout {
   /// same exception on every rank.
   Layout(const Communicator& comm, Shape global_shape, Partition partition = Partition::SCATTER,
          int axis = 0);
+  /// As Layout(comm, global_shape, partition, axis), with custom local shapes and a mask from
+  /// `options`. Collective; InvalidArgument on every rank when the local shapes do not tile
+  /// the global shape or the mask has not one non-negative colour per rank.
   Layout(const Communicator& comm, Shape global_shape, const LayoutOptions& options);
 
   /// Collective: builds the layout from each rank's own local shape; the global extent along
@@ -49,35 +57,55 @@ class Layout {
                                  Partition partition = Partition::SCATTER, int axis = 0,
                                  std::vector<int> mask = {});
 
+  /// False for a default-constructed layout, whose other queries throw InvalidArgument.
   bool valid() const { return static_cast<bool>(data_); }
 
+  /// The communicator over which the array is laid out.
   const Communicator& communicator() const { return get().comm; }
   /// The communicator of this rank's mask group (the communicator itself without a mask).
   const Communicator& sub_communicator() const { return get().sub_comm; }
+  /// This process's rank in communicator().
   int rank() const { return get().comm.rank(); }
+  /// Number of ranks of communicator().
   int size() const { return get().comm.size(); }
 
+  /// The shape of the whole array.
   const Shape& global_shape() const { return get().global_shape; }
+  /// Number of dimensions of the global shape.
   int ndim() const { return static_cast<int>(get().global_shape.size()); }
+  /// SCATTER, BROADCAST or UNSAFE_BROADCAST.
   Partition partition() const { return get().partition; }
+  /// True when every rank holds the whole array (BROADCAST, UNSAFE_BROADCAST).
   bool replicated() const { return is_replicated(get().partition); }
+  /// The distribution axis, in [0, ndim()) (normalised from a negative one).
   int axis() const { return get().axis; }
+  /// The colour of every rank; empty without a mask.
   const std::vector<int>& mask() const { return get().mask; }
+  /// True when the layout has a mask.
   bool masked() const { return !get().mask.empty(); }
 
   /// Extent along the distribution axis of every rank's local block.
   std::span<const Index> local_extents() const { return get().extents; }
+  /// Extent along the distribution axis of `rank`'s local block (0 when it owns nothing).
   Index local_extent(int rank) const { return get().extents[static_cast<std::size_t>(rank)]; }
   /// Where rank's block starts along the distribution axis (0 for replicated layouts); the
   /// span has size() + 1 entries, the last being the global extent.
   std::span<const Index> offsets() const { return get().offsets; }
+  /// Where `rank`'s block starts along the distribution axis.
   Index offset(int rank) const { return get().offsets[static_cast<std::size_t>(rank)]; }
 
+  /// The shape of `rank`'s local block: the global shape with the axis extent replaced by the
+  /// rank's (the global shape itself for replicated layouts).
   Shape local_shape(int rank) const;
+  /// The shape of this rank's local block.
   Shape local_shape() const { return local_shape(rank()); }
+  /// Every rank's local shape, in rank order.
   std::vector<Shape> local_shapes() const;
+  /// Number of elements of `rank`'s local block.
   Index local_size(int rank) const;
+  /// Number of elements of this rank's local block.
   Index local_size() const { return local_size(rank()); }
+  /// Number of elements of the whole array.
   Index global_size() const { return get().global_size; }
 
   /// Same global shape and communicator with PyLops-MPI's default split along `axis`, keeping
@@ -88,6 +116,7 @@ class Layout {
 
   /// Same communicator group, global shape, partition, axis, local shapes and mask.
   bool operator==(const Layout& other) const;
+  /// Not operator==.
   bool operator!=(const Layout& other) const { return !(*this == other); }
 
   /// "shape (10, 4), SCATTER along axis 0, local extents [4, 3, 3]": for error messages.

@@ -32,15 +32,18 @@ namespace distlops {
 
 class Communicator;
 
+/// The event log (PETSc's -log_view): counts and times of operator applies, exchanges and
+/// collectives, per rank, summarised over the ranks.
 namespace log_view {
 
 /// What an event measures.
 enum class EventKind {
-  apply,       // an operator's forward apply (apply, apply_add)
-  adjoint,     // an operator's adjoint apply (apply_adjoint, apply_adjoint_add)
-  exchange,    // data moved between neighbouring or all ranks (ghost cells, redistribute)
-  collective,  // one collective call (MPI or NCCL)
+  apply,       ///< An operator's forward apply (apply, apply_add).
+  adjoint,     ///< An operator's adjoint apply (apply_adjoint, apply_adjoint_add).
+  exchange,    ///< Data moved between neighbouring or all ranks (ghost cells, redistribute).
+  collective,  ///< One collective call (MPI or NCCL).
 };
+/// "apply", "adjoint", "exchange" or "collective": the table's names of the kinds.
 const char* to_string(EventKind kind);
 
 namespace detail {
@@ -65,20 +68,22 @@ void reset() noexcept;
 
 /// One rank's record of one event.
 struct Event {
-  EventKind kind;
-  std::string name;
-  std::int64_t count = 0;
-  double seconds = 0;
+  EventKind kind;          ///< What the event measures.
+  std::string name;        ///< The operator's name, the exchange's or the MPI/NCCL call's.
+  std::int64_t count = 0;  ///< How many times it occurred.
+  double seconds = 0;      ///< Total (inclusive) time of its occurrences.
 };
 /// This rank's events, in the order they were first recorded.
 std::vector<Event> local_events();
 
 /// One event over the ranks of a communicator; ranks that never recorded it count as zero.
 struct EventSummary {
-  EventKind kind;
-  std::string name;
-  std::int64_t count_min = 0, count_max = 0;
-  double seconds_max = 0, seconds_mean = 0;
+  EventKind kind;              ///< What the event measures.
+  std::string name;            ///< As Event::name.
+  std::int64_t count_min = 0;  ///< The smallest count of a rank.
+  std::int64_t count_max = 0;  ///< The largest count of a rank.
+  double seconds_max = 0;      ///< The largest time of a rank.
+  double seconds_mean = 0;     ///< The mean time over the ranks.
 };
 /// The events of every rank of `comm`, merged by (kind, name) and ordered by kind, then by
 /// decreasing maximum time. Collective; the result is the same on every rank. Its own
@@ -93,6 +98,7 @@ void print(const Communicator& comm, std::FILE* out = stdout);
 /// is on; does nothing else otherwise. `name` must outlive the object.
 class ScopedEvent {
  public:
+  /// Starts timing the event (kind, name) when recording is on.
   ScopedEvent(EventKind kind, std::string_view name) noexcept {
     if (enabled()) {
       kind_ = kind;
@@ -101,11 +107,12 @@ class ScopedEvent {
       active_ = true;
     }
   }
+  /// Records the occurrence when timing started.
   ~ScopedEvent() {
     if (active_) detail::record(kind_, name_, detail::now_ns() - start_);
   }
-  ScopedEvent(const ScopedEvent&) = delete;
-  ScopedEvent& operator=(const ScopedEvent&) = delete;
+  ScopedEvent(const ScopedEvent&) = delete;             ///< One scope, one record.
+  ScopedEvent& operator=(const ScopedEvent&) = delete;  ///< One scope, one record.
 
  private:
   bool active_ = false;

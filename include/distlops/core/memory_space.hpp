@@ -12,13 +12,18 @@
 
 namespace distlops {
 
+/// The host memory space: CPU memory, host kernels (loops, Eigen, OpenBLAS, FFTW).
 struct Host {
-  static constexpr const char* name = "host";
+  static constexpr const char* name = "host";  ///< For messages and test names.
 };
+/// The CUDA memory space: the device memory of the rank's GPU (cudaMalloc, never managed
+/// memory), CUDA kernels, cuBLAS, cuFFT and NCCL. In builds without the CUDA backend every use
+/// raises DeviceError.
 struct Cuda {
-  static constexpr const char* name = "cuda";
+  static constexpr const char* name = "cuda";  ///< For messages and test names.
 };
 
+/// A memory space tag: Host or Cuda.
 template <class Space>
 concept MemorySpace = std::same_as<Space, Host> || std::same_as<Space, Cuda>;
 
@@ -27,12 +32,14 @@ bool cuda_built();
 /// Number of CUDA devices visible to this process (0 without the CUDA backend or a device).
 int cuda_device_count();
 
+/// Raw, untyped memory of a space, under Buffer.
 namespace memory {
 
 /// Raw allocation in a space: 64-byte aligned host memory or cudaMalloc'ed device memory,
 /// uninitialised. Zero bytes gives nullptr. Throws on failure.
 template <MemorySpace Space>
 void* allocate(std::size_t bytes);
+/// Frees memory from allocate<Space>(); nullptr is a no-op.
 template <MemorySpace Space>
 void deallocate(void* pointer) noexcept;
 

@@ -84,6 +84,8 @@ NcclBuffer nccl_typed(const T* data, Index count) {
 
 }  // namespace detail
 
+/// Typed NCCL collectives and point-to-point transfers on device memory over the ranks of a
+/// Communicator. A cheap-to-copy handle: copies share the NCCL communicator.
 class NcclCommunicator {
  public:
   /// Collective over `comm`: every rank makes sure it has its device (a rank without one makes
@@ -99,7 +101,9 @@ class NcclCommunicator {
 
   /// The MPI communicator it was built from.
   const Communicator& mpi() const;
+  /// This process's rank (that of mpi()).
   int rank() const;
+  /// Number of ranks (that of mpi()).
   int size() const;
 
   /// recv[i] = op over ranks of send[i] (device memory; send == recv reduces in place).
@@ -108,6 +112,7 @@ class NcclCommunicator {
   void allreduce(const T* send, T* recv, Index count, ReduceOp op) const {
     allreduce_raw(detail::nccl_typed(send, count), recv, op);
   }
+  /// Copies rank `root`'s `count` values at `data` (device memory) into `data` on every rank.
   template <detail::NcclTransferable T>
   void broadcast(T* data, Index count, int root) const {
     broadcast_raw(detail::nccl_typed(data, count), root);
@@ -134,10 +139,14 @@ class NcclCommunicator {
     alltoallv_raw(detail::nccl_typed(send, 0), send_counts, send_displacements, recv, recv_counts,
                   recv_displacements);
   }
+  /// Sends `count` values of device memory to rank `peer` (ncclSend), enqueued on the stream;
+  /// the peer must post the matching recv().
   template <detail::NcclTransferable T>
   void send(const T* data, Index count, int peer) const {
     send_raw(detail::nccl_typed(data, count), peer);
   }
+  /// Receives `count` values from rank `peer` into device memory (ncclRecv), enqueued on the
+  /// stream.
   template <detail::NcclTransferable T>
   void recv(T* data, Index count, int peer) const {
     recv_raw(detail::nccl_typed(data, count), peer);
@@ -155,11 +164,13 @@ class NcclCommunicator {
   /// that a failure on one rank raises on every rank. Release with free_symmetric,
   /// collectively, before the process tears NCCL down.
   struct SymmetricRegion {
-    void* data = nullptr;
-    void* window = nullptr;  // whatever NCCL registered, symmetric or not
-    std::size_t bytes = 0;   // allocated and registered: the largest request over the ranks
-    bool registered = false;
+    void* data = nullptr;     ///< The device memory; null for an empty region.
+    void* window = nullptr;   ///< Whatever NCCL registered, symmetric or not.
+    std::size_t bytes = 0;    ///< Allocated and registered: the largest request over the ranks.
+    bool registered = false;  ///< Whether the window is symmetric on every rank.
   };
+  /// Allocates and registers a SymmetricRegion of at least `bytes` bytes (see SymmetricRegion).
+  /// Collective.
   SymmetricRegion allocate_symmetric(std::size_t bytes) const;
   /// Collective: deregisters the window and frees the memory (a no-op on an empty region).
   void free_symmetric(SymmetricRegion& region) const;
@@ -171,7 +182,8 @@ class NcclCommunicator {
   /// rank). Collective at the first call.
   void* reduction_window() const;
 
-  struct Impl;  // defined in nccl_communicator.cpp
+  /// The NCCL state the handles share (opaque, defined in the library).
+  struct Impl;
 
  private:
   void allreduce_raw(detail::NcclBuffer send, void* recv, ReduceOp op) const;
@@ -192,8 +204,10 @@ class NcclCommunicator {
 /// Device memory over NCCL, in the order of the library's stream (device_transport.hpp).
 class NcclTransport final : public DeviceTransport {
  public:
+  /// A transport over the ranks of `nccl`; costs no communication.
   explicit NcclTransport(NcclCommunicator nccl) : nccl_(std::move(nccl)) {}
 
+  /// The NCCL communicator the transport uses.
   const NcclCommunicator& nccl() const { return nccl_; }
   TransportKind kind() const override { return TransportKind::nccl; }
   const Communicator& communicator() const override { return nccl_.mpi(); }

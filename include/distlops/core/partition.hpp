@@ -6,6 +6,8 @@
 
 namespace distlops {
 
+/// How a distributed array's data are spread over the ranks of its communicator (or of its
+/// mask group), with PyLops-MPI's names.
 enum class Partition {
   /// Each rank owns a distinct block along the distribution axis.
   SCATTER,
@@ -18,6 +20,7 @@ enum class Partition {
   UNSAFE_BROADCAST,
 };
 
+/// The enumerator's name ("SCATTER", ...), for messages; "unknown" for a value outside the enum.
 constexpr const char* to_string(Partition partition) {
   switch (partition) {
     case Partition::SCATTER:

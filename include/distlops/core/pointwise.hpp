@@ -22,6 +22,7 @@
 
 #include "distlops/core/host_device.hpp"
 
+/// The per-element formulas shared by the host loops and the CUDA kernels.
 namespace distlops::pointwise {
 
 /// A complex number type: std::complex or complex_pair.
@@ -34,12 +35,14 @@ concept ComplexLike = requires(const T& value) {
 /// The real type underlying T (T itself for real types).
 template <class T>
 struct real_of {
-  using type = T;
+  using type = T;  ///< T itself for a real type.
 };
+/// The complex case of real_of.
 template <ComplexLike T>
 struct real_of<T> {
-  using type = std::remove_cvref_t<decltype(std::declval<const T&>().real())>;
+  using type = std::remove_cvref_t<decltype(std::declval<const T&>().real())>;  ///< real()'s type.
 };
+/// real_of<T>::type.
 template <class T>
 using real_of_t = typename real_of<T>::type;
 
@@ -47,12 +50,16 @@ using real_of_t = typename real_of<T>::type;
 /// default-constructible so that it may live in CUDA shared memory.
 template <class R>
 struct complex_pair {
-  R re;
-  R im;
+  R re;  ///< The real part.
+  R im;  ///< The imaginary part.
+  /// Uninitialised parts (trivial, as CUDA shared memory requires).
   complex_pair() = default;
+  /// real_part + i imag_part.
   DISTLOPS_HOST_DEVICE constexpr complex_pair(R real_part, R imag_part)
       : re(real_part), im(imag_part) {}
+  /// The real part, as std::complex::real().
   DISTLOPS_HOST_DEVICE constexpr R real() const { return re; }
+  /// The imaginary part, as std::complex::imag().
   DISTLOPS_HOST_DEVICE constexpr R imag() const { return im; }
 };
 static_assert(sizeof(complex_pair<float>) == sizeof(std::complex<float>) &&
@@ -70,6 +77,7 @@ DISTLOPS_HOST_DEVICE constexpr T from_real(real_of_t<T> value) {
   }
 }
 
+/// a + b.
 template <class T>
 DISTLOPS_HOST_DEVICE constexpr T add(const T& a, const T& b) {
   if constexpr (ComplexLike<T>) {
@@ -79,6 +87,7 @@ DISTLOPS_HOST_DEVICE constexpr T add(const T& a, const T& b) {
   }
 }
 
+/// a - b.
 template <class T>
 DISTLOPS_HOST_DEVICE constexpr T subtract(const T& a, const T& b) {
   if constexpr (ComplexLike<T>) {
@@ -88,6 +97,7 @@ DISTLOPS_HOST_DEVICE constexpr T subtract(const T& a, const T& b) {
   }
 }
 
+/// a * b; complex products by the textbook formula (no special handling of infinities).
 template <class T>
 DISTLOPS_HOST_DEVICE constexpr T multiply(const T& a, const T& b) {
   if constexpr (ComplexLike<T>) {
@@ -134,10 +144,11 @@ DISTLOPS_HOST_DEVICE inline bool divisor_imag_larger(const T& divisor) {
 /// divisor_imag_larger(s)), so that a loop over x has no selection left and vectorises.
 template <class T, bool ImagLarger>
 struct DivideByScalar {
-  using R = real_of_t<T>;
-  T s;
-  R ratio;
-  R denominator;
+  using R = real_of_t<T>;  ///< T's real type.
+  T s;                     ///< The divisor.
+  R ratio;                 ///< Smith's small / large part of the divisor (complex T only).
+  R denominator;           ///< Smith's small * ratio + large (complex T only).
+  /// Precomputes the divisor's share of the quotient.
   DISTLOPS_HOST_DEVICE explicit DivideByScalar(const T& divisor) : s(divisor) {
     if constexpr (ComplexLike<T>) {
       const R small = ImagLarger ? divisor.real() : divisor.imag();
@@ -149,6 +160,7 @@ struct DivideByScalar {
       denominator = R(0);
     }
   }
+  /// x / s.
   DISTLOPS_HOST_DEVICE T operator()(const T& x) const {
     if constexpr (ComplexLike<T>) {
       const R u = ImagLarger ? x.real() : x.imag();
@@ -171,7 +183,7 @@ DISTLOPS_HOST_DEVICE constexpr T conjugate(const T& value) {
   }
 }
 
-/// |value|^2
+/// |value|^2, without a square root.
 template <class T>
 DISTLOPS_HOST_DEVICE constexpr real_of_t<T> abs_squared(const T& value) {
   if constexpr (ComplexLike<T>) {
@@ -217,6 +229,7 @@ template <class R>
 DISTLOPS_HOST_DEVICE constexpr R running_max(R running, R value) {
   return running < value ? value : running;
 }
+/// The running minimum (see running_max()).
 template <class R>
 DISTLOPS_HOST_DEVICE constexpr R running_min(R running, R value) {
   return value < running ? value : running;
@@ -224,71 +237,90 @@ DISTLOPS_HOST_DEVICE constexpr R running_min(R running, R value) {
 
 // ---- function objects of the element-wise kernels ------------------------------------------
 
-/// y <- a * y
+/// y <- a * y.
 template <class T>
 struct Scale {
-  T a;
+  T a;  ///< The factor.
+  /// a * y (as y * a).
   DISTLOPS_HOST_DEVICE T operator()(const T& y) const { return multiply(y, a); }
 };
-/// y <- y + a * x
+/// y <- y + a * x.
 template <class T>
 struct Axpy {
-  T a;
+  T a;  ///< The factor of x.
+  /// y + a * x.
   DISTLOPS_HOST_DEVICE T operator()(const T& x, const T& y) const { return add(y, multiply(a, x)); }
 };
-/// y <- a * x + b * y (also z <- a * x + b * y)
+/// y <- a * x + b * y (also z <- a * x + b * y).
 template <class T>
 struct Axpby {
-  T a, b;
+  T a;  ///< The factor of x.
+  T b;  ///< The factor of y.
+  /// a * x + b * y.
   DISTLOPS_HOST_DEVICE T operator()(const T& x, const T& y) const {
     return add(multiply(a, x), multiply(b, y));
   }
 };
-/// z <- a * x + b * y + c * z
+/// z <- a * x + b * y + c * z.
 template <class T>
 struct Axpbypcz {
-  T a, b, c;
+  T a;  ///< The factor of x.
+  T b;  ///< The factor of y.
+  T c;  ///< The factor of z.
+  /// (a * x + b * y) + c * z.
   DISTLOPS_HOST_DEVICE T operator()(const T& x, const T& y, const T& z) const {
     return add(add(multiply(a, x), multiply(b, y)), multiply(c, z));
   }
 };
+/// x + y, for BinaryOp::add.
 struct Add {
+  /// add(x, y).
   template <class T>
   DISTLOPS_HOST_DEVICE T operator()(const T& x, const T& y) const {
     return add(x, y);
   }
 };
+/// x - y, for BinaryOp::subtract.
 struct Subtract {
+  /// subtract(x, y).
   template <class T>
   DISTLOPS_HOST_DEVICE T operator()(const T& x, const T& y) const {
     return subtract(x, y);
   }
 };
+/// x * y, for BinaryOp::multiply.
 struct Multiply {
+  /// multiply(x, y).
   template <class T>
   DISTLOPS_HOST_DEVICE T operator()(const T& x, const T& y) const {
     return multiply(x, y);
   }
 };
+/// x / y, for BinaryOp::divide.
 struct Divide {
+  /// divide(x, y).
   template <class T>
   DISTLOPS_HOST_DEVICE T operator()(const T& x, const T& y) const {
     return divide(x, y);
   }
 };
-/// x op s
+/// x op s: a binary function object Op with its right operand fixed.
 template <class Op, class T>
 struct WithScalarRight {
-  T s;
+  T s;  ///< The right operand.
+  /// Op{}(x, s).
   DISTLOPS_HOST_DEVICE T operator()(const T& x) const { return Op{}(x, s); }
 };
-/// s op x
+/// s op x: a binary function object Op with its left operand fixed.
 template <class Op, class T>
 struct WithScalarLeft {
-  T s;
+  T s;  ///< The left operand.
+  /// Op{}(s, x).
   DISTLOPS_HOST_DEVICE T operator()(const T& x) const { return Op{}(s, x); }
 };
+/// conj(x); the identity on reals.
 struct Conjugate {
+  /// conjugate(x).
   template <class T>
   DISTLOPS_HOST_DEVICE T operator()(const T& x) const {
     return conjugate(x);
@@ -297,15 +329,17 @@ struct Conjugate {
 
 // ---- terms of the reductions -----------------------------------------------------------------
 
-/// x * y (bilinear)
+/// x * y (bilinear): the term of dot.
 struct DotTerm {
+  /// multiply(x, y).
   template <class T>
   DISTLOPS_HOST_DEVICE T operator()(const T& x, const T& y) const {
     return multiply(x, y);
   }
 };
-/// conj(x) * y
+/// conj(x) * y: the term of vdot.
 struct VdotTerm {
+  /// multiply(conjugate(x), y).
   template <class T>
   DISTLOPS_HOST_DEVICE T operator()(const T& x, const T& y) const {
     return multiply(conjugate(x), y);

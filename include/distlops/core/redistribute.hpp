@@ -17,13 +17,17 @@
 
 namespace distlops {
 
+/// The messages that move an array from a source layout to a destination layout of the same
+/// global shape, computed once and executed any number of times.
 class RedistributePlan {
  public:
   /// Both layouts must have the same global shape over congruent communicators; otherwise
   /// ShapeMismatch on every rank. Masks are ignored: data move over the whole communicator.
   RedistributePlan(const Layout& source, const Layout& destination);
 
+  /// The layout the data come from.
   const Layout& source() const { return source_; }
+  /// The layout the data go to.
   const Layout& destination() const { return destination_; }
 
   /// Collective. `source_local` is this rank's block in the source layout, `destination_local`
@@ -32,14 +36,14 @@ class RedistributePlan {
   void execute(Host, const T* source_local, T* destination_local) const {
     execute_bytes(host_transport_, sizeof(T), source_local, destination_local);
   }
-  /// The same through `transport`, whose memory space the blocks live in. The transport's
-  /// communicator must be congruent with the layouts'.
+  /// As execute(Host, ...), through `transport`, whose memory space the blocks live in. The
+  /// transport's communicator must be congruent with the layouts'.
   template <class T>
   void execute(Transport& transport, const T* source_local, T* destination_local) const {
     execute_bytes(transport, sizeof(T), source_local, destination_local);
   }
 
-  /// The same through the transport an operator keeps for blocks of Space.
+  /// As execute(Host, ...), through the transport an operator keeps for blocks of Space.
   template <class T, MemorySpace Space>
   void execute(const KeptTransport<Space>& transport, const T* source_local,
                T* destination_local) const {

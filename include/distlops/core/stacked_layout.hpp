@@ -14,16 +14,23 @@
 
 namespace distlops {
 
+/// An ordered list of blocks, each a Layout or a nested StackedLayout. Only describes: building
+/// and comparing it needs no communication.
 class StackedLayout {
  public:
+  /// No block.
   StackedLayout() = default;
+  /// One plain block per layout, in order.
   explicit StackedLayout(std::vector<Layout> layouts);
 
+  /// Appends a plain block; returns *this.
   StackedLayout& push_back(Layout layout);
+  /// Appends a nested stack as one block; returns *this.
   StackedLayout& push_back(StackedLayout nested);
 
   /// Number of blocks (a nested stack counts as one).
   std::size_t size() const { return blocks_.size(); }
+  /// True when block i is a nested stack.
   bool is_nested(std::size_t i) const;
   /// Block i as a plain layout (InvalidArgument when it is nested).
   const Layout& operator[](std::size_t i) const;
@@ -32,7 +39,9 @@ class StackedLayout {
 
   /// Total number of elements.
   Index global_size() const;
+  /// Same number of blocks, equal layouts and the same nesting, block by block.
   bool operator==(const StackedLayout& other) const;
+  /// Not operator==.
   bool operator!=(const StackedLayout& other) const { return !(*this == other); }
   /// "[shape (4,), SCATTER ..., [shape (2, 3), ...]]".
   std::string describe() const;

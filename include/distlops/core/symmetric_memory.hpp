@@ -38,25 +38,33 @@ namespace distlops {
 /// memory still comes from ncclMemAlloc, unregistered.
 bool symmetric_memory_available();
 
+/// A DistributedArray of the Cuda space over NCCL symmetric memory, allocated and released
+/// collectively and explicitly (see the file's description).
 template <Scalar T>
 class SymmetricArray {
  public:
-  /// Collective over layout.communicator().
+  /// Allocates (and registers) every rank's padded block. Collective over
+  /// layout.communicator(); InvalidArgument on every rank without NCCL 2.19 or newer.
   explicit SymmetricArray(const Layout& layout);
+  /// Takes over `other`'s memory, which `other` no longer releases.
   SymmetricArray(SymmetricArray&&) noexcept;
-  SymmetricArray& operator=(SymmetricArray&&) = delete;
-  SymmetricArray(const SymmetricArray&) = delete;
-  SymmetricArray& operator=(const SymmetricArray&) = delete;
+  SymmetricArray& operator=(SymmetricArray&&) = delete;       ///< Release is explicit.
+  SymmetricArray(const SymmetricArray&) = delete;             ///< Release is explicit.
+  SymmetricArray& operator=(const SymmetricArray&) = delete;  ///< Release is explicit.
+  /// Frees nothing collectively: warns on stderr and leaks the memory when release() was not
+  /// called.
   ~SymmetricArray();
 
   /// The array over the symmetric memory (InvalidArgument after release()).
   DistributedArray<T, Cuda>& array();
+  /// The array over the symmetric memory, read-only (InvalidArgument after release()).
   const DistributedArray<T, Cuda>& array() const;
   /// Whether the memory is registered as a symmetric window on every rank (false where NCCL
   /// fell back to a local registration, or gave no window).
   bool registered() const;
   /// Collective: deregisters and frees the memory; the array is empty afterwards.
   void release();
+  /// True once release() has run.
   bool released() const;
 
  private:

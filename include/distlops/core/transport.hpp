@@ -36,37 +36,46 @@ namespace distlops {
 /// A point-to-point message of a batch: `bytes` bytes to or from `peer`. Messages between two
 /// ranks are matched in the order they are posted; MPI transports also match the tag.
 struct SendMessage {
-  const std::byte* data;
-  Index bytes;
-  int peer;
-  int tag;
+  const std::byte* data;  ///< The bytes to send, in the transport's memory space.
+  Index bytes;            ///< How many.
+  int peer;               ///< The receiving rank of the transport's communicator.
+  int tag;                ///< The MPI tag (ignored by NCCL).
 };
+/// A receive of a batch: `bytes` bytes from `peer` into `data` (see SendMessage).
 struct ReceiveMessage {
-  std::byte* data;
-  Index bytes;
-  int peer;
-  int tag;
+  std::byte* data;  ///< Where the bytes go, in the transport's memory space.
+  Index bytes;      ///< How many.
+  int peer;         ///< The sending rank of the transport's communicator.
+  int tag;          ///< The MPI tag (ignored by NCCL).
 };
 
 /// The workspace slots (Transport::workspace) the library's own code takes: a plan's outgoing
 /// and incoming buffers (redistribute.hpp, ghost_cells.hpp) and the one-element reductions of
 /// arrays. Code sharing one transport (transport_for) thus never takes another's slot.
 struct WorkspaceSlot {
-  static constexpr int outgoing = 0;
-  static constexpr int incoming = 1;
-  static constexpr int reduction = 2;
+  static constexpr int outgoing = 0;   ///< Data packed for sending.
+  static constexpr int incoming = 1;   ///< Data received before unpacking.
+  static constexpr int reduction = 2;  ///< One-element reductions of arrays.
 };
 
 /// How a transport moves its bytes (see the table above).
-enum class TransportKind { mpi, nccl, staged };
+enum class TransportKind {
+  mpi,     ///< Host memory over MPI.
+  nccl,    ///< Device memory over NCCL.
+  staged,  ///< Device memory copied through host memory and sent over MPI.
+};
 
 /// "mpi", "nccl" or "staged".
 const char* to_string(TransportKind kind);
 
+/// Moves one memory space's data between the ranks of one communicator: box copies, scratch
+/// memory, collectives and point-to-point batches. Made by make_transport(); not thread-safe.
 class Transport {
  public:
+  /// Frees the transport's workspaces (and buffers of its own).
   virtual ~Transport() = default;
 
+  /// How this transport moves its bytes.
   virtual TransportKind kind() const = 0;
 
   /// The communicator whose ranks the peers, counts and displacements refer to.
@@ -85,6 +94,7 @@ class Transport {
   /// Collective, in place: data[i] = op over the ranks of data[i], for `count` reals in this
   /// transport's memory space.
   virtual void allreduce(float* data, Index count, ReduceOp op) = 0;
+  /// As allreduce(float*, Index, ReduceOp), for doubles.
   virtual void allreduce(double* data, Index count, ReduceOp op) = 0;
 
   /// Collective: every rank contributes `bytes` bytes; recv holds size() * bytes, in rank order.
@@ -113,6 +123,7 @@ class Transport {
 /// Host memory over MPI (the communicator's typed calls, chunked above the message limit).
 class MpiTransport final : public Transport {
  public:
+  /// A transport over `comm`'s ranks; making it costs no communication.
   explicit MpiTransport(Communicator comm) : comm_(std::move(comm)) {}
 
   TransportKind kind() const override { return TransportKind::mpi; }
@@ -156,8 +167,10 @@ void allreduce_in_place(Transport& transport, T* data, Index count, ReduceOp op)
 /// every rank of comm; collective the first time NCCL is asked for on comm's group of ranks.
 template <MemorySpace Space>
 TransportKind transport_kind(const Communicator& comm);
+/// Host memory: always TransportKind::mpi.
 template <>
 TransportKind transport_kind<Host>(const Communicator& comm);
+/// Device memory: TransportKind::nccl or TransportKind::staged (see the primary template).
 template <>
 TransportKind transport_kind<Cuda>(const Communicator& comm);
 
@@ -165,8 +178,10 @@ TransportKind transport_kind<Cuda>(const Communicator& comm);
 /// communicator (the first time for comm's group of ranks).
 template <MemorySpace Space>
 std::unique_ptr<Transport> make_transport(const Communicator& comm);
+/// Host memory: an MpiTransport.
 template <>
 std::unique_ptr<Transport> make_transport<Host>(const Communicator& comm);
+/// Device memory: an NcclTransport or a StagedTransport, as transport_kind<Cuda>() says.
 template <>
 std::unique_ptr<Transport> make_transport<Cuda>(const Communicator& comm);
 
@@ -177,8 +192,10 @@ std::unique_ptr<Transport> make_transport<Cuda>(const Communicator& comm);
 /// cost nothing to make and should keep no scratch memory after it.
 template <MemorySpace Space>
 std::shared_ptr<Transport> transport_for(const Communicator& comm);
+/// Host memory: a new MpiTransport per call.
 template <>
 std::shared_ptr<Transport> transport_for<Host>(const Communicator& comm);
+/// Device memory: the kept transport of comm's group of ranks and the current kind.
 template <>
 std::shared_ptr<Transport> transport_for<Cuda>(const Communicator& comm);
 
@@ -188,6 +205,8 @@ std::shared_ptr<Transport> transport_for<Cuda>(const Communicator& comm);
 template <MemorySpace Space>
 class KeptTransport {
  public:
+  /// The kept transport over `comm`, made (collectively, for NCCL) when there is none yet or
+  /// its kind is no longer the one transport_kind<Space>(comm) asks for.
   Transport& operator()(const Communicator& comm) const {
     if (!transport_ || transport_->kind() != transport_kind<Space>(comm)) {
       transport_.reset();  // first: device workspaces are freed before new ones are made

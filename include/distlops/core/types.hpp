@@ -30,22 +30,27 @@ inline Index element_count(const Shape& shape) {
 /// "(4, 5, 6)": the NumPy spelling of a shape, for messages.
 std::string to_string(const Shape& shape);
 
+/// True (as a std::true_type) for std::complex<R>, false for every other type.
 template <class T>
 struct is_complex : std::false_type {};
+/// The complex case of is_complex.
 template <class R>
 struct is_complex<std::complex<R>> : std::true_type {};
+/// is_complex<T>::value.
 template <class T>
 inline constexpr bool is_complex_v = is_complex<T>::value;
 
 /// The real type underlying a scalar type: float for std::complex<float>, etc.
 template <class T>
 struct real_type {
-  using type = T;
+  using type = T;  ///< T itself for a real type.
 };
+/// The complex case of real_type.
 template <class R>
 struct real_type<std::complex<R>> {
-  using type = R;
+  using type = R;  ///< R for std::complex<R>.
 };
+/// real_type<T>::type.
 template <class T>
 using real_type_t = typename real_type<T>::type;
 

@@ -13,9 +13,9 @@ namespace distlops {
 /// A release number, major.minor.patch (semantic versioning; before 1.0 a minor release may
 /// change the API and the ABI).
 struct Version {
-  int major;
-  int minor;
-  int patch;
+  int major;  ///< Incompatible changes after 1.0.
+  int minor;  ///< New features; before 1.0 also API and ABI changes.
+  int patch;  ///< Fixes only.
   /// "major.minor.patch".
   std::string_view string;
 };

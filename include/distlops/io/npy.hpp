@@ -9,8 +9,7 @@
 /// writes only its own block, through a file view, with collective MPI-IO calls. Whole arrays
 /// on every rank (operator parameters) are read by npy_local.hpp, .npz archives by npz.hpp.
 /// Supported element types: float, double, std::complex<float> and std::complex<double> ('<f4',
-/// '<f8',
-/// '<c8', '<c16'), on little-endian hosts.
+/// '<f8', '<c8', '<c16'), on little-endian hosts.
 ///
 /// All functions here are collective over the array's (or layout's) communicator, every rank
 /// must pass the same path, and every failure (a missing file, a malformed header, a type or
@@ -33,6 +32,7 @@
 #include "distlops/core/partition.hpp"
 #include "distlops/io/npy_header.hpp"
 
+/// Input and output of NumPy's .npy files and .npz archives, distributed or whole.
 namespace distlops::io {
 
 /// Writes the global array to `path` in .npy format (C order, the dtype of T, the smallest

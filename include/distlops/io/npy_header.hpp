@@ -22,7 +22,12 @@ namespace distlops::io {
 
 /// The element types that .npy files of distlops may hold: little-endian IEEE floats and
 /// complex numbers made of two of them (real part first).
-enum class NpyDtype { float32, float64, complex64, complex128 };
+enum class NpyDtype {
+  float32,     ///< '<f4': float.
+  float64,     ///< '<f8': double.
+  complex64,   ///< '<c8': std::complex<float>.
+  complex128,  ///< '<c16': std::complex<double>.
+};
 
 /// The NpyDtype of a scalar type of the library.
 template <Scalar T>
@@ -44,7 +49,9 @@ std::size_t npy_item_size(NpyDtype dtype);
 struct NpyHeader {
   /// Format version: 1.0, 2.0 or 3.0.
   int major_version = 1;
+  /// Format version's minor number (0 for every version NumPy writes).
   int minor_version = 0;
+  /// The element type the descriptor names.
   NpyDtype dtype = NpyDtype::float64;
   /// The descriptor as written in the file ("<f8", "=f8", "|f8" or "f8" all mean float64).
   std::string descr;

@@ -211,7 +211,9 @@ def FunctionOperator(f, fc, model_shape, data_shape=None, dtype=np.float64,
 
 def aslocal(op, dtype=None):
     """A local operator from a distlops LocalOperator (itself) or any object with ``shape``,
-    ``matvec`` and ``rmatvec`` on flat vectors (a serial pylops.LinearOperator, a SciPy one)."""
+    ``matvec`` and ``rmatvec`` on flat vectors (a serial pylops.LinearOperator, a SciPy one).
+    PyLops' ``dims`` and ``dimsd`` become its model and data shapes, so that a stack of such
+    operators acts on N-d arrays split along their first axis."""
     if isinstance(op, LocalOperator):
         return op
     if not all(hasattr(op, name) for name in ("shape", "matvec", "rmatvec")):
@@ -219,8 +221,12 @@ def aslocal(op, dtype=None):
                         f"and rmatvec, got {type(op).__name__}")
     dtype = np.dtype(dtype or getattr(op, "dtype", np.float64))
     rows, cols = op.shape
-    return FunctionOperator(lambda x: op.matvec(x), lambda y: op.rmatvec(y), [cols], [rows],
-                            dtype=dtype, name=type(op).__name__)
+    model = _as_dims(getattr(op, "dims", cols))
+    data = _as_dims(getattr(op, "dimsd", rows))
+    if int(np.prod(model)) != cols or int(np.prod(data)) != rows:
+        model, data = [cols], [rows]
+    return FunctionOperator(lambda x: op.matvec(x.ravel()), lambda y: op.rmatvec(y.ravel()),
+                            model, data, dtype=dtype, name=type(op).__name__)
 
 
 def _locals(ops, dtype):
@@ -232,10 +238,27 @@ def _locals(ops, dtype):
 
 # ---- distributed operators --------------------------------------------------------------------
 def MPIBlockDiag(ops, base_comm=MPI.COMM_WORLD, mask=None, dtype=None):
-    """The block-diagonal operator of each rank's local operators ``ops`` (collective)."""
+    """The block-diagonal operator of each rank's local operators ``ops`` (collective).
+
+    As in PyLops-MPI it maps flat arrays. When every rank has one block whose model and data
+    shapes are N-d with the same trailing dimensions everywhere (PyLops' ``dims``/``dimsd``),
+    it maps the N-d arrays split along their first axis instead, so that it adds and stacks
+    with the derivatives; flat arrays with the same split are still accepted."""
     handles, dtype = _locals(ops, dtype)
-    return LinearOperator(_ext_function("BlockDiag", dtype)(
-        handles, communicator(base_comm), list(mask or [])), dtype, base_comm)
+    op = _ext_function("BlockDiag", dtype)(handles, communicator(base_comm), list(mask or []))
+    shapes = [_ext.local_shapes(h) for h in handles]
+    grids = base_comm.allgather(shapes[0] if len(shapes) == 1 else None)
+    if mask is None and all(g is not None and len(g[0]) > 1 and len(g[1]) > 1 for g in grids):
+        model_tails = {tuple(g[0][1:]) for g in grids}
+        data_tails = {tuple(g[1][1:]) for g in grids}
+        if len(model_tails) == 1 and len(data_tails) == 1:
+            model_tail, data_tail = list(model_tails.pop()), list(data_tails.pop())
+            model = make_layout([sum(g[0][0] for g in grids)] + model_tail, base_comm,
+                                local_shapes=[g[0] for g in grids])
+            data = make_layout([sum(g[1][0] for g in grids)] + data_tail, base_comm,
+                               local_shapes=[g[1] for g in grids])
+            op = _ext.reshape(op, model, data)
+    return LinearOperator(op, dtype, base_comm)
 
 
 def MPIVStack(ops, base_comm=MPI.COMM_WORLD, dtype=None):

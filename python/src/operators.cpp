@@ -6,6 +6,7 @@
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/complex.h>
 #include <nanobind/stl/function.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -26,6 +27,7 @@
 #include "distlops/operators/local/identity.hpp"
 #include "distlops/operators/local/matrix_mult.hpp"
 #include "distlops/operators/local/second_derivative.hpp"
+#include "distlops/operators/reshape.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/vstack.hpp"
 #include "operator_binding.hpp"
@@ -181,6 +183,11 @@ void bind_for_type(nb::module_& m) {
                                              .edge = edge,
                                              .kind = kind_from_name(kind)});
         });
+  m.def("local_shapes", [](const Local<T>& op) { return std::make_pair(op.domain(), op.range()); });
+  // The same operator seen with other layouts of equal local sizes (a flat BlockDiag on an N-d
+  // grid), so that it adds and stacks with the N-d operators.
+  m.def("reshape", [](const LinearOperator<T, Host>& op, const Layout& domain,
+                      const Layout& range) { return reshape(op, domain, range); });
   m.def(class_name("identity", t).c_str(),
         [](const Layout& layout) { return identity<DA>(layout); });
   (void)sizeof(SDA);

@@ -133,3 +133,23 @@ def test_errors_are_raised_on_every_rank(comm):
     with pytest.raises(ValueError):
         # The local shapes do not add up to the global shape: every rank raises.
         dl.DistributedArray(5, local_shapes=[(6,)] * comm.size)
+
+
+def test_sub_communicators_from_mpi4py_and_back(comm):
+    from mpi4py import MPI
+    sub = comm.Split(color=comm.rank % 2, key=comm.rank)
+    x = y = None
+    try:
+        x = dl.DistributedArray(7, base_comm=sub)
+        assert x.size == sub.size and x.rank == sub.rank
+        assert x.base_comm is sub
+        x.local_array[:] = 1.0
+        assert x.dot(x) == pytest.approx(7.0)  # reduced over the sub-communicator only
+        y = x + x  # results keep the communicator
+        assert MPI.Comm.Compare(y.base_comm, sub) == MPI.IDENT
+        mask = [0] * comm.size
+        z = dl.DistributedArray(4, mask=mask)
+        assert MPI.Comm.Compare(z.sub_comm, comm) in (MPI.CONGRUENT, MPI.IDENT)
+    finally:
+        del x, y  # distlops borrows the communicator: drop its arrays before freeing it
+        sub.Free()

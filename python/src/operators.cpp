@@ -97,7 +97,6 @@ template <class T>
 void bind_for_type(nb::module_& m) {
   const char* t = dtype_name<T>();
   using DA = DistributedArray<T, Host>;
-  using SDA = StackedDistributedArray<T, Host>;
   bind_operator<LocalArray<T, Host>, LocalArray<T, Host>>(m, class_name("LocalOperator", t));
   bind_operator<DA, DA>(m, class_name("LinearOperator", t));
   bind_composition<DA, DA, DA>(m);
@@ -190,7 +189,6 @@ void bind_for_type(nb::module_& m) {
                       const Layout& range) { return reshape(op, domain, range); });
   m.def(class_name("identity", t).c_str(),
         [](const Layout& layout) { return identity<DA>(layout); });
-  (void)sizeof(SDA);
 }
 
 }  // namespace

@@ -23,6 +23,9 @@ packages=(
   # NumPy for the system's python3, which the NumPy exchange tests use when the python3 on
   # PATH has none (cmake/DistlopsTesting.cmake).
   python3 python3-numpy
+  # The virtual environment of the PyLops-MPI comparison and of the Python package's tests, and
+  # Python's headers for building the package's extension (python/, docs/python.md).
+  python3-venv python3-dev
 )
 
 missing=()

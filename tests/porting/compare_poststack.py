@@ -35,6 +35,11 @@ REQUIREMENTS = [
     "pylops==2.8.0",
     "pylops-mpi==0.8.0",
     "mpi4py==4.1.2",
+    # The Python package's build and tests (python/, python/tests/run_python_tests.py) share
+    # this environment rather than make a second one.
+    "nanobind==2.9.2",
+    "scikit-build-core==0.11.6",
+    "pytest==8.4.2",
 ]
 MARKER = ".distlops-requirements"
 SKIP = 77

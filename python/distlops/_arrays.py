@@ -1,0 +1,392 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
+"""DistributedArray and StackedDistributedArray with PyLops-MPI's names and semantics.
+
+Each wraps the C++ array of its dtype (``_distlops.DistributedArray_float64``, ...): the data
+live in the library's memory and ``local_array`` is a writable NumPy view of this rank's
+block, without copy.
+"""
+from numbers import Number
+
+import numpy as np
+from mpi4py import MPI
+
+from . import _distlops as _ext
+from ._distlops import Partition
+
+DTYPES = {np.dtype(np.float32): "float32", np.dtype(np.float64): "float64",
+          np.dtype(np.complex64): "complex64", np.dtype(np.complex128): "complex128"}
+
+
+def dtype_suffix(dtype):
+    """The suffix of the extension's names for a NumPy dtype (ValueError for other dtypes)."""
+    try:
+        return DTYPES[np.dtype(dtype)]
+    except (KeyError, TypeError):
+        raise ValueError(f"distlops supports float32, float64, complex64 and complex128, "
+                         f"got {dtype!r}") from None
+
+
+def ext_class(base, dtype):
+    return getattr(_ext, f"{base}_{dtype_suffix(dtype)}")
+
+
+def communicator(comm):
+    """The extension's Communicator of an mpi4py communicator (borrowed, never freed here)."""
+    if not isinstance(comm, MPI.Comm):
+        raise TypeError(f"expected an mpi4py communicator, got {type(comm).__name__}")
+    return _ext.Communicator.from_handle(MPI._handleof(comm))
+
+
+def make_layout(global_shape, base_comm=MPI.COMM_WORLD, partition=Partition.SCATTER, axis=0,
+                local_shapes=None, mask=None):
+    """A Layout (collective over base_comm), with PyLops-MPI's argument conventions."""
+    if isinstance(global_shape, Number):
+        global_shape = (int(global_shape),)
+    shapes = [] if local_shapes is None else [
+        [int(local_shape)] if isinstance(local_shape, Number) else [int(n) for n in local_shape]
+        for local_shape in local_shapes]
+    return _ext.Layout(communicator(base_comm), [int(n) for n in global_shape], partition,
+                       int(axis), shapes, [] if mask is None else [int(c) for c in mask])
+
+
+def _mpi4py_comm(ext_comm, fallback):
+    if fallback is not None and MPI._handleof(fallback) == ext_comm.handle:
+        return fallback
+    return MPI.Comm.fromhandle(ext_comm.handle)
+
+
+class DistributedArray:
+    """An N-d array split (SCATTER) or replicated (BROADCAST) over the ranks of ``base_comm``.
+
+    Same constructor as PyLops-MPI's; the array starts filled with zeros. ``engine`` must be
+    "numpy" and ``base_comm_nccl`` None (the device arrays are not bound yet).
+    """
+
+    __slots__ = ("_a", "_comm")
+
+    def __init__(self, global_shape, base_comm=MPI.COMM_WORLD, base_comm_nccl=None,
+                 partition=Partition.SCATTER, axis=0, local_shapes=None, mask=None,
+                 engine="numpy", dtype=np.float64):
+        if engine != "numpy" or base_comm_nccl is not None:
+            raise ValueError("distlops' Python package holds host arrays only: engine must be "
+                             "'numpy' and base_comm_nccl None")
+        cls = ext_class("DistributedArray", dtype)
+        layout = make_layout(global_shape, base_comm, partition, axis, local_shapes, mask)
+        self._a = cls(layout)
+        self._comm = base_comm
+
+    @classmethod
+    def _wrap(cls, array, comm=None):
+        self = cls.__new__(cls)
+        self._a = array
+        self._comm = comm
+        return self
+
+    # ---- properties ----------------------------------------------------------------------------
+    @property
+    def local_array(self):
+        """This rank's block as a writable NumPy array sharing the library's memory."""
+        return self._a.local_array
+
+    @property
+    def layout(self):
+        return self._a.layout
+
+    @property
+    def global_shape(self):
+        return tuple(self._a.layout.global_shape)
+
+    @property
+    def local_shape(self):
+        return tuple(self._a.layout.local_shape)
+
+    @property
+    def local_shapes(self):
+        return [tuple(s) for s in self._a.layout.local_shapes]
+
+    @property
+    def partition(self):
+        return self._a.layout.partition
+
+    @property
+    def axis(self):
+        return self._a.layout.axis
+
+    @property
+    def mask(self):
+        mask = self._a.layout.mask
+        return list(mask) if mask else None
+
+    @property
+    def ndim(self):
+        return len(self._a.layout.global_shape)
+
+    @property
+    def dtype(self):
+        return self._a.local_array.dtype
+
+    @property
+    def engine(self):
+        return "numpy"
+
+    @property
+    def base_comm(self):
+        self._comm = _mpi4py_comm(self._a.layout.communicator, self._comm)
+        return self._comm
+
+    @property
+    def sub_comm(self):
+        return _mpi4py_comm(self._a.layout.sub_communicator, None)
+
+    @property
+    def rank(self):
+        return self._a.layout.communicator.rank
+
+    @property
+    def size(self):
+        return self._a.layout.communicator.size
+
+    # ---- data in and out -----------------------------------------------------------------------
+    def __getitem__(self, index):
+        return self.local_array[index]
+
+    def __setitem__(self, index, value):
+        """As PyLops-MPI: SCATTER and UNSAFE_BROADCAST write this rank's block; BROADCAST
+        writes rank 0's value on every rank."""
+        local = self.local_array
+        if self.partition == Partition.BROADCAST:
+            view = local[index]
+            buffer = np.empty(np.shape(view), dtype=local.dtype)
+            if self.rank == 0:
+                buffer[...] = value
+            self.base_comm.Bcast(buffer, root=0)
+            local[index] = buffer
+        else:
+            local[index] = value
+
+    @classmethod
+    def to_dist(cls, x, base_comm=MPI.COMM_WORLD, base_comm_nccl=None,
+                partition=Partition.SCATTER, axis=0, local_shapes=None, mask=None):
+        """Every rank passes the global array ``x`` and keeps its block of it."""
+        x = np.ascontiguousarray(x)
+        layout = make_layout(x.shape, base_comm, partition, axis, local_shapes, mask)
+        return cls._wrap(ext_class("DistributedArray", x.dtype).from_global(layout, x), base_comm)
+
+    def asarray(self, masked=False):
+        """The global array on every rank (of this rank's mask group when ``masked``)."""
+        return self._a.asarray(masked)
+
+    # ---- copies and reductions -----------------------------------------------------------------
+    def copy(self):
+        return DistributedArray._wrap(self._a.copy(), self._comm)
+
+    def conj(self):
+        return DistributedArray._wrap(self._a.conj(), self._comm)
+
+    def zeros_like(self):
+        return DistributedArray._wrap(self._a.zeros_like(), self._comm)
+
+    def empty_like(self):
+        return DistributedArray._wrap(self._a.empty_like(), self._comm)
+
+    def dot(self, dist_array, vdot=False):
+        """Bilinear dot product (conjugating this array when ``vdot``); same value on every rank."""
+        return self._a.vdot(dist_array._a) if vdot else self._a.dot(dist_array._a)
+
+    def norm(self, ord=None, axis=None):
+        """numpy.linalg.norm's vector norms: ord None or 2, 1, 0, p, np.inf, -np.inf; along
+        ``axis`` an array of norms (the global array's axes but that one)."""
+        order = 2.0 if ord is None else float(ord)
+        if axis is None:
+            return self._a.norm(order)
+        return self._a.norm_along(order, int(axis))
+
+    def redistribute(self, axis):
+        """The same global array split along another axis (or over another Layout)."""
+        return DistributedArray._wrap(self._a.redistribute(axis), self._comm)
+
+    def add_ghost_cells(self, cells_front=None, cells_back=None):
+        """This rank's block extended by its neighbours' planes along the split axis (a copy)."""
+        return self._a.add_ghost_cells(int(cells_front or 0), int(cells_back or 0))
+
+    def check_replicas(self):
+        self._a.check_replicas()
+
+    def ravel(self):
+        """A flat array with this rank's block (a copy; the split must be along axis 0)."""
+        return DistributedArray.to_dist(self.asarray().ravel(), base_comm=self.base_comm,
+                                        local_shapes=[int(np.prod(s)) for s in self.local_shapes])
+
+    # ---- arithmetic ----------------------------------------------------------------------------
+    @staticmethod
+    def _operand(x):
+        return x._a if isinstance(x, DistributedArray) else x
+
+    def __neg__(self):
+        return DistributedArray._wrap(-self._a, self._comm)
+
+    def __add__(self, x):
+        return DistributedArray._wrap(self._a + self._operand(x), self._comm)
+
+    def __radd__(self, x):
+        return DistributedArray._wrap(self._a.__radd__(x), self._comm)
+
+    def __sub__(self, x):
+        return DistributedArray._wrap(self._a - self._operand(x), self._comm)
+
+    def __rsub__(self, x):
+        return DistributedArray._wrap(self._a.__rsub__(x), self._comm)
+
+    def __mul__(self, x):
+        return DistributedArray._wrap(self._a * self._operand(x), self._comm)
+
+    def __rmul__(self, x):
+        return DistributedArray._wrap(self._a.__rmul__(x), self._comm)
+
+    def __truediv__(self, x):
+        return DistributedArray._wrap(self._a / self._operand(x), self._comm)
+
+    def __iadd__(self, x):
+        self._a += self._operand(x)
+        return self
+
+    def __isub__(self, x):
+        self._a -= self._operand(x)
+        return self
+
+    def __imul__(self, x):
+        self._a *= self._operand(x)
+        return self
+
+    def __itruediv__(self, x):
+        self._a /= self._operand(x)
+        return self
+
+    def add(self, dist_array):
+        return self + dist_array
+
+    def iadd(self, dist_array):
+        self += dist_array
+        return self
+
+    def multiply(self, x):
+        return self * x
+
+    def __repr__(self):
+        return (f"<DistributedArray with global shape={self.global_shape}, local shape="
+                f"{self.local_shape}, dtype={self.dtype}, processes={self.size}>")
+
+
+class StackedDistributedArray:
+    """A sequence of DistributedArrays seen as one vector (PyLops-MPI's class). The stack holds
+    copies of the arrays it is built from; ``s[i]`` is the stack's own block i (no copy)."""
+
+    __slots__ = ("_a", "_comm")
+
+    def __init__(self, distarrays, base_comm=MPI.COMM_WORLD):
+        distarrays = list(distarrays)
+        if not distarrays:
+            raise ValueError("StackedDistributedArray: no arrays given")
+        dtype = distarrays[0].dtype
+        cls = ext_class("StackedDistributedArray", dtype)
+        self._a = cls([d._a for d in distarrays])
+        self._comm = base_comm
+
+    @classmethod
+    def _wrap(cls, array, comm=None):
+        self = cls.__new__(cls)
+        self._a = array
+        self._comm = comm
+        return self
+
+    @property
+    def narrays(self):
+        return len(self._a)
+
+    @property
+    def distarrays(self):
+        return [self[i] for i in range(len(self._a))]
+
+    @property
+    def global_shape(self):
+        return tuple(d.global_shape for d in self.distarrays)
+
+    @property
+    def dtype(self):
+        return self[0].dtype
+
+    def __len__(self):
+        return len(self._a)
+
+    def __getitem__(self, index):
+        return DistributedArray._wrap(self._a.get(index), self._comm)
+
+    def __setitem__(self, index, value):
+        self._a.get(index).copy_from(value._a)
+
+    def asarray(self):
+        return self._a.asarray()
+
+    def copy(self):
+        return StackedDistributedArray._wrap(self._a.copy(), self._comm)
+
+    def conj(self):
+        return StackedDistributedArray._wrap(self._a.conj(), self._comm)
+
+    def zeros_like(self):
+        return StackedDistributedArray._wrap(self._a.zeros_like(), self._comm)
+
+    def dot(self, stacked_array, vdot=False):
+        return self._a.vdot(stacked_array._a) if vdot else self._a.dot(stacked_array._a)
+
+    def norm(self, ord=None):
+        return self._a.norm(2.0 if ord is None else float(ord))
+
+    @staticmethod
+    def _operand(x):
+        return x._a if isinstance(x, StackedDistributedArray) else x
+
+    def __neg__(self):
+        return StackedDistributedArray._wrap(-self._a, self._comm)
+
+    def __add__(self, x):
+        return StackedDistributedArray._wrap(self._a + self._operand(x), self._comm)
+
+    def __sub__(self, x):
+        return StackedDistributedArray._wrap(self._a - self._operand(x), self._comm)
+
+    def __mul__(self, x):
+        return StackedDistributedArray._wrap(self._a * self._operand(x), self._comm)
+
+    def __rmul__(self, x):
+        return StackedDistributedArray._wrap(self._a.__rmul__(x), self._comm)
+
+    def __iadd__(self, x):
+        self._a += self._operand(x)
+        return self
+
+    def __isub__(self, x):
+        self._a -= self._operand(x)
+        return self
+
+    def __imul__(self, x):
+        self._a *= self._operand(x)
+        return self
+
+    def __repr__(self):
+        return f"<StackedDistributedArray of {len(self)} arrays, dtype={self.dtype}>"
+
+
+def wrap_vector(vector, comm=None):
+    """The Python array of an extension array (plain or stacked)."""
+    if type(vector).__name__.startswith("Stacked"):
+        return StackedDistributedArray._wrap(vector, comm)
+    return DistributedArray._wrap(vector, comm)
+
+
+def unwrap_vector(x):
+    if isinstance(x, (DistributedArray, StackedDistributedArray)):
+        return x._a
+    raise TypeError(f"expected a DistributedArray or StackedDistributedArray, got "
+                    f"{type(x).__name__}")

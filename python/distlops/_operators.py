@@ -1,0 +1,336 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
+"""Operators: the handle class with PyLops-MPI's interface (shape, dtype, matvec, rmatvec, H,
+T, composition with ``*`` and ``@``, sums, scaling), the local operators and the distributed
+ones under PyLops-MPI's names."""
+from numbers import Number
+
+import numpy as np
+from mpi4py import MPI
+
+from . import _distlops as _ext
+from ._arrays import (DistributedArray, Partition, StackedDistributedArray, communicator,
+                      dtype_suffix, make_layout, unwrap_vector, wrap_vector)
+
+
+class LinearOperator:
+    """A distributed operator: MPILinearOperator's interface over the library's handle.
+
+    ``matvec`` and ``rmatvec`` take and return DistributedArray (StackedDistributedArray for
+    stacked domains or ranges); N-d arrays of the operator's layout and flat arrays with the
+    same split are both accepted."""
+
+    __slots__ = ("_op", "dtype", "_comm")
+
+    def __init__(self, op, dtype, base_comm=None):
+        self._op = op
+        self.dtype = np.dtype(dtype)
+        self._comm = base_comm
+
+    @property
+    def shape(self):
+        return (self._op.rows, self._op.cols)
+
+    @property
+    def name(self):
+        return self._op.name
+
+    @property
+    def base_comm(self):
+        return self._comm if self._comm is not None else MPI.COMM_WORLD
+
+    def matvec(self, x):
+        return wrap_vector(self._op.apply(unwrap_vector(x)), self._comm)
+
+    def rmatvec(self, y):
+        return wrap_vector(self._op.apply_adjoint(unwrap_vector(y)), self._comm)
+
+    def matvec_into(self, x, y):
+        """y = A x into an existing array: no allocation after the first call."""
+        self._op.apply_into(unwrap_vector(x), unwrap_vector(y))
+        return y
+
+    def rmatvec_into(self, y, x):
+        self._op.apply_adjoint_into(unwrap_vector(y), unwrap_vector(x))
+        return x
+
+    def domain_zeros(self):
+        return wrap_vector(self._op.domain_zeros(), self._comm)
+
+    def range_zeros(self):
+        return wrap_vector(self._op.range_zeros(), self._comm)
+
+    def _new(self, op):
+        return LinearOperator(op, self.dtype, self._comm)
+
+    @property
+    def H(self):
+        return self._new(self._op.adjoint())
+
+    def adjoint(self):
+        return self.H
+
+    @property
+    def T(self):
+        return self._new(self._op.transpose())
+
+    def transpose(self):
+        return self.T
+
+    def conj(self):
+        return self._new(self._op.conj())
+
+    def dot(self, x):
+        if isinstance(x, LinearOperator):
+            return self._new(_ext.compose(self._op, x._op))
+        if isinstance(x, Number):
+            return self._new(self._op.scaled(x))
+        return self.matvec(x)
+
+    __matmul__ = dot
+    __mul__ = dot
+
+    def __rmul__(self, x):
+        if isinstance(x, Number):
+            return self._new(self._op.scaled(x))
+        return NotImplemented
+
+    def __truediv__(self, x):
+        return self._new(self._op.scaled(1 / x))
+
+    def __add__(self, other):
+        return self._new(self._op + other._op)
+
+    def __sub__(self, other):
+        return self._new(self._op - other._op)
+
+    def __neg__(self):
+        return self._new(-self._op)
+
+    def __repr__(self):
+        return f"<{self.shape[0]}x{self.shape[1]} distlops {self.name} with dtype={self.dtype}>"
+
+
+class LocalOperator:
+    """An operator on one rank's NumPy arrays (the blocks of BlockDiag, VStack, HStack)."""
+
+    __slots__ = ("_op", "dtype")
+
+    def __init__(self, op, dtype):
+        self._op = op
+        self.dtype = np.dtype(dtype)
+
+    @property
+    def shape(self):
+        return (self._op.rows, self._op.cols)
+
+    @property
+    def H(self):
+        return LocalOperator(self._op.adjoint(), self.dtype)
+
+    def __mul__(self, other):
+        if isinstance(other, LocalOperator):
+            return LocalOperator(_ext.compose(self._op, other._op), self.dtype)
+        if isinstance(other, Number):
+            return LocalOperator(self._op.scaled(other), self.dtype)
+        return NotImplemented
+
+    def __rmul__(self, x):
+        if isinstance(x, Number):
+            return LocalOperator(self._op.scaled(x), self.dtype)
+        return NotImplemented
+
+    def __add__(self, other):
+        return LocalOperator(self._op + other._op, self.dtype)
+
+    def __sub__(self, other):
+        return LocalOperator(self._op - other._op, self.dtype)
+
+    def __repr__(self):
+        return f"<{self.shape[0]}x{self.shape[1]} distlops local {self._op.name}>"
+
+
+def _ext_function(name, dtype):
+    return getattr(_ext, f"{name}_{dtype_suffix(dtype)}")
+
+
+# ---- local operators --------------------------------------------------------------------------
+def MatrixMult(A, otherdims=None, dtype=None):
+    """y = A x for a dense NumPy matrix A (copied), on x of shape (A.shape[1], *otherdims)."""
+    dtype = np.dtype(dtype or np.asarray(A).dtype)
+    A = np.ascontiguousarray(A, dtype=dtype)
+    return LocalOperator(_ext_function("local_MatrixMult", dtype)(A, list(otherdims or [])), dtype)
+
+
+def Diagonal(diag, dims=None, axis=-1, dtype=None):
+    dtype = np.dtype(dtype or np.asarray(diag).dtype)
+    diag = np.ascontiguousarray(diag, dtype=dtype).ravel()
+    return LocalOperator(_ext_function("local_Diagonal", dtype)(diag, list(dims or []), axis), dtype)
+
+
+def Identity(N, M=None, dtype=np.float64):
+    """PyLops' Identity(N, M): from arrays of M elements to arrays of N (M = N by default)."""
+    M = N if M is None else M
+    return LocalOperator(_ext_function("local_Identity", dtype)([int(N)], [int(M)]), dtype)
+
+
+def _as_dims(dims):
+    return [int(dims)] if isinstance(dims, Number) else [int(n) for n in dims]
+
+
+def LocalFirstDerivative(dims, axis=-1, sampling=1.0, kind="centered", edge=False,
+                         dtype=np.float64):
+    return LocalOperator(_ext_function("local_FirstDerivative", dtype)(
+        _as_dims(dims), axis, sampling, kind, edge), dtype)
+
+
+def LocalSecondDerivative(dims, axis=-1, sampling=1.0, kind="centered", edge=False,
+                          dtype=np.float64):
+    return LocalOperator(_ext_function("local_SecondDerivative", dtype)(
+        _as_dims(dims), axis, sampling, kind, edge), dtype)
+
+
+def FunctionOperator(f, fc, model_shape, data_shape=None, dtype=np.float64,
+                     name="FunctionOperator"):
+    """A local operator from two Python functions: y = f(x) and x = fc(y) (the adjoint), on
+    NumPy arrays of ``model_shape`` and ``data_shape``. The input is a read-only view valid
+    during the call; the result may be any array-like of the output's size."""
+    dtype = np.dtype(dtype)
+    model = _as_dims(model_shape)
+    data = model if data_shape is None else _as_dims(data_shape)
+
+    def forward(x):
+        return np.ascontiguousarray(f(x), dtype=dtype)
+
+    def adjoint(y):
+        return np.ascontiguousarray(fc(y), dtype=dtype)
+
+    return LocalOperator(_ext_function("local_FunctionOperator", dtype)(
+        forward, adjoint, model, data, name), dtype)
+
+
+def aslocal(op, dtype=None):
+    """A local operator from a distlops LocalOperator (itself) or any object with ``shape``,
+    ``matvec`` and ``rmatvec`` on flat vectors (a serial pylops.LinearOperator, a SciPy one).
+    PyLops' ``dims`` and ``dimsd`` become its model and data shapes, so that a stack of such
+    operators acts on N-d arrays split along their first axis."""
+    if isinstance(op, LocalOperator):
+        return op
+    if not all(hasattr(op, name) for name in ("shape", "matvec", "rmatvec")):
+        raise TypeError(f"expected a distlops LocalOperator or an operator with shape, matvec "
+                        f"and rmatvec, got {type(op).__name__}")
+    dtype = np.dtype(dtype or getattr(op, "dtype", np.float64))
+    rows, cols = op.shape
+    model = _as_dims(getattr(op, "dims", cols))
+    data = _as_dims(getattr(op, "dimsd", rows))
+    if int(np.prod(model)) != cols or int(np.prod(data)) != rows:
+        model, data = [cols], [rows]
+    return FunctionOperator(lambda x: op.matvec(x.ravel()), lambda y: op.rmatvec(y.ravel()),
+                            model, data, dtype=dtype, name=type(op).__name__)
+
+
+def _locals(ops, dtype):
+    ops = list(ops)
+    if dtype is None:
+        dtype = getattr(ops[0], "dtype", np.float64) if ops else np.float64
+    return [aslocal(op, dtype)._op for op in ops], np.dtype(dtype)
+
+
+# ---- distributed operators --------------------------------------------------------------------
+def MPIBlockDiag(ops, base_comm=MPI.COMM_WORLD, mask=None, dtype=None):
+    """The block-diagonal operator of each rank's local operators ``ops`` (collective).
+
+    As in PyLops-MPI it maps flat arrays. When every rank has one block whose model and data
+    shapes are N-d with the same trailing dimensions everywhere (PyLops' ``dims``/``dimsd``),
+    it maps the N-d arrays split along their first axis instead, so that it adds and stacks
+    with the derivatives; flat arrays with the same split are still accepted."""
+    handles, dtype = _locals(ops, dtype)
+    op = _ext_function("BlockDiag", dtype)(handles, communicator(base_comm), list(mask or []))
+    shapes = [_ext.local_shapes(h) for h in handles]
+    grids = base_comm.allgather(shapes[0] if len(shapes) == 1 else None)
+    if mask is None and all(g is not None and len(g[0]) > 1 and len(g[1]) > 1 for g in grids):
+        model_tails = {tuple(g[0][1:]) for g in grids}
+        data_tails = {tuple(g[1][1:]) for g in grids}
+        if len(model_tails) == 1 and len(data_tails) == 1:
+            model_tail, data_tail = list(model_tails.pop()), list(data_tails.pop())
+            model = make_layout([sum(g[0][0] for g in grids)] + model_tail, base_comm,
+                                local_shapes=[g[0] for g in grids])
+            data = make_layout([sum(g[1][0] for g in grids)] + data_tail, base_comm,
+                               local_shapes=[g[1] for g in grids])
+            op = _ext.reshape(op, model, data)
+    return LinearOperator(op, dtype, base_comm)
+
+
+def MPIVStack(ops, base_comm=MPI.COMM_WORLD, dtype=None):
+    handles, dtype = _locals(ops, dtype)
+    return LinearOperator(_ext_function("VStack", dtype)(handles, communicator(base_comm)), dtype,
+                          base_comm)
+
+
+def MPIHStack(ops, base_comm=MPI.COMM_WORLD, dtype=None):
+    handles, dtype = _locals(ops, dtype)
+    return LinearOperator(_ext_function("HStack", dtype)(handles, communicator(base_comm)), dtype,
+                          base_comm)
+
+
+def _layout(dims, base_comm):
+    return make_layout(_as_dims(dims), base_comm, Partition.SCATTER, 0)
+
+
+def MPIFirstDerivative(dims, sampling=1.0, kind="centered", edge=False, order=3,
+                       base_comm=MPI.COMM_WORLD, dtype=np.float64, axis=0):
+    """d/d(axis) on arrays of shape ``dims`` split along axis 0 (PyLops-MPI differentiates
+    along axis 0; ``axis`` chooses another)."""
+    return LinearOperator(_ext_function("FirstDerivative", dtype)(
+        _layout(dims, base_comm), axis, sampling, kind, edge, order), dtype, base_comm)
+
+
+def MPISecondDerivative(dims, sampling=1.0, kind="centered", edge=False,
+                        base_comm=MPI.COMM_WORLD, dtype=np.float64, axis=0):
+    return LinearOperator(_ext_function("SecondDerivative", dtype)(
+        _layout(dims, base_comm), axis, sampling, kind, edge), dtype, base_comm)
+
+
+def MPILaplacian(dims, axes=(-2, -1), weights=(1, 1), sampling=(1, 1), edge=False,
+                 kind="centered", base_comm=MPI.COMM_WORLD, dtype=np.float64):
+    return LinearOperator(_ext_function("Laplacian", dtype)(
+        _layout(dims, base_comm), list(axes), [float(w) for w in weights],
+        [float(s) for s in sampling], edge, kind), dtype, base_comm)
+
+
+_KINDS = {"centered": _ext.DerivativeKind.centered, "forward": _ext.DerivativeKind.forward,
+          "backward": _ext.DerivativeKind.backward}
+
+
+def MPIGradient(dims, sampling=1, edge=False, kind="centered", base_comm=MPI.COMM_WORLD,
+                dtype=np.float64):
+    """The gradient: a StackedDistributedArray with one first derivative per axis."""
+    if kind not in _KINDS:
+        raise ValueError(f"kind must be 'centered', 'forward' or 'backward', got {kind!r}")
+    dims = _as_dims(dims)
+    sampling = [float(sampling)] * len(dims) if isinstance(sampling, Number) else \
+        [float(s) for s in sampling]
+    return LinearOperator(_ext_function("Gradient", dtype)(
+        _layout(dims, base_comm), sampling, edge, _KINDS[kind]), dtype, base_comm)
+
+
+def _distributed(ops):
+    ops = list(ops)
+    if not ops or not all(isinstance(op, LinearOperator) for op in ops):
+        raise TypeError("expected a non-empty list of distlops LinearOperators")
+    return [op._op for op in ops], ops[0].dtype, ops[0]._comm
+
+
+def MPIStackedVStack(ops):
+    handles, dtype, comm = _distributed(ops)
+    return LinearOperator(_ext_function("StackedVStack", dtype)(handles), dtype, comm)
+
+
+def MPIStackedHStack(ops):
+    handles, dtype, comm = _distributed(ops)
+    return LinearOperator(_ext_function("StackedHStack", dtype)(handles), dtype, comm)
+
+
+def MPIStackedBlockDiag(ops):
+    handles, dtype, comm = _distributed(ops)
+    return LinearOperator(_ext_function("StackedBlockDiag", dtype)(handles), dtype, comm)

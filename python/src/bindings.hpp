@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
+#pragma once
+/// \file bindings.hpp
+/// What the binding translation units share: the scalar types and their NumPy names, the
+/// conversions between mpi4py handles and Communicator, and one registration function per TU.
+/// The library's templates are instantiated in libdistlops (their headers declare them
+/// extern), so the bindings only name them.
+
+#include <nanobind/nanobind.h>
+
+#include <complex>
+#include <cstdint>
+#include <string>
+
+#include "distlops/core/communicator.hpp"
+#include "distlops/core/types.hpp"
+
+namespace distlops::python {
+
+namespace nb = nanobind;
+
+/// The suffix of the Python class names of each scalar type, NumPy's dtype name.
+template <class T>
+constexpr const char* dtype_name() {
+  if constexpr (std::is_same_v<T, float>) return "float32";
+  if constexpr (std::is_same_v<T, double>) return "float64";
+  if constexpr (std::is_same_v<T, std::complex<float>>) return "complex64";
+  if constexpr (std::is_same_v<T, std::complex<double>>) return "complex128";
+}
+
+/// Calls f.template operator()<T>() for each scalar type.
+template <class F>
+void for_each_scalar(F&& f) {
+  f.template operator()<float>();
+  f.template operator()<double>();
+  f.template operator()<std::complex<float>>();
+  f.template operator()<std::complex<double>>();
+}
+
+/// The communicator behind an mpi4py handle (`comm.handle`): borrowed, never freed here.
+/// MPI_Comm is a pointer in Open MPI and an int in MPICH; mpi4py gives either as an integer,
+/// which the C-style cast converts in both cases.
+inline Communicator communicator_from_handle(std::uintptr_t handle) {
+  return Communicator((MPI_Comm)handle);  // NOLINT(cppcoreguidelines-pro-type-cstyle-cast)
+}
+inline std::uintptr_t handle_of(const Communicator& comm) {
+  return (std::uintptr_t)comm.native();  // NOLINT(cppcoreguidelines-pro-type-cstyle-cast)
+}
+
+std::string class_name(const char* base, const char* dtype);
+
+void bind_core(nb::module_& m);
+void bind_arrays(nb::module_& m);
+void bind_operators(nb::module_& m);
+void bind_stacked_operators(nb::module_& m);
+void bind_solvers(nb::module_& m);
+
+}  // namespace distlops::python

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
+// The extension module: errors, Partition, Communicator and Layout; the arrays, operators and
+// solvers are registered by their own translation units.
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "bindings.hpp"
+#include "distlops/core/error.hpp"
+#include "distlops/core/layout.hpp"
+#include "distlops/core/partition.hpp"
+#include "distlops/core/version.hpp"
+
+namespace distlops::python {
+
+std::string class_name(const char* base, const char* dtype) {
+  return std::string(base) + "_" + dtype;
+}
+
+void bind_core(nb::module_& m) {
+  // Base first: nanobind tries the translators registered last first.
+  static nb::exception<Error> error(m, "Error", PyExc_RuntimeError);
+  static nb::exception<InvalidArgument> invalid(m, "InvalidArgument", PyExc_ValueError);
+  static nb::exception<ShapeMismatch> mismatch(m, "ShapeMismatch", PyExc_ValueError);
+  static nb::exception<CommunicationError> communication(m, "CommunicationError", error.ptr());
+  static nb::exception<DeviceError> device(m, "DeviceError", error.ptr());
+  static nb::exception<IoError> io(m, "IoError", error.ptr());
+  static nb::exception<ReplicaMismatch> replica(m, "ReplicaMismatch", error.ptr());
+
+  nb::enum_<Partition>(m, "Partition")
+      .value("SCATTER", Partition::SCATTER)
+      .value("BROADCAST", Partition::BROADCAST)
+      .value("UNSAFE_BROADCAST", Partition::UNSAFE_BROADCAST);
+
+  m.def("version", [] { return std::string(version().string); });
+  m.def("mpi_library_version", [] {
+    char text[MPI_MAX_LIBRARY_VERSION_STRING];
+    int length = 0;
+    MPI_Get_library_version(text, &length);
+    return std::string(text, static_cast<std::size_t>(length));
+  });
+
+  nb::class_<Communicator>(m, "Communicator")
+      .def_static("from_handle", &communicator_from_handle, nb::arg("handle"))
+      .def_prop_ro("handle", &handle_of)
+      .def_prop_ro("rank", &Communicator::rank)
+      .def_prop_ro("size", &Communicator::size);
+
+  nb::class_<Layout>(m, "Layout")
+      .def(
+          "__init__",
+          [](Layout* self, const Communicator& comm, const Shape& global_shape, Partition partition,
+             int axis, const std::vector<Shape>& local_shapes, const std::vector<int>& mask) {
+            new (self) Layout(comm, global_shape,
+                              LayoutOptions{.partition = partition,
+                                            .axis = axis,
+                                            .local_shapes = local_shapes,
+                                            .mask = mask});
+          },
+          nb::arg("comm"), nb::arg("global_shape"), nb::arg("partition"), nb::arg("axis"),
+          nb::arg("local_shapes"), nb::arg("mask"))
+      .def_prop_ro("communicator", &Layout::communicator)
+      .def_prop_ro("sub_communicator", &Layout::sub_communicator)
+      .def_prop_ro("global_shape", &Layout::global_shape)
+      .def_prop_ro("partition", &Layout::partition)
+      .def_prop_ro("axis", &Layout::axis)
+      .def_prop_ro("mask", &Layout::mask)
+      .def_prop_ro("local_shapes", &Layout::local_shapes)
+      .def_prop_ro("local_shape", [](const Layout& l) { return l.local_shape(); })
+      .def("with_axis", &Layout::with_axis)
+      .def("__eq__", [](const Layout& a, const Layout& b) { return a == b; })
+      .def("__repr__", &Layout::describe);
+}
+
+}  // namespace distlops::python
+
+NB_MODULE(_distlops, m) {
+  namespace py = distlops::python;
+  py::bind_core(m);
+  py::bind_arrays(m);
+  py::bind_operators(m);
+  py::bind_stacked_operators(m);
+  py::bind_solvers(m);
+}

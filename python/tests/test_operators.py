@@ -1,0 +1,177 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
+"""Operators against dense or serial PyLops references built from the global problem, their
+algebra, dot tests and Python callables as local operators."""
+import numpy as np
+import pylops
+import pytest
+import scipy.linalg
+from conftest import DTYPES, random_array, tolerance
+
+import distlops as dl
+from distlops import Partition
+
+
+def local_matrix(comm, rows, cols, dtype, seed):
+    """This rank's matrix and every rank's, for the dense reference."""
+    mine = random_array((rows[comm.rank], cols[comm.rank]), dtype, seed + comm.rank)
+    return mine, comm.allgather(mine)
+
+
+def block_sizes(comm, base):
+    """Uneven block sizes; the last of several ranks gets no block."""
+    sizes = [base + r % 3 for r in range(comm.size)]
+    if comm.size > 1:
+        sizes[-1] = 0
+    return sizes
+
+
+def apply_global(op, x_global, local_shapes=None, partition=Partition.SCATTER):
+    x = dl.DistributedArray.to_dist(x_global, partition=partition, local_shapes=local_shapes)
+    return op.matvec(x).asarray()
+
+
+def domain_like(op, values):
+    """A domain array of op holding the global `values` (every rank passes all of them)."""
+    x = op.domain_zeros()
+    start = sum(x.base_comm.allgather(x.local_array.size)[:x.rank])
+    if x.partition == Partition.SCATTER:
+        x.local_array[...] = values.ravel()[start:start + x.local_array.size].reshape(
+            x.local_array.shape)
+    else:
+        x.local_array[...] = values.reshape(x.local_array.shape)
+    return x
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_block_diag_against_dense(comm, dtype):
+    rows, cols = block_sizes(comm, 4), block_sizes(comm, 3)
+    mine, all_blocks = local_matrix(comm, rows, cols, dtype, 10)
+    A = dl.MPIBlockDiag([dl.MatrixMult(mine)])
+    dense = scipy.linalg.block_diag(*all_blocks).astype(np.complex128)
+    assert A.shape == dense.shape
+    x = random_array(dense.shape[1], dtype, 1)
+    y = random_array(dense.shape[0], dtype, 2)
+    rtol = tolerance(dtype) * 10
+    np.testing.assert_allclose(A.matvec(domain_like(A, x)).asarray(), dense @ x, rtol=rtol)
+    np.testing.assert_allclose(A.rmatvec(domain_like(A.H, y)).asarray(), dense.conj().T @ y,
+                               rtol=rtol)
+    assert dl.dottest(A)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_vstack_and_hstack_against_dense(comm, dtype):
+    rows = block_sizes(comm, 3)
+    mine, all_blocks = local_matrix(comm, rows, [5] * comm.size, dtype, 20)
+    V = dl.MPIVStack([dl.MatrixMult(mine)])
+    H = dl.MPIHStack([dl.MatrixMult(mine.conj().T)])
+    dense = np.vstack(all_blocks)
+    x = random_array(5, dtype, 3)
+    y = random_array(dense.shape[0], dtype, 4)
+    rtol = tolerance(dtype) * 10
+    np.testing.assert_allclose(V.matvec(domain_like(V, x)).asarray(), dense @ x, rtol=rtol)
+    np.testing.assert_allclose(V.rmatvec(domain_like(V.H, y)).asarray(), dense.conj().T @ y,
+                               rtol=rtol)
+    np.testing.assert_allclose(H.matvec(domain_like(H, y)).asarray(), dense.conj().T @ y,
+                               rtol=rtol)
+    assert dl.dottest(V) and dl.dottest(H)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("kind", ["centered", "forward", "backward"])
+def test_derivatives_against_serial_pylops(comm, dtype, kind):
+    dims = (9, 4)
+    g = random_array(dims, dtype, 5)
+    rtol = tolerance(dtype) * 10
+    for axis in (0, 1):
+        D = dl.MPIFirstDerivative(dims, sampling=0.5, kind=kind, edge=True, axis=axis, dtype=dtype)
+        ref = pylops.FirstDerivative(dims, axis=axis, sampling=0.5, kind=kind, edge=True,
+                                     dtype=dtype)
+        np.testing.assert_allclose(D.matvec(domain_like(D, g)).asarray().ravel(),
+                                   ref @ g.ravel(), rtol=rtol, atol=rtol)
+        np.testing.assert_allclose(D.rmatvec(domain_like(D, g)).asarray().ravel(),
+                                   ref.H @ g.ravel(), rtol=rtol, atol=rtol)
+        assert dl.dottest(D)
+    if kind == "centered":
+        S = dl.MPISecondDerivative(dims, sampling=2.0, dtype=dtype)
+        ref = pylops.SecondDerivative(dims, axis=0, sampling=2.0, dtype=dtype)
+        np.testing.assert_allclose(S.matvec(domain_like(S, g)).asarray().ravel(),
+                                   ref @ g.ravel(), rtol=rtol, atol=rtol)
+        L = dl.MPILaplacian(dims, weights=(1, 2), dtype=dtype)
+        ref = pylops.Laplacian(dims, weights=(1, 2), dtype=dtype)
+        np.testing.assert_allclose(L.matvec(domain_like(L, g)).asarray().ravel(),
+                                   ref @ g.ravel(), rtol=rtol, atol=rtol)
+        G = dl.MPIGradient(dims, dtype=dtype)
+        ref = pylops.Gradient(dims, dtype=dtype)
+        np.testing.assert_allclose(G.matvec(domain_like(G, g)).asarray(), ref @ g.ravel(),
+                                   rtol=rtol, atol=rtol)
+        assert dl.dottest(S) and dl.dottest(L) and dl.dottest(G)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_algebra_against_dense(comm, dtype):
+    rows, cols = block_sizes(comm, 3), block_sizes(comm, 3)
+    a, all_a = local_matrix(comm, rows, cols, dtype, 30)
+    b, all_b = local_matrix(comm, rows, cols, dtype, 40)
+    A = dl.MPIBlockDiag([dl.MatrixMult(a)])
+    B = dl.MPIBlockDiag([dl.MatrixMult(b)])
+    Ad = scipy.linalg.block_diag(*all_a)
+    Bd = scipy.linalg.block_diag(*all_b)
+    x = random_array(Ad.shape[1], dtype, 6)
+    s = 2.5 if np.isrealobj(x) else 2.5 - 1j
+    rtol = tolerance(dtype) * 100
+    cases = [(A + B, Ad + Bd), (A - B, Ad - Bd), (s * A, s * Ad), (A * s, s * Ad),
+             (-A, -Ad), (A.H, Ad.conj().T), (A.T, Ad.T), (A.conj(), Ad.conj()),
+             (A.H * B, Ad.conj().T @ Bd), (A.H @ B + 2 * A, Ad.conj().T @ Bd + 2 * Ad),
+             (A / 2, Ad / 2)]
+    for op, dense in cases:
+        np.testing.assert_allclose(op.matvec(domain_like(op, x)).asarray(), dense @ x, rtol=rtol,
+                                   atol=rtol)
+        np.testing.assert_allclose((op @ domain_like(op, x)).asarray(), dense @ x, rtol=rtol,
+                                   atol=rtol)
+        assert dl.dottest(op)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_python_callables_and_serial_pylops_inside_block_diag(comm, dtype):
+    rows, cols = block_sizes(comm, 4), block_sizes(comm, 2)
+    m, all_m = local_matrix(comm, rows, cols, dtype, 50)
+    dense = scipy.linalg.block_diag(*all_m)
+    x = random_array(dense.shape[1], dtype, 7)
+    rtol = tolerance(dtype) * 10
+    calls = []
+
+    def forward(v):
+        calls.append(v.shape)
+        return m @ v
+
+    F = dl.MPIBlockDiag([dl.FunctionOperator(forward, lambda w: m.conj().T @ w, cols[comm.rank],
+                                             rows[comm.rank], dtype=dtype)])
+    P = dl.MPIBlockDiag([pylops.MatrixMult(m, dtype=dtype)], dtype=dtype)
+    for op in (F, P):
+        np.testing.assert_allclose(op.matvec(domain_like(op, x)).asarray(), dense @ x, rtol=rtol)
+        assert dl.dottest(op)
+    assert calls and calls[0] == (cols[comm.rank],)
+
+
+def test_function_operator_of_wrong_size_raises(comm):
+    bad = dl.MPIBlockDiag([dl.FunctionOperator(lambda v: np.zeros(2), lambda w: np.zeros(3),
+                                               3, 4)])
+    with pytest.raises(ValueError, match="returned 2 values"):
+        bad.matvec(bad.domain_zeros())
+
+
+def test_bad_parameters_raise_on_every_rank(comm):
+    with pytest.raises(ValueError, match="kind"):
+        dl.MPIFirstDerivative((5, 3), kind="sideways")
+    # Blocks of VStack must share their columns: rank 0's has one more (at one rank, its
+    # second block), and every rank raises alike.
+    cols = 4 if comm.rank == 0 else 3
+    blocks = [dl.MatrixMult(np.ones((2, cols)))]
+    if comm.size == 1:
+        blocks.append(dl.MatrixMult(np.ones((2, 3))))
+    with pytest.raises(ValueError, match="VStack"):
+        dl.MPIVStack(blocks)
+    A = dl.MPIFirstDerivative((6, 2))
+    with pytest.raises(dl.ShapeMismatch):
+        A.matvec(dl.DistributedArray(11))

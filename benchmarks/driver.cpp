@@ -10,10 +10,10 @@
 //                               [--no-triad] [--list] [--check] [--space host|cuda]
 //                               [--copy-elements N] [--sweep] [--help]
 //
-// Options are parsed by CLI11 on every rank (rank_consistent_cli.hpp): a bad option gives the
-// same message (printed once) and the same exit status on every rank. --rounds N runs the
-// selected cases N times in turn (each round sets every case up again) and reports the median
-// and the least of the per-round medians, so that a load that comes and goes shows as a gap
+// Options are parsed by CLI11 on every rank (examples/support/command_line.hpp): a bad option
+// gives the same message (printed once by rank 0) and the same exit status on every rank. --rounds
+// N runs the selected cases N times in turn (each round sets every case up again) and reports the
+// median and the least of the per-round medians, so that a load that comes and goes shows as a gap
 // between the two rather than moving one figure. --sweep runs laplacian-cg and
 // firstderivative at 256^2 .. 4096^2 and blockdiag-cgls at n = 500 .. 4000 and adds a table of
 // the time per unknown and the fraction of the triad at each size (plot_sweep.py draws it).
@@ -31,7 +31,7 @@
 
 #include "cases.hpp"
 #include "device_cases.hpp"
-#include "rank_consistent_cli.hpp"
+#include "support/command_line.hpp"
 
 using namespace distlops;
 using namespace distlops::bench;
@@ -94,31 +94,27 @@ std::vector<Point> sweep_points(const std::vector<Case>& cases,
   return points;
 }
 
-void add_options(CLI::App& app, Options& o) {
-  app.add_option("--cases", o.cases, "run only these cases (comma-separated; default: all)")
-      ->delimiter(',');
-  app.add_option("--repeats", o.repeats, "timed repeats per round (default: the case's own)")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--warmup", o.warmup, "untimed repeats before the timed ones")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--rounds", o.rounds, "run the selected cases this many times in turn")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--set", o.sets, "override a size or count: key=value (repeatable)")
-      ->allow_extra_args(false);
-  app.add_option("--json", o.json_path, "also write the JSON lines to this file");
-  app.add_option("--triad-elements", o.triad_elements, "triad array length per rank")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--copy-elements", o.copy_elements,
-                 "device copy array length per rank (--space cuda)")
-      ->check(CLI::PositiveNumber);
-  app.add_flag("--no-triad", o.no_triad, "measure no reference bandwidth");
-  app.add_flag("--list", o.list, "list the cases and exit");
-  app.add_flag("--check", o.check, "verify the check values; exit 1 on a mismatch");
-  app.add_flag("--sweep", o.sweep,
-               "laplacian-cg and firstderivative at 256^2 .. 4096^2, blockdiag-cgls at n = 500 .. "
-               "4000 (--cases selects among them)");
-  app.add_option("--space", o.space, "memory space of the cases")
-      ->check(CLI::IsMember({"host", "cuda"}));
+void add_options(examples::CommandLine& line, Options& o) {
+  line.option("--cases", o.cases, "run only these cases (comma-separated; default: all)")
+      .delimiter(',');
+  line.option("--repeats", o.repeats, "timed repeats per round (default: the case's own)")
+      .positive();
+  line.option("--warmup", o.warmup, "untimed repeats before the timed ones").non_negative();
+  line.option("--rounds", o.rounds, "run the selected cases this many times in turn").positive();
+  line.option("--set", o.sets, "override a size or count: key=value (repeatable)")
+      .one_value_each_time();
+  line.option("--json", o.json_path, "also write the JSON lines to this file");
+  line.option("--triad-elements", o.triad_elements, "triad array length per rank").positive();
+  line.option("--copy-elements", o.copy_elements,
+              "device copy array length per rank (--space cuda)")
+      .positive();
+  line.flag("--no-triad", o.no_triad, "measure no reference bandwidth");
+  line.flag("--list", o.list, "list the cases and exit");
+  line.flag("--check", o.check, "verify the check values; exit 1 on a mismatch");
+  line.flag("--sweep", o.sweep,
+            "laplacian-cg and firstderivative at 256^2 .. 4096^2, blockdiag-cgls at n = 500 .. "
+            "4000 (--cases selects among them)");
+  line.option("--space", o.space, "memory space of the cases").one_of({"host", "cuda"});
 }
 
 // key=value pairs of --set, in order (a later value of a key wins).
@@ -140,9 +136,9 @@ int main(int argc, char** argv) {
   const Communicator comm = Communicator::world();
   const bool root = comm.rank() == 0;
   Options options;
-  CLI::App app{"distlops_bench: the benchmark cases of docs/benchmarks.md under MPI"};
-  add_options(app, options);
-  if (const auto status = parse_on_every_rank(app, argc, argv, root)) return *status;
+  examples::CommandLine line("distlops_bench: the benchmark cases of docs/benchmarks.md under MPI");
+  add_options(line, options);
+  if (const auto status = line.parse(argc, argv, comm)) return *status;
   try {
     options.parameters = parse_sets(options.sets);
     // --space cuda: the cases with a device variant, timed until the device is idle.

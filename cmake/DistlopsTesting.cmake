@@ -41,6 +41,15 @@ list(JOIN MPIEXEC_POSTFLAGS " " _distlops_postflags)
 message(STATUS "distlops: tests run as ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} <n> "
                "${_distlops_flags} <program> ${_distlops_postflags} <arguments>")
 
+# distlops_mpi_command(<variable> <ranks> <program>): sets <variable> to the command line that
+# starts <program> on <ranks> ranks, arguments to be appended: MPIEXEC_EXECUTABLE
+# MPIEXEC_NUMPROC_FLAG <ranks> DISTLOPS_MPIEXEC_FLAGS <program> MPIEXEC_POSTFLAGS. Every test
+# that runs under MPI is launched through it, so that a site's launcher settings reach them all.
+function(distlops_mpi_command variable ranks program)
+  set(${variable} ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${DISTLOPS_MPIEXEC_FLAGS}
+      ${program} ${MPIEXEC_POSTFLAGS} PARENT_SCOPE)
+endfunction()
+
 # Oversubscribed ranks must yield the core while waiting, or waits spin for whole time slices.
 set(DISTLOPS_TEST_ENVIRONMENT OMPI_MCA_mpi_yield_when_idle=1)
 # ROMIO (MPICH's MPI-IO and one of Open MPI's) allocates its collective buffer (16 MiB by
@@ -166,9 +175,8 @@ function(distlops_add_mpi_test name)
         set(labels "mpi;np${ranks};${run};gpu;${ARG_LABELS}")
         set(environment "${DISTLOPS_DEVICE_TEST_ENVIRONMENT}")
       endif()
-      add_test(NAME ${test_name}
-        COMMAND ${gate} ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${DISTLOPS_MPIEXEC_FLAGS}
-                $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS} ${space_args} ${ARG_ARGS})
+      distlops_mpi_command(launch ${ranks} $<TARGET_FILE:${name}>)
+      add_test(NAME ${test_name} COMMAND ${gate} ${launch} ${space_args} ${ARG_ARGS})
       set_tests_properties(${test_name} PROPERTIES
         TIMEOUT ${ARG_TIMEOUT}
         PROCESSORS ${ranks}

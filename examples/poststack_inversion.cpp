@@ -68,70 +68,63 @@ struct Options {
   double check_max_error = -1;  // negative: no check
 };
 
-/// The options of the program, checked by CLI11 (types and ranges) and by the app's callback
-/// (what involves several options).
-void add_options(CLI::App& app, Options& options) {
+/// The options of the program, checked by CLI11 (types and ranges) and by a check of several
+/// options together.
+void add_options(CommandLine& line, Options& options) {
   PoststackSettings& s = options.settings;
-  app.add_option("--nx", s.nx, "traces")->check(CLI::PositiveNumber)->capture_default_str();
-  app.add_option("--nz", s.nz, "time samples per trace")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--shares", s.shares,
-                 "traces per rank, comma separated (e.g. 100,156); default: PyLops-MPI's split")
-      ->delimiter(',')
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--noise", s.noise,
-                 "noise standard deviation relative to the data's RMS amplitude")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  app.add_option("--eps", s.eps, "weight of the Laplacian regularisation")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  app.add_option("--dt", s.dt, "time sampling in seconds")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--f0", s.peak_frequency,
-                 "peak frequency of the Ricker wavelet in Hz, below the Nyquist frequency "
-                 "1 / (2 dt)")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--niter", options.niter, "CGLS iterations")
-      ->check(CLI::Range(0, 100000))
-      ->capture_default_str();
-  app.add_option("--output", options.output, "output directory, created when missing")
-      ->check([](const std::string& value) {
+  line.option("--nx", s.nx, "traces").positive().show_default();
+  line.option("--nz", s.nz, "time samples per trace").positive().show_default();
+  line.option("--shares", s.shares,
+              "traces per rank, comma separated (e.g. 100,156); default: PyLops-MPI's split")
+      .delimiter(',')
+      .non_negative();
+  line.option("--noise", s.noise, "noise standard deviation relative to the data's RMS amplitude")
+      .non_negative()
+      .show_default();
+  line.option("--eps", s.eps, "weight of the Laplacian regularisation")
+      .non_negative()
+      .show_default();
+  line.option("--dt", s.dt, "time sampling in seconds").positive().show_default();
+  line.option("--f0", s.peak_frequency,
+              "peak frequency of the Ricker wavelet in Hz, below the Nyquist frequency "
+              "1 / (2 dt)")
+      .positive()
+      .show_default();
+  line.option("--niter", options.niter, "CGLS iterations").range(0, 100000).show_default();
+  line.option("--output", options.output, "output directory, created when missing")
+      .check([](const std::string& value) {
         return value.empty() ? std::string("needs a directory") : std::string();
       })
-      ->capture_default_str();
-  app.add_option("--model", s.model_file,
-                 "the true model instead of the built-in one: a float64 .npy file of shape "
-                 "(nx, nz) holding the acoustic impedance (positive values, not its logarithm); "
-                 "it sets the grid");
-  app.add_option("--data", s.data_file,
-                 "data to invert instead of modelled ones: a float64 .npy file of shape (nx, nz) "
-                 "in the units of W D m; without --model there is no model error to report and "
-                 "the inversion starts from zero");
-  app.add_option("--space", options.space,
-                 "where the operators and the solver run: host, or cuda (one GPU per rank; needs "
-                 "a build with the CUDA backend and a visible device on every rank)")
-      ->check(CLI::IsMember({std::string(Host::name), std::string(Cuda::name)}))
-      ->capture_default_str();
-  app.add_option("--check", options.check_max_error,
-                 "verify the run: final model error at most MAX and below the starting one, cost "
-                 "decreased, output files written; exit status 1 otherwise (for tests)")
-      ->option_text("MAX")
-      ->check(CLI::PositiveNumber);
-  app.callback([&s] {
+      .show_default();
+  line.option("--model", s.model_file,
+              "the true model instead of the built-in one: a float64 .npy file of shape "
+              "(nx, nz) holding the acoustic impedance (positive values, not its logarithm); "
+              "it sets the grid");
+  line.option("--data", s.data_file,
+              "data to invert instead of modelled ones: a float64 .npy file of shape (nx, nz) "
+              "in the units of W D m; without --model there is no model error to report and "
+              "the inversion starts from zero");
+  line.option("--space", options.space,
+              "where the operators and the solver run: host, or cuda (one GPU per rank; needs "
+              "a build with the CUDA backend and a visible device on every rank)")
+      .one_of({std::string(Host::name), std::string(Cuda::name)})
+      .show_default();
+  line.option("--check", options.check_max_error,
+              "verify the run: final model error at most MAX and below the starting one, cost "
+              "decreased, output files written; exit status 1 otherwise (for tests)")
+      .value_name("MAX")
+      .positive();
+  line.validate([&s] {
     if (s.peak_frequency * s.dt >= 0.5) {
-      throw CLI::ValidationError(
+      throw OptionError{
           "--f0", format_number(s.peak_frequency) + " Hz is not below the Nyquist frequency " +
-                      format_number(0.5 / s.dt) + " Hz of --dt " + format_number(s.dt) + " s");
+                      format_number(0.5 / s.dt) + " Hz of --dt " + format_number(s.dt) + " s"};
     }
   });
 }
 
 /// With a model or data file the grid is the file's shape; explicit --nx/--nz must agree.
-void take_grid_from_files(Options& options, const CLI::App& app, const Communicator& comm) {
+void take_grid_from_files(Options& options, const CommandLine& line, const Communicator& comm) {
   PoststackSettings& s = options.settings;
   std::vector<std::pair<std::string, Shape>> shapes;
   for (const std::string& file : {s.model_file, s.data_file}) {
@@ -149,7 +142,7 @@ void take_grid_from_files(Options& options, const CLI::App& app, const Communica
                      to_string(shapes[1].second) + ") have different shapes"};
   }
   const Shape& shape = shapes[0].second;
-  const bool nx_given = app.count("--nx") > 0, nz_given = app.count("--nz") > 0;
+  const bool nx_given = line.given("--nx"), nz_given = line.given("--nz");
   if ((nx_given && s.nx != shape[0]) || (nz_given && s.nz != shape[1])) {
     throw UsageError{"--nx/--nz disagree with the shape " + to_string(shape) + " of " +
                      shapes[0].first};
@@ -423,11 +416,11 @@ int main(int argc, char** argv) {
   const Communicator comm = Communicator::world();
   const bool root = comm.rank() == 0;
   Options options;
-  CLI::App app(description, "poststack_inversion");
-  add_options(app, options);
-  if (const auto status = parse_command_line(app, argc, argv, comm)) return *status;
+  CommandLine line(description, "poststack_inversion");
+  add_options(line, options);
+  if (const auto status = line.parse(argc, argv, comm)) return *status;
   try {
-    take_grid_from_files(options, app, comm);
+    take_grid_from_files(options, line, comm);
   } catch (const UsageError& e) {
     if (root) std::cerr << "poststack_inversion: " << e.message << "\n(see --help)\n";
     return bad_command_line;

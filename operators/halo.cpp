@@ -212,7 +212,10 @@ void HaloOperator<T, Space>::adjoint(const Array& y, Array& x) const {
                     {core_shape_, Shape(core_shape_.size(), 0)}, core_shape_);
 }
 
-namespace {
+// Named rather than anonymous: the exchange's local types hold these, and a unity build, which
+// includes this file into another, would see types of external linkage holding ones of internal
+// linkage (-Wsubobject-linkage).
+namespace halo_slab {
 
 // A slab of the extended block: its corner and extent.
 struct Slab {
@@ -237,7 +240,10 @@ void add_or_clear(Space space, const Shape& extended_shape, T* extended, const S
   kernels::box_axpby(space, box, one, source, one, extended);
 }
 
-}  // namespace
+}  // namespace halo_slab
+
+using halo_slab::add_or_clear;
+using halo_slab::Slab;
 
 // One axis at a time: pack the planes the neighbours need, move them through the space's
 // transport, then copy (forward) or add (adjoint) what arrived.

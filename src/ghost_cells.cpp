@@ -16,14 +16,14 @@ constexpr int back_tag = 32012;
 constexpr int pack_slot = WorkspaceSlot::outgoing;
 constexpr int unpack_slot = WorkspaceSlot::incoming;
 
-Communicator communicator_of(const Layout& layout) {
+Communicator ghost_communicator_of(const Layout& layout) {
   if (!layout.valid()) throw InvalidArgument("ghost cells: empty layout");
   return layout.communicator();
 }
 }  // namespace
 
 GhostExchange::GhostExchange(const Layout& layout, Index front, Index back, GhostReach reach)
-    : layout_(layout), host_transport_(communicator_of(layout)) {
+    : layout_(layout), host_transport_(ghost_communicator_of(layout)) {
   if (layout.replicated()) {
     throw InvalidArgument(std::string("ghost cells: need a SCATTER layout, got ") +
                           to_string(layout.partition()));

@@ -31,7 +31,7 @@ namespace {
 constexpr int send_slot = WorkspaceSlot::outgoing;
 constexpr int recv_slot = WorkspaceSlot::incoming;
 
-Communicator communicator_of(const Layout& layout) {
+Communicator redistribution_communicator_of(const Layout& layout) {
   if (!layout.valid()) throw InvalidArgument("redistribute: empty layout");
   return layout.communicator();
 }
@@ -39,7 +39,9 @@ Communicator communicator_of(const Layout& layout) {
 }  // namespace
 
 RedistributePlan::RedistributePlan(const Layout& source, const Layout& destination)
-    : source_(source), destination_(destination), host_transport_(communicator_of(source)) {
+    : source_(source),
+      destination_(destination),
+      host_transport_(redistribution_communicator_of(source)) {
   if (!source.valid() || !destination.valid()) {
     throw InvalidArgument("redistribute: empty layout");
   }

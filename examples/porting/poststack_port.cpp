@@ -119,27 +119,21 @@ std::vector<double> ricker(double dt, double f0, Index ntwav) {
 }
 
 /// The options of the program; CLI11 checks their types and ranges.
-void add_options(CLI::App& app, Settings& s) {
-  app.add_option("--ny", s.ny, "cube size along y (split over the ranks)")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--nx", s.nx, "cube size along x")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--nz", s.nz, "time samples, at least 41 (the wavelet's length)")
-      ->check(CLI::Range(Index(41), std::numeric_limits<Index>::max()))
-      ->capture_default_str();
-  app.add_option("--niter", s.niter, "iterations of each solver")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  app.add_option("--eps", s.eps, "weight of the Laplacian regularisation")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  app.add_option("--output", s.output, "write the results as .npy files into this directory");
-  app.add_flag("--show", s.show, "print the solvers' progress tables");
-  app.add_flag("--check", s.check,
-               "verify the inversions (see the top of poststack_port.cpp); exit status 1 when "
-               "they fail");
+void add_options(examples::CommandLine& line, Settings& s) {
+  line.option("--ny", s.ny, "cube size along y (split over the ranks)").positive().show_default();
+  line.option("--nx", s.nx, "cube size along x").positive().show_default();
+  line.option("--nz", s.nz, "time samples, at least 41 (the wavelet's length)")
+      .range(41, std::numeric_limits<Index>::max())
+      .show_default();
+  line.option("--niter", s.niter, "iterations of each solver").non_negative().show_default();
+  line.option("--eps", s.eps, "weight of the Laplacian regularisation")
+      .non_negative()
+      .show_default();
+  line.option("--output", s.output, "write the results as .npy files into this directory");
+  line.flag("--show", s.show, "print the solvers' progress tables");
+  line.flag("--check", s.check,
+            "verify the inversions (see the top of poststack_port.cpp); exit status 1 when "
+            "they fail");
 }
 
 /// A history as a replicated 1-d array, which write_npy saves from rank 0.
@@ -157,12 +151,12 @@ int main(int argc, char** argv) {
   Environment environment(argc, argv);
   const Communicator comm = Communicator::world();
   Settings s;
-  CLI::App app(
+  examples::CommandLine line(
       "Post-stack inversion of a small 3-D cube: the distlops translation of "
       "examples/porting/poststack_pylops_mpi.py (docs/porting.md).",
       "poststack_port");
-  add_options(app, s);
-  if (const auto status = examples::parse_command_line(app, argc, argv, comm)) return *status;
+  add_options(line, s);
+  if (const auto status = line.parse(argc, argv, comm)) return *status;
   const Index ny = s.ny, nx = s.nx, nz = s.nz;
   const int niter = s.niter;
   const double eps = s.eps;

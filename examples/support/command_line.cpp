@@ -2,15 +2,115 @@
 // Copyright (c) 2026 The distlops authors
 #include "command_line.hpp"
 
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <sstream>
+#include <utility>
 
 #include "no_options.hpp"
 
 namespace distlops::examples {
 
-std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv,
-                                      const Communicator& comm) {
+using Option = CommandLine::Option;
+
+Option& Option::positive() {
+  option_->check(CLI::PositiveNumber);
+  return *this;
+}
+
+Option& Option::non_negative() {
+  option_->check(CLI::NonNegativeNumber);
+  return *this;
+}
+
+Option& Option::range(Index lo, Index hi) {
+  option_->check(CLI::Range(lo, hi));
+  return *this;
+}
+
+Option& Option::one_of(const std::vector<std::string>& choices) {
+  option_->check(CLI::IsMember(choices));
+  return *this;
+}
+
+Option& Option::check(std::function<std::string(const std::string&)> check) {
+  option_->check(std::move(check));
+  return *this;
+}
+
+Option& Option::delimiter(char separator) {
+  option_->delimiter(separator);
+  return *this;
+}
+
+Option& Option::one_value_each_time() {
+  option_->allow_extra_args(false);
+  return *this;
+}
+
+Option& Option::show_default() {
+  option_->capture_default_str();
+  return *this;
+}
+
+Option& Option::value_name(const std::string& name) {
+  option_->option_text(name);
+  return *this;
+}
+
+CommandLine::CommandLine(const std::string& description, const std::string& program)
+    : app_(std::make_unique<CLI::App>(description, program)) {}
+
+CommandLine::~CommandLine() = default;
+
+Option CommandLine::option(const std::string& name, int& value, const std::string& help) {
+  return Option(app_->add_option(name, value, help));
+}
+
+Option CommandLine::option(const std::string& name, Index& value, const std::string& help) {
+  return Option(app_->add_option(name, value, help));
+}
+
+Option CommandLine::option(const std::string& name, double& value, const std::string& help) {
+  return Option(app_->add_option(name, value, help));
+}
+
+Option CommandLine::option(const std::string& name, std::string& value, const std::string& help) {
+  return Option(app_->add_option(name, value, help));
+}
+
+Option CommandLine::option(const std::string& name, std::vector<Index>& values,
+                           const std::string& help) {
+  return Option(app_->add_option(name, values, help));
+}
+
+Option CommandLine::option(const std::string& name, std::vector<std::string>& values,
+                           const std::string& help) {
+  return Option(app_->add_option(name, values, help));
+}
+
+void CommandLine::flag(const std::string& name, bool& value, const std::string& help) {
+  app_->add_flag(name, value, help);
+}
+
+void CommandLine::validate(std::function<void()> check) {
+  app_->callback([check = std::move(check)] {
+    try {
+      check();
+    } catch (const OptionError& e) {
+      throw CLI::ValidationError(e.option, e.message);
+    }
+  });
+}
+
+bool CommandLine::given(const std::string& name) const {
+  return app_->count(name) > 0;
+}
+
+namespace {
+
+std::optional<int> parse_on_every_rank(CLI::App& app, int argc, char** argv,
+                                       const Communicator& comm) {
   constexpr int go_on = -1;
   int status = go_on;
   std::ostringstream out, err;
@@ -29,10 +129,16 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv,
   return agreed;
 }
 
+}  // namespace
+
+std::optional<int> CommandLine::parse(int argc, char** argv, const Communicator& comm) {
+  return parse_on_every_rank(*app_, argc, argv, comm);
+}
+
 std::optional<int> parse_no_options(const std::string& description, const std::string& program,
                                     int argc, char** argv, const Communicator& comm) {
   CLI::App app(description, program);
-  return parse_command_line(app, argc, argv, comm);
+  return parse_on_every_rank(app, argc, argv, comm);
 }
 
 }  // namespace distlops::examples

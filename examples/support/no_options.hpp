@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The distlops authors
 #pragma once
 // The command line of an example that takes no options: --help, and an error for anything
-// else, handled as parse_command_line does (command_line.hpp). Declared apart so that such
+// else, handled as CommandLine::parse does (command_line.hpp). Declared apart so that such
 // an example does not compile CLI11, which costs several seconds of one core per program.
 #include <optional>
 #include <string>

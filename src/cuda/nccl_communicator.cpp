@@ -102,7 +102,7 @@ class Group {
   bool open_ = true;
 };
 
-void check_rank_count(std::span<const Index> values, int size, const char* call) {
+void check_nccl_rank_count(std::span<const Index> values, int size, const char* call) {
   if (static_cast<int>(values.size()) != size) {
     throw InvalidArgument(std::string(call) + ": expected " + std::to_string(size) +
                           " counts or displacements (one per rank), got " +
@@ -468,8 +468,8 @@ void NcclCommunicator::allgatherv_raw(detail::NcclBuffer send, void* recv,
   const ncclComm_t comm = impl_->live("NcclCommunicator::allgatherv");
   const int n = size();
   const int me = rank();
-  check_rank_count(counts, n, "NcclCommunicator::allgatherv");
-  check_rank_count(displacements, n, "NcclCommunicator::allgatherv");
+  check_nccl_rank_count(counts, n, "NcclCommunicator::allgatherv");
+  check_nccl_rank_count(displacements, n, "NcclCommunicator::allgatherv");
   const Index my_count = static_cast<Index>(send.count / (send.complex ? 2 : 1));
   if (counts[static_cast<std::size_t>(me)] != my_count) {
     throw InvalidArgument("NcclCommunicator::allgatherv: this rank sends " +
@@ -510,7 +510,7 @@ void NcclCommunicator::alltoallv_raw(detail::NcclBuffer type, std::span<const In
   const int n = size();
   const int me = rank();
   for (auto values : {send_counts, send_displacements, recv_counts, recv_displacements})
-    check_rank_count(values, n, "NcclCommunicator::alltoallv");
+    check_nccl_rank_count(values, n, "NcclCommunicator::alltoallv");
   const auto mine = static_cast<std::size_t>(me);
   if (send_counts[mine] != recv_counts[mine]) {
     throw InvalidArgument("NcclCommunicator::alltoallv: this rank sends itself " +

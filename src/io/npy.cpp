@@ -43,7 +43,10 @@ static_assert(std::endian::native == std::endian::little,
 
 namespace distlops::io {
 
-namespace {
+// Named rather than anonymous: the lambdas of the templates below capture these types, and a
+// unity build of the library, which includes this file into another, would otherwise see types
+// of external linkage holding ones of internal linkage (-Wsubobject-linkage).
+namespace npy_file {
 
 std::function<void(detail::WriteStage)>& write_stage_hook() {
   static std::function<void(detail::WriteStage)> hook;
@@ -396,7 +399,9 @@ FileHeader read_file_header(const Communicator& comm, const std::string& name,
   return {parse_npy_header(bytes), file_size};
 }
 
-}  // namespace
+}  // namespace npy_file
+
+using namespace npy_file;
 
 namespace detail {
 

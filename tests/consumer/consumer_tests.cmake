@@ -33,7 +33,6 @@ if(DISTLOPS_TEST_INSTALL)
   if(DISTLOPS_WITH_CUDA)
     list(APPEND consumer_cmake_args -DCUDAToolkit_ROOT=${DISTLOPS_CUDA_TOOLKIT_ROOT})
   endif()
-  set(consumer_run ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${DISTLOPS_MPIEXEC_FLAGS})
   # In the sanitizer pass the consumers run without leak checks: MPICH leaks at finalize from
   # modules it has already unloaded, which no suppression can name (distlops' test programs
   # keep them loaded, tests/support/mpi_catch_main.cpp, and keep the leak checks).
@@ -58,8 +57,8 @@ if(DISTLOPS_TEST_INSTALL)
     add_test(NAME ${route}.configure
       COMMAND ${CMAKE_COMMAND} -S ${consumer_source} -B ${build} ${consumer_cmake_args} ${ARGN})
     add_test(NAME ${route}.build COMMAND ${CMAKE_COMMAND} --build ${build} --config $<CONFIG>)
-    add_test(NAME ${route}.run
-      COMMAND ${consumer_run} ${build}${config_dir}/consumer ${MPIEXEC_POSTFLAGS} 2)
+    distlops_mpi_command(launch 2 ${build}${config_dir}/consumer)
+    add_test(NAME ${route}.run COMMAND ${launch} 2)
     set_tests_properties(${route}.configure PROPERTIES
       FIXTURES_REQUIRED consumer_installed FIXTURES_SETUP ${route}_configured)
     set_tests_properties(${route}.build PROPERTIES
@@ -86,8 +85,8 @@ if(DISTLOPS_TEST_INSTALL)
               -DCXX=${CMAKE_CXX_COMPILER} -DSOURCE=${consumer_source}/main.cpp
               -DOUTPUT=${consumer_dir}/pkgconfig/consumer -DSTATIC=${static}
               -P ${consumer_source}/pkg_config_build.cmake)
-    add_test(NAME consumer.pkgconfig.run
-      COMMAND ${consumer_run} ${consumer_dir}/pkgconfig/consumer ${MPIEXEC_POSTFLAGS} 2)
+    distlops_mpi_command(launch 2 ${consumer_dir}/pkgconfig/consumer)
+    add_test(NAME consumer.pkgconfig.run COMMAND ${launch} 2)
     set_tests_properties(consumer.pkgconfig.build PROPERTIES
       FIXTURES_REQUIRED consumer_installed FIXTURES_SETUP consumer_pkgconfig_built)
     set_tests_properties(consumer.pkgconfig.run PROPERTIES

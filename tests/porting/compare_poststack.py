@@ -4,7 +4,8 @@
 """Runs the post-stack tutorial with PyLops-MPI and its distlops translation, and compares them.
 
 Usage:
-    compare_poststack.py --venv DIR --work DIR --script PY --program EXE -- LAUNCHER...
+    compare_poststack.py --venv DIR --work DIR --script PY --program EXE [--postflag=ARG ...] \
+        -- LAUNCHER...
 
 1. The virtual environment DIR holds the pinned PyLops-MPI stack (REQUIREMENTS below). It is
    made once, with `python -m venv` and pip from the Python package index, and reused while its
@@ -181,6 +182,8 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--script", required=True)
     parser.add_argument("--program", required=True)
+    # The launcher's arguments after the program (CMake's MPIEXEC_POSTFLAGS), one each.
+    parser.add_argument("--postflag", action="append", default=[])
     parser.add_argument("launcher", nargs="+")
     args = parser.parse_args()
     python = ensure_venv(args.venv)
@@ -190,8 +193,8 @@ def main():
     run_dir = tempfile.mkdtemp(prefix="run-", dir=args.work)
     pylops_dir = os.path.join(run_dir, "pylops_mpi")
     distlops_dir = os.path.join(run_dir, "distlops")
-    run([*args.launcher, python, args.script, pylops_dir], "PyLops-MPI")
-    run([*args.launcher, args.program, "--output", distlops_dir], "distlops")
+    run([*args.launcher, python, args.script, *args.postflag, pylops_dir], "PyLops-MPI")
+    run([*args.launcher, args.program, *args.postflag, "--output", distlops_dir], "distlops")
     result = subprocess.run([python, os.path.abspath(__file__), "--compare", pylops_dir,
                              distlops_dir])
     if result.returncode != 0:

@@ -25,6 +25,10 @@
 #include <vector>
 
 #include "distlops/distlops.hpp"
+#include "distlops/io/io_config.hpp"
+#if DISTLOPS_WITH_SEGYIO
+#include "distlops/io/segy.hpp"
+#endif
 #include "poststack/problem.hpp"
 #include "support/command_line.hpp"
 
@@ -111,6 +115,11 @@ void add_options(CLI::App& app, Options& options) {
                  "data to invert instead of modelled ones: a float64 .npy file of shape (nx, nz) "
                  "in the units of W D m; without --model there is no model error to report and "
                  "the inversion starts from zero");
+  app.add_option("--segy", s.segy_file,
+                 "data to invert instead of modelled ones: a post-stack SEG-Y file of nx traces "
+                 "of nz samples (IBM or IEEE floats) in the units of W D m; it sets the grid and "
+                 "--dt (needs a build with segyio)")
+      ->excludes("--data");
   app.add_option("--space", options.space,
                  "where the operators and the solver run: host, or cuda (one GPU per rank; needs "
                  "a build with the CUDA backend and a visible device on every rank)")
@@ -142,6 +151,19 @@ void take_grid_from_files(Options& options, const CLI::App& app, const Communica
                        to_string(header.shape)};
     }
     shapes.emplace_back(file, header.shape);
+  }
+  if (!s.segy_file.empty()) {
+#if DISTLOPS_WITH_SEGYIO
+    const io::SegyGeometry geometry = io::read_segy_geometry(s.segy_file, comm);
+    if (app.count("--dt") > 0 && std::abs(s.dt - geometry.sample_interval) > 1e-6 * s.dt) {
+      throw UsageError{"--dt " + format_number(s.dt) + " s disagrees with the sample interval " +
+                       format_number(geometry.sample_interval) + " s of " + s.segy_file};
+    }
+    s.dt = geometry.sample_interval;
+    shapes.emplace_back(s.segy_file, Shape{geometry.traces, geometry.samples});
+#else
+    throw UsageError{"--segy needs a distlops built with segyio, this one is not"};
+#endif
   }
   if (shapes.empty()) return;
   if (shapes.size() == 2 && shapes[0].second != shapes[1].second) {
@@ -220,8 +242,8 @@ void write_summary(const std::string& path, const Options& options,
        << ",\n  \"niter\": " << options.niter << ",\n  \"ranks\": " << comm.size()
        << ",\n  \"space\": \"" << Space::name << "\""
        << ",\n  \"true_model\": " << (problem.true_model ? "true" : "false")
-       << ",\n  \"modelled_data\": " << (s.data_file.empty() ? "true" : "false");
-  if (!s.data_file.empty())
+       << ",\n  \"modelled_data\": " << (s.data_given() ? "false" : "true");
+  if (s.data_given())
     json << ",\n  \"noise\": null";
   else
     json << ",\n  \"noise\": " << json_number(s.noise);
@@ -280,11 +302,11 @@ int run(Options& options, const Communicator& comm) {
     for (Index extent : problem.layout.local_extents())
       std::printf(" %lld", static_cast<long long>(extent));
     const std::string model =
-        s.model_file.empty() ? (s.data_file.empty() ? "built-in" : "unknown") : s.model_file;
+        s.model_file.empty() ? (s.data_given() ? "unknown" : "built-in") : s.model_file;
     char data[64];
     std::snprintf(data, sizeof data, "modelled, noise %.3g x RMS", s.noise);
     std::printf("\nmodel: %s, data: %s, eps %.3g, %d CGLS iterations\n\n", model.c_str(),
-                s.data_file.empty() ? data : s.data_file.c_str(), s.eps, options.niter);
+                s.data_given() ? s.data_source().c_str() : data, s.eps, options.niter);
   }
 
   ProgressOptions progress;

@@ -197,13 +197,10 @@ void select_block(hid_t space, const Layout& layout, bool whole, bool none,
         where, "H5Sselect_hyperslab");
 }
 
-/// Does this rank write its block? Replicated arrays: rank 0. Masked arrays: the ranks of rank
-/// 0's mask group (the others hold replicas of the same array).
+/// Does this rank write its block? Replicated arrays: rank 0 only. SCATTER arrays, masked or
+/// not: every rank (a mask groups ranks for reductions, it does not change the split).
 bool writes_block(const Layout& layout) {
-  if (layout.replicated()) return layout.rank() == 0;
-  if (!layout.masked()) return true;
-  const std::vector<int>& mask = layout.mask();
-  return mask[static_cast<std::size_t>(layout.rank())] == mask[0];
+  return !layout.replicated() || layout.rank() == 0;
 }
 
 const char* partition_name(Partition partition) {

@@ -54,7 +54,7 @@ struct Hdf5DatasetInfo {
 
 /// Writes the global array to a new HDF5 file at `path` as the dataset `dataset` (chunked, C
 /// order, the dtype of T). SCATTER: each rank writes its block with one collective write; a
-/// mask does not matter (the ranks of rank 0's mask group write). BROADCAST and
+/// mask does not change the file. BROADCAST and
 /// UNSAFE_BROADCAST: rank 0 writes its replica.
 ///
 /// Atomic like write_npy: the file is written under a temporary name in the directory of

@@ -74,6 +74,10 @@ function(distlops_write_pkg_config output)
     # An instrumented library needs the sanitizers' run-time libraries in the program.
     string(APPEND libs " -fsanitize=address,undefined")
   endif()
+  # segyio has no pkg-config file: its library goes into Libs.private itself.
+  if(DISTLOPS_WITH_SEGYIO)
+    string(APPEND libs_private " ${DISTLOPS_SEGYIO_LIBRARY}")
+  endif()
   string(STRIP "${libs_private}" libs_private)
   set(requires_private "fftw3 fftw3f openblas zlib")
   if(DISTLOPS_WITH_HDF5)

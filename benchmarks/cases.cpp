@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cases.hpp"
+#include "distlops/io/io_config.hpp"
 
 namespace distlops::bench {
 
@@ -158,6 +159,9 @@ std::vector<Case> all_cases() {
   cases.push_back(convolve2d_case());
   cases.push_back(poststack_case());
   cases.push_back(primaldual_tv_case());
+#if DISTLOPS_WITH_HDF5
+  cases.push_back(io_hdf5_case());
+#endif
   return cases;
 }
 

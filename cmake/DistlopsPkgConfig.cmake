@@ -74,7 +74,15 @@ function(distlops_write_pkg_config output)
     # An instrumented library needs the sanitizers' run-time libraries in the program.
     string(APPEND libs " -fsanitize=address,undefined")
   endif()
+  # segyio has no pkg-config file: its library goes into Libs.private itself.
+  if(DISTLOPS_WITH_SEGYIO)
+    string(APPEND libs_private " ${DISTLOPS_SEGYIO_LIBRARY}")
+  endif()
   string(STRIP "${libs_private}" libs_private)
+  set(requires_private "fftw3 fftw3f openblas zlib")
+  if(DISTLOPS_WITH_HDF5)
+    string(APPEND requires_private " ${DISTLOPS_HDF5_MODULE_NAME}")
+  endif()
 
   file(WRITE "${output}" "# distlops ${PROJECT_VERSION}, written by CMake
 prefix=${prefix}
@@ -85,7 +93,7 @@ Name: distlops
 Description: ${PROJECT_DESCRIPTION}
 Version: ${PROJECT_VERSION}
 Requires: eigen3 >= 3.4
-Requires.private: fftw3 fftw3f openblas zlib
+Requires.private: ${requires_private}
 Cflags: ${cflags}
 Libs: ${libs}
 Libs.private: ${libs_private}

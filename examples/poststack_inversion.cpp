@@ -25,6 +25,10 @@
 #include <vector>
 
 #include "distlops/distlops.hpp"
+#include "distlops/io/io_config.hpp"
+#if DISTLOPS_WITH_SEGYIO
+#include "distlops/io/segy.hpp"
+#endif
 #include "poststack/problem.hpp"
 #include "support/command_line.hpp"
 
@@ -104,6 +108,10 @@ void add_options(CommandLine& line, Options& options) {
               "data to invert instead of modelled ones: a float64 .npy file of shape (nx, nz) "
               "in the units of W D m; without --model there is no model error to report and "
               "the inversion starts from zero");
+  line.option("--segy", s.segy_file,
+              "data to invert instead of modelled ones: a post-stack SEG-Y file of nx traces "
+              "of nz samples (IBM or IEEE floats) in the units of W D m; it sets the grid and "
+              "--dt (needs a build with segyio)");
   line.option("--space", options.space,
               "where the operators and the solver run: host, or cuda (one GPU per rank; needs "
               "a build with the CUDA backend and a visible device on every rank)")
@@ -115,6 +123,9 @@ void add_options(CommandLine& line, Options& options) {
       .value_name("MAX")
       .positive();
   line.validate([&s] {
+    if (!s.segy_file.empty() && !s.data_file.empty()) {
+      throw OptionError{"--segy", "excludes --data: give the data once"};
+    }
     if (s.peak_frequency * s.dt >= 0.5) {
       throw OptionError{
           "--f0", format_number(s.peak_frequency) + " Hz is not below the Nyquist frequency " +
@@ -135,6 +146,19 @@ void take_grid_from_files(Options& options, const CommandLine& line, const Commu
                        to_string(header.shape)};
     }
     shapes.emplace_back(file, header.shape);
+  }
+  if (!s.segy_file.empty()) {
+#if DISTLOPS_WITH_SEGYIO
+    const io::SegyGeometry geometry = io::read_segy_geometry(s.segy_file, comm);
+    if (app.count("--dt") > 0 && std::abs(s.dt - geometry.sample_interval) > 1e-6 * s.dt) {
+      throw UsageError{"--dt " + format_number(s.dt) + " s disagrees with the sample interval " +
+                       format_number(geometry.sample_interval) + " s of " + s.segy_file};
+    }
+    s.dt = geometry.sample_interval;
+    shapes.emplace_back(s.segy_file, Shape{geometry.traces, geometry.samples});
+#else
+    throw UsageError{"--segy needs a distlops built with segyio, this one is not"};
+#endif
   }
   if (shapes.empty()) return;
   if (shapes.size() == 2 && shapes[0].second != shapes[1].second) {
@@ -213,8 +237,8 @@ void write_summary(const std::string& path, const Options& options,
        << ",\n  \"niter\": " << options.niter << ",\n  \"ranks\": " << comm.size()
        << ",\n  \"space\": \"" << Space::name << "\""
        << ",\n  \"true_model\": " << (problem.true_model ? "true" : "false")
-       << ",\n  \"modelled_data\": " << (s.data_file.empty() ? "true" : "false");
-  if (!s.data_file.empty())
+       << ",\n  \"modelled_data\": " << (s.data_given() ? "false" : "true");
+  if (s.data_given())
     json << ",\n  \"noise\": null";
   else
     json << ",\n  \"noise\": " << json_number(s.noise);
@@ -273,11 +297,11 @@ int run(Options& options, const Communicator& comm) {
     for (Index extent : problem.layout.local_extents())
       std::printf(" %lld", static_cast<long long>(extent));
     const std::string model =
-        s.model_file.empty() ? (s.data_file.empty() ? "built-in" : "unknown") : s.model_file;
+        s.model_file.empty() ? (s.data_given() ? "unknown" : "built-in") : s.model_file;
     char data[64];
     std::snprintf(data, sizeof data, "modelled, noise %.3g x RMS", s.noise);
     std::printf("\nmodel: %s, data: %s, eps %.3g, %d CGLS iterations\n\n", model.c_str(),
-                s.data_file.empty() ? data : s.data_file.c_str(), s.eps, options.niter);
+                s.data_given() ? s.data_source().c_str() : data, s.eps, options.niter);
   }
 
   ProgressOptions progress;

@@ -12,6 +12,11 @@ packages=(
   # OpenBLAS: the host's dense products; CLI11 and nlohmann-json: command lines and reports.
   libopenblas-pthread-dev libcli11-dev nlohmann-json3-dev
   zlib1g-dev
+  # Parallel HDF5 for each MPI (the default build uses Open MPI's, the sanitizer pass MPICH's),
+  # h5py to exchange files with Python in the tests; xxHash for the checkpoints' checksums.
+  libhdf5-openmpi-dev libhdf5-mpich-dev python3-h5py libxxhash-dev
+  # segyio: post-stack SEG-Y input, and its Python module to write the tests' files.
+  libsegyio-dev python3-segyio
   # matplotlib (for Debian's python3): the demo's and the benchmark sweep's pictures.
   python3-matplotlib
   clang-14 libclang-rt-14-dev

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
-// Checkpoint files: writing (POSIX, flushed to the disk), reading and verification.
+// Checkpoint files: writing (POSIX, flushed to the disk), reading and verification, and the
+// manifest that commits a generation of them.
 #include "distlops/solvers/detail/checkpoint.hpp"
+
+// xxHash compiled into this file: no library to link.
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -10,55 +15,33 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <sstream>
+
+#include "distlops/io/io_config.hpp"
 
 namespace distlops::detail {
 
 namespace {
 
-constexpr char magic[8] = {'D', 'L', 'C', 'K', 'P', 'T', '0', '1'};
-constexpr std::uint32_t format_version = 1;
+constexpr char magic[8] = {'D', 'L', 'C', 'K', 'P', 'T', '0', '2'};
+constexpr std::uint32_t format_version = 2;
 
-/// 64-bit FNV-1a over 8-byte words, the tail bytewise; `hash` carries the state across calls.
+/// XXH3-64 over a stream of bytes.
 class Checksum {
  public:
-  void add(const void* data, std::size_t bytes) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    // Finish a partial word left by the previous call first.
-    while (pending_ > 0 && pending_ < 8 && bytes > 0) {
-      word_bytes_[pending_++] = *p++;
-      --bytes;
-    }
-    if (pending_ == 8) {
-      mix_word(word_bytes_);
-      pending_ = 0;
-    }
-    for (; bytes >= 8; bytes -= 8, p += 8)
-      mix_word(p);
-    while (bytes > 0) {
-      word_bytes_[pending_++] = *p++;
-      --bytes;
+  Checksum() : state_(XXH3_createState()) {
+    if (state_ == nullptr || XXH3_64bits_reset(state_) != XXH_OK) {
+      throw IoError("checkpoint: cannot initialise the checksum state");
     }
   }
-  std::uint64_t value() const {
-    std::uint64_t h = hash_;
-    for (std::size_t i = 0; i < pending_; ++i) {
-      h ^= word_bytes_[i];
-      h *= prime;
-    }
-    return h;
-  }
+  ~Checksum() { XXH3_freeState(state_); }
+  Checksum(const Checksum&) = delete;
+  Checksum& operator=(const Checksum&) = delete;
+  void add(const void* data, std::size_t bytes) { (void)XXH3_64bits_update(state_, data, bytes); }
+  std::uint64_t value() const { return XXH3_64bits_digest(state_); }
 
  private:
-  static constexpr std::uint64_t prime = 1099511628211ULL;
-  void mix_word(const unsigned char* p) {
-    std::uint64_t word;
-    std::memcpy(&word, p, 8);
-    hash_ ^= word;
-    hash_ *= prime;
-  }
-  std::uint64_t hash_ = 14695981039346656037ULL;
-  unsigned char word_bytes_[8] = {};
-  std::size_t pending_ = 0;
+  XXH3_state_t* state_;
 };
 
 /// Serialises the header fields into a byte string.
@@ -188,9 +171,126 @@ class File {
 
 }  // namespace
 
-std::string checkpoint_path(const std::string& directory, int rank) {
-  return (std::filesystem::path(directory) / ("checkpoint.rank" + std::to_string(rank) + ".bin"))
-      .string();
+std::string checkpoint_prefix(const std::string& directory, int comm_rank, int file_rank) {
+  const std::string name =
+      comm_rank == file_rank ? "checkpoint" : "checkpoint.rank" + std::to_string(file_rank);
+  return (std::filesystem::path(directory) / name).string();
+}
+
+std::string checkpoint_path(const std::string& prefix, std::uint64_t generation, int rank) {
+  return prefix + ".g" + std::to_string(generation) + ".rank" + std::to_string(rank) + ".bin";
+}
+
+std::string checkpoint_hdf5_path(const std::string& prefix, std::uint64_t generation) {
+  return prefix + ".g" + std::to_string(generation) + ".h5";
+}
+
+namespace {
+
+std::string manifest_path(const std::string& prefix) {
+  return prefix + ".current";
+}
+
+constexpr const char* manifest_magic = "distlops checkpoint manifest 1";
+
+std::string manifest_text(const CheckpointManifest& manifest) {
+  std::ostringstream text;
+  text << manifest_magic << "\nformat " << manifest.format << "\ngeneration " << manifest.generation
+       << "\niteration " << manifest.iteration << "\nranks " << manifest.ranks << "\n";
+  return text.str();
+}
+
+CheckpointManifest parse_manifest(const std::string& text, const std::string& path) {
+  std::istringstream in(text);
+  std::string line;
+  CheckpointManifest manifest;
+  auto fail = [&] { throw IoError("checkpoint manifest " + path + " is corrupt"); };
+  if (!std::getline(in, line) || line != manifest_magic) fail();
+  std::string key;
+  if (!(in >> key >> manifest.format) || key != "format") fail();
+  if (!(in >> key >> manifest.generation) || key != "generation") fail();
+  if (!(in >> key >> manifest.iteration) || key != "iteration") fail();
+  if (!(in >> key >> manifest.ranks) || key != "ranks" || manifest.ranks < 1) fail();
+  return manifest;
+}
+
+void sync_directory(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  const int fd = ::open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY);
+  if (fd >= 0) {
+    (void)::fsync(fd);
+    ::close(fd);
+  }
+}
+
+}  // namespace
+
+std::optional<CheckpointManifest> read_checkpoint_manifest(const Communicator& comm,
+                                                           const std::string& prefix) {
+  const std::string path = manifest_path(prefix);
+  std::string text;
+  bool present = false;
+  collective_check(comm, [&] {
+    if (comm.rank() != 0) return;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      if (std::filesystem::exists(path)) throw IoError("checkpoint: cannot open " + path);
+      return;
+    }
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (in.bad()) throw IoError("checkpoint: cannot read " + path);
+    present = true;
+    (void)parse_manifest(text, path);
+  });
+  int flag = present ? 1 : 0;
+  comm.broadcast(&flag, 1, 0);
+  if (flag == 0) return std::nullopt;
+  Index size = static_cast<Index>(text.size());
+  comm.broadcast(&size, 1, 0);
+  text.resize(static_cast<std::size_t>(size));
+  comm.broadcast(text.data(), size, 0);
+  return parse_manifest(text, path);
+}
+
+void commit_checkpoint_manifest(const Communicator& comm, const std::string& prefix,
+                                const CheckpointManifest& manifest) {
+  collective_check(comm, [&] {
+    if (comm.rank() != 0) return;
+    const std::string path = manifest_path(prefix);
+    const std::string temporary = path + ".tmp";
+    const std::string text = manifest_text(manifest);
+    try {
+      File file(temporary);
+      file.write(text.data(), text.size());
+      file.close();
+      crash_point("checkpoint.before_commit");
+      if (::rename(temporary.c_str(), path.c_str()) != 0) {
+        throw IoError("checkpoint: cannot rename " + temporary + " to " + path + ": " +
+                      std::strerror(errno));
+      }
+    } catch (...) {
+      std::error_code ignored;
+      std::filesystem::remove(temporary, ignored);
+      throw;
+    }
+    sync_directory(path);
+    crash_point("checkpoint.committed");
+  });
+}
+
+void remove_checkpoint_generation(const Communicator& comm, const std::string& prefix,
+                                  const CheckpointManifest& previous, int file_rank) {
+  std::error_code ignored;
+  if (previous.format == "binary") {
+    std::filesystem::remove(checkpoint_path(prefix, previous.generation, file_rank), ignored);
+    crash_point("checkpoint.removed_previous");
+    if (comm.rank() == 0) {
+      for (int rank = comm.size(); rank < previous.ranks; ++rank)
+        std::filesystem::remove(checkpoint_path(prefix, previous.generation, rank), ignored);
+    }
+  } else if (comm.rank() == 0) {
+    std::filesystem::remove(checkpoint_hdf5_path(prefix, previous.generation), ignored);
+  }
 }
 
 void write_checkpoint_file(const std::string& path, const CheckpointContent& content,
@@ -326,5 +426,32 @@ void check_checkpoint(const CheckpointContent& content, const CheckpointContent&
     }
   }
 }
+
+#if !DISTLOPS_WITH_HDF5
+// Without HDF5 the options are refused up front (SolverDriver) and a manifest naming an HDF5
+// checkpoint is reported here, on every rank alike (every rank calls with the same manifest).
+bool hdf5_checkpoints_available() {
+  return false;
+}
+
+namespace {
+[[noreturn]] void no_hdf5(const std::string& path) {
+  throw InvalidArgument("checkpoint " + path +
+                        ": HDF5 checkpoints need a distlops built with HDF5, this one is not");
+}
+}  // namespace
+
+void write_hdf5_checkpoint(const std::string& path, const Communicator&, const CheckpointContent&,
+                           std::span<const CheckpointLeaf>) {
+  no_hdf5(path);
+}
+CheckpointContent read_hdf5_checkpoint_state(const std::string& path, const Communicator&) {
+  no_hdf5(path);
+}
+void read_hdf5_checkpoint_vectors(const std::string& path, const Communicator&, const std::string&,
+                                  std::span<const CheckpointLeaf>) {
+  no_hdf5(path);
+}
+#endif
 
 }  // namespace distlops::detail

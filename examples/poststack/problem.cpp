@@ -2,6 +2,11 @@
 // Copyright (c) 2026 The distlops authors
 #include "problem.hpp"
 
+#include "distlops/io/io_config.hpp"
+#if DISTLOPS_WITH_SEGYIO
+#include "distlops/io/segy.hpp"
+#endif
+
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -63,6 +68,22 @@ DistributedArray<double> log_impedance_from_file(const std::string& path, const 
 
 }  // namespace
 
+/// The traces of a post-stack SEG-Y file in `layout`, as doubles; its sampling must be dt.
+DistributedArray<double> segy_data(const std::string& file, const Layout& layout, double dt) {
+#if DISTLOPS_WITH_SEGYIO
+  const io::SegySection section = io::read_segy(file, layout, {.sample_interval = dt});
+  DistributedArray<double> data(layout);
+  const std::span<const float> samples = section.data.local();
+  std::copy(samples.begin(), samples.end(), data.local().begin());
+  return data;
+#else
+  (void)layout;
+  (void)dt;
+  throw InvalidArgument("poststack: " + file +
+                        ": SEG-Y input needs a distlops built with segyio, this one is not");
+#endif
+}
+
 template <MemorySpace Space>
 double relative_error(const DistributedArray<double, Space>& a,
                       const DistributedArray<double, Space>& b) {
@@ -123,7 +144,7 @@ PoststackProblem<Space> make_poststack_problem(const Communicator& comm,
 
   if (!settings.model_file.empty()) {
     problem.true_model = to_space<Space>(log_impedance_from_file(settings.model_file, layout));
-  } else if (settings.data_file.empty()) {
+  } else if (!settings.data_given()) {
     const std::vector<double> impedance = impedance_model(nx, nz);
     std::vector<double> log_impedance(impedance.size());
     for (std::size_t i = 0; i < impedance.size(); ++i)
@@ -133,6 +154,8 @@ PoststackProblem<Space> make_poststack_problem(const Communicator& comm,
 
   if (!settings.data_file.empty()) {
     problem.data = to_space<Space>(io::read_npy<double>(settings.data_file, layout));
+  } else if (!settings.segy_file.empty()) {
+    problem.data = to_space<Space>(segy_data(settings.segy_file, layout, settings.dt));
   } else {
     problem.data = problem.modelling.apply(*problem.true_model);
     // Noise by global index: the same data whatever the number of ranks, the shares and the

@@ -54,6 +54,13 @@ struct PoststackSettings {
   /// not its logarithm) and the data. Empty: the built-in model, and data modelled from it.
   std::string model_file;
   std::string data_file;
+  /// Optional post-stack SEG-Y file of the data, (nx traces, nz samples), in builds with
+  /// segyio; its sample interval must be `dt`.
+  std::string segy_file;
+  /// The data come from a file (.npy or SEG-Y), not from the model.
+  bool data_given() const { return !data_file.empty() || !segy_file.empty(); }
+  /// The name of the data's file, empty when they are modelled.
+  const std::string& data_source() const { return data_file.empty() ? segy_file : data_file; }
   /// Key of the reproducible noise (the same noise whatever the number of ranks).
   std::uint64_t noise_key = 2024;
 };

@@ -196,7 +196,9 @@ TEST_CASE("mismatched or corrupt checkpoints fail on every rank", "[solvers][che
   }
   // A corrupt file: one byte of rank 0's state flipped.
   if (comm.rank() == 0) {
-    const std::string path = resume.checkpoint.directory + "/checkpoint.rank0.bin";
+    // The current generation is the one resumed above (4 iterations, two saves): g2.
+    const std::string path = resume.checkpoint.directory + "/checkpoint.g2.rank0.bin";
+    REQUIRE(std::filesystem::exists(path));
     std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
     file.seekg(-20, std::ios::end);
     char byte = 0;
@@ -209,10 +211,18 @@ TEST_CASE("mismatched or corrupt checkpoints fail on every rank", "[solvers][che
   const std::string text = message_of([&] { (void)cg(p.hpd, p.y_square, resume); });
   CHECK(text.find("checksum") != std::string::npos);
   CHECK_THROWS_AS(cg(p.hpd, p.y_square, resume), IoError);
-  // Nothing was left behind by the successful saves but the final files.
+  // Nothing was left behind by the successful saves but the manifest and the current
+  // generation's files, one per rank.
   if (comm.rank() == 0) {
-    for (const auto& entry : std::filesystem::directory_iterator(save.checkpoint.directory))
+    int files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(save.checkpoint.directory)) {
+      const std::string name = entry.path().filename().string();
+      if (name == "checkpoint.current") continue;
+      CHECK(name.starts_with("checkpoint.g2.rank"));
       CHECK(entry.path().extension() == ".bin");
+      ++files;
+    }
+    CHECK(files == comm.size());
   }
 }
 

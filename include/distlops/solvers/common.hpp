@@ -94,12 +94,21 @@ struct ProgressOptions {
   int every = 10;
 };
 
-/// Saving the complete solver state and resuming from it. Each rank writes one binary file,
-/// `<directory>/checkpoint.rank<r>.bin` (r: the rank in the solver's communicator; for
-/// LocalArray solves, the rank in MPI_COMM_WORLD), whose header names the solver, iteration,
-/// rank count, scalar type, vector sizes and a checksum. Files are written to a temporary
-/// name and renamed only after every rank has written its own, so a failure never leaves a
-/// mix of old and new files behind (a failure raises IoError on every rank).
+/// The files of a checkpoint.
+enum class CheckpointFormat {
+  /// One binary file per rank: resumes at the same rank count only, bit for bit; in every
+  /// build.
+  binary,
+  /// One parallel HDF5 file holding each vector as a global dataset (Fletcher32-checked
+  /// chunks): resumes at any rank count. Needs a build with HDF5 (DISTLOPS_WITH_HDF5).
+  hdf5,
+};
+
+/// Saving the complete solver state and resuming from it (docs/solvers.md, "Checkpoints").
+/// A save is committed in two phases: the new files are written and flushed first, then the
+/// manifest `<directory>/checkpoint.current` that names them is replaced atomically, and only
+/// then are the previous files removed. A failure raises IoError on every rank and a killed
+/// job leaves a checkpoint that resumes, the previous or the new one.
 struct CheckpointOptions {
   /// Directory of the checkpoint files (created when missing). Empty: no checkpoints.
   std::string directory;
@@ -109,8 +118,10 @@ struct CheckpointOptions {
   /// iteration count, vectors, scalars and histories until `niter` in total. A checkpoint of
   /// another solver, other parameters, other sizes, another rank count or scalar type, or a
   /// corrupt file raises an error on every rank. The operator and the data must be those of
-  /// the run that wrote it.
+  /// the run that wrote it. The format is the manifest's; `format` matters for saves only.
   bool resume = false;
+  /// The format of the files saved.
+  CheckpointFormat format = CheckpointFormat::binary;
 };
 
 /// Options of every solver.

@@ -89,6 +89,7 @@ class SolverDriver {
     all.add(options.progress.last).add(options.progress.every);
     all.add(std::string_view(options.checkpoint.directory));
     all.add(options.checkpoint.every).add(options.checkpoint.resume);
+    all.add(options.checkpoint.format);
     collective_check(comm_, all, name_ + ": the set of options", [&] {
       validate_common();
       check();
@@ -201,6 +202,9 @@ class SolverDriver {
     }
     if ((checkpoint.every > 0 || checkpoint.resume) && checkpoint.directory.empty()) {
       fail("checkpoints need a directory (checkpoint.directory is empty)");
+    }
+    if (checkpoint.format == CheckpointFormat::hdf5 && !hdf5_checkpoints_available()) {
+      fail("checkpoint.format is hdf5, but this distlops was built without HDF5");
     }
   }
   CheckpointIdentity identity() const {

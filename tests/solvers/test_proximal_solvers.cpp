@@ -302,6 +302,52 @@ TEST_CASE("cgls in step-wise form equals cgls()", "[stepwise][cgls]") {
   CHECK(stepped.r2norm == whole.r2norm);
 }
 
+TEST_CASE("lsqr in step-wise form equals lsqr() and exposes its state", "[stepwise][lsqr]") {
+  using V = DistributedArray<double>;
+  const Layout layout = uneven_layout(9);
+  const DenseMatrix<double> m = well_conditioned<double>(13, 9, 141);
+  const auto op = dense_operator<V>(m, layout, uneven_layout(13));
+  V y(op.range()), x0(layout);
+  fill_random(y, 142);
+  fill_random(x0, 143);
+  for (const double damp : {0.0, 0.3}) {
+    INFO("damp " << damp);
+    LsqrOptions<V> options;
+    options.niter = 7;
+    options.damp = damp;
+    const auto whole = lsqr(op, y, x0, options);
+    Lsqr<V, V> solver(op, options);
+    solver.setup(y, &x0);
+    CHECK(solver.iteration() == 0);
+    int steps = 0;
+    while (!solver.finished()) {
+      solver.step();
+      ++steps;
+      CHECK(solver.iteration() == steps);
+      CHECK(solver.costs().size() == std::size_t(steps + 1));
+      // The Lanczos vectors stay normalised, and without damping r1norm is ||y - A x|| of the
+      // iterate (with damping it subtracts damp^2 times the recurrence's own estimate of
+      // ||x - x0||^2, which is not exact).
+      CHECK(std::abs(static_cast<double>(solver.u().norm()) - 1.0) <= 1e-12);
+      CHECK(std::abs(static_cast<double>(solver.v().norm()) - 1.0) <= 1e-12);
+      const DenseVector<double> misfit = global_vector(y) - m * global_vector(solver.x());
+      if (damp == 0) {
+        CHECK(std::abs(solver.scalars().r1norm - misfit.norm()) <= 1e-10 * misfit.norm());
+      }
+    }
+    CHECK(steps == 7);
+    CHECK(solver.istop() == 7);
+    const auto stepped = solver.finalize();
+    CHECK(global_vector(stepped.x) == global_vector(whole.x));
+    CHECK(stepped.residual_norms == whole.residual_norms);
+    CHECK(stepped.costs == whole.costs);
+    CHECK(stepped.istop == whole.istop);
+    CHECK(stepped.r2norm == whole.r2norm);
+    CHECK(stepped.acond == whole.acond);
+    CHECK_THROWS_AS(solver.step(), InvalidArgument);
+  }
+}
+
 TEST_CASE("cg, ista and fista in step-wise form equal their function forms", "[stepwise]") {
   using V = DistributedArray<double>;
   const Layout layout = uneven_layout(9);

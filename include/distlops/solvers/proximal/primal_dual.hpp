@@ -22,9 +22,13 @@
 /// are 0.95 / ||K||.
 ///
 /// K xbar comes from K x_{k+1} and K x_k by linearity, (1 + theta) K x_{k+1} - theta K x_k, so
-/// an iteration applies K once and K^H once, and the objective J(x) = f(x) + g(K x) of the
-/// histories costs no apply (one reduction for each of f and g, one for ||x_{k+1} - x_k||).
-/// Stopping rules and histories as in proximal_gradient.hpp (tol: relative change of J).
+/// an iteration applies K once and K^H once, and the objective J(x) = f(x) + g(K x) costs no
+/// apply (one reduction for each of f and g; ||x_{k+1} - x_k|| is one more).
+/// Stopping rules and histories as in proximal_gradient.hpp (tol: relative change of J), except
+/// that J is evaluated only where something reads it, because it can cost more than the rest of
+/// the iteration (g = L21: a square root per group): at x0, and at x_k when tol > 0, a callback
+/// is set, the progress table shows row k, or `record_costs` is true. costs[k] is NaN for the
+/// other iterations; `objective()` gives J of the current iterate on demand.
 
 #include <array>
 #include <memory>
@@ -53,6 +57,9 @@ struct PrimalDualOptions : SolverOptions<Domain> {
   /// is absent).
   bool check_steps = true;
   PowerIterationOptions eigs = {};
+  /// Whether every iteration evaluates J for the costs history (otherwise only where the stop
+  /// test, a callback or the progress table needs it).
+  bool record_costs = false;
 };
 
 template <class Domain>
@@ -89,6 +96,8 @@ class PrimalDual {
   const Domain& x() const { return *x_; }
   /// The dual variable.
   const Dual& y() const { return *y_; }
+  /// J(x) = f(x) + g(K x) of the current iterate (evaluated when not known yet). Collective.
+  double objective();
   double tau() const { return tau_; }
   double sigma() const { return sigma_; }
   std::optional<StopReason> reason() const { return reason_; }
@@ -96,7 +105,11 @@ class PrimalDual {
   const std::vector<double>& costs() const { return run_->history(1); }
 
  private:
-  std::vector<double> row() const { return {update_, cost_}; }
+  std::vector<double> row() { return {update_, objective()}; }
+  /// Whether iteration k must evaluate J.
+  bool needs_objective(int k) const {
+    return options_.record_costs || run_->tol() > 0 || run_->has_callback() || run_->shows_row(k);
+  }
 
   std::shared_ptr<const ProxOperator<Domain>> f_;
   std::shared_ptr<const ProxOperator<Dual>> g_;
@@ -107,6 +120,7 @@ class PrimalDual {
   std::optional<Dual> y_, v_, kx_, kx_old_;
   double tau_ = 0, sigma_ = 0, norm_squared_ = 0, cost_ = 0;
   double update_ = std::numeric_limits<double>::quiet_NaN();
+  bool cost_known_ = false;  // cost_ is J of the current x (and kx_ = K x)
   int k_ = 0;
   std::optional<StopReason> reason_;
 };
@@ -164,8 +178,12 @@ void PrimalDual<Domain, Dual>::setup(const Domain& x0) {
     y_->set_zero();
   }
   k_op_.apply(*x_, *kx_);
-  if (!run_->resuming()) {
-    cost_ = f_->value(*x_) + g_->value(*kx_);
+  cost_known_ = false;
+  if (run_->resuming()) {
+    // The checkpoint's cost is that of its iterate when it was evaluated (finite then).
+    cost_known_ = std::isfinite(cost_);
+  } else {
+    objective();
     run_->record({update_, cost_});
   }
   run_->header(k_op_.rows(), k_op_.cols(),
@@ -177,7 +195,17 @@ void PrimalDual<Domain, Dual>::setup(const Domain& x0) {
                 {"theta", detail::format_parameter(o.theta)}},
                {"xupdate", "cost"});
   run_->row(k_, *x_, [&] { return row(); });
-  if (!std::isfinite(cost_)) reason_ = StopReason::non_finite;
+  if (cost_known_ && !std::isfinite(cost_)) reason_ = StopReason::non_finite;
+}
+
+template <class Domain, class Dual>
+double PrimalDual<Domain, Dual>::objective() {
+  if (!x_) throw InvalidArgument("primal_dual: objective() needs setup()");
+  if (!cost_known_) {
+    cost_ = f_->value(*x_) + g_->value(*kx_);
+    cost_known_ = true;
+  }
+  return cost_;
 }
 
 template <class Domain, class Dual>
@@ -201,14 +229,20 @@ void PrimalDual<Domain, Dual>::step() {
   g_->prox_conjugate(*v_, sigma_, *y_);
   w_->axpbypcz(T(1), *x_, T(-1), *xold_, T(0));
   const double update = std::sqrt(detail::squared_norm(*w_));
-  const double cost = f_->value(*x_) + g_->value(*kx_);
-  const double previous = cost_;
+  const double previous = cost_known_ ? cost_ : std::numeric_limits<double>::quiet_NaN();
   ++k_;
   update_ = update;
-  cost_ = cost;
+  cost_known_ = false;
+  cost_ = std::numeric_limits<double>::quiet_NaN();
+  const bool evaluated = needs_objective(k_);
+  if (evaluated) objective();
+  const double cost = cost_;
   run_->record({update_, cost_});
-  if (!detail::all_finite(update, cost)) {
+  if (!std::isfinite(update) || (evaluated && !std::isfinite(cost))) {
+    // Back to the last finite iterate, with its K x for the objective.
     std::swap(*x_, *xold_);
+    std::swap(*kx_, *kx_old_);
+    cost_known_ = false;
     reason_ = StopReason::non_finite;
   } else if (detail::objective_settled(cost, previous, run_->tol())) {
     reason_ = StopReason::tolerance;

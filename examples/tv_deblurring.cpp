@@ -18,12 +18,14 @@
 // Writes true.npy, blurred.npy, tv.npy, tikhonov.npy and summary.json into --output.
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include "distlops/core/environment.hpp"
+#include "distlops/core/error.hpp"
 #include "distlops/core/random.hpp"
 #include "distlops/io/npy.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
@@ -169,95 +171,115 @@ int main(int argc, char** argv) {
   Options o;
   add_options(app, o);
   if (const auto status = parse_command_line(app, argc, argv, comm)) return *status;
+  // distlops raises the same error on every rank (a bad output directory, say); rank 0 says it.
+  try {
+    // The image's rows are split over the ranks (PyLops-MPI's default split).
+    const Layout layout(comm, {o.nx, o.ny});
+    const V truth = test_image(layout);
+    const std::vector<double> h = gaussian_kernel(o.taps, o.blur);
+    const auto blur = Convolve2D<double>(layout, std::span<const double>(h), {o.taps, o.taps},
+                                         {o.taps / 2, o.taps / 2});
+    V blurred = blur.apply(truth);
+    V noise(layout);
+    fill_random(noise, 2026);  // uniform in [-1, 1), the same image at any rank count
+    blurred.axpy(o.noise * static_cast<double>(truth.norm(INFINITY)), noise);
 
-  // The image's rows are split over the ranks (PyLops-MPI's default split).
-  const Layout layout(comm, {o.nx, o.ny});
-  const V truth = test_image(layout);
-  const std::vector<double> h = gaussian_kernel(o.taps, o.blur);
-  const auto blur = Convolve2D<double>(layout, std::span<const double>(h), {o.taps, o.taps},
-                                       {o.taps / 2, o.taps / 2});
-  V blurred = blur.apply(truth);
-  V noise(layout);
-  fill_random(noise, 2026);  // uniform in [-1, 1), the same image at any rank count
-  blurred.axpy(o.noise * static_cast<double>(truth.norm(INFINITY)), noise);
+    // TV: f = 1/2 ||H x - b||^2 (its prox by a few CGLS iterations), g = weight ||.||_{2,1},
+    // K = Gradient (forward differences: ||K||^2 <= 8, so tau sigma = 0.12 < 1/8).
+    const L2<V> data_term(blur, blurred, 1.0, L2InnerOptions{.niter = o.inner});
+    const L21<S> total_variation(o.weight);
+    GradientOptions gradient_options;
+    gradient_options.kind = DerivativeKind::forward;
+    const auto gradient = Gradient<double>(layout, gradient_options);
+    PrimalDualOptions<V> tv_options;
+    tv_options.niter = o.niter;
+    tv_options.tau = 0.35;
+    tv_options.sigma = 0.35;
+    tv_options.check_steps = false;
+    tv_options.progress.show = true;
+    tv_options.progress.first = 3;
+    tv_options.progress.last = 1;
+    tv_options.progress.every = 50;
+    const auto tv = primal_dual(data_term, total_variation, gradient, blurred, tv_options);
 
-  // TV: f = 1/2 ||H x - b||^2 (its prox by a few CGLS iterations), g = weight ||.||_{2,1},
-  // K = Gradient (forward differences: ||K||^2 <= 8, so tau sigma = 0.12 < 1/8).
-  const L2<V> data_term(blur, blurred, 1.0, L2InnerOptions{.niter = o.inner});
-  const L21<S> total_variation(o.weight);
-  GradientOptions gradient_options;
-  gradient_options.kind = DerivativeKind::forward;
-  const auto gradient = Gradient<double>(layout, gradient_options);
-  PrimalDualOptions<V> tv_options;
-  tv_options.niter = o.niter;
-  tv_options.tau = 0.35;
-  tv_options.sigma = 0.35;
-  tv_options.check_steps = false;
-  tv_options.progress.show = true;
-  tv_options.progress.first = 3;
-  tv_options.progress.last = 1;
-  tv_options.progress.every = 50;
-  const auto tv = primal_dual(data_term, total_variation, gradient, blurred, tv_options);
+    // Tikhonov: CGLS on [H; eps L] x = [b; 0].
+    const auto laplacian = Laplacian<double>(layout, {.axes = {0, 1}});
+    const auto stacked = StackedVStack<double, Host>({blur, o.eps * laplacian});
+    S rhs = stacked.apply(truth);
+    rhs[0].copy_from(blurred);
+    rhs[1].set_zero();
+    CglsOptions<V> tikhonov_options;
+    tikhonov_options.niter = o.cgls_niter;
+    tikhonov_options.progress.show = true;
+    tikhonov_options.progress.first = 3;
+    tikhonov_options.progress.last = 1;
+    tikhonov_options.progress.every = 50;
+    const auto tikhonov = cgls(stacked, rhs, tikhonov_options);
 
-  // Tikhonov: CGLS on [H; eps L] x = [b; 0].
-  const auto laplacian = Laplacian<double>(layout, {.axes = {0, 1}});
-  const auto stacked = StackedVStack<double, Host>({blur, o.eps * laplacian});
-  S rhs = stacked.apply(truth);
-  rhs[0].copy_from(blurred);
-  rhs[1].set_zero();
-  CglsOptions<V> tikhonov_options;
-  tikhonov_options.niter = o.cgls_niter;
-  tikhonov_options.progress.show = true;
-  tikhonov_options.progress.first = 3;
-  tikhonov_options.progress.last = 1;
-  tikhonov_options.progress.every = 50;
-  const auto tikhonov = cgls(stacked, rhs, tikhonov_options);
-
-  const double blurred_error = relative_error(blurred, truth);
-  const double tv_error = relative_error(tv.x, truth);
-  const double tikhonov_error = relative_error(tikhonov.x, truth);
-  if (root) {
-    std::printf(
-        "\n%lld x %lld image on %d rank(s), Gaussian blur %.3g px (%lld x %lld taps), "
-        "noise %.3g\n",
-        static_cast<long long>(o.nx), static_cast<long long>(o.ny), comm.size(), o.blur,
-        static_cast<long long>(o.taps), static_cast<long long>(o.taps), o.noise);
-    std::printf("relative error ||x - x_true|| / ||x_true||:\n");
-    std::printf("  blurred and noisy data                      %.4f\n", blurred_error);
-    std::printf("  Tikhonov (CGLS, eps %-6.3g %4d iterations)  %.4f\n", o.eps, tikhonov.iterations,
-                tikhonov_error);
-    std::printf("  TV (PrimalDual, weight %-6.3g %4d iterations) %.4f\n", o.weight, tv.iterations,
-                tv_error);
-  }
-
-  // Outputs: every rank writes its rows; rank 0 the summary.
-  std::filesystem::create_directories(o.output);
-  io::write_npy(o.output + "/true.npy", truth);
-  io::write_npy(o.output + "/blurred.npy", blurred);
-  io::write_npy(o.output + "/tv.npy", tv.x);
-  io::write_npy(o.output + "/tikhonov.npy", tikhonov.x);
-  if (root) {
-    std::ofstream summary(o.output + "/summary.json");
-    summary << "{\n  \"nx\": " << o.nx << ",\n  \"ny\": " << o.ny
-            << ",\n  \"ranks\": " << comm.size() << ",\n  \"blur\": " << json_number(o.blur)
-            << ",\n  \"noise\": " << json_number(o.noise)
-            << ",\n  \"weight\": " << json_number(o.weight)
-            << ",\n  \"eps\": " << json_number(o.eps) << ",\n  \"tv_iterations\": " << tv.iterations
-            << ",\n  \"tikhonov_iterations\": " << tikhonov.iterations
-            << ",\n  \"error_blurred\": " << json_number(blurred_error)
-            << ",\n  \"error_tv\": " << json_number(tv_error)
-            << ",\n  \"error_tikhonov\": " << json_number(tikhonov_error) << "\n}\n";
-  }
-
-  if (o.check_ratio >= 0) {
-    const bool passed = tv_error <= o.check_ratio * tikhonov_error &&
-                        tikhonov_error < blurred_error && std::isfinite(tv_error);
+    const double blurred_error = relative_error(blurred, truth);
+    const double tv_error = relative_error(tv.x, truth);
+    const double tikhonov_error = relative_error(tikhonov.x, truth);
     if (root) {
-      std::printf("check %s: TV error %.4f %s %.3g x Tikhonov error %.4f\n",
-                  passed ? "passed" : "failed", tv_error, passed ? "<=" : "not <=", o.check_ratio,
-                  tikhonov_error);
+      std::printf(
+          "\n%lld x %lld image on %d rank(s), Gaussian blur %.3g px (%lld x %lld taps), "
+          "noise %.3g\n",
+          static_cast<long long>(o.nx), static_cast<long long>(o.ny), comm.size(), o.blur,
+          static_cast<long long>(o.taps), static_cast<long long>(o.taps), o.noise);
+      std::printf("relative error ||x - x_true|| / ||x_true||:\n");
+      std::printf("  blurred and noisy data                      %.4f\n", blurred_error);
+      std::printf("  Tikhonov (CGLS, eps %-6.3g %4d iterations)  %.4f\n", o.eps,
+                  tikhonov.iterations, tikhonov_error);
+      std::printf("  TV (PrimalDual, weight %-6.3g %4d iterations) %.4f\n", o.weight, tv.iterations,
+                  tv_error);
     }
-    return passed ? 0 : 1;
+
+    // Outputs: every rank writes its rows; rank 0 the summary.
+    // Rank 0 creates the directory and writes the summary; every rank learns whether it could.
+    int created = 1;
+    if (root) {
+      std::error_code error;
+      std::filesystem::create_directories(o.output, error);
+      created = error ? 0 : 1;
+    }
+    if (comm.broadcast(created, 0) == 0) {
+      throw IoError("cannot create the output directory " + o.output);
+    }
+    io::write_npy(o.output + "/true.npy", truth);
+    io::write_npy(o.output + "/blurred.npy", blurred);
+    io::write_npy(o.output + "/tv.npy", tv.x);
+    io::write_npy(o.output + "/tikhonov.npy", tikhonov.x);
+    int written = 1;
+    if (root) {
+      std::ofstream summary(o.output + "/summary.json");
+      summary << "{\n  \"nx\": " << o.nx << ",\n  \"ny\": " << o.ny
+              << ",\n  \"ranks\": " << comm.size() << ",\n  \"blur\": " << json_number(o.blur)
+              << ",\n  \"noise\": " << json_number(o.noise)
+              << ",\n  \"weight\": " << json_number(o.weight)
+              << ",\n  \"eps\": " << json_number(o.eps)
+              << ",\n  \"tv_iterations\": " << tv.iterations
+              << ",\n  \"tikhonov_iterations\": " << tikhonov.iterations
+              << ",\n  \"error_blurred\": " << json_number(blurred_error)
+              << ",\n  \"error_tv\": " << json_number(tv_error)
+              << ",\n  \"error_tikhonov\": " << json_number(tikhonov_error) << "\n}\n";
+      summary.close();
+      written = summary ? 1 : 0;
+    }
+    if (comm.broadcast(written, 0) == 0)
+      throw IoError("cannot write " + o.output + "/summary.json");
+
+    if (o.check_ratio >= 0) {
+      const bool passed = tv_error <= o.check_ratio * tikhonov_error &&
+                          tikhonov_error < blurred_error && std::isfinite(tv_error);
+      if (root) {
+        std::printf("check %s: TV error %.4f %s %.3g x Tikhonov error %.4f\n",
+                    passed ? "passed" : "failed", tv_error, passed ? "<=" : "not <=", o.check_ratio,
+                    tikhonov_error);
+      }
+      return passed ? 0 : 1;
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    if (root) std::fprintf(stderr, "tv_deblurring: %s\n", e.what());
+    return 1;
   }
-  return 0;
 }

@@ -40,6 +40,7 @@
 #include "distlops/solvers/detail/driver.hpp"
 #include "distlops/solvers/detail/instantiation.hpp"
 #include "distlops/solvers/detail/scalar_slots.hpp"
+#include "distlops/solvers/detail/stepwise_solver.hpp"
 
 namespace distlops {
 
@@ -57,14 +58,12 @@ using CgResult = SolverResult<V>;
 /// readable between steps (docs/solvers.md). `cg()` is `Cg(op, options).solve(y, x0)`. y (and
 /// x0) must stay alive until finalize(). Not copyable: it holds the run's state.
 template <class V>
-class Cg {
+class Cg : public detail::StepwiseSolver<Cg<V>> {
  public:
   using T = typename V::value_type;
 
   explicit Cg(const BasicLinearOperator<V, V>& op, const CgOptions<V>& options = {})
       : op_(op), options_(options) {}
-  Cg(const Cg&) = delete;
-  Cg& operator=(const Cg&) = delete;
 
   /// Validates the operators, options and layouts (on every rank alike), allocates the work
   /// vectors and starts from x0 (zeros when null) or the checkpoint. Collective.
@@ -182,13 +181,6 @@ class Cg {
         std::move(*x_), k_, reason_.value_or(StopReason::max_iterations), [&] { return row(); });
     x_.reset();
     return result;
-  }
-
-  CgResult<V> solve(const V& y, const V* x0 = nullptr) {
-    setup(y, x0);
-    while (!finished())
-      step();
-    return finalize();
   }
 
   int iteration() const { return k_; }

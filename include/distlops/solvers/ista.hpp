@@ -67,6 +67,7 @@
 #include "distlops/solvers/detail/driver.hpp"
 #include "distlops/solvers/detail/instantiation.hpp"
 #include "distlops/solvers/detail/scalar_slots.hpp"
+#include "distlops/solvers/detail/stepwise_solver.hpp"
 #include "distlops/solvers/power_iteration.hpp"
 #include "distlops/solvers/thresholding.hpp"
 
@@ -113,15 +114,13 @@ struct IstaResult : SolverResult<Domain> {
 /// `fista()` are `Ista(op, options, accelerated).solve(y, x0)`. y (and x0) must stay alive
 /// until finalize(). Not copyable: it holds the run's state.
 template <class Domain, class Range, class Coefficients = Domain>
-class Ista {
+class Ista : public detail::StepwiseSolver<Ista<Domain, Range, Coefficients>> {
  public:
   using T = typename Domain::value_type;
 
   explicit Ista(const BasicLinearOperator<Domain, Range>& op,
                 const IstaOptions<Domain, Coefficients>& options = {}, bool accelerated = false)
       : op_(op), options_(options), accelerated_(accelerated) {}
-  Ista(const Ista&) = delete;
-  Ista& operator=(const Ista&) = delete;
 
   /// Validates the options and layouts (on every rank alike), estimates the step when absent,
   /// allocates the work vectors and starts from x0 (zeros when null) or the checkpoint.
@@ -338,13 +337,6 @@ class Ista {
         cost0_};
     x_.reset();
     return result;
-  }
-
-  IstaResult<Domain> solve(const Range& y, const Domain* x0 = nullptr) {
-    setup(y, x0);
-    while (!finished())
-      step();
-    return finalize();
   }
 
   const char* name() const { return accelerated_ ? "fista" : "ista"; }

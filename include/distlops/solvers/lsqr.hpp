@@ -45,6 +45,7 @@
 #include "distlops/solvers/detail/instantiation.hpp"
 #include "distlops/solvers/detail/lsqr_recurrence.hpp"
 #include "distlops/solvers/detail/scalar_slots.hpp"
+#include "distlops/solvers/detail/stepwise_solver.hpp"
 
 namespace distlops {
 
@@ -93,7 +94,7 @@ inline StopReason lsqr_reason(int istop) {
 /// state readable between steps (docs/solvers.md). `lsqr()` is `Lsqr(op, options).solve(y)`.
 /// y (and x0) must stay alive until finalize(). Not copyable: it holds the run's state.
 template <class Domain, class Range>
-class Lsqr {
+class Lsqr : public detail::StepwiseSolver<Lsqr<Domain, Range>> {
  public:
   using T = typename Domain::value_type;
   using Space = typename Domain::space_type;
@@ -101,8 +102,6 @@ class Lsqr {
   explicit Lsqr(const BasicLinearOperator<Domain, Range>& op,
                 const LsqrOptions<Domain>& options = {})
       : op_(op), options_(options) {}
-  Lsqr(const Lsqr&) = delete;
-  Lsqr& operator=(const Lsqr&) = delete;
 
   /// Validates the options and layouts (on every rank alike), allocates the work vectors and
   /// starts from x0 (zeros when null) or the checkpoint: beta u = y - A x0, alfa v = A^H u.
@@ -241,13 +240,6 @@ class Lsqr {
                               sc.xnorm};
     x_.reset();
     return result;
-  }
-
-  LsqrResult<Domain> solve(const Range& y, const Domain* x0 = nullptr) {
-    setup(y, x0);
-    while (!finished())
-      step();
-    return finalize();
   }
 
   int iteration() const { return k_; }

@@ -30,6 +30,7 @@
 #include "distlops/solvers/cg.hpp"
 #include "distlops/solvers/common.hpp"
 #include "distlops/solvers/detail/driver.hpp"
+#include "distlops/solvers/detail/stepwise_solver.hpp"
 #include "distlops/solvers/detail/vectors.hpp"
 #include "distlops/solvers/proximal/prox_operator.hpp"
 #include "distlops/solvers/proximal/stepwise.hpp"
@@ -46,26 +47,18 @@ struct AdmmOptions : SolverOptions<Domain> {
 };
 
 template <class Domain, class Range, class Aux>
-class Admm {
+class Admm : public detail::StepwiseSolver<Admm<Domain, Range, Aux>> {
  public:
   using T = typename Domain::value_type;
 
   Admm(const ProxOperator<Aux>& g, const BasicLinearOperator<Domain, Range>& op, const Range& b,
        const BasicLinearOperator<Domain, Aux>& a, const AdmmOptions<Domain>& options = {})
       : g_(g.clone()), op_(op), b_(b), a_(a), options_(options) {}
-  Admm(const Admm&) = delete;
-  Admm& operator=(const Admm&) = delete;
 
   void setup(const Domain& x0);
   void step();
   bool finished() const { return !x_ || reason_.has_value() || k_ >= options_.niter; }
   ProximalResult<Domain> finalize();
-  ProximalResult<Domain> solve(const Domain& x0) {
-    setup(x0);
-    while (!finished())
-      step();
-    return finalize();
-  }
 
   int iteration() const { return k_; }
   const Domain& x() const { return *x_; }

@@ -28,6 +28,7 @@
 #include "distlops/operators/linear_operator.hpp"
 #include "distlops/solvers/common.hpp"
 #include "distlops/solvers/detail/driver.hpp"
+#include "distlops/solvers/detail/stepwise_solver.hpp"
 #include "distlops/solvers/detail/vectors.hpp"
 #include "distlops/solvers/power_iteration.hpp"
 #include "distlops/solvers/proximal/prox_operator.hpp"
@@ -46,7 +47,7 @@ struct LinearizedAdmmOptions : SolverOptions<Domain> {
 };
 
 template <class Domain, class Aux>
-class LinearizedAdmm {
+class LinearizedAdmm : public detail::StepwiseSolver<LinearizedAdmm<Domain, Aux>> {
  public:
   using T = typename Domain::value_type;
 
@@ -54,19 +55,11 @@ class LinearizedAdmm {
                  const BasicLinearOperator<Domain, Aux>& a,
                  const LinearizedAdmmOptions<Domain>& options = {})
       : f_(f.clone()), g_(g.clone()), a_(a), options_(options) {}
-  LinearizedAdmm(const LinearizedAdmm&) = delete;
-  LinearizedAdmm& operator=(const LinearizedAdmm&) = delete;
 
   void setup(const Domain& x0);
   void step();
   bool finished() const { return !x_ || reason_.has_value() || k_ >= options_.niter; }
   ProximalResult<Domain> finalize();
-  ProximalResult<Domain> solve(const Domain& x0) {
-    setup(x0);
-    while (!finished())
-      step();
-    return finalize();
-  }
 
   int iteration() const { return k_; }
   const Domain& x() const { return *x_; }

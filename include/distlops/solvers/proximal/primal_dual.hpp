@@ -39,6 +39,7 @@
 #include "distlops/operators/linear_operator.hpp"
 #include "distlops/solvers/common.hpp"
 #include "distlops/solvers/detail/driver.hpp"
+#include "distlops/solvers/detail/stepwise_solver.hpp"
 #include "distlops/solvers/detail/vectors.hpp"
 #include "distlops/solvers/power_iteration.hpp"
 #include "distlops/solvers/proximal/prox_operator.hpp"
@@ -70,7 +71,7 @@ struct PrimalDualResult : ProximalResult<Domain> {
 };
 
 template <class Domain, class Dual>
-class PrimalDual {
+class PrimalDual : public detail::StepwiseSolver<PrimalDual<Domain, Dual>> {
  public:
   using T = typename Domain::value_type;
 
@@ -78,19 +79,11 @@ class PrimalDual {
              const BasicLinearOperator<Domain, Dual>& k,
              const PrimalDualOptions<Domain>& options = {})
       : f_(f.clone()), g_(g.clone()), k_op_(k), options_(options) {}
-  PrimalDual(const PrimalDual&) = delete;
-  PrimalDual& operator=(const PrimalDual&) = delete;
 
   void setup(const Domain& x0);
   void step();
   bool finished() const { return !x_ || reason_.has_value() || k_ >= options_.niter; }
   PrimalDualResult<Domain> finalize();
-  PrimalDualResult<Domain> solve(const Domain& x0) {
-    setup(x0);
-    while (!finished())
-      step();
-    return finalize();
-  }
 
   int iteration() const { return k_; }
   const Domain& x() const { return *x_; }

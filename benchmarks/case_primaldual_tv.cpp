@@ -18,8 +18,9 @@ namespace distlops::bench {
 // g = L21 and K = Gradient (forward differences), from x0 = b. The image is a centred square
 // plus uniform noise. Per iteration the state must at least be read and written once: the
 // model x (nx ny words) and the dual variable y (2 nx ny) read and written, the data b read:
-// 7 nx ny words, a lower bound that ignores the work vectors, the stencils' own traffic and the
-// objective's reductions (which the timed run includes).
+// 7 nx ny words, a lower bound that ignores the work vectors and the stencils' own traffic. The
+// solver evaluates the objective only at x0 (nothing reads it later); the checks evaluate it at
+// the result, outside the timed run.
 Case primaldual_tv_case() {
   return {
       "primaldual-tv", "TV denoising: Chambolle-Pock with L2, L21 and Gradient",
@@ -69,8 +70,8 @@ Case primaldual_tv_case() {
         run.unit_name = "iteration";
         run.bytes_per_unit = 7.0 * sizeof(double) * double(nx * ny);
         run.checks = [=] {
-          return std::vector<Check>{{"first_cost", result->costs.front()},
-                                    {"last_cost", result->costs.back()}};
+          const double last = f->value(result->x) + g->value(gradient->apply(result->x));
+          return std::vector<Check>{{"first_cost", result->costs.front()}, {"last_cost", last}};
         };
         // From x0 = b the misfit is 0 and J(x0) = weight TV(b); a TV-denoising run lowers the
         // objective below it.

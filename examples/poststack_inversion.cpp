@@ -4,12 +4,15 @@
 // normal fault and a wedge), its band-limited noisy seismic data, and the regularised
 // least-squares inversion of the data for the log-impedance with CGLS. Traces are split over
 // the ranks; the modelling is trace by trace, the Laplacian regularisation couples
-// neighbouring traces across ranks. See examples/poststack/problem.hpp for the formulas.
+// neighbouring traces across ranks. With --regularisation tv the Laplacian gives way to the
+// total variation of the model, solved by the primal-dual algorithm (PrimalDual, L2 and L21 of
+// Gradient). See examples/poststack/problem.hpp for the formulas.
 // The operators and the solver run on the host (--space host, the default) or on one GPU per
 // rank (--space cuda, in builds with the CUDA backend).
 //
 //     mpiexec -n 2 ./poststack_inversion --output poststack-output
 //     mpiexec -n 2 ./poststack_inversion --space cuda
+//     mpiexec -n 2 ./poststack_inversion --regularisation tv --output poststack-output-tv
 //
 // Writes the arrays as .npy files and a summary.json into the output directory;
 // examples/poststack/plot_poststack.py draws the pictures from them. --help lists the options.
@@ -40,7 +43,8 @@ namespace {
 const char* const description =
     R"(Post-stack seismic inversion of a 2-d section for the log of the acoustic impedance,
 m = ln(impedance), from data d = W D m (W: Ricker wavelet, D: centered time derivative),
-regularised with eps times the 2-d Laplacian and solved with CGLS from a smooth model.
+regularised with eps times the 2-d Laplacian and solved with CGLS from a smooth model, or
+(--regularisation tv) with weight times its total variation, solved with PrimalDual.
 Writes the arrays as .npy files and summary.json into --output; draw the pictures with
 /usr/bin/python3 examples/poststack/plot_poststack.py OUTPUT.
 
@@ -67,6 +71,9 @@ std::string format_number(double value) {
 struct Options {
   PoststackSettings settings;
   int niter = 100;
+  std::string regularisation = "laplacian";
+  double weight = 0.02;  // of the total variation
+  int inner = 5;         // CGLS iterations of each prox of the data term (TV)
   std::string output = "poststack-output";
   std::string space = Host::name;
   double check_max_error = -1;  // negative: no check
@@ -94,7 +101,20 @@ void add_options(CommandLine& line, Options& options) {
               "1 / (2 dt)")
       .positive()
       .show_default();
-  line.option("--niter", options.niter, "CGLS iterations").range(0, 100000).show_default();
+  line.option("--regularisation", options.regularisation,
+              "laplacian: min ||d - W D m||^2 + eps^2 ||L m||^2 by CGLS; tv: min 1/2 "
+              "||d - W D m||^2 + weight TV(m) by PrimalDual (L2, L21 of Gradient)")
+      .one_of({"laplacian", "tv"})
+      .show_default();
+  line.option("--weight", options.weight, "weight of the total variation (tv)")
+      .non_negative()
+      .show_default();
+  line.option("--inner", options.inner, "CGLS iterations of each prox of the data term (tv)")
+      .range(1, 1000)
+      .show_default();
+  line.option("--niter", options.niter, "CGLS (laplacian) or PrimalDual (tv) iterations")
+      .range(0, 100000)
+      .show_default();
   line.option("--output", options.output, "output directory, created when missing")
       .check([](const std::string& value) {
         return value.empty() ? std::string("needs a directory") : std::string();
@@ -196,9 +216,16 @@ double impedance_error(DistributedArray<double> a, DistributedArray<double> b) {
   return relative_error(a, b);
 }
 
+/// What the demo reports of an inversion, whichever the regularisation.
 template <MemorySpace Space>
-ModelErrors model_errors(const PoststackProblem<Space>& problem,
-                         const PoststackSolution<Space>& solution) {
+struct Inversion {
+  DistributedArray<double, Space> x;
+  std::vector<double> costs;
+  std::vector<double> model_errors;  // empty without a true model
+};
+
+template <MemorySpace Space>
+ModelErrors model_errors(const PoststackProblem<Space>& problem, const Inversion<Space>& solution) {
   ModelErrors errors;
   if (!problem.true_model) return errors;
   errors.log_impedance = solution.model_errors;
@@ -208,7 +235,7 @@ ModelErrors model_errors(const PoststackProblem<Space>& problem,
     errors.update.push_back(start_error > 0 ? error / start_error : 0.0);
   const DistributedArray<double> truth = to_host(*problem.true_model);
   errors.impedance_start = impedance_error(to_host(problem.background), truth);
-  errors.impedance_final = impedance_error(to_host(solution.cgls.x), truth);
+  errors.impedance_final = impedance_error(to_host(solution.x), truth);
   return errors;
 }
 
@@ -235,7 +262,9 @@ void write_summary(const std::string& path, const Options& options,
   json << "{\n  \"nx\": " << s.nx << ",\n  \"nz\": " << s.nz << ",\n  \"dt\": " << json_number(s.dt)
        << ",\n  \"f0\": " << json_number(s.peak_frequency) << ",\n  \"eps\": " << json_number(s.eps)
        << ",\n  \"niter\": " << options.niter << ",\n  \"ranks\": " << comm.size()
-       << ",\n  \"space\": \"" << Space::name << "\""
+       << ",\n  \"regularisation\": \"" << options.regularisation << "\""
+       << ",\n  \"weight\": " << json_number(options.weight) << ",\n  \"space\": \"" << Space::name
+       << "\""
        << ",\n  \"true_model\": " << (problem.true_model ? "true" : "false")
        << ",\n  \"modelled_data\": " << (s.data_given() ? "false" : "true");
   if (s.data_given())
@@ -300,8 +329,16 @@ int run(Options& options, const Communicator& comm) {
         s.model_file.empty() ? (s.data_given() ? "unknown" : "built-in") : s.model_file;
     char data[64];
     std::snprintf(data, sizeof data, "modelled, noise %.3g x RMS", s.noise);
-    std::printf("\nmodel: %s, data: %s, eps %.3g, %d CGLS iterations\n\n", model.c_str(),
-                s.data_given() ? s.data_source().c_str() : data, s.eps, options.niter);
+    char regularisation[96];
+    if (options.regularisation == "tv") {
+      std::snprintf(regularisation, sizeof regularisation,
+                    "TV weight %.3g, %d PrimalDual iterations", options.weight, options.niter);
+    } else {
+      std::snprintf(regularisation, sizeof regularisation, "eps %.3g, %d CGLS iterations", s.eps,
+                    options.niter);
+    }
+    std::printf("\nmodel: %s, data: %s, %s\n\n", model.c_str(),
+                s.data_given() ? s.data_source().c_str() : data, regularisation);
   }
 
   ProgressOptions progress;
@@ -309,7 +346,16 @@ int run(Options& options, const Communicator& comm) {
   progress.first = 5;
   progress.last = 3;
   progress.every = 10;
-  const PoststackSolution<Space> solution = solve_poststack(problem, options.niter, progress);
+  Inversion<Space> solution;
+  if (options.regularisation == "tv") {
+    PoststackTvSolution<Space> tv =
+        solve_poststack_tv(problem, options.niter, options.weight, options.inner, progress);
+    solution = {std::move(tv.primal_dual.x), std::move(tv.primal_dual.costs),
+                std::move(tv.model_errors)};
+  } else {
+    PoststackSolution<Space> ls = solve_poststack(problem, options.niter, progress);
+    solution = {std::move(ls.cgls.x), std::move(ls.cgls.costs), std::move(ls.model_errors)};
+  }
 
   const ModelErrors model_error = model_errors(problem, solution);
   const std::vector<double>& errors = model_error.log_impedance;
@@ -345,13 +391,13 @@ int run(Options& options, const Communicator& comm) {
 
   // Outputs: every rank writes its block of the arrays, from host memory.
   const std::string dir = options.output;
-  const DistributedArray<double> inverted = to_host(solution.cgls.x);
+  const DistributedArray<double> inverted = to_host(solution.x);
   io::write_npy(dir + "/data.npy", to_host(problem.data));
   io::write_npy(dir + "/inverted_log_impedance.npy", inverted);
   // The data the inverted model predicts: the plotting script draws d minus them.
-  io::write_npy(dir + "/inverted_data.npy", to_host(problem.modelling.apply(solution.cgls.x)));
+  io::write_npy(dir + "/inverted_data.npy", to_host(problem.modelling.apply(solution.x)));
   io::write_npy(dir + "/background_log_impedance.npy", to_host(problem.background));
-  write_history(dir + "/cost.npy", solution.cgls.costs, comm);
+  write_history(dir + "/cost.npy", solution.costs, comm);
   if (problem.true_model) {
     io::write_npy(dir + "/true_log_impedance.npy", to_host(*problem.true_model));
     write_history(dir + "/model_error.npy", model_error.log_impedance, comm);
@@ -383,7 +429,7 @@ int run(Options& options, const Communicator& comm) {
         failures.push_back("the model error did not decrease");
       }
     }
-    if (!(solution.cgls.costs.back() < solution.cgls.costs.front())) {
+    if (!(solution.costs.back() < solution.costs.front())) {
       failures.push_back("the cost did not decrease");
     }
     // Read the inverted model back and compare: the files hold what was computed.

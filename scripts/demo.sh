@@ -14,6 +14,9 @@
 #   DISTLOPS_DEMO_RANKS   number of MPI ranks (default: 2)
 #   DISTLOPS_SETUP        0 skips scripts/setup.sh (default: 1)
 #   DISTLOPS_DEMO_OUTPUT  directory of the pictures and arrays (default: poststack-output)
+#   DISTLOPS_DEMO_TV      1 also runs the TV-regularised inversion of the same data
+#                         (--regularisation tv, PrimalDual) into DISTLOPS_DEMO_OUTPUT-tv and
+#                         draws it beside the least-squares one (comparison.png; default: 0)
 #   DISTLOPS_PYTHON       interpreter of the plotting script (default: /usr/bin/python3, the
 #                         Debian interpreter that python3-matplotlib belongs to, else python3)
 set -euo pipefail
@@ -25,6 +28,8 @@ cd "$root"
 demo_target="poststack_inversion"
 output="${DISTLOPS_DEMO_OUTPUT:-poststack-output}"
 demo_args=(--nx 256 --nz 256 --noise 0.3 --eps 1 --niter 100 --output "$output")
+tv_args=(--nx 256 --nz 256 --noise 0.3 --regularisation tv --weight 0.02 --niter 100
+         --output "$output-tv")
 plot_script="examples/poststack/plot_poststack.py"
 
 build_dir="${DISTLOPS_BUILD_DIR:-build}"
@@ -70,3 +75,13 @@ fi
 echo
 echo "demo: $python $plot_script $output"
 "$python" "$plot_script" "$output"
+
+if [ "${DISTLOPS_DEMO_TV:-0}" = "1" ]; then
+  echo
+  echo "demo: $mpiexec -n ${ranks} ${mpiexec_flags[*]} ${build_dir}/examples/${demo_target} ${tv_args[*]}"
+  echo
+  "$mpiexec" -n "$ranks" "${mpiexec_flags[@]}" "$build_dir/examples/$demo_target" "${tv_args[@]}"
+  echo
+  echo "demo: $python $plot_script $output-tv --beside $output"
+  "$python" "$plot_script" "$output-tv" --beside "$output"
+fi

@@ -87,7 +87,8 @@ void ProxOperator<V>::check_step(const V& x, double tau, const V& out,
     throw InvalidArgument(name() + "." + operation + ": tau must be positive and finite, got " +
                           format_parameter(tau));
   }
-  require_same_layout(out, x, name() + "." + operation, "out");
+  // The owner's name only on failure: a solver's loop builds no strings.
+  if (!same_layout(out, x)) require_same_layout(out, x, name() + "." + operation, "out");
 }
 
 template <class V>
@@ -365,38 +366,51 @@ std::string L21<V>::name() const {
 
 template <class V>
 std::shared_ptr<const ProxOperator<V>> L21<V>::clone() const {
-  return std::make_shared<L21>(*this);
+  return std::make_shared<L21>(sigma_);
 }
 
 namespace {
 
-/// The squared norms of the groups of a stacked array: s2_i = sum_j |x_j,i|^2, an array of the
-/// components' layout (checked) in the real type.
-template <Scalar T, MemorySpace Space>
-DistributedArray<real_type_t<T>, Space> group_squared_norms(
-    const StackedDistributedArray<T, Space>& x, const std::string& owner) {
-  if (x.narrays() == 0) throw ShapeMismatch(owner + ": the stacked array has no components");
+/// Checks that x's components are distributed arrays of one layout (`owner()` names the
+/// operator in the message: built only on failure, so that a solver's loop allocates nothing).
+template <Scalar T, MemorySpace Space, class Owner>
+void require_groups(const StackedDistributedArray<T, Space>& x, Owner&& owner) {
+  if (x.narrays() == 0) throw ShapeMismatch(owner() + ": the stacked array has no components");
   for (std::size_t j = 0; j < x.narrays(); ++j) {
     if (x.is_nested(j)) {
-      throw ShapeMismatch(owner + ": component " + std::to_string(j) +
+      throw ShapeMismatch(owner() + ": component " + std::to_string(j) +
                           " is a nested stack; the components must be distributed arrays");
     }
     if (!(x[j].layout() == x[0].layout())) {
-      throw ShapeMismatch(owner + ": component " + std::to_string(j) + " has " +
+      throw ShapeMismatch(owner() + ": component " + std::to_string(j) + " has " +
                           x[j].layout().describe() + ", component 0 has " +
                           x[0].layout().describe());
     }
   }
-  DistributedArray<real_type_t<T>, Space> s2(x[0].layout(), real_type_t<T>(0));
+}
+
+}  // namespace
+
+/// s2_i = sum_j |x_j,i|^2, an array of the components' layout in the real type.
+template <class V>
+auto L21<V>::group_squared_norms(const V& x) const -> const Norms& {
+  require_groups(x, [&] { return name(); });
+  const Layout& layout = x[0].layout();
+  if (!group_norms_ || !(group_norms_->layout() == layout)) group_norms_.emplace(layout);
+  Norms& s2 = *group_norms_;
+  using Space = typename V::space_type;
+  s2.set_zero();
   for (std::size_t j = 0; j < x.narrays(); ++j)
     kernels::accumulate_abs_squared(Space{}, x[j].local_size(), x[j].data(), s2.data());
   return s2;
 }
 
+namespace {
+
 template <Scalar T, MemorySpace Space>
-void scale_groups(const StackedDistributedArray<T, Space>& x, GroupScaling scaling, double t,
-                  StackedDistributedArray<T, Space>& out, const std::string& owner) {
-  const auto s2 = group_squared_norms(x, owner);
+void scale_groups(const StackedDistributedArray<T, Space>& x,
+                  const DistributedArray<real_type_t<T>, Space>& s2, GroupScaling scaling, double t,
+                  StackedDistributedArray<T, Space>& out) {
   copy_into(x, out);
   for (std::size_t j = 0; j < out.narrays(); ++j) {
     kernels::scale_groups(Space{}, scaling, out[j].local_size(), s2.data(),
@@ -409,18 +423,17 @@ void scale_groups(const StackedDistributedArray<T, Space>& x, GroupScaling scali
 template <class V>
 double L21<V>::do_value(const V& x) const {
   // sum_i sqrt(s2_i) = sqrt(norm_{1/2}(s2)), norm_p being (sum |s2_i|^p)^(1/p).
-  const auto s2 = group_squared_norms(x, name());
-  return sigma_ * std::sqrt(static_cast<double>(s2.norm(0.5)));
+  return sigma_ * std::sqrt(static_cast<double>(group_squared_norms(x).norm(0.5)));
 }
 
 template <class V>
 void L21<V>::do_prox(const V& x, double tau, V& out) const {
-  scale_groups(x, GroupScaling::shrink, tau * sigma_, out, name());
+  scale_groups(x, group_squared_norms(x), GroupScaling::shrink, tau * sigma_, out);
 }
 
 template <class V>
 void L21<V>::do_prox_conjugate(const V& x, double, V& out) const {
-  scale_groups(x, GroupScaling::project, sigma_, out, name());
+  scale_groups(x, group_squared_norms(x), GroupScaling::project, sigma_, out);
 }
 
 // ---------------------------------------------------------------------------------------------

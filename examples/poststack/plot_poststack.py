@@ -13,7 +13,12 @@ file names prefixed by --prefix):
     data.png        the inverted (noisy) data          inverted.png    inverted impedance
     traces.png      three traces: true, starting and inverted impedance
     residual.png    data residual d - W D m and impedance error AI - AI_true
-    convergence.png CGLS cost and model error per iteration (linear axes)
+    convergence.png CGLS cost (PrimalDual objective with --regularisation tv) and model error
+                    per iteration (linear axes)
+
+With --beside OTHER (the output directory of a run with the other regularisation on the same
+problem) it also draws comparison.png: the true impedance and both inversions side by side,
+with their impedance errors.
 
 Without a true model (a data file alone) only data, inverted, residual (data part) and
 convergence (cost) are drawn. Needs NumPy and matplotlib (Debian: python3-matplotlib, for
@@ -88,6 +93,9 @@ def main():
     parser.add_argument("output", type=pathlib.Path, help="output directory of poststack_inversion")
     parser.add_argument("--images", type=pathlib.Path, help="where to write (default: OUTPUT)")
     parser.add_argument("--prefix", default="", help="prefix of the picture file names")
+    parser.add_argument("--beside", type=pathlib.Path,
+                        help="output directory of a run with the other regularisation: draws "
+                        "comparison.png")
     args = parser.parse_args()
     images = args.images or args.output
     images.mkdir(parents=True, exist_ok=True)
@@ -106,6 +114,8 @@ def main():
     summary = json.loads(summary_path.read_text())
     has_model = summary["true_model"]
     dt = summary["dt"]
+    tv = summary.get("regularisation", "laplacian") == "tv"
+    solver = "PrimalDual" if tv else "CGLS"
 
     def out(name):
         return images / (args.prefix + name)
@@ -129,6 +139,8 @@ def main():
     else:
         lo, hi = float(np.percentile(inverted, 0.5)), float(np.percentile(inverted, 99.5))
     inverted_title = "inverted impedance" if has_model else "inverted relative impedance"
+    if tv:
+        inverted_title += " (TV)"
     single_section(out("inverted.png"), inverted, summary, inverted_title, "viridis", lo, hi,
                    IMPEDANCE_LABEL)
     written.append("inverted.png")
@@ -182,15 +194,19 @@ def main():
                                 squeeze=False)
     iterations = np.arange(cost.size)
     axes[0][0].plot(iterations, cost, color="tab:blue")
-    axes[0][0].set_xlabel("CGLS iteration")
-    axes[0][0].set_ylabel("cost $\\sqrt{||d - W D m||^2 + \\epsilon^2 ||L m||^2}$")
-    axes[0][0].set_title("cost")
+    axes[0][0].set_xlabel(f"{solver} iteration")
+    if tv:
+        axes[0][0].set_ylabel("objective $\\frac{1}{2}||d - W D m||^2 + w\\, TV(m)$")
+        axes[0][0].set_title("objective")
+    else:
+        axes[0][0].set_ylabel("cost $\\sqrt{||d - W D m||^2 + \\epsilon^2 ||L m||^2}$")
+        axes[0][0].set_title("cost")
     axes[0][0].set_ylim(bottom=0)
     axes[0][0].grid(alpha=0.3)
     if has_model:
         update_error = load("update_error.npy")
         axes[0][1].plot(np.arange(update_error.size), 100 * update_error, color="tab:red")
-        axes[0][1].set_xlabel("CGLS iteration")
+        axes[0][1].set_xlabel(f"{solver} iteration")
         axes[0][1].set_ylabel("$||m - m_{true}|| \\,/\\, ||m_{true} - m_{start}||$ (%)")
         axes[0][1].set_title("model error")
         axes[0][1].set_ylim(bottom=0)
@@ -198,6 +214,36 @@ def main():
     figure.savefig(out("convergence.png"), dpi=110)
     plt.close(figure)
     written.append("convergence.png")
+
+    if args.beside and has_model:
+        other_summary_path = args.beside / "summary.json"
+        other_inverted_path = args.beside / "inverted_log_impedance.npy"
+        if not (other_summary_path.is_file() and other_inverted_path.is_file()):
+            print(f"plot_poststack: {args.beside} holds no run to compare with", file=sys.stderr)
+            return 1
+        other_summary = json.loads(other_summary_path.read_text())
+        other = np.exp(np.load(other_inverted_path))
+        if other.shape != true.shape:
+            print(f"plot_poststack: {args.beside} holds a run of another grid", file=sys.stderr)
+            return 1
+
+        def label(run_summary):
+            if run_summary.get("regularisation", "laplacian") == "tv":
+                return f"TV (weight {run_summary['weight']:g}), PrimalDual"
+            return f"Laplacian (eps {run_summary['eps']:g}), CGLS"
+
+        panels = [("true impedance", true, None), (label(summary), inverted, summary),
+                  (label(other_summary), other, other_summary)]
+        if tv:  # least squares first
+            panels[1], panels[2] = panels[2], panels[1]
+        figure, axes = plt.subplots(1, 3, figsize=(16, 4.4), layout="constrained")
+        for ax, (title, values, run_summary) in zip(axes, panels):
+            if run_summary is not None:
+                title += f"\nimpedance error {run_summary['error_impedance'][1]:.2e}"
+            section(ax, values, summary, title, "viridis", lo, hi, IMPEDANCE_LABEL)
+        figure.savefig(out("comparison.png"), dpi=110)
+        plt.close(figure)
+        written.append("comparison.png")
 
     print(f"plot_poststack: wrote {' '.join(args.prefix + name for name in written)} in {images}/")
     return 0

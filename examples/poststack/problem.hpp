@@ -22,6 +22,12 @@
 // (distributed: it exchanges one plane of traces with each neighbouring rank), i.e. CGLS on
 // StackedVStack([W D, eps L]) with data [d; 0], started from a smooth background model.
 //
+// The TV-regularised variant: min 1/2 ||d - W D m||^2 + weight ||grad m||_{2,1} (the isotropic
+// total variation of m over both axes, forward differences) by the primal-dual algorithm with
+// f = L2(W D, d), g = L21(weight) and K = Gradient, from the same starting model. Blocky models
+// (layers, a fault) have a small total variation: the inversion keeps their edges, where the
+// Laplacian smooths them.
+//
 // Everything is instantiated for each memory space of the build (problem.cpp), so the example
 // runs its operators and its solver on the host or on the GPUs of the ranks alike.
 #include <optional>
@@ -108,6 +114,21 @@ struct PoststackSolution {
 template <MemorySpace Space>
 PoststackSolution<Space> solve_poststack(const PoststackProblem<Space>& problem, int niter,
                                          const ProgressOptions& progress = {});
+
+template <MemorySpace Space = Host>
+struct PoststackTvSolution {
+  PrimalDualResult<DistributedArray<double, Space>> primal_dual;
+  /// As PoststackSolution's.
+  std::vector<double> model_errors;
+};
+
+/// Solves the TV-regularised problem with `niter` primal-dual iterations from the background
+/// model (each prox of the data term: `inner` CGLS iterations), recording the objective and,
+/// when the true model is known, the model error of every iterate.
+template <MemorySpace Space>
+PoststackTvSolution<Space> solve_poststack_tv(const PoststackProblem<Space>& problem, int niter,
+                                              double weight, int inner = 5,
+                                              const ProgressOptions& progress = {});
 
 /// ||a - b|| / ||b|| (collective).
 template <MemorySpace Space>

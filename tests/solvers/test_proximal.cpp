@@ -333,6 +333,30 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("L21: group shrinkage and projection of the co
   }
 }
 
+TEST_CASE("L21: one object serves arrays of changing layouts", "[proximal][l21]") {
+  // The workspace of the groups' norms follows the layout; copies and clones start afresh.
+  using D = DistributedArray<double>;
+  using S = StackedDistributedArray<double>;
+  const L21<S> reused(0.4);
+  for (const Layout& layout : {uneven_layout(10), Layout(world(), {13}), uneven_layout(10)}) {
+    INFO(layout.describe());
+    D a(layout), b(layout);
+    fill_random(a, 81);
+    fill_random(b, 82);
+    const S x(std::vector<D>{a, b});
+    const L21<S> fresh(0.4);
+    const L21<S> copy(reused);
+    CHECK(reused.value(x) == fresh.value(x));
+    CHECK(copy.value(x) == fresh.value(x));
+    CHECK(global_vector(reused.prox(x, 0.7)) == global_vector(fresh.prox(x, 0.7)));
+    CHECK(global_vector(reused.clone()->prox_conjugate(x, 0.7)) ==
+          global_vector(fresh.prox_conjugate(x, 0.7)));
+    S in_place(x);
+    reused.prox(in_place, 0.7, in_place);
+    CHECK(global_vector(in_place) == global_vector(fresh.prox(x, 0.7)));
+  }
+}
+
 TEST_CASE("proximal operators: bad input raises on every rank", "[proximal][errors]") {
   using D = DistributedArray<double>;
   using S = StackedDistributedArray<double>;

@@ -233,7 +233,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("primal_dual: total-variation denoising with L
       serial_tv_denoising<T>(k, global_vector(b), n, weight, tau, sigma, theta, niter);
   CHECK(relative_error(result.x, expected) <= 10 * iterate_tolerance<T, Space>());
   // The objective of the result is below that of the data and of the zero image.
-  const double j_result = result.costs.back();
+  const double j_result = f.value(result.x) + g.value(gradient.apply(result.x));
   CHECK(j_result < f.value(b) + g.value(gradient.apply(b)));
   CHECK(j_result < f.value(V(layout, T(0))));
 }
@@ -253,6 +253,7 @@ TEST_CASE("the step-wise form equals the function form and exposes its state",
   const L1<S> g(0.1);
   PrimalDualOptions<V> options;
   options.niter = 12;
+  options.record_costs = true;
   const auto whole = primal_dual(f, g, a_op, b, options);
   PrimalDual<V, S> solver(f, g, a_op, options);
   solver.setup(b);
@@ -272,6 +273,66 @@ TEST_CASE("the step-wise form equals the function form and exposes its state",
   CHECK(global_vector(stepped.x) == global_vector(whole.x));
   CHECK(stepped.costs == whole.costs);
   CHECK_THROWS_AS(solver.step(), InvalidArgument);
+}
+
+TEST_CASE("primal_dual evaluates its objective only where it is read",
+          "[proximal][primal_dual][stepwise]") {
+  using V = DistributedArray<double>;
+  using S = StackedDistributedArray<double>;
+  const Layout layout(world(), {6, 5});
+  GradientOptions gradient_options;
+  gradient_options.kind = DerivativeKind::forward;
+  const auto gradient = Gradient<double, Host>(layout, gradient_options);
+  V b(layout);
+  fill_random(b, 151);
+  const L2<V> f(b);
+  const L21<S> g(0.2);
+  PrimalDualOptions<V> options;
+  options.niter = 7;
+  options.tau = 0.25;
+  options.sigma = 0.45;
+  options.record_costs = true;
+  const auto recorded = primal_dual(f, g, gradient, b, options);
+  // J of every iterate, from the step-wise form's iterates.
+  PrimalDual<V, S> solver(f, g, gradient, options);
+  solver.setup(b);
+  std::vector<double> objectives{f.value(b) + g.value(gradient.apply(b))};
+  while (!solver.finished()) {
+    solver.step();
+    objectives.push_back(f.value(solver.x()) + g.value(gradient.apply(solver.x())));
+    CHECK(std::abs(solver.objective() - objectives.back()) <= 1e-12 * objectives.back());
+  }
+  for (std::size_t k = 0; k < objectives.size(); ++k)
+    CHECK(std::abs(recorded.costs[k] - objectives[k]) <= 1e-12 * objectives[k]);
+
+  // Without record_costs: J(x0) always, then only the rows the progress table prints (0, 3, 6
+  // and the last); the iterates are the same.
+  options.record_costs = false;
+  options.progress.show = true;
+  options.progress.first = 0;
+  options.progress.last = 1;
+  options.progress.every = 3;
+  const auto shown = primal_dual(f, g, gradient, b, options);
+  CHECK(global_vector(shown.x) == global_vector(recorded.x));
+  REQUIRE(shown.costs.size() == 8);
+  for (std::size_t k = 0; k < shown.costs.size(); ++k) {
+    INFO("iteration " << k);
+    if (k % 3 == 0 || k == 7) {
+      CHECK(shown.costs[k] == recorded.costs[k]);
+    } else {
+      CHECK(std::isnan(shown.costs[k]));
+    }
+  }
+  // A callback reads J at every iteration.
+  options.progress.show = false;
+  std::vector<double> seen;
+  options.callback = [&](int, const V&, double, double cost) {
+    seen.push_back(cost);
+    return CallbackAction::proceed;
+  };
+  const auto called = primal_dual(f, g, gradient, b, options);
+  CHECK(called.costs == recorded.costs);
+  CHECK(seen == std::vector<double>(recorded.costs.begin() + 1, recorded.costs.end()));
 }
 
 TEST_CASE("cgls in step-wise form equals cgls()", "[stepwise][cgls]") {
@@ -300,6 +361,52 @@ TEST_CASE("cgls in step-wise form equals cgls()", "[stepwise][cgls]") {
   CHECK(stepped.residual_norms == whole.residual_norms);
   CHECK(stepped.costs == whole.costs);
   CHECK(stepped.r2norm == whole.r2norm);
+}
+
+TEST_CASE("lsqr in step-wise form equals lsqr() and exposes its state", "[stepwise][lsqr]") {
+  using V = DistributedArray<double>;
+  const Layout layout = uneven_layout(9);
+  const DenseMatrix<double> m = well_conditioned<double>(13, 9, 141);
+  const auto op = dense_operator<V>(m, layout, uneven_layout(13));
+  V y(op.range()), x0(layout);
+  fill_random(y, 142);
+  fill_random(x0, 143);
+  for (const double damp : {0.0, 0.3}) {
+    INFO("damp " << damp);
+    LsqrOptions<V> options;
+    options.niter = 7;
+    options.damp = damp;
+    const auto whole = lsqr(op, y, x0, options);
+    Lsqr<V, V> solver(op, options);
+    solver.setup(y, &x0);
+    CHECK(solver.iteration() == 0);
+    int steps = 0;
+    while (!solver.finished()) {
+      solver.step();
+      ++steps;
+      CHECK(solver.iteration() == steps);
+      CHECK(solver.costs().size() == std::size_t(steps + 1));
+      // The Lanczos vectors stay normalised, and without damping r1norm is ||y - A x|| of the
+      // iterate (with damping it subtracts damp^2 times the recurrence's own estimate of
+      // ||x - x0||^2, which is not exact).
+      CHECK(std::abs(static_cast<double>(solver.u().norm()) - 1.0) <= 1e-12);
+      CHECK(std::abs(static_cast<double>(solver.v().norm()) - 1.0) <= 1e-12);
+      const DenseVector<double> misfit = global_vector(y) - m * global_vector(solver.x());
+      if (damp == 0) {
+        CHECK(std::abs(solver.scalars().r1norm - misfit.norm()) <= 1e-10 * misfit.norm());
+      }
+    }
+    CHECK(steps == 7);
+    CHECK(solver.istop() == 7);
+    const auto stepped = solver.finalize();
+    CHECK(global_vector(stepped.x) == global_vector(whole.x));
+    CHECK(stepped.residual_norms == whole.residual_norms);
+    CHECK(stepped.costs == whole.costs);
+    CHECK(stepped.istop == whole.istop);
+    CHECK(stepped.r2norm == whole.r2norm);
+    CHECK(stepped.acond == whole.acond);
+    CHECK_THROWS_AS(solver.step(), InvalidArgument);
+  }
 }
 
 TEST_CASE("cg, ista and fista in step-wise form equal their function forms", "[stepwise]") {

@@ -40,6 +40,7 @@
 #include "distlops/solvers/detail/driver.hpp"
 #include "distlops/solvers/detail/instantiation.hpp"
 #include "distlops/solvers/detail/scalar_slots.hpp"
+#include "distlops/solvers/detail/stepwise_solver.hpp"
 
 namespace distlops {
 
@@ -59,7 +60,7 @@ using CgResult = SolverResult<V>;
 /// readable between steps (docs/solvers.md). `cg()` is `Cg(op, options).solve(y, x0)`. y (and
 /// x0) must stay alive until finalize(). Not copyable: it holds the run's state.
 template <class V>
-class Cg {
+class Cg : public detail::StepwiseSolver<Cg<V>> {
  public:
   /// The scalar type of the vectors.
   using T = typename V::value_type;
@@ -67,8 +68,6 @@ class Cg {
   /// Keeps the operator and a copy of the options; checks nothing until setup().
   explicit Cg(const BasicLinearOperator<V, V>& op, const CgOptions<V>& options = {})
       : op_(op), options_(options) {}
-  Cg(const Cg&) = delete;
-  Cg& operator=(const Cg&) = delete;
 
   /// Validates the operators, options and layouts (on every rank alike), allocates the work
   /// vectors and starts from x0 (zeros when null) or the checkpoint. Collective.
@@ -186,14 +185,6 @@ class Cg {
         std::move(*x_), k_, reason_.value_or(StopReason::max_iterations), [&] { return row(); });
     x_.reset();
     return result;
-  }
-
-  /// setup(y, x0), step() until finished(), finalize(): the function form. Collective.
-  CgResult<V> solve(const V& y, const V* x0 = nullptr) {
-    setup(y, x0);
-    while (!finished())
-      step();
-    return finalize();
   }
 
   /// Iterations done so far (including those of a resumed checkpoint).

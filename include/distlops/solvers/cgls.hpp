@@ -42,6 +42,7 @@
 #include "distlops/solvers/detail/driver.hpp"
 #include "distlops/solvers/detail/instantiation.hpp"
 #include "distlops/solvers/detail/scalar_slots.hpp"
+#include "distlops/solvers/detail/stepwise_solver.hpp"
 
 namespace distlops {
 
@@ -79,7 +80,7 @@ inline void check_damp(const char* solver, double damp) {
 /// state readable between steps (docs/solvers.md). `cgls()` is `Cgls(op, options).solve(y)`.
 /// y (and x0) must stay alive until finalize(). Not copyable: it holds the run's state.
 template <class Domain, class Range>
-class Cgls {
+class Cgls : public detail::StepwiseSolver<Cgls<Domain, Range>> {
  public:
   /// The scalar type of the model.
   using T = typename Domain::value_type;
@@ -88,8 +89,6 @@ class Cgls {
   explicit Cgls(const BasicLinearOperator<Domain, Range>& op,
                 const CglsOptions<Domain>& options = {})
       : op_(op), options_(options) {}
-  Cgls(const Cgls&) = delete;
-  Cgls& operator=(const Cgls&) = delete;
 
   /// Validates the options and layouts (on every rank alike), allocates the work vectors and
   /// starts from x0 (zeros when null) or the checkpoint. Collective.
@@ -196,14 +195,6 @@ class Cgls {
         snorm_, final_r2norm};
     x_.reset();
     return result;
-  }
-
-  /// setup(y, x0), step() until finished(), finalize(): the function form. Collective.
-  CglsResult<Domain> solve(const Range& y, const Domain* x0 = nullptr) {
-    setup(y, x0);
-    while (!finished())
-      step();
-    return finalize();
   }
 
   /// Iterations done so far (including those of a resumed checkpoint).

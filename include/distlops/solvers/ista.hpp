@@ -67,6 +67,7 @@
 #include "distlops/solvers/detail/driver.hpp"
 #include "distlops/solvers/detail/instantiation.hpp"
 #include "distlops/solvers/detail/scalar_slots.hpp"
+#include "distlops/solvers/detail/stepwise_solver.hpp"
 #include "distlops/solvers/power_iteration.hpp"
 #include "distlops/solvers/thresholding.hpp"
 
@@ -118,7 +119,7 @@ struct IstaResult : SolverResult<Domain> {
 /// `fista()` are `Ista(op, options, accelerated).solve(y, x0)`. y (and x0) must stay alive
 /// until finalize(). Not copyable: it holds the run's state.
 template <class Domain, class Range, class Coefficients = Domain>
-class Ista {
+class Ista : public detail::StepwiseSolver<Ista<Domain, Range, Coefficients>> {
  public:
   /// The scalar type of the model.
   using T = typename Domain::value_type;
@@ -128,8 +129,6 @@ class Ista {
   explicit Ista(const BasicLinearOperator<Domain, Range>& op,
                 const IstaOptions<Domain, Coefficients>& options = {}, bool accelerated = false)
       : op_(op), options_(options), accelerated_(accelerated) {}
-  Ista(const Ista&) = delete;
-  Ista& operator=(const Ista&) = delete;
 
   /// Validates the options and layouts (on every rank alike), estimates the step when absent,
   /// allocates the work vectors and starts from x0 (zeros when null) or the checkpoint.
@@ -346,14 +345,6 @@ class Ista {
         cost0_};
     x_.reset();
     return result;
-  }
-
-  /// setup(y, x0), step() until finished(), finalize(): the function form. Collective.
-  IstaResult<Domain> solve(const Range& y, const Domain* x0 = nullptr) {
-    setup(y, x0);
-    while (!finished())
-      step();
-    return finalize();
   }
 
   /// "fista" or "ista", as in messages and the progress table.

@@ -45,6 +45,7 @@
 #include "distlops/solvers/detail/instantiation.hpp"
 #include "distlops/solvers/detail/lsqr_recurrence.hpp"
 #include "distlops/solvers/detail/scalar_slots.hpp"
+#include "distlops/solvers/detail/stepwise_solver.hpp"
 
 namespace distlops {
 
@@ -99,154 +100,227 @@ inline StopReason lsqr_reason(int istop) {
   }
 }
 
+}  // namespace detail
+
+/// LSQR in step-wise form (PyLops' class solvers): setup, step until finished, finalize, the
+/// state readable between steps (docs/solvers.md). `lsqr()` is `Lsqr(op, options).solve(y)`.
+/// y (and x0) must stay alive until finalize(). Not copyable: it holds the run's state.
 template <class Domain, class Range>
-LsqrResult<Domain> lsqr_run(const BasicLinearOperator<Domain, Range>& op, const Range& y,
-                            const Domain* x0, const LsqrOptions<Domain>& options) {
+class Lsqr : public detail::StepwiseSolver<Lsqr<Domain, Range>> {
+ public:
   using T = typename Domain::value_type;
-  const SolverInputs<Domain, Range> inputs(op, y, x0, "lsqr");
-  const double damp = options.damp;
-  const double dampsq = damp * damp;
-  const double ctol = options.conlim > 0 ? 1.0 / options.conlim : 0.0;
-
-  Domain x(op.domain()), v(op.domain()), w(op.domain());
-  Range u(op.range());
-  Fingerprint parameters;
-  parameters.add(damp).add(options.atol).add(options.btol).add(options.conlim);
-  SolverDriver<Domain> run(
-      "lsqr", options, solver_communicator(x), checkpoint_rank(x), parameters, 0, [&] {
-        check_damp("lsqr", damp);
-        if (!(options.atol >= 0) || !(options.btol >= 0) || !(options.conlim >= 0)) {
-          throw InvalidArgument("lsqr: atol, btol and conlim must be non-negative");
-        }
-      });
-
-  // The slots hold the recurrence's scalars (LsqrSlots); sc is their host copy.
   using Space = typename Domain::space_type;
-  ScalarSlots<Space> slots(lsqr_slot_count);
-  LsqrSlots& host_slots = *reinterpret_cast<LsqrSlots*>(slots.host_data());
-  LsqrScalars& sc = host_slots.sc;
-  sc = LsqrScalars{};
-  const auto scalars = sc.fields();
-  const LsqrParameters parameters_of_run{damp, dampsq, options.atol, options.btol, ctol};
-  int k = 0;
-  if (run.resuming()) {
-    k = run.resume(scalars, x, v, w, u);
-  } else {
-    inputs.start(x, u);
-    sc.beta = static_cast<double>(u.norm());
-    if (sc.beta > 0) {
-      u.scale(scalar<T>(1.0 / sc.beta));
-      op.apply_adjoint(u, v);
-      sc.alfa = static_cast<double>(v.norm());
-      if (sc.alfa > 0) v.scale(scalar<T>(1.0 / sc.alfa));
+
+  explicit Lsqr(const BasicLinearOperator<Domain, Range>& op,
+                const LsqrOptions<Domain>& options = {})
+      : op_(op), options_(options) {}
+
+  /// Validates the options and layouts (on every rank alike), allocates the work vectors and
+  /// starts from x0 (zeros when null) or the checkpoint: beta u = y - A x0, alfa v = A^H u.
+  /// Collective.
+  void setup(const Range& y, const Domain* x0 = nullptr) {
+    using namespace detail;
+    const LsqrOptions<Domain>& options = options_;
+    inputs_.reset();
+    inputs_.emplace(op_, y, x0, "lsqr");
+    const double damp = options.damp;
+    const double dampsq = damp * damp;
+    const double ctol = options.conlim > 0 ? 1.0 / options.conlim : 0.0;
+
+    x_.emplace(op_.domain());
+    v_.emplace(op_.domain());
+    w_.emplace(op_.domain());
+    u_.emplace(op_.range());
+    Fingerprint parameters;
+    parameters.add(damp).add(options.atol).add(options.btol).add(options.conlim);
+    run_.reset();
+    run_.emplace("lsqr", options, solver_communicator(*x_), checkpoint_rank(*x_), parameters, 0,
+                 [&] {
+                   check_damp("lsqr", damp);
+                   if (!(options.atol >= 0) || !(options.btol >= 0) || !(options.conlim >= 0)) {
+                     throw InvalidArgument("lsqr: atol, btol and conlim must be non-negative");
+                   }
+                 });
+    reason_.reset();
+
+    // The slots hold the recurrence's scalars (LsqrSlots); their host copy is sc().
+    slots_.emplace(lsqr_slot_count);
+    host_slots_ = reinterpret_cast<LsqrSlots*>(slots_->host_data());
+    device_slots_ = reinterpret_cast<const LsqrSlots*>(slots_->data());
+    LsqrScalars& sc = scalars_on_host();
+    sc = LsqrScalars{};
+    parameters_ = LsqrParameters{damp, dampsq, options.atol, options.btol, ctol};
+    k_ = 0;
+    if (run_->resuming()) {
+      k_ = run_->resume(sc.fields(), *x_, *v_, *w_, *u_);
     } else {
-      v.copy_from(x);
+      inputs_->start(*x_, *u_);
+      sc.beta = static_cast<double>(u_->norm());
+      if (sc.beta > 0) {
+        u_->scale(scalar<T>(1.0 / sc.beta));
+        op_.apply_adjoint(*u_, *v_);
+        sc.alfa = static_cast<double>(v_->norm());
+        if (sc.alfa > 0) v_->scale(scalar<T>(1.0 / sc.alfa));
+      } else {
+        v_->copy_from(*x_);
+      }
+      w_->copy_from(*v_);
+      sc.arnorm = sc.arnorm0 = sc.alfa * sc.beta;
+      sc.rhobar = sc.alfa;
+      sc.phibar = sc.bnorm = sc.rnorm = sc.r1norm = sc.beta;
+      run_->record({sc.arnorm, sc.r1norm});
     }
-    w.copy_from(v);
-    sc.arnorm = sc.arnorm0 = sc.alfa * sc.beta;
-    sc.rhobar = sc.alfa;
-    sc.phibar = sc.bnorm = sc.rnorm = sc.r1norm = sc.beta;
-    run.record({sc.arnorm, sc.r1norm});
+    slots_->upload();
+
+    run_->header(op_.rows(), op_.cols(),
+                 {{"damp", format_parameter(damp)},
+                  {"atol", format_parameter(options.atol)},
+                  {"btol", format_parameter(options.btol)},
+                  {"conlim", format_parameter(options.conlim)}},
+                 {"r1norm", "r2norm", "Compatible", "LS", "Norm A", "Cond A"});
+    run_->row(k_, *x_, [&] { return row(); });
+    reason_ = stop_test();
   }
-  slots.upload();
 
-  auto row = [&] {
-    return std::vector<double>{sc.r1norm, sc.rnorm, sc.test1, sc.test2, sc.anorm, sc.acond};
-  };
-  run.header(op.rows(), op.cols(),
-             {{"damp", format_parameter(damp)},
-              {"atol", format_parameter(options.atol)},
-              {"btol", format_parameter(options.btol)},
-              {"conlim", format_parameter(options.conlim)}},
-             {"r1norm", "r2norm", "Compatible", "LS", "Norm A", "Cond A"});
-  run.row(k, x, row);
-
-  // The slot memory of a field of LsqrSlots.
-  auto slot = [&](double LsqrSlots::*field) {
-    const LsqrSlots& device_slots = *reinterpret_cast<const LsqrSlots*>(slots.data());
-    return &(device_slots.*field);
-  };
-  auto stop_test = [&]() -> std::optional<StopReason> {
-    if (sc.istop > 0) return lsqr_reason(static_cast<int>(sc.istop));
-    if (!all_finite(sc.arnorm, sc.r1norm)) return StopReason::non_finite;
-    if (sc.arnorm <= run.tol()) return StopReason::tolerance;
-    return std::nullopt;
-  };
-  std::optional<StopReason> reason = stop_test();
-  while (!reason && k < run.niter()) {
+  /// One iteration (InvalidArgument when not set up or finished). Collective.
+  void step() {
+    using namespace detail;
+    if (!x_ || finished())
+      throw InvalidArgument("lsqr: step() needs setup() and an unfinished run");
+    ScalarSlots<Space>& slots = *slots_;
+    const LsqrScalars& sc = scalars_on_host();
     // Bidiagonalisation: beta u = A v - alfa u, alfa v = A^H u - beta v, with beta and alfa
     // where the vectors live (alfa of the previous iteration is known on the host).
-    op.apply_add(T(1), v, scalar<T>(-sc.alfa), u);
+    op_.apply_add(T(1), *v_, scalar<T>(-sc.alfa), *u_);
     slots.begin(lsqr_slot_u_squared, 2);
-    slots.add_squared_norm(lsqr_slot_u_squared, u);
-    slots.add_squared_norm(lsqr_slot_w_squared, w);
+    slots.add_squared_norm(lsqr_slot_u_squared, *u_);
+    slots.add_squared_norm(lsqr_slot_w_squared, *w_);
     slots.combine();
-    kernels::slots::lsqr_after_u(Space{}, slots.data(), dampsq);
-    scale_by_slot(u, slot(&LsqrSlots::u_scale), 1.0);
-    scale_by_slot(v, slot(&LsqrSlots::v_scale), 1.0);
-    op.apply_adjoint_add(T(1), u, T(1), v);
+    kernels::slots::lsqr_after_u(Space{}, slots.data(), parameters_.dampsq);
+    scale_by_slot(*u_, slot(&LsqrSlots::u_scale), 1.0);
+    scale_by_slot(*v_, slot(&LsqrSlots::v_scale), 1.0);
+    op_.apply_adjoint_add(T(1), *u_, T(1), *v_);
     slots.begin(lsqr_slot_v_squared, 1);
-    slots.add_squared_norm(lsqr_slot_v_squared, v);
+    slots.add_squared_norm(lsqr_slot_v_squared, *v_);
     slots.combine();
     // Rotations, estimates and stopping tests; then x += t1 w, w = v + t2 w (x and w unchanged
     // when a scalar is not finite).
-    kernels::slots::lsqr_after_v(Space{}, slots.data(), parameters_of_run);
-    scale_by_slot(v, slot(&LsqrSlots::v_normalise), 1.0);
-    axpy_by_slot(x, slot(&LsqrSlots::x_step), 1.0, w);
-    axpby_by_slot(w, slot(&LsqrSlots::w_v), v, slot(&LsqrSlots::w_w));
+    kernels::slots::lsqr_after_v(Space{}, slots.data(), parameters_);
+    scale_by_slot(*v_, slot(&LsqrSlots::v_normalise), 1.0);
+    axpy_by_slot(*x_, slot(&LsqrSlots::x_step), 1.0, *w_);
+    axpby_by_slot(*w_, slot(&LsqrSlots::w_v), *v_, slot(&LsqrSlots::w_w));
     slots.read_back();
-    if (host_slots.finite == 0) {
-      reason = StopReason::non_finite;
-      break;
+    if (host_slots().finite == 0) {
+      reason_ = StopReason::non_finite;
+      return;
     }
-    ++k;
-    run.record({sc.arnorm, sc.r1norm});
-    reason = stop_test();
-    if (!reason) run.checkpoint(k, scalars, x, v, w, u);
-    run.row(k, x, row);
-    if (run.callback_stops(k, x, sc.arnorm, sc.r1norm) && !reason) reason = StopReason::callback;
+    ++k_;
+    run_->record({sc.arnorm, sc.r1norm});
+    reason_ = stop_test();
+    if (!reason_) run_->checkpoint(k_, scalars_on_host().fields(), *x_, *v_, *w_, *u_);
+    run_->row(k_, *x_, [&] { return row(); });
+    if (run_->callback_stops(k_, *x_, sc.arnorm, sc.r1norm) && !reason_) {
+      reason_ = StopReason::callback;
+    }
   }
-  const StopReason final_reason = reason.value_or(StopReason::max_iterations);
-  int istop = 0;
-  if (sc.istop > 0) istop = static_cast<int>(sc.istop);
-  if (final_reason == StopReason::max_iterations) istop = 7;
-  LsqrResult<Domain> result{run.finish(std::move(x), k, final_reason, row,
-                                       {{"istop", std::to_string(istop)},
-                                        {"r1norm", format_parameter(sc.r1norm)},
-                                        {"r2norm", format_parameter(sc.rnorm)},
-                                        {"anorm", format_parameter(sc.anorm)},
-                                        {"acond", format_parameter(sc.acond)},
-                                        {"arnorm", format_parameter(sc.arnorm)},
-                                        {"xnorm", format_parameter(sc.xnorm)}}),
-                            istop,
-                            sc.r1norm,
-                            sc.rnorm,
-                            sc.anorm,
-                            sc.acond,
-                            sc.arnorm,
-                            sc.xnorm};
-  return result;
-}
 
-}  // namespace detail
+  /// Whether the run has stopped (niter reached or a stop reason found).
+  bool finished() const { return !x_ || reason_.has_value() || k_ >= run_->niter(); }
+
+  /// The result (moves the iterate out; the solver is spent afterwards). Collective.
+  LsqrResult<Domain> finalize() {
+    using namespace detail;
+    if (!x_) throw InvalidArgument("lsqr: finalize() needs setup()");
+    const LsqrScalars& sc = scalars_on_host();
+    const StopReason final_reason = reason_.value_or(StopReason::max_iterations);
+    int stop_code = sc.istop > 0 ? static_cast<int>(sc.istop) : 0;
+    if (final_reason == StopReason::max_iterations) stop_code = 7;
+    LsqrResult<Domain> result{run_->finish(std::move(*x_), k_, final_reason, [&] { return row(); },
+                                           {{"istop", std::to_string(stop_code)},
+                                            {"r1norm", format_parameter(sc.r1norm)},
+                                            {"r2norm", format_parameter(sc.rnorm)},
+                                            {"anorm", format_parameter(sc.anorm)},
+                                            {"acond", format_parameter(sc.acond)},
+                                            {"arnorm", format_parameter(sc.arnorm)},
+                                            {"xnorm", format_parameter(sc.xnorm)}}),
+                              stop_code,
+                              sc.r1norm,
+                              sc.rnorm,
+                              sc.anorm,
+                              sc.acond,
+                              sc.arnorm,
+                              sc.xnorm};
+    x_.reset();
+    return result;
+  }
+
+  int iteration() const { return k_; }
+  const Domain& x() const { return *x_; }
+  /// The Lanczos vectors of the bidiagonalisation (unit norm unless the run broke down) and
+  /// the search direction w.
+  const Range& u() const { return *u_; }
+  const Domain& v() const { return *v_; }
+  const Domain& w() const { return *w_; }
+  /// The recurrence's scalars and estimates of the current iterate (lsqr_recurrence.hpp):
+  /// alfa, beta, anorm, acond, rnorm, r1norm, arnorm, xnorm, istop, ...
+  const detail::LsqrScalars& scalars() const { return scalars_on_host(); }
+  std::optional<StopReason> reason() const { return reason_; }
+  /// PyLops' istop of the run so far (7 once it ran out of iterations, as in the result).
+  int istop() const {
+    const detail::LsqrScalars& sc = scalars_on_host();
+    int code = sc.istop > 0 ? static_cast<int>(sc.istop) : 0;
+    if (finished() && !reason_) code = 7;
+    return code;
+  }
+  const std::vector<double>& residual_norms() const { return run_->history(0); }
+  const std::vector<double>& costs() const { return run_->history(1); }
+
+ private:
+  detail::LsqrSlots& host_slots() const { return *host_slots_; }
+  detail::LsqrScalars& scalars_on_host() const { return host_slots_->sc; }
+  // The slot memory of a field of LsqrSlots.
+  const double* slot(double detail::LsqrSlots::*field) const { return &(device_slots_->*field); }
+  std::vector<double> row() const {
+    const detail::LsqrScalars& sc = scalars_on_host();
+    return {sc.r1norm, sc.rnorm, sc.test1, sc.test2, sc.anorm, sc.acond};
+  }
+  std::optional<StopReason> stop_test() const {
+    const detail::LsqrScalars& sc = scalars_on_host();
+    if (sc.istop > 0) return detail::lsqr_reason(static_cast<int>(sc.istop));
+    if (!detail::all_finite(sc.arnorm, sc.r1norm)) return StopReason::non_finite;
+    if (sc.arnorm <= run_->tol()) return StopReason::tolerance;
+    return std::nullopt;
+  }
+
+  BasicLinearOperator<Domain, Range> op_;
+  LsqrOptions<Domain> options_;
+  std::optional<detail::SolverInputs<Domain, Range>> inputs_;
+  std::optional<detail::SolverDriver<Domain>> run_;
+  std::optional<detail::ScalarSlots<Space>> slots_;
+  detail::LsqrSlots* host_slots_ = nullptr;          // slots_'s host copy
+  const detail::LsqrSlots* device_slots_ = nullptr;  // slots_ where the vectors live
+  std::optional<Domain> x_, v_, w_;
+  std::optional<Range> u_;
+  detail::LsqrParameters parameters_{};
+  int k_ = 0;
+  std::optional<StopReason> reason_;
+};
 
 /// Solves min ||y - A x||^2 + damp^2 ||x||^2 by LSQR from x0 = 0. Collective.
 template <class Domain, class Range>
 LsqrResult<Domain> lsqr(const BasicLinearOperator<Domain, Range>& op, const Range& y,
                         const LsqrOptions<Domain>& options = {}) {
-  return detail::lsqr_run(op, y, static_cast<const Domain*>(nullptr), options);
+  return Lsqr<Domain, Range>(op, options).solve(y);
 }
 /// As above, starting from x0 (A's domain layout).
 template <class Domain, class Range>
 LsqrResult<Domain> lsqr(const BasicLinearOperator<Domain, Range>& op, const Range& y,
                         const Domain& x0, const LsqrOptions<Domain>& options = {}) {
-  return detail::lsqr_run(op, y, &x0, options);
+  return Lsqr<Domain, Range>(op, options).solve(y, &x0);
 }
 
 /// \cond
-#define DISTLOPS_LSQR_INSTANCE(prefix, D, R)                                                       \
-  prefix template LsqrResult<D> detail::lsqr_run<D, R>(const BasicLinearOperator<D, R>&, const R&, \
-                                                       const D*, const LsqrOptions<D>&);
+#define DISTLOPS_LSQR_INSTANCE(prefix, D, R) prefix template class Lsqr<D, R>;
 DISTLOPS_SOLVER_PAIRS(DISTLOPS_LSQR_INSTANCE, extern)
 DISTLOPS_SOLVER_CUDA_PAIRS(DISTLOPS_LSQR_INSTANCE, extern)
 /// \endcond

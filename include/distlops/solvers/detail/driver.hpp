@@ -141,6 +141,10 @@ class SolverDriver {
     parameters.push_back({"niter", std::to_string(options_.niter)});
     table_.header(name_, rows, cols, comm_.size(), parameters, columns);
   }
+  /// Whether the progress table prints the row of iteration k (on any rank alike).
+  bool shows_row(int iteration) const { return table_.shows(iteration); }
+  /// Whether a callback is set.
+  bool has_callback() const { return static_cast<bool>(options_.callback); }
   /// Prints the row of iteration k when it is shown. `values()` (called on every rank, so it
   /// may reduce) gives the row's numbers.
   template <class Values>

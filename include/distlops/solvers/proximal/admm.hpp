@@ -30,6 +30,7 @@
 #include "distlops/solvers/cg.hpp"
 #include "distlops/solvers/common.hpp"
 #include "distlops/solvers/detail/driver.hpp"
+#include "distlops/solvers/detail/stepwise_solver.hpp"
 #include "distlops/solvers/detail/vectors.hpp"
 #include "distlops/solvers/proximal/prox_operator.hpp"
 #include "distlops/solvers/proximal/stepwise.hpp"
@@ -51,7 +52,7 @@ struct AdmmOptions : SolverOptions<Domain> {
 /// ADMM in step-wise form (stepwise.hpp); admm() is `Admm(g, op, b, a, options).solve(x0)`. Domain
 /// is x's type, Range b's and Aux z's (A's range). Not copyable: it holds the run's state.
 template <class Domain, class Range, class Aux>
-class Admm {
+class Admm : public detail::StepwiseSolver<Admm<Domain, Range, Aux>> {
  public:
   /// The scalar type of the model.
   using T = typename Domain::value_type;
@@ -61,8 +62,6 @@ class Admm {
   Admm(const ProxOperator<Aux>& g, const BasicLinearOperator<Domain, Range>& op, const Range& b,
        const BasicLinearOperator<Domain, Aux>& a, const AdmmOptions<Domain>& options = {})
       : g_(g.clone()), op_(op), b_(b), a_(a), options_(options) {}
-  Admm(const Admm&) = delete;
-  Admm& operator=(const Admm&) = delete;
 
   /// Validates the options and operators (InvalidArgument or ShapeMismatch on every rank),
   /// allocates the work vectors, sets x = x0, z = A x0, u = 0 (or loads the checkpoint) and records
@@ -74,13 +73,6 @@ class Admm {
   bool finished() const { return !x_ || reason_.has_value() || k_ >= options_.niter; }
   /// The result (moves the iterate out; the solver is spent afterwards). Collective.
   ProximalResult<Domain> finalize();
-  /// setup, step until finished, finalize.
-  ProximalResult<Domain> solve(const Domain& x0) {
-    setup(x0);
-    while (!finished())
-      step();
-    return finalize();
-  }
 
   /// Iterations done so far (including those of a resumed checkpoint).
   int iteration() const { return k_; }

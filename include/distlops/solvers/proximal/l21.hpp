@@ -15,6 +15,13 @@
 ///
 /// The components must be distributed arrays (not nested stacks) of one layout: ShapeMismatch
 /// on every rank otherwise.
+///
+/// The groups' squared norms go to a workspace kept from call to call (reallocated only when
+/// the components' layout changes), so that value, prox and its conjugate allocate nothing in a
+/// solver's loop. Like the operators' workspaces it makes one object unfit for calls from
+/// several threads at once; copies and clone() start with an empty workspace.
+
+#include <optional>
 
 #include "distlops/solvers/proximal/prox_operator.hpp"
 
@@ -26,6 +33,12 @@ class L21 : public ProxOperator<V> {
  public:
   /// sigma >= 0 and finite (InvalidArgument otherwise).
   explicit L21(double sigma = 1.0);
+  L21(const L21& other) : ProxOperator<V>(other), sigma_(other.sigma_) {}
+  L21& operator=(const L21& other) {
+    sigma_ = other.sigma_;
+    group_norms_.reset();
+    return *this;
+  }
 
   /// The factor sigma.
   double sigma() const { return sigma_; }
@@ -38,7 +51,13 @@ class L21 : public ProxOperator<V> {
   void do_prox_conjugate(const V& x, double tau, V& out) const override;
 
  private:
+  using Real = real_type_t<typename V::value_type>;
+  using Norms = DistributedArray<Real, typename V::space_type>;
+  /// The squared norms of x's groups, in the workspace (the layouts checked).
+  const Norms& group_squared_norms(const V& x) const;
+
   double sigma_;
+  mutable std::optional<Norms> group_norms_;
 };
 
 /// \cond

@@ -28,6 +28,7 @@
 #include "distlops/operators/linear_operator.hpp"
 #include "distlops/solvers/common.hpp"
 #include "distlops/solvers/detail/driver.hpp"
+#include "distlops/solvers/detail/stepwise_solver.hpp"
 #include "distlops/solvers/detail/vectors.hpp"
 #include "distlops/solvers/power_iteration.hpp"
 #include "distlops/solvers/proximal/prox_operator.hpp"
@@ -53,7 +54,7 @@ struct LinearizedAdmmOptions : SolverOptions<Domain> {
 /// `LinearizedAdmm(f, g, a, options).solve(x0)`. Domain is x's type, Aux z's (A's range). Not
 /// copyable: it holds the run's state.
 template <class Domain, class Aux>
-class LinearizedAdmm {
+class LinearizedAdmm : public detail::StepwiseSolver<LinearizedAdmm<Domain, Aux>> {
  public:
   /// The scalar type of the model.
   using T = typename Domain::value_type;
@@ -64,8 +65,6 @@ class LinearizedAdmm {
                  const BasicLinearOperator<Domain, Aux>& a,
                  const LinearizedAdmmOptions<Domain>& options = {})
       : f_(f.clone()), g_(g.clone()), a_(a), options_(options) {}
-  LinearizedAdmm(const LinearizedAdmm&) = delete;
-  LinearizedAdmm& operator=(const LinearizedAdmm&) = delete;
 
   /// Validates the options and operators (InvalidArgument or ShapeMismatch on every rank),
   /// estimates the operator norm when needed, allocates the work vectors, sets x = x0 (or loads
@@ -77,13 +76,6 @@ class LinearizedAdmm {
   bool finished() const { return !x_ || reason_.has_value() || k_ >= options_.niter; }
   /// The result (moves the iterate out; the solver is spent afterwards). Collective.
   ProximalResult<Domain> finalize();
-  /// setup, step until finished, finalize.
-  ProximalResult<Domain> solve(const Domain& x0) {
-    setup(x0);
-    while (!finished())
-      step();
-    return finalize();
-  }
 
   /// Iterations done so far (including those of a resumed checkpoint).
   int iteration() const { return k_; }

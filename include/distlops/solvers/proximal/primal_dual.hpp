@@ -22,9 +22,13 @@
 /// are 0.95 / ||K||.
 ///
 /// K xbar comes from K x_{k+1} and K x_k by linearity, (1 + theta) K x_{k+1} - theta K x_k, so
-/// an iteration applies K once and K^H once, and the objective J(x) = f(x) + g(K x) of the
-/// histories costs no apply (one reduction for each of f and g, one for ||x_{k+1} - x_k||).
-/// Stopping rules and histories as in proximal_gradient.hpp (tol: relative change of J).
+/// an iteration applies K once and K^H once, and the objective J(x) = f(x) + g(K x) costs no
+/// apply (one reduction for each of f and g; ||x_{k+1} - x_k|| is one more).
+/// Stopping rules and histories as in proximal_gradient.hpp (tol: relative change of J), except
+/// that J is evaluated only where something reads it, because it can cost more than the rest of
+/// the iteration (g = L21: a square root per group): at x0, and at x_k when tol > 0, a callback
+/// is set, the progress table shows row k, or `record_costs` is true. costs[k] is NaN for the
+/// other iterations; `objective()` gives J of the current iterate on demand.
 
 #include <array>
 #include <memory>
@@ -35,6 +39,7 @@
 #include "distlops/operators/linear_operator.hpp"
 #include "distlops/solvers/common.hpp"
 #include "distlops/solvers/detail/driver.hpp"
+#include "distlops/solvers/detail/stepwise_solver.hpp"
 #include "distlops/solvers/detail/vectors.hpp"
 #include "distlops/solvers/power_iteration.hpp"
 #include "distlops/solvers/proximal/prox_operator.hpp"
@@ -57,6 +62,9 @@ struct PrimalDualOptions : SolverOptions<Domain> {
   bool check_steps = true;
   /// Options of the power iteration that estimates ||K||^2.
   PowerIterationOptions eigs = {};
+  /// Whether every iteration evaluates J for the costs history (otherwise only where the stop
+  /// test, a callback or the progress table needs it).
+  bool record_costs = false;
 };
 
 /// What primal_dual returns: the proximal result (tau the primal step) and the dual step.
@@ -72,7 +80,7 @@ struct PrimalDualResult : ProximalResult<Domain> {
 /// `PrimalDual(f, g, k, options).solve(x0)`. Domain is x's type, Dual y's (K's range). Not
 /// copyable: it holds the run's state.
 template <class Domain, class Dual>
-class PrimalDual {
+class PrimalDual : public detail::StepwiseSolver<PrimalDual<Domain, Dual>> {
  public:
   /// The scalar type of the model.
   using T = typename Domain::value_type;
@@ -83,8 +91,6 @@ class PrimalDual {
              const BasicLinearOperator<Domain, Dual>& k,
              const PrimalDualOptions<Domain>& options = {})
       : f_(f.clone()), g_(g.clone()), k_op_(k), options_(options) {}
-  PrimalDual(const PrimalDual&) = delete;
-  PrimalDual& operator=(const PrimalDual&) = delete;
 
   /// Validates the options and operators (InvalidArgument or ShapeMismatch on every rank),
   /// estimates the operator norm when needed, allocates the work vectors, sets x = x0 (or loads
@@ -96,13 +102,6 @@ class PrimalDual {
   bool finished() const { return !x_ || reason_.has_value() || k_ >= options_.niter; }
   /// The result (moves the iterate out; the solver is spent afterwards). Collective.
   PrimalDualResult<Domain> finalize();
-  /// setup, step until finished, finalize.
-  PrimalDualResult<Domain> solve(const Domain& x0) {
-    setup(x0);
-    while (!finished())
-      step();
-    return finalize();
-  }
 
   /// Iterations done so far (including those of a resumed checkpoint).
   int iteration() const { return k_; }
@@ -110,6 +109,9 @@ class PrimalDual {
   const Domain& x() const { return *x_; }
   /// The dual variable.
   const Dual& y() const { return *y_; }
+  /// J(x) = f(x) + g(K x) of the current iterate (evaluated when not known yet). Collective.
+  double objective();
+
   /// The primal step size in use.
   double tau() const { return tau_; }
   /// The dual step size in use.
@@ -122,7 +124,11 @@ class PrimalDual {
   const std::vector<double>& costs() const { return run_->history(1); }
 
  private:
-  std::vector<double> row() const { return {update_, cost_}; }
+  std::vector<double> row() { return {update_, objective()}; }
+  /// Whether iteration k must evaluate J.
+  bool needs_objective(int k) const {
+    return options_.record_costs || run_->tol() > 0 || run_->has_callback() || run_->shows_row(k);
+  }
 
   std::shared_ptr<const ProxOperator<Domain>> f_;
   std::shared_ptr<const ProxOperator<Dual>> g_;
@@ -133,6 +139,7 @@ class PrimalDual {
   std::optional<Dual> y_, v_, kx_, kx_old_;
   double tau_ = 0, sigma_ = 0, norm_squared_ = 0, cost_ = 0;
   double update_ = std::numeric_limits<double>::quiet_NaN();
+  bool cost_known_ = false;  // cost_ is J of the current x (and kx_ = K x)
   int k_ = 0;
   std::optional<StopReason> reason_;
 };
@@ -190,8 +197,12 @@ void PrimalDual<Domain, Dual>::setup(const Domain& x0) {
     y_->set_zero();
   }
   k_op_.apply(*x_, *kx_);
-  if (!run_->resuming()) {
-    cost_ = f_->value(*x_) + g_->value(*kx_);
+  cost_known_ = false;
+  if (run_->resuming()) {
+    // The checkpoint's cost is that of its iterate when it was evaluated (finite then).
+    cost_known_ = std::isfinite(cost_);
+  } else {
+    objective();
     run_->record({update_, cost_});
   }
   run_->header(k_op_.rows(), k_op_.cols(),
@@ -203,7 +214,17 @@ void PrimalDual<Domain, Dual>::setup(const Domain& x0) {
                 {"theta", detail::format_parameter(o.theta)}},
                {"xupdate", "cost"});
   run_->row(k_, *x_, [&] { return row(); });
-  if (!std::isfinite(cost_)) reason_ = StopReason::non_finite;
+  if (cost_known_ && !std::isfinite(cost_)) reason_ = StopReason::non_finite;
+}
+
+template <class Domain, class Dual>
+double PrimalDual<Domain, Dual>::objective() {
+  if (!x_) throw InvalidArgument("primal_dual: objective() needs setup()");
+  if (!cost_known_) {
+    cost_ = f_->value(*x_) + g_->value(*kx_);
+    cost_known_ = true;
+  }
+  return cost_;
 }
 
 template <class Domain, class Dual>
@@ -227,14 +248,20 @@ void PrimalDual<Domain, Dual>::step() {
   g_->prox_conjugate(*v_, sigma_, *y_);
   w_->axpbypcz(T(1), *x_, T(-1), *xold_, T(0));
   const double update = std::sqrt(detail::squared_norm(*w_));
-  const double cost = f_->value(*x_) + g_->value(*kx_);
-  const double previous = cost_;
+  const double previous = cost_known_ ? cost_ : std::numeric_limits<double>::quiet_NaN();
   ++k_;
   update_ = update;
-  cost_ = cost;
+  cost_known_ = false;
+  cost_ = std::numeric_limits<double>::quiet_NaN();
+  const bool evaluated = needs_objective(k_);
+  if (evaluated) objective();
+  const double cost = cost_;
   run_->record({update_, cost_});
-  if (!detail::all_finite(update, cost)) {
+  if (!std::isfinite(update) || (evaluated && !std::isfinite(cost))) {
+    // Back to the last finite iterate, with its K x for the objective.
     std::swap(*x_, *xold_);
+    std::swap(*kx_, *kx_old_);
+    cost_known_ = false;
     reason_ = StopReason::non_finite;
   } else if (detail::objective_settled(cost, previous, run_->tol())) {
     reason_ = StopReason::tolerance;

@@ -36,6 +36,7 @@
 
 #include "distlops/solvers/common.hpp"
 #include "distlops/solvers/detail/driver.hpp"
+#include "distlops/solvers/detail/stepwise_solver.hpp"
 #include "distlops/solvers/detail/vectors.hpp"
 #include "distlops/solvers/proximal/prox_operator.hpp"
 #include "distlops/solvers/proximal/stepwise.hpp"
@@ -78,7 +79,7 @@ struct ProximalGradientOptions : SolverOptions<Domain> {
 
 /// The step-wise form (stepwise.hpp). Not copyable: it holds the run's state.
 template <class Domain>
-class ProximalGradient {
+class ProximalGradient : public detail::StepwiseSolver<ProximalGradient<Domain>> {
  public:
   /// The scalar type of the model.
   using T = typename Domain::value_type;
@@ -88,8 +89,6 @@ class ProximalGradient {
   ProximalGradient(const ProxOperator<Domain>& f, const ProxOperator<Domain>& g,
                    const ProximalGradientOptions<Domain>& options = {})
       : f_(f.clone()), g_(g.clone()), options_(options) {}
-  ProximalGradient(const ProximalGradient&) = delete;
-  ProximalGradient& operator=(const ProximalGradient&) = delete;
 
   /// Validates the options (InvalidArgument on every rank), allocates the work vectors, sets
   /// x = x0 (or loads the checkpoint) and records the initial objective.
@@ -101,12 +100,6 @@ class ProximalGradient {
   /// The result (moves the iterate out; the solver is spent afterwards).
   ProximalResult<Domain> finalize();
   /// setup, step until finished, finalize.
-  ProximalResult<Domain> solve(const Domain& x0) {
-    setup(x0);
-    while (!finished())
-      step();
-    return finalize();
-  }
 
   /// Iterations done so far (including those of a resumed checkpoint).
   int iteration() const { return k_; }

@@ -48,7 +48,9 @@ namespace distlops::io {
 
 /// The shape and element type of a dataset.
 struct Hdf5DatasetInfo {
+  /// The dataset's global shape.
   Shape shape;
+  /// The element type (h5py's types: complex as the compound {r, i}).
   NpyDtype dtype = NpyDtype::float64;
 };
 

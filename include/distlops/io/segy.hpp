@@ -46,7 +46,9 @@ struct SegySection {
 
 /// The sampling of a SEG-Y file, from its headers.
 struct SegyGeometry {
+  /// Number of traces (nx).
   Index traces = 0;
+  /// Samples per trace (nz).
   Index samples = 0;
   /// Sample interval in seconds (the binary header's, else the first trace header's).
   double sample_interval = 0;

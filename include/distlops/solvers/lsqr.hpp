@@ -108,9 +108,12 @@ inline StopReason lsqr_reason(int istop) {
 template <class Domain, class Range>
 class Lsqr : public detail::StepwiseSolver<Lsqr<Domain, Range>> {
  public:
+  /// The scalar type of the domain.
   using T = typename Domain::value_type;
+  /// The memory space the solver runs in.
   using Space = typename Domain::space_type;
 
+  /// Keeps a reference to op (it must outlive the solver) and a copy of the options.
   explicit Lsqr(const BasicLinearOperator<Domain, Range>& op,
                 const LsqrOptions<Domain>& options = {})
       : op_(op), options_(options) {}
@@ -254,16 +257,21 @@ class Lsqr : public detail::StepwiseSolver<Lsqr<Domain, Range>> {
     return result;
   }
 
+  /// Iterations done so far.
   int iteration() const { return k_; }
+  /// The current iterate (valid from setup() to finalize()).
   const Domain& x() const { return *x_; }
   /// The Lanczos vectors of the bidiagonalisation (unit norm unless the run broke down) and
   /// the search direction w.
   const Range& u() const { return *u_; }
+  /// The domain-side Lanczos vector.
   const Domain& v() const { return *v_; }
+  /// The search direction.
   const Domain& w() const { return *w_; }
   /// The recurrence's scalars and estimates of the current iterate (lsqr_recurrence.hpp):
   /// alfa, beta, anorm, acond, rnorm, r1norm, arnorm, xnorm, istop, ...
   const detail::LsqrScalars& scalars() const { return scalars_on_host(); }
+  /// Why the run stopped, once a stop test fired (empty while running or at the iteration limit).
   std::optional<StopReason> reason() const { return reason_; }
   /// PyLops' istop of the run so far (7 once it ran out of iterations, as in the result).
   int istop() const {
@@ -272,7 +280,9 @@ class Lsqr : public detail::StepwiseSolver<Lsqr<Domain, Range>> {
     if (finished() && !reason_) code = 7;
     return code;
   }
+  /// arnorm (the estimate of ||A^H r_k||) of every iterate so far.
   const std::vector<double>& residual_norms() const { return run_->history(0); }
+  /// r1norm (the estimate of ||y - A x_k||, PyLops' cost) of every iterate so far.
   const std::vector<double>& costs() const { return run_->history(1); }
 
  private:

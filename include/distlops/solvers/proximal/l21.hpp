@@ -33,7 +33,9 @@ class L21 : public ProxOperator<V> {
  public:
   /// sigma >= 0 and finite (InvalidArgument otherwise).
   explicit L21(double sigma = 1.0);
+  /// Copies sigma; the copy starts with an empty workspace of its own.
   L21(const L21& other) : ProxOperator<V>(other), sigma_(other.sigma_) {}
+  /// Takes other's sigma and drops the workspace (rebuilt at the next call).
   L21& operator=(const L21& other) {
     sigma_ = other.sigma_;
     group_norms_.reset();

@@ -32,7 +32,9 @@
 
 namespace distlops::io {
 
-namespace {
+// Named, not anonymous: the unity build puts this file beside others, and the lambdas of the
+// stacked readers and writers (external linkage) capture these types.
+namespace hdf5_file {
 
 using detail::describe_call;
 
@@ -411,7 +413,9 @@ void check_dataset_name(const Communicator& comm, const std::string& dataset, co
   }
 }
 
-}  // namespace
+}  // namespace hdf5_file
+
+using namespace hdf5_file;
 
 template <Scalar T>
 void write_hdf5(const std::filesystem::path& path, const DistributedArray<T, Host>& array,

@@ -8,6 +8,7 @@
 /// every rank holds the same description, so checks on layouts reach the same verdict on
 /// every rank without communication.
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -79,6 +80,9 @@ class Layout {
   Index local_size(int rank) const;
   Index local_size() const { return local_size(rank()); }
   Index global_size() const { return get().global_size; }
+  /// A hash of the global shape, partition, axis, local extents and mask, the same on every
+  /// rank: layouts passed on different ranks are compared through it (collective_check.hpp).
+  std::uint64_t fingerprint() const { return get().fingerprint; }
 
   /// Same global shape and communicator with PyLops-MPI's default split along `axis`, keeping
   /// partition and mask. Collective.
@@ -105,10 +109,17 @@ class Layout {
     std::vector<int> mask;
     Index global_size = 0;
     Index slab_size = 0;  // product of the extents of the axes other than the distribution axis
+    std::uint64_t fingerprint = 0;
   };
   const Data& get() const;
   std::shared_ptr<const Data> data_;
 };
+
+/// Whether every rank's block of `a` holds the same global elements, in the same order, as
+/// its block of `b` (flat row-major positions), so that data of one may be seen with the other
+/// without copy: same global size, partition (or both replicated), mask, communicator group and
+/// local sizes, and blocks that are either in global order in both layouts or split alike.
+bool views_alike(const Layout& a, const Layout& b);
 
 /// PyLops-MPI's default split of n items over `parts` ranks: n / parts + 1 to the first
 /// n % parts ranks, n / parts to the others.

@@ -31,7 +31,8 @@ class VStackOperator final : public LinearOperatorBase<DistributedArray<T, Space
   /// (ShapeMismatch on every rank otherwise, worded as `wording` says).
   VStackOperator(std::vector<LocalOperator<T, Space>> ops, const Communicator& comm,
                  detail::StackWording wording = {})
-      : VStackOperator(ops, comm, Blocks::shapes_of(ops, Blocks::Side::domain),
+      : VStackOperator(detail::agreed_blocks(ops, comm, wording.name), comm,
+                       Blocks::shapes_of(ops, Blocks::Side::domain),
                        Blocks(ops, Blocks::Side::range), wording) {}
 
   void forward(const Array& x, Array& y) const override {

@@ -107,6 +107,8 @@ LsqrResult<Domain> lsqr_run(const BasicLinearOperator<Domain, Range>& op, const 
           throw InvalidArgument("lsqr: atol, btol and conlim must be non-negative");
         }
       });
+  // From here on the operands are the solver's own vectors, of the layouts agreed above.
+  const AgreedOperands agreed;
 
   // The slots hold the recurrence's scalars (LsqrSlots); sc is their host copy.
   using Space = typename Domain::space_type;

@@ -360,11 +360,13 @@ NpyHeader parse_npy_header(std::span<const std::byte> bytes) {
   header.minor_version = 0;
   header.data_offset = total;
 
-  // The non-zero extents count too: an empty array's strides and offsets still multiply them.
   const auto item = static_cast<Index>(npy_item_size(header.dtype));
-  if (!extents_fit(header.shape, item)) {
-    fail("the shape " + to_string(header.shape) + " of " + npy_dtype_name(header.dtype) +
-         " needs more than 2^63 - 1 bytes");
+  Index bytes_needed = item;
+  for (Index extent : header.shape) {
+    if (__builtin_mul_overflow(bytes_needed, extent, &bytes_needed)) {
+      fail("the shape " + to_string(header.shape) + " of " + npy_dtype_name(header.dtype) +
+           " needs more than 2^63 - 1 bytes");
+    }
   }
   return header;
 }

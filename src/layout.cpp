@@ -258,8 +258,11 @@ bool views_alike(const Layout& a, const Layout& b) {
     if (a.local_size(r) != b.local_size(r)) return false;
   }
   if (!a.communicator().congruent(b.communicator())) return false;
+  // A flat side reads each rank's block in its local C order (PyLops-MPI's flattened
+  // arrays); two N-d layouts must hold the same elements in the same order.
   const bool split_alike = a.global_shape() == b.global_shape() && a.axis() == b.axis();
-  return split_alike || (blocks_in_global_order(a) && blocks_in_global_order(b));
+  const bool flat = a.ndim() == 1 || b.ndim() == 1;
+  return split_alike || flat || (blocks_in_global_order(a) && blocks_in_global_order(b));
 }
 
 std::string Layout::describe() const {

@@ -115,10 +115,10 @@ class Layout {
   std::shared_ptr<const Data> data_;
 };
 
-/// Whether every rank's block of `a` holds the same global elements, in the same order, as
-/// its block of `b` (flat row-major positions), so that data of one may be seen with the other
-/// without copy: same global size, partition (or both replicated), mask, communicator group and
-/// local sizes, and blocks that are either in global order in both layouts or split alike.
+/// Whether data of layout `a` may be seen with layout `b` without copy: same global size,
+/// partition (or both replicated), mask, communicator group and local sizes, and either the same
+/// elements in the same order on every rank (split alike, or both in global order) or one side
+/// flat (1-d: each rank's block in its local C order, PyLops-MPI's flattened arrays).
 bool views_alike(const Layout& a, const Layout& b);
 
 /// PyLops-MPI's default split of n items over `parts` ranks: n / parts + 1 to the first

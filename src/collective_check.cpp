@@ -3,6 +3,7 @@
 #include "distlops/core/collective_check.hpp"
 
 #include <string>
+#include <vector>
 
 #include "distlops/core/error.hpp"
 
@@ -29,19 +30,37 @@ Verdict describe(const std::exception_ptr& failure) {
 
 }  // namespace
 
+namespace {
+thread_local bool agreed_operands = false;
+}  // namespace
+
+bool operands_agreed() {
+  return agreed_operands;
+}
+
 void agree_on_verdict(const Communicator& comm, const std::exception_ptr& local_failure,
                       const Fingerprint* fingerprint, std::string_view subject) {
-  const auto size = static_cast<std::uint64_t>(comm.size());
+  const int size = comm.size();
+  if (size == 1) {
+    if (local_failure) {
+      // As with several ranks: a standard exception becomes a distlops::Error.
+      const Verdict verdict = describe(local_failure);
+      throw_error(verdict.kind, verdict.message);
+    }
+    return;
+  }
+  const auto ranks = static_cast<std::uint64_t>(size);
   const auto rank = static_cast<std::uint64_t>(comm.rank());
   const std::uint64_t hash = fingerprint ? fingerprint->value() : 0;
-  // MAX over ranks of (size - rank) selects the lowest failing rank; MAX of the hash and of its
-  // complement gives max and ~min, which coincide only when every rank holds the same hash.
-  std::uint64_t local[3] = {local_failure ? size - rank : 0, hash, ~hash};
-  std::uint64_t global[3] = {0, 0, 0};
-  comm.allreduce(local, global, 3, ReduceOp::max);
+  // MAX over ranks of (size - rank) selects the lowest failing rank; MAX of the pass flag
+  // says whether any rank passed; MAX of the hash and of its complement gives max and ~min,
+  // which coincide only when every rank holds the same hash.
+  std::uint64_t local[4] = {local_failure ? ranks - rank : 0, local_failure ? 0U : 1U, hash, ~hash};
+  std::uint64_t global[4] = {0, 0, 0, 0};
+  comm.allreduce(local, global, 4, ReduceOp::max);
 
   if (global[0] > 0) {
-    const int root = static_cast<int>(size - global[0]);
+    const int root = static_cast<int>(ranks - global[0]);
     Verdict verdict;
     if (comm.rank() == root) verdict = describe(local_failure);
     int header[2] = {static_cast<int>(verdict.kind), static_cast<int>(verdict.message.size())};
@@ -49,11 +68,32 @@ void agree_on_verdict(const Communicator& comm, const std::exception_ptr& local_
     verdict.kind = static_cast<ErrorKind>(header[0]);
     verdict.message.resize(static_cast<std::size_t>(header[1]));
     comm.broadcast(verdict.message.data(), header[1], root);
+    // Input bad on some ranks only: say where, since the message may describe that rank's
+    // arguments only.
+    if (global[1] != 0) verdict.message += " (raised on rank " + std::to_string(root) + ")";
     throw_error(verdict.kind, verdict.message);
   }
-  if (fingerprint && global[1] != ~global[2]) {
-    throw InvalidArgument(std::string(subject) + " differs between ranks");
+  if (fingerprint && global[2] != ~global[3]) {
+    // The error path only: which rank differs costs one allgather.
+    const std::vector<std::uint64_t> hashes = comm.allgather(hash);
+    int first = 1;
+    while (first < size && hashes[static_cast<std::size_t>(first)] == hashes[0])
+      ++first;
+    throw InvalidArgument(std::string(subject) + " differs between ranks (rank " +
+                          std::to_string(first) + "'s differs from rank 0's)");
   }
 }
 
 }  // namespace distlops::detail
+
+namespace distlops {
+
+AgreedOperands::AgreedOperands() : outer_(detail::agreed_operands) {
+  detail::agreed_operands = true;
+}
+
+AgreedOperands::~AgreedOperands() {
+  detail::agreed_operands = outer_;
+}
+
+}  // namespace distlops

@@ -124,7 +124,9 @@ DistributedArray<T, Space> DistributedArray<T, Space>::from_global(const Layout&
 template <Scalar T, MemorySpace Space>
 void DistributedArray<T, Space>::assign_global(std::span<const T> global) {
   const Layout& layout = layout_;
-  collective_check(layout.communicator(), [&] {
+  Fingerprint arguments;
+  arguments.add(layout.fingerprint());
+  collective_check(layout.communicator(), arguments, "from_global: the layout", [&] {
     if (static_cast<Index>(global.size()) != layout.global_size()) {
       throw ShapeMismatch("DistributedArray::from_global: the global array of rank " +
                           std::to_string(layout.rank()) + " has " + std::to_string(global.size()) +
@@ -160,7 +162,9 @@ DistributedArray<T, Space> DistributedArray<T, Space>::from_root(const Layout& l
                                                                  std::span<const T> global_on_root,
                                                                  int root) {
   const Communicator& comm = layout.communicator();
-  collective_check(comm, [&] {
+  Fingerprint arguments;
+  arguments.add(root).add(layout.fingerprint());
+  collective_check(comm, arguments, "DistributedArray::from_root: the root or the layout", [&] {
     if (root < 0 || root >= comm.size()) {
       throw InvalidArgument("DistributedArray::from_root: root " + std::to_string(root) +
                             " is not a rank of a communicator of size " +
@@ -208,7 +212,9 @@ DistributedArray<T, Space> DistributedArray<T, Space>::from_root(const Layout& l
 template <Scalar T, MemorySpace Space>
 DistributedArray<T, Space> DistributedArray<T, Space>::wrap(const Layout& layout,
                                                             std::span<T> local) {
-  collective_check(layout.communicator(), [&] {
+  Fingerprint arguments;
+  arguments.add(layout.fingerprint());
+  collective_check(layout.communicator(), arguments, "DistributedArray::wrap: the layout", [&] {
     if (static_cast<Index>(local.size()) != layout.local_size()) {
       throw ShapeMismatch("DistributedArray::wrap: rank " + std::to_string(layout.rank()) +
                           " gives " + std::to_string(local.size()) +
@@ -245,20 +251,37 @@ DistributedArray<T, Space>& DistributedArray<T, Space>::operator=(const Distribu
 
 template <Scalar T, MemorySpace Space>
 DistributedArray<T, Space> DistributedArray<T, Space>::view(const Layout& layout) {
-  // Every rank knows every rank's local size in both layouts: the verdict is the same on all
-  // ranks without communication.
-  if (empty()) throw InvalidArgument("DistributedArray::view: the array is empty");
-  if (!layout.valid()) throw InvalidArgument("DistributedArray::view: empty layout");
-  if (!layout.communicator().congruent(communicator())) {
-    throw ShapeMismatch("DistributedArray::view: the new layout lives on another communicator");
-  }
-  for (int r = 0; r < layout.size(); ++r) {
-    if (layout.local_size(r) != layout_.local_size(r)) {
-      throw ShapeMismatch("DistributedArray::view: rank " + std::to_string(r) + " holds " +
-                          std::to_string(layout_.local_size(r)) +
-                          " elements, its block of the new layout (" + layout.describe() +
-                          ") has " + std::to_string(layout.local_size(r)));
+  auto check = [&] {
+    if (empty()) throw InvalidArgument("DistributedArray::view: the array is empty");
+    if (!layout.valid()) throw InvalidArgument("DistributedArray::view: empty layout");
+    if (!layout.communicator().congruent(communicator())) {
+      throw ShapeMismatch("DistributedArray::view: the new layout lives on another communicator");
     }
+    for (int r = 0; r < layout.size(); ++r) {
+      if (layout.local_size(r) != layout_.local_size(r)) {
+        throw ShapeMismatch("DistributedArray::view: rank " + std::to_string(r) + " holds " +
+                            std::to_string(layout_.local_size(r)) +
+                            " elements, its block of the new layout (" + layout.describe() +
+                            ") has " + std::to_string(layout.local_size(r)));
+      }
+    }
+    if (!views_alike(layout_, layout)) {
+      throw ShapeMismatch("DistributedArray::view: the blocks of " + layout_.describe() +
+                          " hold other elements than those of " + layout.describe() +
+                          " (another split or partition): redistribute instead");
+    }
+  };
+  // The array and the layout may differ between ranks: the verdict is agreed, unless the caller
+  // has agreed on them already.
+  const Communicator* comm = !empty()         ? &communicator()
+                             : layout.valid() ? &layout.communicator()
+                                              : nullptr;
+  if (!comm || detail::operands_agreed()) {
+    check();
+  } else {
+    Fingerprint layouts;
+    layouts.add(empty() ? 0 : layout_.fingerprint()).add(layout.valid() ? layout.fingerprint() : 0);
+    collective_check(*comm, layouts, "DistributedArray::view: the layouts", check);
   }
   DistributedArray result;
   result.layout_ = layout;
@@ -339,7 +362,9 @@ std::vector<T> DistributedArray<T, Space>::gather(bool masked) const {
 template <Scalar T, MemorySpace Space>
 std::vector<T> DistributedArray<T, Space>::gather_to(int root) const {
   const Communicator& comm = communicator();
-  collective_check(comm, [&] {
+  Fingerprint arguments;
+  arguments.add(root).add(layout_.fingerprint());
+  collective_check(comm, arguments, "DistributedArray::gather_to: the root or the layout", [&] {
     if (root < 0 || root >= comm.size()) {
       throw InvalidArgument("DistributedArray::gather_to: root " + std::to_string(root) +
                             " is not a rank of a communicator of size " +
@@ -383,12 +408,26 @@ std::vector<T> DistributedArray<T, Space>::gather_to(int root) const {
 template <Scalar T, MemorySpace Space>
 void DistributedArray<T, Space>::require_same_layout(const DistributedArray& other,
                                                      const char* operation) const {
-  if (empty() || other.empty()) {
-    throw InvalidArgument(std::string("DistributedArray ") + operation + ": empty operand");
+  auto check = [&] {
+    if (empty() || other.empty()) {
+      throw InvalidArgument(std::string("DistributedArray ") + operation + ": empty operand");
+    }
+    if (layout_ == other.layout_) return;
+    throw ShapeMismatch(std::string("DistributedArray ") + operation + ": layouts differ: " +
+                        layout_.describe() + " vs " + other.layout_.describe());
+  };
+  // The operands may differ between ranks: one allreduce agrees on the verdict and on the
+  // layouts, except where the caller (a solver) has agreed on its operands once.
+  const DistributedArray& known = empty() ? other : *this;
+  if (known.empty() || detail::operands_agreed()) {
+    check();
+    return;
   }
-  if (layout_ == other.layout_) return;
-  throw ShapeMismatch(std::string("DistributedArray ") + operation + ": layouts differ: " +
-                      layout_.describe() + " vs " + other.layout_.describe());
+  Fingerprint layouts;
+  layouts.add(empty() ? 0 : layout_.fingerprint())
+      .add(other.empty() ? 0 : other.layout_.fingerprint());
+  collective_check(known.communicator(), layouts,
+                   std::string("DistributedArray ") + operation + ": the operands' layouts", check);
 }
 
 template <Scalar T, MemorySpace Space>
@@ -553,8 +592,14 @@ R finish_norm(const NormPlan& plan, R reduced) {
 
 template <Scalar T, MemorySpace Space>
 auto DistributedArray<T, Space>::norm(double ord) const -> real_type {
-  if (empty()) throw InvalidArgument("DistributedArray::norm: empty array");
-  const detail::NormPlan plan = detail::plan_norm(ord);
+  detail::NormPlan plan{};
+  Fingerprint arguments;
+  arguments.add(ord).add(empty() ? 0 : layout_.fingerprint());
+  check_operands(empty() ? nullptr : &communicator(), arguments,
+                 "DistributedArray::norm: ord or the array's layout", [&] {
+                   if (empty()) throw InvalidArgument("DistributedArray::norm: empty array");
+                   plan = detail::plan_norm(ord);
+                 });
   const auto p = static_cast<real_type>(plan.p);
   if (layout_.replicated()) {
     return detail::finish_norm(plan,
@@ -569,15 +614,23 @@ auto DistributedArray<T, Space>::norm(double ord) const -> real_type {
 
 template <Scalar T, MemorySpace Space>
 auto DistributedArray<T, Space>::norm(double ord, int norm_axis) const -> std::vector<real_type> {
-  if (empty()) throw InvalidArgument("DistributedArray::norm: empty array");
+  detail::NormPlan plan{};
+  Fingerprint arguments;
+  arguments.add(ord).add(norm_axis).add(empty() ? 0 : layout_.fingerprint());
+  check_operands(empty() ? nullptr : &communicator(), arguments,
+                 "DistributedArray::norm: ord, axis or the array's layout", [&] {
+                   if (empty()) throw InvalidArgument("DistributedArray::norm: empty array");
+                   const int nd = ndim();
+                   if (norm_axis < -nd || norm_axis >= nd) {
+                     throw InvalidArgument("DistributedArray::norm: axis " +
+                                           std::to_string(norm_axis) +
+                                           " is out of range for an array of " +
+                                           std::to_string(nd) + " dimension(s)");
+                   }
+                   plan = detail::plan_norm(ord);
+                 });
   const int nd = ndim();
-  if (norm_axis < -nd || norm_axis >= nd) {
-    throw InvalidArgument("DistributedArray::norm: axis " + std::to_string(norm_axis) +
-                          " is out of range for an array of " + std::to_string(nd) +
-                          " dimension(s)");
-  }
   if (norm_axis < 0) norm_axis += nd;
-  const detail::NormPlan plan = detail::plan_norm(ord);
   const Shape local = local_shape();
   const Index outer = detail::extent_product(local, 0, norm_axis);
   const Index length = local[static_cast<std::size_t>(norm_axis)];
@@ -645,7 +698,19 @@ auto DistributedArray<T, Space>::norm(double ord, int norm_axis) const -> std::v
 
 template <Scalar T, MemorySpace Space>
 DistributedArray<T, Space> DistributedArray<T, Space>::redistribute(const Layout& target) const {
-  if (empty()) throw InvalidArgument("DistributedArray::redistribute: empty array");
+  Fingerprint layouts;
+  layouts.add(empty() ? 0 : layout_.fingerprint()).add(target.valid() ? target.fingerprint() : 0);
+  const Communicator* comm = !empty()         ? &communicator()
+                             : target.valid() ? &target.communicator()
+                                              : nullptr;
+  check_operands(comm, layouts, "DistributedArray::redistribute: the array's or the target layout",
+                 [&] {
+                   if (empty())
+                     throw InvalidArgument("DistributedArray::redistribute: empty array");
+                   if (!target.valid()) {
+                     throw InvalidArgument("DistributedArray::redistribute: empty target layout");
+                   }
+                 });
   const RedistributePlan plan(layout_, target);
   DistributedArray result(target);
   plan.execute(*transport_for<Space>(communicator()), data_, result.data_);
@@ -654,13 +719,26 @@ DistributedArray<T, Space> DistributedArray<T, Space>::redistribute(const Layout
 
 template <Scalar T, MemorySpace Space>
 DistributedArray<T, Space> DistributedArray<T, Space>::redistribute(int new_axis) const {
-  if (empty()) throw InvalidArgument("DistributedArray::redistribute: empty array");
+  Fingerprint arguments;
+  arguments.add(new_axis).add(empty() ? 0 : layout_.fingerprint());
+  check_operands(empty() ? nullptr : &communicator(), arguments,
+                 "DistributedArray::redistribute: the axis or the array's layout", [&] {
+                   if (empty())
+                     throw InvalidArgument("DistributedArray::redistribute: empty array");
+                 });
   return redistribute(layout_.with_axis(new_axis));
 }
 
 template <Scalar T, MemorySpace Space>
 LocalArray<T, Space> DistributedArray<T, Space>::add_ghost_cells(Index front, Index back) const {
-  if (empty()) throw InvalidArgument("DistributedArray::add_ghost_cells: empty array");
+  Fingerprint arguments;
+  arguments.add(empty() ? 0 : layout_.fingerprint());
+  check_operands(empty() ? nullptr : &communicator(), arguments,
+                 "DistributedArray::add_ghost_cells: the array's layout", [&] {
+                   if (empty()) {
+                     throw InvalidArgument("DistributedArray::add_ghost_cells: empty array");
+                   }
+                 });
   const GhostExchange exchange(layout_, front, back, GhostReach::neighbours);
   const Shape ghosted_shape = exchange.ghosted_shape();
   LocalArray<T, Space> result(ghosted_shape);

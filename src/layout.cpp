@@ -72,6 +72,10 @@ Layout::Layout(const Communicator& comm, Shape global_shape, const LayoutOptions
             throw InvalidArgument("Layout: negative extent in global shape " + to_string(shape));
           }
         }
+        if (!extents_fit(shape)) {
+          throw InvalidArgument("Layout: the extents of the global shape " + to_string(shape) +
+                                " multiply past the largest index (2^63 - 1)");
+        }
         if (options.partition != Partition::SCATTER && options.partition != Partition::BROADCAST &&
             options.partition != Partition::UNSAFE_BROADCAST) {
           throw InvalidArgument("Layout: unknown partition");
@@ -138,6 +142,13 @@ Layout::Layout(const Communicator& comm, Shape global_shape, const LayoutOptions
   for (int k = 0; k < static_cast<int>(data->global_shape.size()); ++k) {
     if (k != data->axis) data->slab_size *= data->global_shape[k];
   }
+  Fingerprint fingerprint_of_layout;
+  fingerprint_of_layout.add(std::span<const Index>(data->global_shape))
+      .add(data->partition)
+      .add(data->axis)
+      .add(std::span<const Index>(data->extents))
+      .add(std::span<const int>(data->mask));
+  data->fingerprint = fingerprint_of_layout.value();
   data->sub_comm = data->mask.empty() ? comm : comm.split(data->mask[comm.rank()], comm.rank());
   data_ = std::move(data);
 }
@@ -216,6 +227,42 @@ bool Layout::operator==(const Layout& other) const {
   const Data& b = *other.data_;
   return a.global_shape == b.global_shape && a.partition == b.partition && a.axis == b.axis &&
          a.extents == b.extents && a.mask == b.mask && a.comm.congruent(b.comm);
+}
+
+namespace {
+
+// Whether the blocks, concatenated in rank order, are the array in row-major order: replicated,
+// nothing before the distribution axis, or a single rank holding data.
+bool blocks_in_global_order(const Layout& layout) {
+  if (layout.replicated()) return true;
+  Index before = 1;
+  for (int k = 0; k < layout.axis(); ++k)
+    before *= layout.global_shape()[static_cast<std::size_t>(k)];
+  if (before <= 1) return true;
+  int holders = 0;
+  for (int r = 0; r < layout.size(); ++r)
+    holders += layout.local_size(r) > 0 ? 1 : 0;
+  return holders <= 1;
+}
+
+}  // namespace
+
+bool views_alike(const Layout& a, const Layout& b) {
+  if (!a.valid() || !b.valid()) return false;
+  const bool partitions_fit = a.partition() == b.partition() || (a.replicated() && b.replicated());
+  if (!partitions_fit || a.global_size() != b.global_size() || a.size() != b.size() ||
+      a.mask() != b.mask()) {
+    return false;
+  }
+  for (int r = 0; r < a.size(); ++r) {
+    if (a.local_size(r) != b.local_size(r)) return false;
+  }
+  if (!a.communicator().congruent(b.communicator())) return false;
+  // A flat side reads each rank's block in its local C order (PyLops-MPI's flattened
+  // arrays); two N-d layouts must hold the same elements in the same order.
+  const bool split_alike = a.global_shape() == b.global_shape() && a.axis() == b.axis();
+  const bool flat = a.ndim() == 1 || b.ndim() == 1;
+  return split_alike || flat || (blocks_in_global_order(a) && blocks_in_global_order(b));
 }
 
 std::string Layout::describe() const {

@@ -4,7 +4,9 @@
 // SecondDerivative and Laplacian and the distributed ones with Gradient: PyLops' arguments
 // turned into a StencilOperator.
 #include <cmath>
+#include <span>
 
+#include "distlops/core/collective_check.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/operators/derivative/derivative_terms.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
@@ -101,13 +103,41 @@ DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_DERIVATIVES)
 
 }  // namespace local
 
+namespace {
+
+// The options of a distributed derivative must be the same on every rank (a sampling that
+// differs would mix the ranks' scalings): their fingerprint and the terms' verdict are agreed
+// before the stencil plan's collectives. The plan's own checks then see the same terms and
+// layout everywhere.
+Fingerprint fingerprint_of(const Layout& layout, const DerivativeOptions& options) {
+  Fingerprint arguments;
+  arguments.add(layout.fingerprint()).add(options.axis).add(options.sampling);
+  arguments.add(options.kind).add(options.edge).add(options.order);
+  return arguments;
+}
+
+template <class MakeTerms>
+std::vector<StencilTerm> agreed_terms(const std::string& op, const Layout& layout,
+                                      const Fingerprint& arguments, MakeTerms&& make_terms) {
+  std::vector<StencilTerm> terms;
+  collective_check(layout.communicator(), arguments, op + ": the options or the layout",
+                   [&] { terms = make_terms(); });
+  return terms;
+}
+
+}  // namespace
+
 template <Scalar T, MemorySpace Space>
 LinearOperator<T, Space> FirstDerivative(const Layout& layout, const DerivativeOptions& options) {
   const std::string op = "FirstDerivative";
   return LinearOperator<T, Space>::template make<StencilOperator<DistributedArray<T, Space>>>(
       layout,
-      std::vector<StencilTerm>{detail::first_derivative_term(
-          op, options.axis, options.sampling, options.kind, options.edge, options.order)},
+      agreed_terms(op, layout, fingerprint_of(layout, options),
+                   [&] {
+                     return std::vector<StencilTerm>{
+                         detail::first_derivative_term(op, options.axis, options.sampling,
+                                                       options.kind, options.edge, options.order)};
+                   }),
       op);
 }
 
@@ -116,18 +146,28 @@ LinearOperator<T, Space> SecondDerivative(const Layout& layout, const Derivative
   const std::string op = "SecondDerivative";
   return LinearOperator<T, Space>::template make<StencilOperator<DistributedArray<T, Space>>>(
       layout,
-      std::vector<StencilTerm>{detail::second_derivative_term(op, options.axis, options.sampling,
-                                                              1.0, options.kind, options.edge)},
+      agreed_terms(op, layout, fingerprint_of(layout, options),
+                   [&] {
+                     return std::vector<StencilTerm>{detail::second_derivative_term(
+                         op, options.axis, options.sampling, 1.0, options.kind, options.edge)};
+                   }),
       op);
 }
 
 template <Scalar T, MemorySpace Space>
 LinearOperator<T, Space> Laplacian(const Layout& layout, const LaplacianOptions& options) {
   const std::string op = "Laplacian";
+  Fingerprint arguments;
+  arguments.add(layout.fingerprint()).add(std::span<const int>(options.axes));
+  arguments.add(std::span<const double>(options.weights));
+  arguments.add(std::span<const double>(options.sampling)).add(options.edge).add(options.kind);
   return LinearOperator<T, Space>::template make<StencilOperator<DistributedArray<T, Space>>>(
       layout,
-      detail::laplacian_terms(op, options.axes, options.weights, options.sampling, options.kind,
-                              options.edge),
+      agreed_terms(op, layout, arguments,
+                   [&] {
+                     return detail::laplacian_terms(op, options.axes, options.weights,
+                                                    options.sampling, options.kind, options.edge);
+                   }),
       op);
 }
 
@@ -138,11 +178,16 @@ BasicLinearOperator<DistributedArray<T, Space>, StackedDistributedArray<T, Space
   std::vector<double> sampling = options.sampling;
   if (sampling.empty()) sampling.assign(static_cast<std::size_t>(ndim), 1.0);
   if (sampling.size() == 1) sampling.assign(static_cast<std::size_t>(ndim), sampling[0]);
-  if (static_cast<int>(sampling.size()) != ndim) {
-    throw InvalidArgument("Gradient: " + std::to_string(sampling.size()) +
-                          " samplings given for an array of " + std::to_string(ndim) +
-                          " dimension(s)");
-  }
+  Fingerprint arguments;
+  arguments.add(layout.fingerprint()).add(std::span<const double>(sampling));
+  arguments.add(options.edge).add(options.kind);
+  collective_check(layout.communicator(), arguments, "Gradient: the options or the layout", [&] {
+    if (static_cast<int>(sampling.size()) != ndim) {
+      throw InvalidArgument("Gradient: " + std::to_string(sampling.size()) +
+                            " samplings given for an array of " + std::to_string(ndim) +
+                            " dimension(s)");
+    }
+  });
   std::vector<LinearOperator<T, Space>> components;
   for (int axis = 0; axis < ndim; ++axis) {
     components.push_back(FirstDerivative<T, Space>(

@@ -372,6 +372,11 @@ void check_element_count(const NpyHeader& header, const Layout& layout, const st
 Region region_of(const Layout& layout, std::size_t item_size, bool whole) {
   const Shape& shape = layout.global_shape();
   const int axis = layout.axis();
+  if (!extents_fit(shape, static_cast<Index>(item_size))) {
+    throw InvalidArgument("npy: the shape " + to_string(shape) + " at " +
+                          std::to_string(item_size) + " bytes per element spans more than " +
+                          "2^63 - 1 bytes");
+  }
   Region region;
   if (whole) {
     const Index total = layout.global_size() * static_cast<Index>(item_size);
@@ -485,6 +490,9 @@ void write_npy(const std::filesystem::path& path, const DistributedArray<T, Host
   const std::string name = path.string();
   const std::string where = describe_call("write_npy", name);
   check_same_path(comm, name, "write_npy");
+  Fingerprint layouts;
+  layouts.add(layout.fingerprint());
+  collective_check(comm, layouts, "write_npy: the array's layout", [] {});
   const std::vector<std::byte> header = make_npy_header(npy_dtype_of<T>(), layout.global_shape());
 
   // Rank 0 creates the temporary file; every rank learns its name.
@@ -501,7 +509,9 @@ void write_npy(const std::filesystem::path& path, const DistributedArray<T, Host
 
     // Replicated arrays: rank 0 writes its replica, the others nothing.
     const bool writes = !layout.replicated() || rank == 0;
-    const Region region = writes ? region_of(layout, sizeof(T), layout.replicated()) : Region{};
+    // Every rank computes the region, so that its shape checks raise on every rank alike.
+    Region region = region_of(layout, sizeof(T), layout.replicated());
+    if (!writes) region = Region{};
     Datatype pattern;
     collective_check(comm, [&] {
       run_hook(WriteStage::write_header);
@@ -575,7 +585,10 @@ DistributedArray<T, Host> read_npy(const std::filesystem::path& path, const Layo
   // Any layout with as many elements: the file's elements in C order are the C-order elements
   // of the layout's global shape, so each rank's block is the same region of the data whether
   // the shapes agree or not (one collective read either way).
-  check_element_count(file.header, layout, where);
+  Fingerprint layouts;
+  layouts.add(layout.fingerprint());
+  collective_check(comm, layouts, "read_npy: the layout",
+                   [&] { check_element_count(file.header, layout, where); });
   return read_data<T>(file, layout, name, where);
 }
 

@@ -156,7 +156,10 @@ TEST_CASE("an exception on one rank reaches every rank with its type and message
     });
     FAIL("no exception");
   } catch (const IoError& error) {
-    CHECK(std::string(error.what()) == "disk full on rank " + std::to_string(last));
+    // Where other ranks passed, the message also names the rank that raised.
+    const std::string where =
+        comm.size() > 1 ? " (raised on rank " + std::to_string(last) + ")" : "";
+    CHECK(std::string(error.what()) == "disk full on rank " + std::to_string(last) + where);
   }
   // The lowest failing rank wins when several fail.
   try {
@@ -165,7 +168,9 @@ TEST_CASE("an exception on one rank reaches every rank with its type and message
     });
     FAIL("no exception");
   } catch (const ShapeMismatch& error) {
-    CHECK(std::string(error.what()) == "from rank " + std::to_string(last / 2));
+    const std::string where =
+        last / 2 > 0 ? " (raised on rank " + std::to_string(last / 2) + ")" : "";
+    CHECK(std::string(error.what()) == "from rank " + std::to_string(last / 2) + where);
   }
   // A standard exception becomes a distlops::Error everywhere.
   try {
@@ -174,13 +179,15 @@ TEST_CASE("an exception on one rank reaches every rank with its type and message
     });
     FAIL("no exception");
   } catch (const Error& error) {
-    CHECK(std::string(error.what()) == "plain");
+    CHECK(std::string(error.what()) == (comm.size() > 1 ? "plain (raised on rank 0)" : "plain"));
   }
   // Values that must agree but do not.
   Fingerprint fingerprint;
   fingerprint.add(comm.rank() == last ? 1 : 0);
   if (comm.size() > 1) {
-    CHECK_THROWS_AS(collective_check(comm, fingerprint, "the setting", [] {}), InvalidArgument);
+    CHECK_THROWS_WITH(collective_check(comm, fingerprint, "the setting", [] {}),
+                      "the setting differs between ranks (rank " + std::to_string(last) +
+                          "'s differs from rank 0's)");
   }
   expect_in_step(comm);
 }

@@ -257,7 +257,10 @@ TEST_CASE("the callback sees every iteration and its stop is agreed by all ranks
     if (comm.rank() == comm.size() - 1 && iteration == 2) throw InvalidArgument("user failure");
     return CallbackAction::proceed;
   };
-  CHECK_THROWS_WITH(cgls(p.tall, p.y_tall, options), "user failure");
+  // The message names the rank that raised where other ranks did not.
+  const std::string where =
+      comm.size() > 1 ? " (raised on rank " + std::to_string(comm.size() - 1) + ")" : "";
+  CHECK_THROWS_WITH(cgls(p.tall, p.y_tall, options), "user failure" + where);
   // A callback on some ranks only is a mismatch of the options.
   if (comm.size() > 1) {
     LsqrOptions<Array<double>> partial;

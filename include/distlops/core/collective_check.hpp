@@ -54,12 +54,32 @@ class Fingerprint {
 
 namespace detail {
 /// One allreduce: if any rank holds a failure, every rank throws the failure of the lowest
-/// failing rank (same type, same message). Otherwise, when `fingerprint` is given and its
-/// value differs between ranks, every rank throws InvalidArgument saying that `subject`
-/// differs between ranks.
+/// failing rank (same type, same message; when other ranks passed, the message names that
+/// rank). Otherwise, when `fingerprint` is given and its value differs between ranks, every
+/// rank throws InvalidArgument saying that `subject` differs between ranks and naming the
+/// first rank whose value differs from rank 0's.
 void agree_on_verdict(const Communicator& comm, const std::exception_ptr& local_failure,
                       const Fingerprint* fingerprint, std::string_view subject);
+
+/// Whether the calling thread is inside an AgreedOperands scope.
+bool operands_agreed();
 }  // namespace detail
+
+/// While an object of this type lives, the operands that array operations and operator
+/// applies on this thread receive are taken to be the same on every rank: their checks run
+/// locally, without the allreduce that agrees on the verdict. Solvers open one around their
+/// iterations, whose work vectors they built themselves from layouts agreed once per solve.
+/// Every rank must open and close it at the same points.
+class AgreedOperands {
+ public:
+  AgreedOperands();
+  ~AgreedOperands();
+  AgreedOperands(const AgreedOperands&) = delete;
+  AgreedOperands& operator=(const AgreedOperands&) = delete;
+
+ private:
+  bool outer_;
+};
 
 /// Runs `check` on every rank of `comm`; when it throws on any rank, every rank throws the
 /// exception of the lowest failing rank. Collective: costs one small allreduce.
@@ -87,6 +107,19 @@ void collective_check(const Communicator& comm, const Fingerprint& fingerprint,
     failure = std::current_exception();
   }
   detail::agree_on_verdict(comm, failure, &fingerprint, subject);
+}
+
+/// The check of an entry point's operands: collective_check over `comm` with `fingerprint`,
+/// or `check` alone where there is nothing to agree over (`comm` null: an operand without a
+/// communicator) or inside an AgreedOperands scope.
+template <class Check>
+void check_operands(const Communicator* comm, const Fingerprint& fingerprint,
+                    std::string_view subject, Check&& check) {
+  if (!comm || detail::operands_agreed()) {
+    std::forward<Check>(check)();
+    return;
+  }
+  collective_check(*comm, fingerprint, subject, std::forward<Check>(check));
 }
 
 }  // namespace distlops

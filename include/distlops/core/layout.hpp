@@ -8,6 +8,7 @@
 /// every rank holds the same description, so checks on layouts reach the same verdict on
 /// every rank without communication.
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -107,6 +108,9 @@ class Layout {
   Index local_size() const { return local_size(rank()); }
   /// Number of elements of the whole array.
   Index global_size() const { return get().global_size; }
+  /// A hash of the global shape, partition, axis, local extents and mask, the same on every
+  /// rank: layouts passed on different ranks are compared through it (collective_check.hpp).
+  std::uint64_t fingerprint() const { return get().fingerprint; }
 
   /// Same global shape and communicator with PyLops-MPI's default split along `axis`, keeping
   /// partition and mask. Collective.
@@ -134,10 +138,17 @@ class Layout {
     std::vector<int> mask;
     Index global_size = 0;
     Index slab_size = 0;  // product of the extents of the axes other than the distribution axis
+    std::uint64_t fingerprint = 0;
   };
   const Data& get() const;
   std::shared_ptr<const Data> data_;
 };
+
+/// Whether data of layout `a` may be seen with layout `b` without copy: same global size,
+/// partition (or both replicated), mask, communicator group and local sizes, and either the same
+/// elements in the same order on every rank (split alike, or both in global order) or one side
+/// flat (1-d: each rank's block in its local C order, PyLops-MPI's flattened arrays).
+bool views_alike(const Layout& a, const Layout& b);
 
 /// PyLops-MPI's default split of n items over `parts` ranks: n / parts + 1 to the first
 /// n % parts ranks, n / parts to the others.

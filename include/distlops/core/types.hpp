@@ -27,6 +27,17 @@ inline Index element_count(const Shape& shape) {
   return count;
 }
 
+/// Whether `factor` times the product of the non-zero extents of `shape` fits in an Index:
+/// then no product of some of its extents (sizes, strides, byte counts at `factor` bytes per
+/// element) overflows, even when a zero extent makes the array empty.
+inline bool extents_fit(const Shape& shape, Index factor = 1) {
+  Index product = factor;
+  for (Index extent : shape) {
+    if (extent > 0 && __builtin_mul_overflow(product, extent, &product)) return false;
+  }
+  return true;
+}
+
 /// "(4, 5, 6)": the NumPy spelling of a shape, for messages.
 std::string to_string(const Shape& shape);
 

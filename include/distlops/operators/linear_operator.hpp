@@ -213,15 +213,17 @@ class BasicLinearOperator {
   /// beyond the operator's workspaces on the first call.
   void apply(const Domain& x, Range& y) const {
     const log_view::ScopedEvent event(log_view::EventKind::apply, name());
-    LayoutAdapter<Domain> input(x, domain(), name(), ".apply", "x");
-    LayoutAdapter<Range> output(y, range(), name(), ".apply", "y");
+    LayoutAdapter<Domain> input(x, domain(), name(), ".apply", "x", deferred<Domain>);
+    LayoutAdapter<Range> output(y, range(), name(), ".apply", "y", deferred<Range>);
+    input.agree(&output);
     get().forward(input.get_const(), output.get());
   }
   /// y = alpha A x + beta y (y is not read when beta == 0).
   void apply_add(value_type alpha, const Domain& x, value_type beta, Range& y) const {
     const log_view::ScopedEvent event(log_view::EventKind::apply, name());
-    LayoutAdapter<Domain> input(x, domain(), name(), ".apply_add", "x");
-    LayoutAdapter<Range> output(y, range(), name(), ".apply_add", "y");
+    LayoutAdapter<Domain> input(x, domain(), name(), ".apply_add", "x", deferred<Domain>);
+    LayoutAdapter<Range> output(y, range(), name(), ".apply_add", "y", deferred<Range>);
+    input.agree(&output);
     get().forward_add(alpha, input.get_const(), beta, output.get());
   }
   /// x = A^H y in a new vector of the domain layout.
@@ -234,15 +236,17 @@ class BasicLinearOperator {
   /// the operator's workspaces on the first call.
   void apply_adjoint(const Range& y, Domain& x) const {
     const log_view::ScopedEvent event(log_view::EventKind::adjoint, name());
-    LayoutAdapter<Range> input(y, range(), name(), ".apply_adjoint", "y");
-    LayoutAdapter<Domain> output(x, domain(), name(), ".apply_adjoint", "x");
+    LayoutAdapter<Range> input(y, range(), name(), ".apply_adjoint", "y", deferred<Range>);
+    LayoutAdapter<Domain> output(x, domain(), name(), ".apply_adjoint", "x", deferred<Domain>);
+    input.agree(&output);
     get().adjoint(input.get_const(), output.get());
   }
   /// x = alpha A^H y + beta x (x is not read when beta == 0).
   void apply_adjoint_add(value_type alpha, const Range& y, value_type beta, Domain& x) const {
     const log_view::ScopedEvent event(log_view::EventKind::adjoint, name());
-    LayoutAdapter<Range> input(y, range(), name(), ".apply_adjoint_add", "y");
-    LayoutAdapter<Domain> output(x, domain(), name(), ".apply_adjoint_add", "x");
+    LayoutAdapter<Range> input(y, range(), name(), ".apply_adjoint_add", "y", deferred<Range>);
+    LayoutAdapter<Domain> output(x, domain(), name(), ".apply_adjoint_add", "x", deferred<Domain>);
+    input.agree(&output);
     get().adjoint_add(alpha, input.get_const(), beta, output.get());
   }
   /// A x, as a shorthand for apply.
@@ -291,6 +295,9 @@ class BasicLinearOperator {
   }
 
  private:
+  template <class V>
+  static constexpr auto deferred = LayoutAdapter<V>::Agreement::deferred;
+
   const Implementation& get() const {
     if (!implementation_) throw InvalidArgument("LinearOperator: use of an empty operator");
     return *implementation_;

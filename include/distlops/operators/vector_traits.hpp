@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "distlops/core/collective_check.hpp"
 #include "distlops/core/distributed_array.hpp"
 #include "distlops/core/local_array.hpp"
 #include "distlops/core/stacked_distributed_array.hpp"
@@ -36,23 +37,13 @@ struct vector_traits<DistributedArray<T, Space>> {
   static bool has_layout(const vector_type& v, const Layout& layout) {
     return !v.empty() && v.layout() == layout;
   }
-  /// Whether `v` can be seen with `layout` without copying: same partition (or both
-  /// replicated) and global size, same local size on every rank (an N-d array and a flat
-  /// vector whose split matches).
+  /// Whether `v` can be seen with `layout` without copying (views_alike: an N-d array and a
+  /// flat vector whose split matches).
   static bool can_view(const vector_type& v, const Layout& layout) {
-    if (v.empty() || !layout.valid()) return false;
-    const Layout& own = v.layout();
-    // BROADCAST and UNSAFE_BROADCAST store data alike: either may be seen as the other.
-    const bool partitions_fit =
-        own.partition() == layout.partition() || (own.replicated() && layout.replicated());
-    if (!partitions_fit || own.global_size() != layout.global_size() ||
-        own.size() != layout.size() || own.mask() != layout.mask()) {
-      return false;
-    }
-    for (int r = 0; r < own.size(); ++r) {
-      if (own.local_size(r) != layout.local_size(r)) return false;
-    }
-    return own.communicator().congruent(layout.communicator());
+    return !v.empty() && views_alike(v.layout(), layout);
+  }
+  static const Communicator* communicator(const Layout& layout) {
+    return layout.valid() ? &layout.communicator() : nullptr;
   }
 };
 
@@ -85,6 +76,14 @@ struct vector_traits<StackedDistributedArray<T, Space>> {
     }
     return true;
   }
+  static const Communicator* communicator(const StackedLayout& layout) {
+    for (std::size_t i = 0; i < layout.size(); ++i) {
+      const Communicator* comm =
+          layout.is_nested(i) ? communicator(layout.nested(i)) : &layout[i].communicator();
+      if (comm) return comm;
+    }
+    return nullptr;
+  }
 };
 
 /// One rank's N-d array, described by its Shape; never communicates.
@@ -104,6 +103,8 @@ struct vector_traits<LocalArray<T, Space>> {
   static bool can_view(const vector_type& v, const Shape& shape) {
     return v.size() == element_count(shape);
   }
+  // One rank's data: nothing to agree on across ranks.
+  static const Communicator* communicator(const Shape&) { return nullptr; }
 };
 
 /// The layout type of vector type V: Layout, StackedLayout or Shape.
@@ -112,31 +113,65 @@ using vector_layout_t = typename vector_traits<V>::layout_type;
 
 /// A vector seen with a required layout: the vector itself when its layout is the required
 /// one, otherwise a view without copy (ShapeMismatch when neither is possible); for a stacked
-/// vector, every block viewed with its layout. Inputs are
-/// adapted through get_const(); outputs, constructed from a non-const vector, through get().
+/// vector, every block viewed with its layout. Inputs are adapted through get_const(); outputs,
+/// constructed from a non-const vector, through get().
+///
+/// The verdict is agreed over the ranks (vectors may differ between ranks): by the
+/// constructor, or with `Agreement::deferred` by agree(), which agrees on two adapters with
+/// one allreduce. Inside an AgreedOperands scope the check stays local.
 template <class V>
 class LayoutAdapter {
  public:
+  enum class Agreement { now, deferred };
+
   /// `owner` and `operation` name the call in the error message (built only on error, so
   /// that applying an operator costs no string operations).
   LayoutAdapter(const V& vector, const vector_layout_t<V>& layout, const std::string& owner,
-                const char* operation, const char* role)
-      : vector_(const_cast<V*>(&vector)) {
+                const char* operation, const char* role, Agreement agreement = Agreement::now)
+      : vector_(const_cast<V*>(&vector)), layout_(&layout) {
     using traits = vector_traits<V>;
-    if (traits::has_layout(vector, layout)) return;
-    if (traits::can_view(vector, layout)) {
+    if (traits::has_layout(vector, layout)) {
+      fits_ = true;
+    } else if (traits::can_view(vector, layout)) {
+      // The local check has passed: the view's own agreement would be a second allreduce.
+      const AgreedOperands agreed;
       view_.emplace(vector_->view(layout));
+      fits_ = true;
+    } else {
+      failure_ = owner + operation + ": " + role + " is expected with " + traits::describe(layout) +
+                 ", got " + describe_vector(vector);
+    }
+    if (agreement == Agreement::now) agree(nullptr);
+  }
+  /// Agrees on this adapter's verdict and `other`'s (when not null) over the ranks: the same
+  /// ShapeMismatch on every rank when a vector does not fit on some rank. Collective, except
+  /// inside an AgreedOperands scope.
+  template <class W>
+  void agree(const LayoutAdapter<W>* other) const {
+    const bool fits = fits_ && (!other || other->fits_);
+    const Communicator* comm = vector_traits<V>::communicator(*layout_);
+    if (!comm || detail::operands_agreed()) {
+      if (!fits) throw ShapeMismatch(fits_ ? other->failure_ : failure_);
       return;
     }
-    throw ShapeMismatch(owner + operation + ": " + role + " is expected with " +
-                        traits::describe(layout) + ", got " + describe_vector(vector));
+    // The verdict alone: vectors that fit on every rank are seen with the operator's layouts,
+    // agreed at its construction, whatever layouts they carry on each rank.
+    collective_check(*comm, [&] {
+      if (!fits) throw ShapeMismatch(fits_ ? other->failure_ : failure_);
+    });
   }
+  /// agree() with no second adapter.
+  void agree(std::nullptr_t) const { agree<V>(nullptr); }
+
   /// The output vector with the required layout (the vector itself or a view of it).
   V& get() { return view_ ? *view_ : *vector_; }
   /// The input vector with the required layout (the vector itself or a view of it).
   const V& get_const() const { return view_ ? *view_ : *vector_; }
 
  private:
+  template <class W>
+  friend class LayoutAdapter;
+
   static std::string describe_vector(const V& vector) {
     if constexpr (std::is_same_v<vector_layout_t<V>, Layout>) {
       return vector.empty() ? std::string("an empty array") : vector.layout().describe();
@@ -147,7 +182,10 @@ class LayoutAdapter {
     }
   }
   V* vector_;
+  const vector_layout_t<V>* layout_;
   std::optional<V> view_;
+  bool fits_ = false;
+  std::string failure_;
 };
 
 }  // namespace distlops

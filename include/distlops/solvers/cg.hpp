@@ -95,6 +95,8 @@ class Cg : public detail::StepwiseSolver<Cg<V>> {
     parameters.add(preconditioned_);
     run_.reset();
     run_.emplace("cg", options, solver_communicator(b), checkpoint_rank(b), parameters, 0, [] {});
+    // From here on the operands are the solver's own vectors, of the layouts agreed above.
+    const AgreedOperands agreed;
 
     x_.emplace(op.domain());
     r_.emplace(op.domain());
@@ -128,6 +130,7 @@ class Cg : public detail::StepwiseSolver<Cg<V>> {
   void step() {
     using namespace detail;
     if (!x_ || finished()) throw InvalidArgument("cg: step() needs setup() and an unfinished run");
+    const AgreedOperands agreed;  // the operands are the vectors agreed on in setup()
     const BasicLinearOperator<V, V>& m = options_.preconditioner;
     ScalarSlots<typename V::space_type>& slots = *slots_;
     op_.apply(*c_, *q_);

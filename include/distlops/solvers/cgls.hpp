@@ -110,6 +110,8 @@ class Cgls : public detail::StepwiseSolver<Cgls<Domain, Range>> {
     run_.reset();
     run_.emplace("cgls", options, solver_communicator(*x_), checkpoint_rank(*x_), parameters, 0,
                  [&] { check_damp("cgls", damp); });
+    // From here on the operands are the solver's own vectors, of the layouts agreed above.
+    const AgreedOperands agreed;
     slots_.emplace(slot_count);
     reason_.reset();
 
@@ -139,6 +141,7 @@ class Cgls : public detail::StepwiseSolver<Cgls<Domain, Range>> {
     using namespace detail;
     if (!x_ || finished())
       throw InvalidArgument("cgls: step() needs setup() and an unfinished run");
+    const AgreedOperands agreed;  // the operands are the vectors agreed on in setup()
     ScalarSlots<typename Domain::space_type>& slots = *slots_;
     // a = ||r||^2 / curvature where the vectors live (0 at a breakdown: x, s stay as they are).
     slots.begin(q_squared, 2);

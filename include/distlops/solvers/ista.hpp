@@ -191,6 +191,8 @@ class Ista : public detail::StepwiseSolver<Ista<Domain, Range, Coefficients>> {
                      fail("rtol and rtol1 must be non-negative");
                    }
                  });
+    // From here on the operands are the solver's own vectors, of the layouts agreed above.
+    const AgreedOperands agreed;
 
     alpha_ = 0;
     t_ = 1;
@@ -250,6 +252,7 @@ class Ista : public detail::StepwiseSolver<Ista<Domain, Range, Coefficients>> {
     if (!x_ || finished()) {
       throw InvalidArgument(std::string(name()) + ": step() needs setup() and an unfinished run");
     }
+    const AgreedOperands agreed;  // the operands are the vectors agreed on in setup()
     const IstaOptions<Domain, Coefficients>& options = options_;
     const BasicLinearOperator<Coefficients, Domain>& sop = options.sop;
     const ThresholdKind kind = options.threshold;

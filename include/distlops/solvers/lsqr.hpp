@@ -144,6 +144,8 @@ class Lsqr : public detail::StepwiseSolver<Lsqr<Domain, Range>> {
                      throw InvalidArgument("lsqr: atol, btol and conlim must be non-negative");
                    }
                  });
+    // From here on the operands are the solver's own vectors, of the layouts agreed above.
+    const AgreedOperands agreed;
     reason_.reset();
 
     // The slots hold the recurrence's scalars (LsqrSlots); their host copy is sc().
@@ -190,6 +192,7 @@ class Lsqr : public detail::StepwiseSolver<Lsqr<Domain, Range>> {
     using namespace detail;
     if (!x_ || finished())
       throw InvalidArgument("lsqr: step() needs setup() and an unfinished run");
+    const AgreedOperands agreed;  // the operands are the vectors agreed on in setup()
     ScalarSlots<Space>& slots = *slots_;
     const LsqrScalars& sc = scalars_on_host();
     // Bidiagonalisation: beta u = A v - alfa u, alfa v = A^H u - beta v, with beta and alfa

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "distlops/core/collective_check.hpp"
 #include "distlops/core/random.hpp"
 #include "distlops/operators/linear_operator.hpp"
 #include "distlops/solvers/detail/instantiation.hpp"
@@ -63,21 +64,29 @@ template <class V>
 PowerIterationResult<V> power_iteration_run(const BasicLinearOperator<V, V>& op, const V* start,
                                             const PowerIterationOptions& options) {
   using T = typename V::value_type;
-  if (options.niter < 1 || !(options.tol >= 0)) {
-    throw InvalidArgument("power_iteration: niter must be positive and tol non-negative, got " +
-                          std::to_string(options.niter) + " and " + std::to_string(options.tol));
-  }
   if (!(op.domain() == op.range())) {
     throw ShapeMismatch("power_iteration: the operator " + op.name() +
                         " must map a space onto itself");
   }
   V b(op.domain()), next(op.domain());
+  Fingerprint parameters;
+  parameters.add(options.niter).add(options.tol).add(options.seed).add(start != nullptr);
+  collective_check(detail::solver_communicator(b), parameters,
+                   "power_iteration: niter, tol, seed or the start vector's presence", [&] {
+                     if (options.niter < 1 || !(options.tol >= 0)) {
+                       throw InvalidArgument(
+                           "power_iteration: niter must be positive and tol non-negative, got " +
+                           std::to_string(options.niter) + " and " + std::to_string(options.tol));
+                     }
+                   });
   if (start) {
     const LayoutAdapter<V> given(*start, op.domain(), "power_iteration", "", "the start vector");
     b.copy_from(given.get_const());
   } else {
     fill_random(b, options.seed);
   }
+  // From here on the operands are the iteration's own vectors.
+  const AgreedOperands agreed;
   // A reduction: the same verdict on every rank.
   const double start_norm = static_cast<double>(b.norm());
   if (!(start_norm > 0) || !std::isfinite(start_norm)) {

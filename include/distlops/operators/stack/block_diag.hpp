@@ -28,7 +28,8 @@ class BlockDiagOperator final : public LinearOperatorBase<DistributedArray<T, Sp
   /// layouts (reductions on model and data run inside the mask groups).
   BlockDiagOperator(std::vector<LocalOperator<T, Space>> ops, const Communicator& comm,
                     std::vector<int> mask = {})
-      : BlockDiagOperator(std::move(ops), comm, mask, 0) {}
+      : BlockDiagOperator(detail::agreed_blocks(std::move(ops), comm, "BlockDiag"), comm, mask, 0) {
+  }
 
   /// y = A x: each block applied to its piece of this rank's x. No communication.
   void forward(const Array& x, Array& y) const override {

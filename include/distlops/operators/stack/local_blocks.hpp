@@ -8,6 +8,7 @@
 
 #include <vector>
 
+#include "distlops/core/collective_check.hpp"
 #include "distlops/operators/linear_operator.hpp"
 
 namespace distlops::detail {
@@ -29,10 +30,13 @@ class LocalBlocks {
   /// Blocks with the domain (or range) shapes of `ops`.
   LocalBlocks(const std::vector<LocalOperator<T, Space>>& ops, Side side)
       : LocalBlocks(shapes_of(ops, side)) {}
+  /// The shapes of the blocks; an empty shape for an empty handle (agreed_blocks rejects
+  /// those on every rank).
   static std::vector<Shape> shapes_of(const std::vector<LocalOperator<T, Space>>& ops, Side side) {
     std::vector<Shape> shapes;
-    for (const auto& op : ops)
-      shapes.push_back(side == Side::domain ? op.domain() : op.range());
+    for (const auto& op : ops) {
+      shapes.push_back(op.empty() ? Shape{} : side == Side::domain ? op.domain() : op.range());
+    }
     return shapes;
   }
   /// The view of block i of the local data starting at `base`.
@@ -50,13 +54,29 @@ class LocalBlocks {
   Index total_ = 0;
 };
 
+/// `ops`, once every rank has verified that none of its handles is empty: InvalidArgument on
+/// every rank otherwise, before the stack's collectives. Collective over `comm`.
+template <Scalar T, MemorySpace Space>
+std::vector<LocalOperator<T, Space>> agreed_blocks(std::vector<LocalOperator<T, Space>> ops,
+                                                   const Communicator& comm, const char* stack) {
+  collective_check(comm, [&] {
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      if (ops[i].empty()) {
+        throw InvalidArgument(std::string(stack) + ": block " + std::to_string(i) + " of rank " +
+                              std::to_string(comm.rank()) + " is an empty operator handle");
+      }
+    }
+  });
+  return ops;
+}
+
 /// "A, B, C": the names of operators, for the name of a stack.
 template <class Op>
 std::string joined_names(const std::vector<Op>& ops) {
   std::string text;
   for (std::size_t i = 0; i < ops.size(); ++i) {
     if (i > 0) text += ", ";
-    text += ops[i].name();
+    text += ops[i].empty() ? "(empty)" : ops[i].name();
   }
   return text;
 }

@@ -35,7 +35,8 @@ class VStackOperator final : public LinearOperatorBase<DistributedArray<T, Space
   /// (ShapeMismatch on every rank otherwise, worded as `wording` says).
   VStackOperator(std::vector<LocalOperator<T, Space>> ops, const Communicator& comm,
                  detail::StackWording wording = {})
-      : VStackOperator(ops, comm, Blocks::shapes_of(ops, Blocks::Side::domain),
+      : VStackOperator(detail::agreed_blocks(ops, comm, wording.name), comm,
+                       Blocks::shapes_of(ops, Blocks::Side::domain),
                        Blocks(ops, Blocks::Side::range), wording) {}
 
   /// y_r = [A_r0 x; A_r1 x; ...] on every rank. No communication.

@@ -1,0 +1,677 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
+// Bad input at every entry point, given on every rank, on rank 0 only and on the last rank only:
+// every rank must raise the same exception (same type, same message), none may return, and none
+// may be left waiting. Each run is watched by an alarm: a rank still inside a run after
+// kWatchdogSeconds prints the kind and ends the program, so a hang fails this test within
+// seconds (and CTest's TIMEOUT bounds it anyway). DISTLOPS_HOSTILE_KIND=<substring> selects
+// kinds by name.
+#include <signal.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <limits>
+#include <typeinfo>
+
+#include "distlops/core/collective_check.hpp"
+#include "distlops/io/npy.hpp"
+#include "distlops/operators/dense/matrix_mult.hpp"
+#include "distlops/operators/derivative/derivatives.hpp"
+#include "distlops/operators/local/matrix_mult.hpp"
+#include "distlops/operators/signal/fft.hpp"
+#include "distlops/operators/stack/block_diag.hpp"
+#include "distlops/operators/stack/vstack.hpp"
+#include "distlops/solvers/cg.hpp"
+#include "distlops/solvers/cgls.hpp"
+#include "distlops/solvers/lsqr.hpp"
+#include "test_support.hpp"
+
+using namespace distlops;
+using namespace distlops::io;
+using namespace distlops::testing;
+
+namespace {
+
+constexpr unsigned kWatchdogSeconds = 20;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// One kind of bad input. `run(comm, bad)` performs the call with the bad argument where `bad`
+// is true and a good one elsewhere. For kinds whose bad value is valid by itself (it is wrong
+// only because it differs between ranks) the all-ranks variant is skipped.
+struct Kind {
+  const char* name;
+  bool differs_only;
+  std::function<void(const Communicator&, bool)> run;
+};
+
+enum class Variant { all, first, last };
+const char* name_of(Variant v) {
+  return v == Variant::all ? "all ranks" : v == Variant::first ? "rank 0 only" : "last rank only";
+}
+
+char watchdog_text[512];
+void on_alarm(int) {
+  const ssize_t ignored = write(STDERR_FILENO, watchdog_text, std::strlen(watchdog_text));
+  (void)ignored;
+  _exit(3);
+}
+
+struct Tally {
+  int runs = 0;
+  int clean = 0;
+};
+
+// Runs every selected kind in every variant; CHECKs that the outcome is clean on every rank.
+void run_kinds(const std::vector<Kind>& kinds, Tally& tally) {
+  const Communicator comm = world();
+  const int size = comm.size();
+  const char* filter = std::getenv("DISTLOPS_HOSTILE_KIND");
+  struct sigaction action {};
+  action.sa_handler = on_alarm;
+  sigaction(SIGALRM, &action, nullptr);
+  for (const Kind& kind : kinds) {
+    if (filter && std::strstr(kind.name, filter) == nullptr) continue;
+    for (Variant variant : {Variant::all, Variant::first, Variant::last}) {
+      if (variant == Variant::all && kind.differs_only) continue;
+      const int rank = comm.rank();
+      const bool bad =
+          variant == Variant::all || (variant == Variant::first ? rank == 0 : rank == size - 1);
+      std::snprintf(watchdog_text, sizeof watchdog_text,
+                    "HANG: kind '%s', bad on %s, rank %d of %d still inside after %u s\n",
+                    kind.name, name_of(variant), rank, size, kWatchdogSeconds);
+      bool raised = false;
+      std::string what;
+      alarm(kWatchdogSeconds);
+      try {
+        kind.run(comm, bad);
+      } catch (const std::exception& error) {
+        raised = true;
+        what = std::string(typeid(error).name()) + ": " + error.what();
+      }
+      alarm(0);
+      Fingerprint hash;
+      hash.add(std::string_view(what));
+      const std::vector<int> all_raised = comm.allgather(raised ? 1 : 0);
+      const std::vector<std::uint64_t> hashes = comm.allgather(hash.value());
+      bool clean = true;
+      for (int r = 0; r < size; ++r)
+        clean = clean && all_raised[r] == 1 && hashes[r] == hashes[0];
+      INFO("kind '" << kind.name << "', bad on " << name_of(variant) << ", rank " << rank
+                    << (raised ? " raised " + what : std::string(" returned")));
+      CHECK(clean);
+      ++tally.runs;
+      tally.clean += clean ? 1 : 0;
+    }
+  }
+}
+
+using Array = DistributedArray<double>;
+
+// Layouts built collectively on every rank, so that a kind can pick one per rank.
+struct Layouts {
+  explicit Layouts(const Communicator& c)
+      : comm(c),
+        vector(c, {11}),
+        longer(c, {12}),
+        matrix(c, {9, 4}),
+        wider(c, {9, 5}),
+        matrix_axis1(c, {9, 4}, Partition::SCATTER, 1),
+        matrix_broadcast(c, {9, 4}, Partition::BROADCAST),
+        matrix_masked(c, {9, 4}, LayoutOptions{.mask = std::vector<int>(c.size(), 0)}),
+        flat(c, {36}),
+        shifted(c, {36}, LayoutOptions{.local_shapes = shifted_split(c, 36)}) {}
+
+  // Default split but one element moved from the first to the last rank (valid, different).
+  static std::vector<Shape> shifted_split(const Communicator& c, Index n) {
+    std::vector<Index> extents = default_split(n, c.size());
+    std::vector<Shape> shapes;
+    if (c.size() > 1) {
+      --extents.front();
+      ++extents.back();
+    }
+    for (Index e : extents)
+      shapes.push_back({e});
+    return shapes;
+  }
+
+  Communicator comm;
+  Layout vector, longer, matrix, wider, matrix_axis1, matrix_broadcast, matrix_masked, flat,
+      shifted;
+};
+
+Array ones(const Layout& layout) {
+  return Array(layout, 1.0);
+}
+
+std::vector<Kind> layout_kinds() {
+  return {
+      {"layout: negative extent", false,
+       [](const Communicator& comm, bool bad) { (void)Layout(comm, {bad ? -1 : 4}); }},
+      {"layout: axis out of range", false,
+       [](const Communicator& comm, bool bad) {
+         (void)Layout(comm, {4, 3}, Partition::SCATTER, bad ? 2 : 0);
+       }},
+      {"layout: empty global shape", false,
+       [](const Communicator& comm, bool bad) { (void)Layout(comm, bad ? Shape{} : Shape{4}); }},
+      {"layout: unknown partition", false,
+       [](const Communicator& comm, bool bad) {
+         (void)Layout(comm, {4}, bad ? static_cast<Partition>(7) : Partition::SCATTER);
+       }},
+      {"layout: local shapes summing wrong", false,
+       [](const Communicator& comm, bool bad) {
+         std::vector<Shape> local(static_cast<std::size_t>(comm.size()), Shape{2});
+         if (bad) local[0] = {3};
+         (void)Layout(comm, {Index(2 * comm.size())}, LayoutOptions{.local_shapes = local});
+       }},
+      {"layout: too few local shapes", false,
+       [](const Communicator& comm, bool bad) {
+         std::vector<Shape> local(static_cast<std::size_t>(comm.size() - (bad ? 1 : 0)), Shape{2});
+         (void)Layout(comm, {Index(2 * comm.size())}, LayoutOptions{.local_shapes = local});
+       }},
+      {"layout: mask of the wrong length", false,
+       [](const Communicator& comm, bool bad) {
+         (void)Layout(comm, {4},
+                      LayoutOptions{.mask = std::vector<int>(comm.size() + (bad ? 1 : 0), 0)});
+       }},
+      {"layout: negative mask colour", false,
+       [](const Communicator& comm, bool bad) {
+         (void)Layout(comm, {4},
+                      LayoutOptions{.mask = std::vector<int>(comm.size(), bad ? -1 : 0)});
+       }},
+      {"layout: extents multiplying past 2^63", false,
+       [](const Communicator& comm, bool bad) {
+         const Index big = Index(1) << 40;
+         (void)Layout(comm, {0, bad ? big : 2, big});
+       }},
+      {"layout: global shape differs", true,
+       [](const Communicator& comm, bool bad) { (void)Layout(comm, {bad ? 5 : 4}); }},
+      {"layout: axis differs", true,
+       [](const Communicator& comm, bool bad) {
+         (void)Layout(comm, {4, 3}, Partition::SCATTER, bad ? 1 : 0);
+       }},
+      {"layout: partition differs", true,
+       [](const Communicator& comm, bool bad) {
+         (void)Layout(comm, {4}, bad ? Partition::BROADCAST : Partition::SCATTER);
+       }},
+      {"from_local_shape: number of dimensions differs", true,
+       [](const Communicator& comm, bool bad) {
+         (void)Layout::from_local_shape(comm, bad ? Shape{2, 1} : Shape{2});
+       }},
+      {"from_local_shape: axis out of range", false,
+       [](const Communicator& comm, bool bad) {
+         (void)Layout::from_local_shape(comm, Shape{2}, Partition::SCATTER, bad ? 3 : 0);
+       }},
+  };
+}
+
+std::vector<Kind> array_kinds() {
+  auto binary = [](const char* name, auto pick, auto operation, bool differs_only = false) {
+    return Kind{name, differs_only, [=](const Communicator& comm, bool bad) {
+                  const Layouts l(comm);
+                  const Array x = ones(l.matrix);
+                  Array y = bad ? pick(l) : ones(l.matrix);
+                  operation(x, y);
+                }};
+  };
+  auto other_shape = [](const Layouts& l) { return ones(l.wider); };
+  auto other_axis = [](const Layouts& l) { return ones(l.matrix_axis1); };
+  auto other_partition = [](const Layouts& l) { return ones(l.matrix_broadcast); };
+  auto masked = [](const Layouts& l) { return ones(l.matrix_masked); };
+  auto empty = [](const Layouts&) { return Array(); };
+  auto add = [](const Array& x, Array& y) { (void)(x + y); };
+  auto axpy = [](const Array& x, Array& y) { y.axpy(2.0, x); };
+  auto axpby = [](const Array& x, Array& y) { y.axpby(2.0, x, 3.0); };
+  auto copy = [](const Array& x, Array& y) { y.copy_from(x); };
+  auto dot = [](const Array& x, Array& y) { (void)x.dot(y); };
+  auto vdot = [](const Array& x, Array& y) { (void)y.vdot(x); };
+  auto in_place = [](const Array& x, Array& y) { y *= x; };
+  std::vector<Kind> kinds = {
+      binary("x + y: y of another shape", other_shape, add),
+      binary("x + y: y of another partition", other_partition, add),
+      binary("x + y: empty y", empty, add),
+      binary("axpy: x of another shape", other_shape, axpy),
+      binary("axpy: x split along another axis", other_axis, axpy),
+      binary("axpby: x of another partition", other_partition, axpby),
+      binary("copy_from: another axis", other_axis, copy),
+      binary("copy_from: empty source", empty, copy),
+      binary("dot: another axis", other_axis, dot),
+      binary("dot: another mask", masked, dot),
+      binary("dot: empty operand", empty, dot),
+      binary("vdot: another shape", other_shape, vdot),
+      binary("*=: another partition", other_partition, in_place),
+      {"dot: both operands of another layout", true,
+       [](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         const Layout& layout = bad ? l.shifted : l.flat;
+         (void)ones(layout).dot(ones(layout));
+       }},
+      {"norm: axis out of range", false,
+       [](const Communicator& comm, bool bad) {
+         (void)ones(Layouts(comm).matrix).norm(2, bad ? 2 : 0);
+       }},
+      {"norm: NaN ord", false,
+       [](const Communicator& comm, bool bad) {
+         (void)ones(Layouts(comm).matrix).norm(bad ? kNaN : 2.0);
+       }},
+      {"norm: NaN ord along an axis", false,
+       [](const Communicator& comm, bool bad) {
+         (void)ones(Layouts(comm).matrix).norm(bad ? kNaN : 2.0, 1);
+       }},
+      {"norm: ord differs", true,
+       [](const Communicator& comm, bool bad) {
+         (void)ones(Layouts(comm).matrix).norm(bad ? 1.0 : 2.0);
+       }},
+      {"norm: axis differs", true,
+       [](const Communicator& comm, bool bad) {
+         (void)ones(Layouts(comm).matrix).norm(2.0, bad ? 1 : 0);
+       }},
+      {"from_global: wrong size", false,
+       [](const Communicator& comm, bool bad) {
+         const std::vector<double> global(bad ? 10 : 11, 1.0);
+         (void)Array::from_global(Layouts(comm).vector, global);
+       }},
+      {"from_global: layout differs", true,
+       [](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         const std::vector<double> global(36, 1.0);
+         (void)Array::from_global(bad ? l.shifted : l.flat, global);
+       }},
+      {"from_root: root out of range", false,
+       [](const Communicator& comm, bool bad) {
+         const std::vector<double> global(11, 1.0);
+         (void)Array::from_root(Layouts(comm).vector, global, bad ? comm.size() : 0);
+       }},
+      {"from_root: root differs", true,
+       [](const Communicator& comm, bool bad) {
+         const std::vector<double> global(11, 1.0);
+         (void)Array::from_root(Layouts(comm).vector, global, bad ? comm.size() - 1 : 0);
+       }},
+      {"wrap: local memory of the wrong size", false,
+       [](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         std::vector<double> local(static_cast<std::size_t>(l.vector.local_size() + (bad ? 1 : 0)));
+         (void)Array::wrap(l.vector, local);
+       }},
+      {"gather_to: root out of range", false,
+       [](const Communicator& comm, bool bad) {
+         (void)ones(Layouts(comm).vector).gather_to(bad ? -1 : 0);
+       }},
+      {"gather_to: root differs", true,
+       [](const Communicator& comm, bool bad) {
+         (void)ones(Layouts(comm).vector).gather_to(bad ? comm.size() - 1 : 0);
+       }},
+      {"view: other local sizes", false,
+       [](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         Array x = ones(l.flat);
+         (void)x.view(bad ? l.longer : l.flat);
+       }},
+      {"view: a split along another axis", false,
+       [](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         // (9, 4) split along axis 1 and (4, 9) along axis 0 have the same local sizes, but
+         // other elements in each block.
+         const Layout transposed(comm, {4, 9});
+         Array x = ones(bad ? l.matrix_axis1 : transposed);
+         (void)x.view(transposed);
+       }},
+      {"view: target differs", true,
+       [](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         Array x = ones(l.flat);
+         // (12, 3) splits its rows as (36,) splits its elements at 2, 3 and 4 ranks.
+         const Layout rows(comm, {12, 3});
+         (void)x.view(bad ? rows : l.flat);
+       }},
+      {"redistribute: target of another global shape", false,
+       [](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         (void)ones(l.matrix).redistribute(bad ? l.wider : l.matrix_axis1);
+       }},
+      {"redistribute: target differs", true,
+       [](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         (void)ones(l.flat).redistribute(bad ? l.shifted : l.flat);
+       }},
+      {"redistribute: axis out of range", false,
+       [](const Communicator& comm, bool bad) {
+         (void)ones(Layouts(comm).matrix).redistribute(bad ? 2 : 1);
+       }},
+      {"redistribute: axis differs", true,
+       [](const Communicator& comm, bool bad) {
+         (void)ones(Layouts(comm).matrix).redistribute(bad ? 0 : 1);
+       }},
+      {"redistribute: empty array", false,
+       [](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         const Array x = bad ? Array() : ones(l.matrix);
+         (void)x.redistribute(l.matrix_axis1);
+       }},
+      {"ghost cells: negative width", false,
+       [](const Communicator& comm, bool bad) {
+         (void)ones(Layouts(comm).matrix).add_ghost_cells(bad ? -1 : 1, 1);
+       }},
+      {"ghost cells: wider than the neighbour's block", false,
+       [](const Communicator& comm, bool bad) {
+         (void)ones(Layouts(comm).matrix).add_ghost_cells(bad ? 100 : 1, bad ? 100 : 1);
+       }},
+      {"ghost cells: of a replicated array", false,
+       [](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         (void)ones(bad ? l.matrix_broadcast : l.matrix).add_ghost_cells(1, 1);
+       }},
+  };
+  return kinds;
+}
+
+std::vector<Kind> operator_kinds() {
+  using Options = DerivativeOptions;
+  auto derivative = [](const char* name, bool differs_only, auto make_options) {
+    return Kind{name, differs_only, [=](const Communicator& comm, bool bad) {
+                  (void)FirstDerivative<double>(Layouts(comm).matrix, make_options(bad));
+                }};
+  };
+  auto apply_kind = [](const char* name, auto call) {
+    return Kind{name, false, [=](const Communicator& comm, bool bad) {
+                  const Layouts l(comm);
+                  const LinearOperator<double> op =
+                      FirstDerivative<double>(l.matrix, {.axis = 0, .edge = true});
+                  call(l, op, bad);
+                }};
+  };
+  return {
+      derivative("FirstDerivative: order 4", false,
+                 [](bool bad) { return Options{.order = bad ? 4 : 3}; }),
+      derivative("FirstDerivative: axis out of range", false,
+                 [](bool bad) { return Options{.axis = bad ? 2 : 0}; }),
+      derivative("FirstDerivative: zero sampling", false,
+                 [](bool bad) { return Options{.sampling = bad ? 0.0 : 1.0}; }),
+      derivative("FirstDerivative: NaN sampling", false,
+                 [](bool bad) { return Options{.sampling = bad ? kNaN : 1.0}; }),
+      derivative("FirstDerivative: sampling differs", true,
+                 [](bool bad) { return Options{.sampling = bad ? 2.0 : 1.0}; }),
+      derivative("FirstDerivative: order differs", true,
+                 [](bool bad) { return Options{.order = bad ? 5 : 3}; }),
+      derivative("FirstDerivative: axis differs", true,
+                 [](bool bad) { return Options{.axis = bad ? 1 : 0}; }),
+      derivative("FirstDerivative: kind differs", true,
+                 [](bool bad) {
+                   return Options{.kind = bad ? DerivativeKind::forward : DerivativeKind::centered};
+                 }),
+      {"SecondDerivative: infinite sampling", false,
+       [](const Communicator& comm, bool bad) {
+         (void)SecondDerivative<double>(
+             Layouts(comm).matrix,
+             {.sampling = bad ? std::numeric_limits<double>::infinity() : 1.0});
+       }},
+      {"Laplacian: options of mismatched lengths", false,
+       [](const Communicator& comm, bool bad) {
+         LaplacianOptions options;
+         if (bad) options.weights = {1.0};
+         (void)Laplacian<double>(Layouts(comm).matrix, options);
+       }},
+      {"Laplacian: weights differ", true,
+       [](const Communicator& comm, bool bad) {
+         (void)Laplacian<double>(Layouts(comm).matrix, {.weights = {1.0, bad ? 2.0 : 1.0}});
+       }},
+      {"Gradient: wrong number of samplings", false,
+       [](const Communicator& comm, bool bad) {
+         (void)Gradient<double>(
+             Layouts(comm).matrix,
+             {.sampling = bad ? std::vector<double>{1, 1, 1} : std::vector<double>{1, 1}});
+       }},
+      apply_kind("apply: x of another shape",
+                 [](const Layouts& l, const LinearOperator<double>& op, bool bad) {
+                   (void)op.apply(ones(bad ? l.wider : l.matrix));
+                 }),
+      apply_kind("apply_adjoint: y of another size",
+                 [](const Layouts& l, const LinearOperator<double>& op, bool bad) {
+                   (void)op.apply_adjoint(ones(bad ? l.longer : l.matrix));
+                 }),
+      apply_kind("apply: into y of another layout",
+                 [](const Layouts& l, const LinearOperator<double>& op, bool bad) {
+                   Array y = ones(bad ? l.matrix_broadcast : l.matrix);
+                   op.apply(ones(l.matrix), y);
+                 }),
+      apply_kind("apply: x split along another axis",
+                 [](const Layouts& l, const LinearOperator<double>& op, bool bad) {
+                   (void)op.apply(ones(bad ? l.matrix_axis1 : l.matrix));
+                 }),
+      apply_kind("apply: x of another split",
+                 [](const Layouts& l, const LinearOperator<double>& op, bool bad) {
+                   const Layout flat_op(l.comm, {36});
+                   const LinearOperator<double> first = FirstDerivative<double>(flat_op);
+                   (void)first.apply(ones(bad ? l.shifted : l.flat));
+                   (void)op;
+                 }),
+      apply_kind("apply: empty x",
+                 [](const Layouts& l, const LinearOperator<double>& op, bool bad) {
+                   (void)op.apply(bad ? Array() : ones(l.matrix));
+                 }),
+      apply_kind("apply_add: y of another shape",
+                 [](const Layouts& l, const LinearOperator<double>& op, bool bad) {
+                   Array y = ones(bad ? l.wider : l.matrix);
+                   op.apply_add(1.0, ones(l.matrix), 1.0, y);
+                 }),
+      {"BlockDiag: apply to x of another layout", false,
+       [](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         const std::vector<double> a(9, 0.5);
+         const LinearOperator<double> op =
+             BlockDiag<double>({local::MatrixMult<double>(3, 3, a)}, comm);
+         const Layout other(comm, {op.cols() + 1});
+         (void)op.apply(ones(bad ? other : op.domain()));
+       }},
+      {"BlockDiag: an empty operator handle", false,
+       [](const Communicator& comm, bool bad) {
+         const std::vector<double> a(12, 0.5);
+         (void)BlockDiag<double>(
+             {bad ? LocalOperator<double>() : local::MatrixMult<double>(3, 4, a)}, comm);
+       }},
+      {"VStack: blocks of different column counts", true,
+       [](const Communicator& comm, bool bad) {
+         const std::vector<double> a(12, 0.5);
+         (void)VStack<double>({local::MatrixMult<double>(bad ? 4 : 3, bad ? 3 : 4, a)}, comm);
+       }},
+      {"HStack: blocks of different row counts", true,
+       [](const Communicator& comm, bool bad) {
+         const std::vector<double> a(12, 0.5);
+         (void)HStack<double>({local::MatrixMult<double>(bad ? 4 : 3, bad ? 3 : 4, a)}, comm);
+       }},
+      // One extra row on every rank is a valid larger matrix: on one rank only, a bad block.
+      {"MatrixMult: block of the wrong shape", true,
+       [](const Communicator& comm, bool bad) {
+         // The block the grid expects (where the rank count forms one), one row too many.
+         const Index n = 6, k = 5, m = 3;
+         MatrixBlock expected{};
+         try {
+           expected =
+               matrix_mult_blocks(MatrixMultKind::summa, n, k, m, comm.rank(), comm.size()).a;
+         } catch (const InvalidArgument&) {
+         }
+         const EigenRowMajorMatrix<double> block =
+             EigenRowMajorMatrix<double>::Ones(expected.rows() + (bad ? 1 : 0), expected.cols());
+         (void)MatrixMult<double>(block, m, MatrixMultKind::summa, comm);
+       }},
+      {"FFT2D: norm differs", true,
+       [](const Communicator& comm, bool bad) {
+         (void)FFT2D<std::complex<double>>(Layout(comm, {8, 6}),
+                                           {.norm = bad ? FFTNorm::none : FFTNorm::ortho});
+       }},
+      {"FFT2D: axis out of range", false,
+       [](const Communicator& comm, bool bad) {
+         (void)FFT2D<std::complex<double>>(Layout(comm, {8, 6}), {.axes = {0, bad ? 2 : 1}});
+       }},
+      {"FFT2D: negative nfft", false,
+       [](const Communicator& comm, bool bad) {
+         (void)FFT2D<std::complex<double>>(Layout(comm, {8, 6}), {.nfft = {8, bad ? -1 : 6}});
+       }},
+  };
+}
+
+std::vector<Kind> solver_kinds() {
+  auto problem = [](const Communicator& comm) {
+    return FirstDerivative<double>(Layout(comm, {9, 4}), {.axis = 1});
+  };
+  auto laplacian = [](const Communicator& comm) { return Laplacian<double>(Layout(comm, {9, 4})); };
+  return {
+      {"cg: y of another shape", false,
+       [=](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         (void)cg(laplacian(comm), ones(bad ? l.wider : l.matrix));
+       }},
+      {"cg: x0 of another split", false,
+       [=](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         (void)cg(laplacian(comm), ones(l.matrix), ones(bad ? l.matrix_axis1 : l.matrix));
+       }},
+      {"cg: NaN tol", false,
+       [=](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         CgOptions<Array> options;
+         options.tol = bad ? kNaN : 0.0;
+         (void)cg(laplacian(comm), ones(l.matrix), options);
+       }},
+      {"cg: niter differs", true,
+       [=](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         CgOptions<Array> options;
+         options.niter = bad ? 3 : 2;
+         (void)cg(laplacian(comm), ones(l.matrix), options);
+       }},
+      {"cgls: y of another partition", false,
+       [=](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         (void)cgls(problem(comm), ones(bad ? l.matrix_broadcast : l.matrix));
+       }},
+      {"cgls: x0 of another shape", false,
+       [=](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         (void)cgls(problem(comm), ones(l.matrix), ones(bad ? l.wider : l.matrix));
+       }},
+      {"cgls: negative damp", false,
+       [=](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         CglsOptions<Array> options;
+         options.damp = bad ? -1.0 : 0.0;
+         (void)cgls(problem(comm), ones(l.matrix), options);
+       }},
+      {"cgls: damp differs", true,
+       [=](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         CglsOptions<Array> options;
+         options.damp = bad ? 0.5 : 0.0;
+         (void)cgls(problem(comm), ones(l.matrix), options);
+       }},
+      {"lsqr: y of another axis", false,
+       [=](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         (void)lsqr(problem(comm), ones(bad ? l.matrix_axis1 : l.matrix));
+       }},
+      {"lsqr: negative niter", false,
+       [=](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         LsqrOptions<Array> options;
+         options.niter = bad ? -1 : 2;
+         (void)lsqr(problem(comm), ones(l.matrix), options);
+       }},
+  };
+}
+
+std::vector<Kind> io_kinds() {
+  auto scratch = [](const Communicator& comm) {
+    // Rank 0's process id names the directory of this run on every rank.
+    const long id =
+        comm.allreduce(comm.rank() == 0 ? static_cast<long>(getpid()) : 0L, ReduceOp::sum);
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("distlops_hostile_" + std::to_string(id));
+    collective_check(comm, [&] { std::filesystem::create_directories(dir); });
+    return dir;
+  };
+  return {
+      {"read_npy: missing file", false,
+       [=](const Communicator& comm, bool bad) {
+         const std::filesystem::path dir = scratch(comm);
+         write_npy(dir / "a.npy", ones(Layouts(comm).vector));
+         (void)read_npy<double>(dir / (bad ? "missing.npy" : "a.npy"), comm);
+       }},
+      {"read_npy: layout of another shape", false,
+       [=](const Communicator& comm, bool bad) {
+         const std::filesystem::path dir = scratch(comm);
+         const Layouts l(comm);
+         write_npy(dir / "b.npy", ones(l.vector));
+         (void)read_npy<double>(dir / "b.npy", bad ? l.longer : l.vector);
+       }},
+      {"read_npy: file name differs", true,
+       [=](const Communicator& comm, bool bad) {
+         const std::filesystem::path dir = scratch(comm);
+         write_npy(dir / "c.npy", ones(Layouts(comm).vector));
+         write_npy(dir / "d.npy", ones(Layouts(comm).longer));
+         (void)read_npy<double>(dir / (bad ? "d.npy" : "c.npy"), comm);
+       }},
+      {"write_npy: directory missing", false,
+       [=](const Communicator& comm, bool bad) {
+         const std::filesystem::path dir = scratch(comm);
+         write_npy(dir / (bad ? "no/such/dir/e.npy" : "e.npy"), ones(Layouts(comm).vector));
+       }},
+      {"write_npy: an empty array whose bytes overflow", false,
+       [](const Communicator& comm, bool bad) {
+         const Index big = Index(1) << 61;
+         const DistributedArray<std::complex<double>> x(Layout(comm, {0, bad ? big : 4}));
+         write_npy(std::filesystem::temp_directory_path() / "distlops_hostile_never.npy", x);
+       }},
+  };
+}
+
+void report(const Tally& tally, const char* family) {
+  const Communicator comm = world();
+  if (comm.rank() == 0) {
+    std::printf("hostile input, %s: %d runs at %d ranks, %d clean\n", family, tally.runs,
+                comm.size(), tally.clean);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("hostile input: layouts", "[hostile]") {
+  Tally tally;
+  run_kinds(layout_kinds(), tally);
+  report(tally, "layouts");
+}
+
+TEST_CASE("hostile input: arrays", "[hostile]") {
+  Tally tally;
+  run_kinds(array_kinds(), tally);
+  report(tally, "arrays");
+}
+
+TEST_CASE("hostile input: operators", "[hostile]") {
+  Tally tally;
+  run_kinds(operator_kinds(), tally);
+  report(tally, "operators");
+}
+
+TEST_CASE("hostile input: solvers", "[hostile]") {
+  Tally tally;
+  run_kinds(solver_kinds(), tally);
+  report(tally, "solvers");
+}
+
+TEST_CASE("hostile input: files", "[hostile]") {
+  Tally tally;
+  run_kinds(io_kinds(), tally);
+  report(tally, "files");
+  const Communicator comm = world();
+  const long id =
+      comm.allreduce(comm.rank() == 0 ? static_cast<long>(getpid()) : 0L, ReduceOp::sum);
+  comm.barrier();
+  if (comm.rank() == 0) {
+    std::filesystem::remove_all(std::filesystem::temp_directory_path() /
+                                ("distlops_hostile_" + std::to_string(id)));
+  }
+}

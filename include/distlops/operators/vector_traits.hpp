@@ -42,6 +42,7 @@ struct vector_traits<DistributedArray<T, Space>> {
   static bool can_view(const vector_type& v, const Layout& layout) {
     return !v.empty() && views_alike(v.layout(), layout);
   }
+  /// The communicator a verdict on `layout` is agreed over (null for an invalid layout).
   static const Communicator* communicator(const Layout& layout) {
     return layout.valid() ? &layout.communicator() : nullptr;
   }
@@ -76,6 +77,8 @@ struct vector_traits<StackedDistributedArray<T, Space>> {
     }
     return true;
   }
+  /// The communicator a verdict on `layout` is agreed over: the first block's (null when no
+  /// block has one).
   static const Communicator* communicator(const StackedLayout& layout) {
     for (std::size_t i = 0; i < layout.size(); ++i) {
       const Communicator* comm =
@@ -103,7 +106,7 @@ struct vector_traits<LocalArray<T, Space>> {
   static bool can_view(const vector_type& v, const Shape& shape) {
     return v.size() == element_count(shape);
   }
-  // One rank's data: nothing to agree on across ranks.
+  /// Null: one rank's data, nothing to agree on across ranks.
   static const Communicator* communicator(const Shape&) { return nullptr; }
 };
 
@@ -122,7 +125,11 @@ using vector_layout_t = typename vector_traits<V>::layout_type;
 template <class V>
 class LayoutAdapter {
  public:
-  enum class Agreement { now, deferred };
+  /// When the verdict is agreed over the ranks: in the constructor, or later by agree().
+  enum class Agreement {
+    now,       ///< in the constructor
+    deferred,  ///< by agree(), possibly together with a second adapter
+  };
 
   /// `owner` and `operation` name the call in the error message (built only on error, so
   /// that applying an operator costs no string operations).

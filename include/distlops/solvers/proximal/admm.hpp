@@ -178,6 +178,9 @@ void Admm<Domain, Range, Aux>::step() {
   if (!x_ || finished()) {
     throw InvalidArgument("admm: step() needs setup() and an unfinished run");
   }
+  // The operands are the solver's own vectors, of the layouts agreed on in setup() (where
+  // the objective at x0 ran every operand pair through the collective checks).
+  const AgreedOperands agreed;
   const double tau = options_.tau;
   xold_->copy_from(*x_);
   // (Op^H Op + A^H A / tau) x = Op^H b + A^H (z - u) / tau, by CG from x_k.

@@ -175,6 +175,9 @@ void LinearizedAdmm<Domain, Aux>::step() {
   if (!x_ || finished()) {
     throw InvalidArgument("linearized_admm: step() needs setup() and an unfinished run");
   }
+  // The operands are the solver's own vectors, of the layouts agreed on in setup() (where
+  // the objective at x0 ran every operand pair through the collective checks).
+  const AgreedOperands agreed;
   const double tau = options_.tau;
   std::swap(*x_, *xold_);
   // x = prox_{mu f}(x_old - mu / tau A^H (A x_old - z + u)).

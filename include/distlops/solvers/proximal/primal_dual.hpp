@@ -232,6 +232,9 @@ void PrimalDual<Domain, Dual>::step() {
   if (!x_ || finished()) {
     throw InvalidArgument("primal_dual: step() needs setup() and an unfinished run");
   }
+  // The operands are the solver's own vectors, of the layouts agreed on in setup() (where
+  // the objective at x0 ran every operand pair through the collective checks).
+  const AgreedOperands agreed;
   const double theta = options_.theta;
   std::swap(*x_, *xold_);
   // x = prox_{tau f}(x_old - tau K^H y).

@@ -191,6 +191,9 @@ void ProximalGradient<Domain>::step() {
   if (!x_ || finished()) {
     throw InvalidArgument("proximal_gradient: step() needs setup() and an unfinished run");
   }
+  // The operands are the solver's own vectors, of the layouts agreed on in setup() (where
+  // the objective at x0 ran every operand pair through the collective checks).
+  const AgreedOperands agreed;
   const ProximalGradientOptions<Domain>& o = options_;
   xold_->copy_from(*x_);
   const Domain& from = o.eta == 1.0 ? *y_ : *x_;

@@ -30,6 +30,9 @@ from ._operators import (Diagonal, FunctionOperator, Identity, LinearOperator,  
                          MPIBlockDiag, MPIFirstDerivative, MPIGradient, MPIHStack, MPILaplacian,
                          MPISecondDerivative, MPIStackedBlockDiag, MPIStackedHStack,
                          MPIStackedVStack, MPIVStack, aslocal)
+from ._proximal import (ADMML2, L1, L2, L21, MPIL2, AcceleratedProximalGradient,  # noqa: E402
+                        Box, EuclideanBall, LinearizedADMM, PrimalDual, ProximalGradient,
+                        ProxOperator)
 from ._solvers import cg, cgls, fista, ista, lsqr, power_iteration  # noqa: E402
 from ._dottest import dottest  # noqa: E402
 

@@ -29,7 +29,8 @@ from ._operators import (Diagonal, FunctionOperator, Identity, LinearOperator,  
                          LocalFirstDerivative, LocalOperator, LocalSecondDerivative, MatrixMult,
                          MPIBlockDiag, MPIFirstDerivative, MPIGradient, MPIHStack, MPILaplacian,
                          MPISecondDerivative, MPIStackedBlockDiag, MPIStackedHStack,
-                         MPIStackedVStack, MPIVStack, aslocal)
+                         MPIStackedVStack, MPIVStack, aslocal, MPIConvolve2D,
+                         MPIConvolveND, MPIPoststackLinearModelling, PoststackLinearModelling)
 from ._proximal import (ADMML2, L1, L2, L21, MPIL2, AcceleratedProximalGradient,  # noqa: E402
                         Box, EuclideanBall, LinearizedADMM, PrimalDual, ProximalGradient,
                         ProxOperator)

@@ -334,3 +334,44 @@ def MPIStackedHStack(ops):
 def MPIStackedBlockDiag(ops):
     handles, dtype, comm = _distributed(ops)
     return LinearOperator(_ext_function("StackedBlockDiag", dtype)(handles), dtype, comm)
+
+
+# ---- signal processing ------------------------------------------------------------------------
+def PoststackLinearModelling(wav, nt0, spatdims=None, explicit=False, kind="centered",
+                             dtype=None):
+    """PyLops' post-stack modelling d = W D m on one rank's (nt0, *spatdims) models."""
+    dtype = np.dtype(dtype or np.asarray(wav).dtype)
+    wav = np.ascontiguousarray(wav, dtype=dtype).ravel()
+    return LocalOperator(_ext_function("local_PoststackLinearModelling", dtype)(
+        wav, int(nt0), [] if spatdims is None else _as_dims(spatdims), kind, bool(explicit)),
+        dtype)
+
+
+def MPIPoststackLinearModelling(wav, dims, explicit=False, kind="centered", axis=1,
+                                base_comm=MPI.COMM_WORLD, dtype=None):
+    """Post-stack modelling of models of shape ``dims`` = (nt0, spatial...) split along
+    ``axis`` (a spatial axis): each rank models its own traces."""
+    dtype = np.dtype(dtype or np.asarray(wav).dtype)
+    wav = np.ascontiguousarray(wav, dtype=dtype).ravel()
+    layout = make_layout(_as_dims(dims), base_comm, Partition.SCATTER, axis)
+    return LinearOperator(_ext_function("PoststackLinearModelling", dtype)(
+        wav, layout, kind, bool(explicit), 0), dtype, base_comm)
+
+
+def MPIConvolve2D(dims, h, offset=(0, 0), axes=(-2, -1), base_comm=MPI.COMM_WORLD, dtype=None):
+    """PyLops' Convolve2D (same-size output, filter centred at ``offset``) on arrays of shape
+    ``dims`` split along axis 0; the ranks exchange the ghost rows the filter needs."""
+    dtype = np.dtype(dtype or np.asarray(h).dtype)
+    h = np.ascontiguousarray(h, dtype=dtype)
+    return LinearOperator(_ext_function("Convolve2D", dtype)(
+        _layout(dims, base_comm), h, [int(o) for o in offset], [int(a) for a in axes]), dtype,
+        base_comm)
+
+
+def MPIConvolveND(dims, h, offset=None, axes=None, base_comm=MPI.COMM_WORLD, dtype=None):
+    """PyLops' ConvolveND on arrays of shape ``dims`` split along axis 0."""
+    dtype = np.dtype(dtype or np.asarray(h).dtype)
+    h = np.ascontiguousarray(h, dtype=dtype)
+    return LinearOperator(_ext_function("ConvolveND", dtype)(
+        _layout(dims, base_comm), h, [] if offset is None else [int(o) for o in offset],
+        [] if axes is None else [int(a) for a in axes]), dtype, base_comm)

@@ -56,5 +56,6 @@ void bind_operators(nb::module_& m);
 void bind_stacked_operators(nb::module_& m);
 void bind_solvers(nb::module_& m);
 void bind_proximal(nb::module_& m);
+void bind_signal_operators(nb::module_& m);
 
 }  // namespace distlops::python

@@ -83,4 +83,5 @@ NB_MODULE(_distlops, m) {
   py::bind_stacked_operators(m);
   py::bind_solvers(m);
   py::bind_proximal(m);
+  py::bind_signal_operators(m);
 }

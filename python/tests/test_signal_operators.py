@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
+"""Post-stack modelling and the 2-d and N-d convolutions against PyLops' serial operators on
+the global arrays, with dot tests, at any rank count (some ranks own no rows at 4 ranks)."""
+import numpy as np
+import pylops
+import pytest
+from conftest import DTYPES, random_array, tolerance
+
+import distlops as dl
+
+
+def close(actual, expected, dtype):
+    rtol = tolerance(dtype) * 100
+    np.testing.assert_allclose(actual, expected, rtol=rtol, atol=rtol * np.abs(expected).max())
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("explicit", [False, True])
+def test_poststack_matches_pylops(comm, dtype, explicit):
+    nt0, ntraces = 17, 3
+    wav = random_array(7, dtype, 40)
+    m = random_array((nt0, ntraces), dtype, 41)
+    expected = pylops.avo.poststack.PoststackLinearModelling(
+        wav, nt0, spatdims=ntraces, explicit=explicit) @ m.ravel()
+    P = dl.MPIPoststackLinearModelling(wav, (nt0, ntraces), explicit=explicit)
+    x = dl.DistributedArray.to_dist(m, axis=1)
+    close(P.matvec(x).asarray().ravel(), expected, dtype)
+    assert dl.dottest(P)
+    local = dl.PoststackLinearModelling(wav, nt0, spatdims=ntraces, explicit=explicit)
+    assert local.shape == (nt0 * ntraces, nt0 * ntraces)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_convolve2d_matches_pylops(comm, dtype):
+    dims, offset = (6, 7), (1, 2)
+    h = random_array((3, 5), dtype, 50)
+    m = random_array(dims, dtype, 51)
+    expected = pylops.signalprocessing.Convolve2D(dims, h, offset=offset, dtype=dtype) @ m.ravel()
+    C = dl.MPIConvolve2D(dims, h, offset=offset)
+    close(C.matvec(dl.DistributedArray.to_dist(m)).asarray().ravel(), expected, dtype)
+    assert dl.dottest(C)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex64])
+def test_convolvend_matches_pylops(comm, dtype):
+    dims, offset = (5, 4, 3), (1, 1, 0)
+    h = random_array((3, 3, 2), dtype, 60)
+    m = random_array(dims, dtype, 61)
+    expected = pylops.signalprocessing.ConvolveND(dims, h, offset=offset, axes=(0, 1, 2),
+                                                  dtype=dtype) @ m.ravel()
+    C = dl.MPIConvolveND(dims, h, offset=offset, axes=(0, 1, 2))
+    close(C.matvec(dl.DistributedArray.to_dist(m)).asarray().ravel(), expected, dtype)
+    assert dl.dottest(C)
+
+
+def test_bad_parameters_raise_on_every_rank(comm):
+    with pytest.raises(ValueError, match="kind"):
+        dl.MPIPoststackLinearModelling(np.ones(3), (9, 2), kind="backward")
+    with pytest.raises(ValueError, match="Convolve2D"):
+        dl.MPIConvolve2D((6, 7), np.ones((3, 3, 3)))

@@ -178,6 +178,39 @@ def _as_dims(dims):
     return [int(dims)] if isinstance(dims, Number) else [int(n) for n in dims]
 
 
+def Zero(N, M=None, dtype=np.float64):
+    """PyLops' Zero(N, M): from arrays of M elements to N zeros (M = N by default)."""
+    M = N if M is None else M
+    return LocalOperator(_ext_function("local_Zero", dtype)(_as_dims(N), _as_dims(M)), dtype)
+
+
+def Scaling(dims, scale, dtype=np.float64):
+    """y = scale x on arrays of shape ``dims``."""
+    return LocalOperator(_ext_function("local_Scaling", dtype)(_as_dims(dims), scale), dtype)
+
+
+def Transpose(dims, axes, dtype=np.float64):
+    """PyLops' Transpose: arrays of shape ``dims`` with their axes permuted by ``axes``."""
+    return LocalOperator(_ext_function("local_Transpose", dtype)(
+        _as_dims(dims), [int(a) for a in axes]), dtype)
+
+
+def Pad(dims, pad, dtype=np.float64):
+    """PyLops' Pad: zero padding of arrays of shape ``dims`` by ``pad`` = ((before, after), ...)
+    per axis (a single pair for 1-d arrays)."""
+    dims = _as_dims(dims)
+    pad = [pad] if len(dims) == 1 and isinstance(pad[0], Number) else pad
+    return LocalOperator(_ext_function("local_Pad", dtype)(
+        dims, [(int(b), int(a)) for b, a in pad]), dtype)
+
+
+def Restriction(dims, iava, axis=-1, dtype=np.float64):
+    """PyLops' Restriction: the samples ``iava`` along ``axis`` (non-negative indices)."""
+    iava = np.ascontiguousarray(iava, dtype=np.int64).ravel()
+    return LocalOperator(_ext_function("local_Restriction", dtype)(_as_dims(dims), iava, axis),
+                         dtype)
+
+
 def LocalFirstDerivative(dims, axis=-1, sampling=1.0, kind="centered", edge=False,
                          dtype=np.float64):
     return LocalOperator(_ext_function("local_FirstDerivative", dtype)(

@@ -17,6 +17,7 @@ def close(actual, expected, dtype):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("explicit", [False, True])
+@pytest.mark.filterwarnings("ignore:A new implementation of convmtx:FutureWarning")
 def test_poststack_matches_pylops(comm, dtype, explicit):
     nt0, ntraces = 17, 3
     wav = random_array(7, dtype, 40)

@@ -30,7 +30,7 @@ from ._operators import (Diagonal, FunctionOperator, Identity, LinearOperator,  
                          MPIBlockDiag, MPIFirstDerivative, MPIGradient, MPIHStack, MPILaplacian,
                          MPISecondDerivative, MPIStackedBlockDiag, MPIStackedHStack,
                          MPIStackedVStack, MPIVStack, aslocal, MPIConvolve2D,
-                         MPIConvolveND, MPIPoststackLinearModelling, Pad,
+                         MPIConvolveND, MPIFredholm1, MPIPoststackLinearModelling, Pad,
                          PoststackLinearModelling, Restriction, Scaling, Transpose, Zero)
 from ._proximal import (ADMML2, L1, L2, L21, MPIL2, AcceleratedProximalGradient,  # noqa: E402
                         Box, EuclideanBall, LinearizedADMM, PrimalDual, ProximalGradient,

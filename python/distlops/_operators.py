@@ -408,3 +408,16 @@ def MPIConvolveND(dims, h, offset=None, axes=None, base_comm=MPI.COMM_WORLD, dty
     return LinearOperator(_ext_function("ConvolveND", dtype)(
         _layout(dims, base_comm), h, [] if offset is None else [int(o) for o in offset],
         [] if axes is None else [int(a) for a in axes]), dtype, base_comm)
+
+
+def MPIFredholm1(G, nz=1, saveGt=False, usematmul=True, base_comm=MPI.COMM_WORLD,
+                 dtype="float64", partition=Partition.BROADCAST):
+    """PyLops-MPI's Fredholm1: ``G`` holds this rank's slices (nsl_r, nx, ny); models of shape
+    (nsl, ny, nz) and data (nsl, nx, nz), replicated (BROADCAST, as PyLops-MPI) or split along
+    axis 0 like G (SCATTER). ``usematmul`` has no effect (always a batched product)."""
+    dtype = np.dtype(dtype)
+    G = np.ascontiguousarray(G, dtype=dtype)
+    if G.ndim != 3:
+        raise ValueError(f"MPIFredholm1: G must be 3-d (nsl, nx, ny), got shape {G.shape}")
+    return LinearOperator(_ext_function("Fredholm1", dtype)(
+        G, int(nz), partition, bool(saveGt), communicator(base_comm)), dtype, base_comm)

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
-// The signal-processing operators: post-stack modelling (local and distributed) and the N-d
-// convolutions over DistributedArray. The filters and wavelets are copied by the library.
+// The signal-processing operators: post-stack modelling (local and distributed), the N-d
+// convolutions over DistributedArray and Fredholm1. The filters and wavelets are copied by the
+// library.
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/array.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <array>
 #include <span>
 #include <string>
@@ -15,6 +17,7 @@
 #include "bindings.hpp"
 #include "distlops/core/distributed_array.hpp"
 #include "distlops/operators/signal/convolvend.hpp"
+#include "distlops/operators/signal/fredholm1.hpp"
 #include "distlops/operators/signal/poststack.hpp"
 
 namespace distlops::python {
@@ -71,6 +74,18 @@ void bind_for_type(nb::module_& m) {
            const std::vector<int>& axes) {
           return ConvolveND<T, Host>(layout, values_of(filter), shape_of(filter), offset, axes);
         });
+  m.def(
+      class_name("Fredholm1", t).c_str(),
+      [](const nb::ndarray<const T, nb::ndim<3>, nb::c_contig, nb::device::cpu>& local_g, Index nz,
+         Partition partition, bool keep_adjoint, const Communicator& comm) {
+        LocalArray<T, Host> g(Shape{static_cast<Index>(local_g.shape(0)),
+                                    static_cast<Index>(local_g.shape(1)),
+                                    static_cast<Index>(local_g.shape(2))});
+        std::copy_n(local_g.data(), local_g.size(), g.data());
+        return Fredholm1<T, Host>(g, nz, {.partition = partition, .keep_adjoint = keep_adjoint},
+                                  comm);
+      },
+      nb::call_guard<nb::gil_scoped_release>());
 }
 
 }  // namespace

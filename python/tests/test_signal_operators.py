@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The distlops authors
-"""Post-stack modelling and the 2-d and N-d convolutions against PyLops' serial operators on
-the global arrays, with dot tests, at any rank count (some ranks own no rows at 4 ranks)."""
+"""Post-stack modelling, the 2-d and N-d convolutions and Fredholm1 against PyLops' serial
+operators on the global arrays, with dot tests, at any rank count (some ranks own no rows)."""
 import numpy as np
 import pylops
 import pytest
@@ -60,3 +60,20 @@ def test_bad_parameters_raise_on_every_rank(comm):
         dl.MPIPoststackLinearModelling(np.ones(3), (9, 2), kind="backward")
     with pytest.raises(ValueError, match="Convolve2D"):
         dl.MPIConvolve2D((6, 7), np.ones((3, 3, 3)))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("partition", [dl.Partition.BROADCAST, dl.Partition.SCATTER])
+def test_fredholm1_matches_pylops(comm, dtype, partition):
+    nx, ny, nz = 4, 3, 2
+    counts = [[2, 1, 0, 3][r % 4] for r in range(comm.size)]  # rank 2 holds no slice
+    G = random_array((sum(counts), nx, ny), dtype, 80)
+    start = sum(counts[: comm.rank])
+    F = dl.MPIFredholm1(G[start:start + counts[comm.rank]], nz=nz, dtype=dtype,
+                        partition=partition)
+    m = random_array((sum(counts), ny, nz), dtype, 81)
+    expected = pylops.signalprocessing.Fredholm1(G, nz=nz, dtype=dtype) @ m.ravel()
+    shapes = None if partition == dl.Partition.BROADCAST else [(c, ny, nz) for c in counts]
+    x = dl.DistributedArray.to_dist(m, partition=partition, local_shapes=shapes)
+    close(F.matvec(x).asarray().ravel(), expected, dtype)
+    assert dl.dottest(F)

@@ -30,8 +30,9 @@ from ._operators import (Diagonal, FunctionOperator, Identity, LinearOperator,  
                          MPIBlockDiag, MPIFirstDerivative, MPIGradient, MPIHStack, MPILaplacian,
                          MPISecondDerivative, MPIStackedBlockDiag, MPIStackedHStack,
                          MPIStackedVStack, MPIVStack, aslocal, MPIConvolve2D,
-                         MPIConvolveND, MPIFredholm1, MPIPoststackLinearModelling, Pad,
-                         PoststackLinearModelling, Restriction, Scaling, Transpose, Zero)
+                         MPIConvolveND, MPIFFT2D, MPIFFTND, MPIFredholm1,
+                         MPIPoststackLinearModelling, Pad, PoststackLinearModelling, Restriction,
+                         Scaling, Transpose, Zero)
 from ._proximal import (ADMML2, L1, L2, L21, MPIL2, AcceleratedProximalGradient,  # noqa: E402
                         Box, EuclideanBall, LinearizedADMM, PrimalDual, ProximalGradient,
                         ProxOperator)

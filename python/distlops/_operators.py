@@ -421,3 +421,46 @@ def MPIFredholm1(G, nz=1, saveGt=False, usematmul=True, base_comm=MPI.COMM_WORLD
         raise ValueError(f"MPIFredholm1: G must be 3-d (nsl, nx, ny), got shape {G.shape}")
     return LinearOperator(_ext_function("Fredholm1", dtype)(
         G, int(nz), partition, bool(saveGt), communicator(base_comm)), dtype, base_comm)
+
+
+def _fft(name, dims, axes, nffts, norm, real, ifftshift_before, fftshift_after, dtype,
+         base_comm, output):
+    dtype = np.dtype(dtype)
+    if not np.issubdtype(dtype, np.complexfloating):
+        raise ValueError(f"MPI{name}: dtype is the data's (complex) dtype, got {dtype}")
+    model_dtype = np.empty(0, dtype).real.dtype if real else dtype
+    axes = [int(a) for a in axes]
+
+    def per_axis(flag):
+        return [bool(flag)] * len(axes) if isinstance(flag, (bool, np.bool_)) else \
+            [bool(f) for f in flag]
+
+    if output not in ("transposed", "same_as_input"):
+        raise ValueError(f"MPI{name}: output must be 'transposed' or 'same_as_input', got "
+                         f"{output!r}")
+    op = _ext_function(name, model_dtype)(
+        _layout(dims, base_comm), axes, [] if nffts is None else [int(n) for n in nffts], norm,
+        bool(real), per_axis(ifftshift_before), per_axis(fftshift_after),
+        output == "same_as_input")
+    return LinearOperator(op, dtype, base_comm)
+
+
+def MPIFFT2D(dims, axes=(0, 1), nffts=None, sampling=1.0, norm="none", real=False,
+             ifftshift_before=False, fftshift_after=False, dtype="complex128",
+             base_comm=MPI.COMM_WORLD, output="transposed"):
+    """PyLops-MPI's FFT2D of arrays of shape ``dims`` split along axis 0 (norm "none" by
+    default, as PyLops-MPI). ``dtype`` is the data's complex dtype; with ``real`` the model is
+    real (half spectrum along the last axis, PyLops' weights). The data are split along the
+    axis of the last all-to-all (``output="transposed"``) or like the model
+    (``"same_as_input"``, one more all-to-all). ``sampling`` only sets PyLops' frequency axes
+    there and is not used here."""
+    return _fft("FFT2D", dims, axes, nffts, norm, real, ifftshift_before, fftshift_after, dtype,
+                base_comm, output)
+
+
+def MPIFFTND(dims, axes=(0, 1, 2), nffts=None, sampling=1.0, norm="none", real=False,
+             ifftshift_before=False, fftshift_after=False, dtype="complex128",
+             base_comm=MPI.COMM_WORLD, output="transposed"):
+    """PyLops-MPI's FFTND; as MPIFFT2D over any number of axes."""
+    return _fft("FFTND", dims, axes, nffts, norm, real, ifftshift_before, fftshift_after, dtype,
+                base_comm, output)

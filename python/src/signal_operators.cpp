@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
 // The signal-processing operators: post-stack modelling (local and distributed), the N-d
-// convolutions over DistributedArray and Fredholm1. The filters and wavelets are copied by the
-// library.
+// convolutions over DistributedArray, Fredholm1 and the distributed FFTs (real models map to
+// complex data: an operator class of its own for the real dtypes). The filters and wavelets are
+// copied by the library.
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/array.h>
 #include <nanobind/stl/string.h>
@@ -17,8 +18,10 @@
 #include "bindings.hpp"
 #include "distlops/core/distributed_array.hpp"
 #include "distlops/operators/signal/convolvend.hpp"
+#include "distlops/operators/signal/fft.hpp"
 #include "distlops/operators/signal/fredholm1.hpp"
 #include "distlops/operators/signal/poststack.hpp"
+#include "operator_binding.hpp"
 
 namespace distlops::python {
 namespace {
@@ -37,6 +40,34 @@ Shape shape_of(const ConstInput<T>& array) {
   for (std::size_t i = 0; i < array.ndim(); ++i)
     shape[i] = static_cast<Index>(array.shape(i));
   return shape;
+}
+
+FFTNorm norm_from_name(const std::string& norm) {
+  if (norm == "ortho") return FFTNorm::ortho;
+  if (norm == "none") return FFTNorm::none;
+  if (norm == "1/n") return FFTNorm::one_over_n;
+  throw InvalidArgument("FFT: norm must be 'ortho', 'none' or '1/n', got '" + norm + "'");
+}
+
+/// The distributed FFT of arrays of T (FFT2D or FFTND by `transform`).
+template <class T>
+void bind_fft(nb::module_& m, const char* name,
+              FFTOperator<T, Host> (*transform)(const Layout&, const DistributedFFTOptions&)) {
+  m.def(
+      class_name(name, dtype_name<T>()).c_str(),
+      [transform](const Layout& layout, std::vector<int> axes, std::vector<Index> nfft,
+                  const std::string& norm, bool real, std::vector<bool> ifftshift_before,
+                  std::vector<bool> fftshift_after, bool same_as_input) {
+        return transform(layout, {.axes = std::move(axes),
+                                  .nfft = std::move(nfft),
+                                  .norm = norm_from_name(norm),
+                                  .real = real,
+                                  .ifftshift_before = std::move(ifftshift_before),
+                                  .fftshift_after = std::move(fftshift_after),
+                                  .output = same_as_input ? FFTOutputLayout::same_as_input
+                                                          : FFTOutputLayout::transposed});
+      },
+      nb::call_guard<nb::gil_scoped_release>());
 }
 
 PoststackOptions poststack_options(const std::string& kind, bool explicit_matrix, int time_axis) {
@@ -86,6 +117,12 @@ void bind_for_type(nb::module_& m) {
                                   comm);
       },
       nb::call_guard<nb::gil_scoped_release>());
+  if constexpr (!is_complex_v<T>) {
+    bind_operator<DistributedArray<T, Host>, DistributedArray<std::complex<T>, Host>>(
+        m, class_name("RealToComplexLinearOperator", t));
+  }
+  bind_fft<T>(m, "FFT2D", &FFT2D<T, Host>);
+  bind_fft<T>(m, "FFTND", &FFTND<T, Host>);
 }
 
 }  // namespace

@@ -31,8 +31,8 @@ from ._operators import (Diagonal, FunctionOperator, Identity, LinearOperator,  
                          MPISecondDerivative, MPIStackedBlockDiag, MPIStackedHStack,
                          MPIStackedVStack, MPIVStack, aslocal, MPIConvolve2D,
                          MPIConvolveND, MPIFFT2D, MPIFFTND, MPIFredholm1,
-                         MPIPoststackLinearModelling, Pad, PoststackLinearModelling, Restriction,
-                         Scaling, Transpose, Zero)
+                         MPIPoststackLinearModelling, Pad, PoststackLinearModelling, Reshape,
+                         Restriction, Scaling, Transpose, Zero)
 from ._proximal import (ADMML2, L1, L2, L21, MPIL2, AcceleratedProximalGradient,  # noqa: E402
                         Box, EuclideanBall, LinearizedADMM, PrimalDual, ProximalGradient,
                         ProxOperator)

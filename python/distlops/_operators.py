@@ -464,3 +464,28 @@ def MPIFFTND(dims, axes=(0, 1, 2), nffts=None, sampling=1.0, norm="none", real=F
     """PyLops-MPI's FFTND; as MPIFFT2D over any number of axes."""
     return _fft("FFTND", dims, axes, nffts, norm, real, ifftshift_before, fftshift_after, dtype,
                 base_comm, output)
+
+
+def _regrid(op_side_zeros, dims, base_comm, what):
+    """The layout of shape ``dims`` split along axis 0 in which every rank holds as many
+    elements as it holds in ``op_side_zeros`` (an array of the operator's current layout)."""
+    dims = _as_dims(dims)
+    size = op_side_zeros.local_array.size
+    trailing = int(np.prod(dims[1:])) if len(dims) > 1 else 1
+    sizes = base_comm.allgather(size)
+    if any(s % trailing for s in sizes) or sum(sizes) != int(np.prod(dims)):
+        raise ValueError(f"Reshape: the {what} {tuple(dims)} cannot be split along axis 0 into "
+                         f"the ranks' blocks of {sizes} elements")
+    return make_layout(dims, base_comm,
+                       local_shapes=[[s // trailing] + dims[1:] for s in sizes])
+
+
+def Reshape(Op, dims, dimsd, base_comm=None):
+    """The distributed operator ``Op`` seen on arrays of shape ``dims`` (model) and ``dimsd``
+    (data), split along axis 0 with every rank keeping the elements it holds in Op's layouts
+    (no data move): e.g. a flat MPIBlockDiag on the N-d grid of a derivative, so that they add.
+    Collective."""
+    comm = base_comm or Op.base_comm
+    domain = _regrid(Op.domain_zeros(), dims, comm, "model shape")
+    range_ = _regrid(Op.range_zeros(), dimsd, comm, "data shape")
+    return LinearOperator(_ext.reshape(Op._op, domain, range_), Op.dtype, Op._comm)

@@ -2,10 +2,11 @@
 # Copyright (c) 2026 The distlops authors
 """Zero, Scaling, Transpose, Pad and Restriction as the blocks of a BlockDiag (one per rank,
 each rank its own parameters) against PyLops' serial operators applied block by block, with
-dot tests, at any rank count."""
+dot tests, at any rank count; Reshape of a flat BlockDiag onto a derivative's grid."""
 import numpy as np
 import pylops
 import pytest
+import scipy.linalg
 from conftest import DTYPES, random_array, tolerance
 
 import distlops as dl
@@ -54,3 +55,30 @@ def test_bad_parameters_raise(comm):
         dl.Restriction(DIMS, [0, 7], axis=-1)
     with pytest.raises(ValueError):
         dl.Pad(DIMS, ((-1, 0), (0, 0)))
+
+
+def centered_difference(n):
+    """PyLops' centered first derivative without edges as a dense matrix."""
+    d = np.zeros((n, n))
+    for i in range(1, n - 1):
+        d[i, i - 1], d[i, i + 1] = -0.5, 0.5
+    return d
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_reshape_lets_a_flat_blockdiag_add_to_a_derivative(comm, dtype):
+    ncols, rows = 4, 2 * comm.size + 1
+    counts = [rows // comm.size + (r < rows % comm.size) for r in range(comm.size)]
+    mats = [random_array((c * ncols, c * ncols), dtype, 100 + r) for r, c in enumerate(counts)]
+    B = dl.MPIBlockDiag([dl.MatrixMult(mats[comm.rank])])
+    D = dl.MPIFirstDerivative((rows, ncols), dtype=dtype)
+    S = dl.Reshape(B, (rows, ncols), (rows, ncols)) + D
+    m = random_array((rows, ncols), dtype, 110)
+    expected = scipy.linalg.block_diag(*mats) @ m.ravel() + \
+        np.kron(centered_difference(rows), np.eye(ncols)) @ m.ravel()
+    y = S.matvec(dl.DistributedArray.to_dist(m)).asarray().ravel()
+    np.testing.assert_allclose(y, expected, rtol=tolerance(dtype) * 10,
+                               atol=tolerance(dtype) * 10)
+    assert dl.dottest(S)
+    with pytest.raises(ValueError, match="cannot be split"):
+        dl.Reshape(B, (rows + 1, ncols), (rows, ncols))

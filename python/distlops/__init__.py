@@ -29,7 +29,7 @@ from ._operators import (Diagonal, FunctionOperator, Identity, LinearOperator,  
                          LocalFirstDerivative, LocalOperator, LocalSecondDerivative, MatrixMult,
                          MPIBlockDiag, MPIFirstDerivative, MPIGradient, MPIHStack, MPILaplacian,
                          MPISecondDerivative, MPIStackedBlockDiag, MPIStackedHStack,
-                         MPIStackedVStack, MPIVStack, aslocal, MPIConvolve2D,
+                         MPIStackedVStack, MPIVStack, aslocal, Convolve1D, MPIConvolve2D,
                          MPIConvolveND, MPIFFT2D, MPIFFTND, MPIFredholm1,
                          MPIPoststackLinearModelling, Pad, PoststackLinearModelling, Reshape,
                          Restriction, Scaling, Transpose, Zero)

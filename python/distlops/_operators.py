@@ -204,6 +204,15 @@ def Pad(dims, pad, dtype=np.float64):
         dims, [(int(b), int(a)) for b, a in pad]), dtype)
 
 
+def Convolve1D(dims, h, offset=0, axis=-1, dtype=None):
+    """PyLops' Convolve1D: convolution with the 1-d filter ``h`` (centre ``offset``) along
+    ``axis`` of arrays of shape ``dims``."""
+    dtype = np.dtype(dtype or np.asarray(h).dtype)
+    h = np.ascontiguousarray(h, dtype=dtype).ravel()
+    return LocalOperator(_ext_function("local_Convolve1D", dtype)(
+        _as_dims(dims), h, int(offset), int(axis)), dtype)
+
+
 def Restriction(dims, iava, axis=-1, dtype=np.float64):
     """PyLops' Restriction: the samples ``iava`` along ``axis`` (non-negative indices)."""
     iava = np.ascontiguousarray(iava, dtype=np.int64).ravel()

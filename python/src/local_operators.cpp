@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
 // The structural local operators (PyLops' Zero, Transpose, Pad, Restriction and a scaling),
-// the blocks of BlockDiag, VStack and HStack that move or select samples.
+// the blocks of BlockDiag, VStack and HStack that move or select samples, and Convolve1D.
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/complex.h>
 #include <nanobind/stl/pair.h>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "distlops/operators/local/convolve1d.hpp"
 #include "distlops/operators/local/pad.hpp"
 #include "distlops/operators/local/restriction.hpp"
 #include "distlops/operators/local/scaling.hpp"
@@ -45,6 +46,13 @@ void bind_for_type(nb::module_& m) {
            int axis) {
           return local::Restriction<T, Host>(dims, std::span<const Index>(iava.data(), iava.size()),
                                              axis);
+        });
+  m.def(class_name("local_Convolve1D", t).c_str(),
+        [](const Shape& dims,
+           const nb::ndarray<const T, nb::ndim<1>, nb::c_contig, nb::device::cpu>& filter,
+           Index offset, int axis) {
+          return local::Convolve1D<T, Host>(dims, std::span<const T>(filter.data(), filter.size()),
+                                            offset, axis);
         });
 }
 

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The distlops authors
-"""Zero, Scaling, Transpose, Pad and Restriction as the blocks of a BlockDiag (one per rank,
-each rank its own parameters) against PyLops' serial operators applied block by block, with
-dot tests, at any rank count; Reshape of a flat BlockDiag onto a derivative's grid."""
+"""Zero, Scaling, Transpose, Pad, Restriction and Convolve1D as the blocks of a BlockDiag (one
+per rank, each rank its own parameters) against PyLops' serial operators applied block by
+block, with dot tests, at any rank count; Reshape of a flat BlockDiag onto a derivative's
+grid."""
 import numpy as np
 import pylops
 import pytest
@@ -19,6 +20,7 @@ def blocks(comm, dtype):
     the ranks."""
     r = comm.rank
     iava = np.array([3, 0, 0, 2][: 1 + r % 4])
+    h = random_array(3, dtype, 120)
     return [
         (dl.Zero(5 + r, 4, dtype=dtype), pylops.Zero(5 + r, 4, dtype=dtype)),
         (dl.Scaling(DIMS, 1.5 - r, dtype=dtype),
@@ -29,12 +31,14 @@ def blocks(comm, dtype):
          pylops.Pad(DIMS, ((r, 1), (0, 2)), dtype=dtype)),
         (dl.Restriction(DIMS, iava, axis=-1, dtype=dtype),
          pylops.Restriction(DIMS, iava, axis=-1, dtype=dtype)),
+        (dl.Convolve1D((3, 4 + r), h, offset=1, axis=-1, dtype=dtype),
+         pylops.signalprocessing.Convolve1D((3, 4 + r), h, offset=1, axis=-1, dtype=dtype)),
     ]
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_blocks_match_pylops(comm, dtype):
-    for index in range(5):
+    for index in range(6):
         ours, theirs = blocks(comm, dtype)[index]
         A = dl.MPIBlockDiag([ours])
         rows, cols = ours.shape

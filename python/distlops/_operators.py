@@ -498,3 +498,24 @@ def Reshape(Op, dims, dimsd, base_comm=None):
     domain = _regrid(Op.domain_zeros(), dims, comm, "model shape")
     range_ = _regrid(Op.range_zeros(), dimsd, comm, "data shape")
     return LinearOperator(_ext.reshape(Op._op, domain, range_), Op.dtype, Op._comm)
+
+
+def MPIMDC(G, nt, nv, nfreq, dt=1.0, dr=1.0, twosided=True, fftengine="numpy", saveGt=True,
+           conj=False, usematmul=False, prescaled=False, base_comm=MPI.COMM_WORLD,
+           partition=Partition.BROADCAST):
+    """PyLops-MPI's MDC: ``G`` holds this rank's frequencies (nf_r, ns, nr), complex; real
+    models (nt, nr, nv) and data (nt, ns, nv), replicated (BROADCAST, as PyLops-MPI) or split
+    along their spatial axis (SCATTER). ``nfreq`` must be the sum of the ranks' nf_r;
+    ``fftengine`` and ``usematmul`` have no effect (FFTW and a batched product)."""
+    G = np.asarray(G)
+    if G.ndim != 3 or not np.issubdtype(G.dtype, np.complexfloating):
+        raise ValueError(f"MPIMDC: G must be a complex 3-d array (nf, ns, nr), got {G.dtype} "
+                         f"of shape {G.shape}")
+    total = sum(base_comm.allgather(G.shape[0]))
+    if total != int(nfreq):
+        raise ValueError(f"MPIMDC: the ranks hold {total} frequencies of G, nfreq is {nfreq}")
+    real = np.empty(0, G.dtype).real.dtype
+    G = np.ascontiguousarray(G)
+    return LinearOperator(_ext_function("MDC", real)(
+        G, int(nt), int(nv), float(dt), float(dr), bool(twosided), bool(conj), bool(prescaled),
+        bool(saveGt), partition, communicator(base_comm)), real, base_comm)

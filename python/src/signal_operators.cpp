@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
 // The signal-processing operators: post-stack modelling (local and distributed), the N-d
-// convolutions over DistributedArray, Fredholm1 and the distributed FFTs (real models map to
+// convolutions over DistributedArray, Fredholm1, multi-dimensional convolution and the
+// distributed FFTs (real models map to
 // complex data: an operator class of its own for the real dtypes). The filters and wavelets are
 // copied by the library.
 #include <nanobind/ndarray.h>
@@ -21,6 +22,7 @@
 #include "distlops/operators/signal/fft.hpp"
 #include "distlops/operators/signal/fredholm1.hpp"
 #include "distlops/operators/signal/poststack.hpp"
+#include "distlops/operators/waveeq/mdc.hpp"
 #include "operator_binding.hpp"
 
 namespace distlops::python {
@@ -118,6 +120,27 @@ void bind_for_type(nb::module_& m) {
       },
       nb::call_guard<nb::gil_scoped_release>());
   if constexpr (!is_complex_v<T>) {
+    m.def(
+        class_name("MDC", t).c_str(),
+        [](const nb::ndarray<const std::complex<T>, nb::ndim<3>, nb::c_contig, nb::device::cpu>&
+               local_g,
+           Index nt, Index nv, double dt, double dr, bool twosided, bool conj, bool prescaled,
+           bool keep_adjoint, Partition partition, const Communicator& comm) {
+          LocalArray<std::complex<T>, Host> g(Shape{static_cast<Index>(local_g.shape(0)),
+                                                    static_cast<Index>(local_g.shape(1)),
+                                                    static_cast<Index>(local_g.shape(2))});
+          std::copy_n(local_g.data(), local_g.size(), g.data());
+          return MDC<T, Host>(g, nt, nv,
+                              {.dt = dt,
+                               .dr = dr,
+                               .twosided = twosided,
+                               .conj = conj,
+                               .prescaled = prescaled,
+                               .keep_adjoint = keep_adjoint,
+                               .partition = partition},
+                              comm);
+        },
+        nb::call_guard<nb::gil_scoped_release>());
     bind_operator<DistributedArray<T, Host>, DistributedArray<std::complex<T>, Host>>(
         m, class_name("RealToComplexLinearOperator", t));
   }

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The distlops authors
-"""Post-stack modelling, the 2-d and N-d convolutions and Fredholm1 against PyLops' serial
-operators on the global arrays, with dot tests, at any rank count (some ranks own no rows)."""
+"""Post-stack modelling, the 2-d and N-d convolutions, Fredholm1, MDC and the FFTs against
+PyLops' serial operators on the global arrays, with dot tests, at any rank count (some ranks
+own no rows)."""
 import numpy as np
 import pylops
 import pytest
@@ -107,3 +108,24 @@ def test_fft2d_and_fftnd_match_pylops(comm, dtype, real, output):
         forward = np.real(np.vdot(v.asarray(), ours.matvec(x).asarray()))
         adjoint = np.vdot(ours.rmatvec(v).asarray(), m)
         assert forward == pytest.approx(np.real(adjoint), rel=tolerance(dtype) * 100)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("partition", [dl.Partition.BROADCAST, dl.Partition.SCATTER])
+@pytest.mark.filterwarnings("ignore:numpy backend always returns complex128:UserWarning")
+def test_mdc_matches_pylops(comm, dtype, partition):
+    nt, ns, nr, nv = 9, 3, 4, 2  # two-sided: nt odd
+    counts = [[2, 1, 0, 2][r % 4] for r in range(comm.size)]  # rank 2 holds no frequency
+    cdtype = np.complex64 if dtype == np.float32 else np.complex128
+    G = random_array((sum(counts), ns, nr), cdtype, 130)
+    start = sum(counts[: comm.rank])
+    M = dl.MPIMDC(G[start:start + counts[comm.rank]], nt=nt, nv=nv, nfreq=sum(counts),
+                  dt=0.5, dr=2.0, partition=partition)
+    m = random_array((nt, nr, nv), dtype, 131)
+    expected = pylops.waveeqprocessing.MDC(G, nt=nt, nv=nv, dt=0.5, dr=2.0) @ m.ravel()
+    axis = 1 if partition == dl.Partition.SCATTER else 0
+    x = dl.DistributedArray.to_dist(m, partition=partition, axis=axis)
+    close(M.matvec(x).asarray().ravel(), expected, dtype)
+    assert dl.dottest(M)
+    with pytest.raises(ValueError, match="nfreq"):
+        dl.MPIMDC(G[start:start + counts[comm.rank]], nt=nt, nv=nv, nfreq=sum(counts) + 1)

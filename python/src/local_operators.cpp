@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
 // The structural local operators (PyLops' Zero, Transpose, Pad, Restriction and a scaling),
-// the blocks of BlockDiag, VStack and HStack that move or select samples, and Convolve1D.
+// the blocks of BlockDiag, VStack and HStack that move or select samples, Convolve1D, and
+// Halo, which extends each rank's block so that such local operators see their neighbours.
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/complex.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/vector.h>
 
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "bindings.hpp"
+#include "distlops/operators/halo.hpp"
 #include "distlops/operators/local/convolve1d.hpp"
 #include "distlops/operators/local/pad.hpp"
 #include "distlops/operators/local/restriction.hpp"
@@ -54,6 +57,25 @@ void bind_for_type(nb::module_& m) {
           return local::Convolve1D<T, Host>(dims, std::span<const T>(filter.data(), filter.size()),
                                             offset, axis);
         });
+  m.def(
+      class_name("Halo", t).c_str(),
+      [](const Communicator& comm, const Shape& dims, const std::vector<Index>& widths,
+         const Shape& grid) -> LinearOperator<T, Host> {
+        const auto ndim = dims.size();
+        if (widths.size() == 1) {
+          return Halo<T, Host>(comm, dims, widths[0], grid);
+        }
+        if (widths.size() == ndim) {
+          return Halo<T, Host>(comm, dims, HaloWidths::per_axis(widths), grid);
+        }
+        if (widths.size() == 2 * ndim) {
+          return Halo<T, Host>(comm, dims, HaloWidths::per_side(widths), grid);
+        }
+        throw InvalidArgument("Halo: halo must be one width, one per axis (" +
+                              std::to_string(ndim) + ") or one per side (" +
+                              std::to_string(2 * ndim) + "), got " + std::to_string(widths.size()));
+      },
+      nb::call_guard<nb::gil_scoped_release>());
 }
 
 }  // namespace

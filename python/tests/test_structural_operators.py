@@ -86,3 +86,20 @@ def test_reshape_lets_a_flat_blockdiag_add_to_a_derivative(comm, dtype):
     assert dl.dottest(S)
     with pytest.raises(ValueError, match="cannot be split"):
         dl.Reshape(B, (rows + 1, ncols), (rows, ncols))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_halo_extends_each_block_by_its_neighbours_rows(comm, dtype):
+    dims, width = (7, 3), 1
+    counts = [dims[0] // comm.size + (r < dims[0] % comm.size) for r in range(comm.size)]
+    starts = np.concatenate([[0], np.cumsum(counts)])
+    H = dl.MPIHalo(dims, width, proc_grid_shape=(comm.size, 1), dtype=dtype)
+    m = random_array(dims, dtype, 140)
+    x = dl.DistributedArray.to_dist(m.ravel(), local_shapes=[(c * dims[1],) for c in counts])
+    expected = np.concatenate([
+        m[max(0, starts[r] - width):min(dims[0], starts[r + 1] + width)].ravel()
+        for r in range(comm.size)])
+    np.testing.assert_allclose(H.matvec(x).asarray().ravel(), expected, rtol=0, atol=0)
+    assert dl.dottest(H)
+    with pytest.raises(ValueError, match="one per side"):
+        dl.MPIHalo(dims, (1, 1, 1), dtype=dtype)

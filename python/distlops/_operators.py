@@ -524,8 +524,8 @@ def MPIMDC(G, nt, nv, nfreq, dt=1.0, dr=1.0, twosided=True, fftengine="numpy", s
 def MPIHalo(dims, halo, proc_grid_shape=None, comm=MPI.COMM_WORLD, dtype=np.float64):
     """PyLops-MPI's MPIHalo: each rank's block of the array of shape ``dims`` (on the process
     grid ``proc_grid_shape``; by default every rank along the last axis) extended by ghost
-    cells from its neighbours; ``halo`` is one width (no ghosts at the array's ends), one per axis or one
-    per side. The model is the concatenation of the flattened blocks, the data that of the
+    cells from its neighbours; ``halo`` is one width (no ghosts at the array's ends), one per
+    axis or one per side. The model is the concatenation of the flattened blocks, the data that of the
     extended blocks; the adjoint adds the ghost cells back to their owners (exact)."""
     widths = [int(halo)] if isinstance(halo, Number) else [int(h) for h in halo]
     grid = [] if proc_grid_shape is None else [int(n) for n in proc_grid_shape]

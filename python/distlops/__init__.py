@@ -30,7 +30,8 @@ from ._operators import (Diagonal, FunctionOperator, Identity, LinearOperator,  
                          MPIBlockDiag, MPIFirstDerivative, MPIGradient, MPIHStack, MPILaplacian,
                          MPISecondDerivative, MPIStackedBlockDiag, MPIStackedHStack,
                          MPIStackedVStack, MPIVStack, aslocal, Convolve1D, MPIConvolve2D,
-                         MPIConvolveND, MPIFFT2D, MPIFFTND, MPIFredholm1, MPIHalo, MPIMDC,
+                         MPIConvolveND, MPIFFT2D, MPIFFTND, MPIFredholm1, MPIHalo,
+                         MPIMatrixMult, MPIMDC,
                          MPIPoststackLinearModelling, Pad, PoststackLinearModelling, Reshape,
                          Restriction, Scaling, Transpose, Zero)
 from ._proximal import (ADMML2, L1, L2, L21, MPIL2, AcceleratedProximalGradient,  # noqa: E402

@@ -531,3 +531,17 @@ def MPIHalo(dims, halo, proc_grid_shape=None, comm=MPI.COMM_WORLD, dtype=np.floa
     grid = [] if proc_grid_shape is None else [int(n) for n in proc_grid_shape]
     return LinearOperator(_ext_function("Halo", dtype)(
         communicator(comm), _as_dims(dims), widths, grid), dtype, comm)
+
+
+def MPIMatrixMult(A, M, saveAt=False, base_comm=MPI.COMM_WORLD, dtype="float64",
+                  base_comm_nccl=None, kind="summa"):
+    """PyLops-MPI's MPIMatrixMult, Y = A X on a square grid of ranks: ``A`` is this rank's
+    tile (kind "summa") or row block (kind "block") of the global matrix, ``M`` the number of
+    columns of X. Model and data as in the library (docs/operators.md). ``saveAt`` has no
+    effect (A^H is applied from A's tiles)."""
+    if base_comm_nccl is not None:
+        raise ValueError("MPIMatrixMult: base_comm_nccl is not bound (host arrays only)")
+    dtype = np.dtype(dtype)
+    A = np.ascontiguousarray(A, dtype=dtype)
+    return LinearOperator(_ext_function("MatrixMult", dtype)(
+        A, int(M), kind, communicator(base_comm)), dtype, base_comm)

@@ -31,7 +31,7 @@ from ._operators import (Diagonal, FunctionOperator, Identity, LinearOperator,  
                          MPISecondDerivative, MPIStackedBlockDiag, MPIStackedHStack,
                          MPIStackedVStack, MPIVStack, aslocal, Convolve1D, MPIConvolve2D,
                          MPIConvolveND, MPIFFT2D, MPIFFTND, MPIFredholm1, MPIHalo,
-                         MPIMatrixMult, MPIMDC,
+                         MPIMatrixMult, MPIMDC, MPIPatch2D, MPISliding1D, MPISliding2D,
                          MPIPoststackLinearModelling, Pad, PoststackLinearModelling, Reshape,
                          Restriction, Scaling, Transpose, Zero)
 from ._proximal import (ADMML2, L1, L2, L21, MPIL2, AcceleratedProximalGradient,  # noqa: E402

@@ -545,3 +545,43 @@ def MPIMatrixMult(A, M, saveAt=False, base_comm=MPI.COMM_WORLD, dtype="float64",
     A = np.ascontiguousarray(A, dtype=dtype)
     return LinearOperator(_ext_function("MatrixMult", dtype)(
         A, int(M), kind, communicator(base_comm)), dtype, base_comm)
+
+
+def _taper(tapertype):
+    return "none" if tapertype is None else str(tapertype)
+
+
+def _windows(windows_per_rank):
+    return [] if windows_per_rank is None else [int(n) for n in windows_per_rank]
+
+
+def MPISliding1D(Op, dim, dimd, nwin, nover, tapertype="hanning", base_comm=MPI.COMM_WORLD,
+                 windows_per_rank=None, dtype=None):
+    """PyLops' Sliding1D with the windows split over the ranks: ``Op`` is the local operator
+    of ONE window (PyLops takes the operator of all windows), from nop model samples to nwin
+    data samples; model (nwins, nop), data (dimd,). Collective."""
+    op = aslocal(Op, dtype)
+    return LinearOperator(_ext_function("Sliding1D", op.dtype)(
+        op._op, communicator(base_comm), int(np.prod(_as_dims(dim))), int(dimd), int(nwin),
+        int(nover), _taper(tapertype), _windows(windows_per_rank)), op.dtype, base_comm)
+
+
+def MPISliding2D(Op, dims, dimsd, nwin, nover, tapertype="hanning", base_comm=MPI.COMM_WORLD,
+                 windows_per_rank=None, dtype=None):
+    """PyLops' Sliding2D (windows of nwin rows of full width) with the windows split over the
+    ranks; ``Op`` maps one window. Model (nwins, nop0, nop1), data ``dimsd``. Collective."""
+    op = aslocal(Op, dtype)
+    return LinearOperator(_ext_function("Sliding2D", op.dtype)(
+        op._op, communicator(base_comm), _as_dims(dims), _as_dims(dimsd), int(nwin), int(nover),
+        _taper(tapertype), _windows(windows_per_rank)), op.dtype, base_comm)
+
+
+def MPIPatch2D(Op, dims, dimsd, nwin, nover, nop, tapertype="hanning",
+               base_comm=MPI.COMM_WORLD, windows_per_rank=None, dtype=None):
+    """PyLops' Patch2D with the rows of patches split over the ranks; ``Op`` maps one patch.
+    Model (nwins0, nwins1, nop0, nop1), data ``dimsd``. Collective."""
+    op = aslocal(Op, dtype)
+    return LinearOperator(_ext_function("Patch2D", op.dtype)(
+        op._op, communicator(base_comm), _as_dims(dims), _as_dims(dimsd), _as_dims(nwin),
+        _as_dims(nover), _as_dims(nop), _taper(tapertype), _windows(windows_per_rank)),
+        op.dtype, base_comm)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
 // The signal-processing operators: post-stack modelling (local and distributed), the N-d
-// convolutions over DistributedArray, Fredholm1, multi-dimensional convolution and the
-// distributed FFTs (real models map to
+// convolutions over DistributedArray, Fredholm1, multi-dimensional convolution, the windowed
+// operators (Sliding1D, Sliding2D, Patch2D) and the distributed FFTs (real models map to
 // complex data: an operator class of its own for the real dtypes). The filters and wavelets are
 // copied by the library.
 #include <nanobind/ndarray.h>
@@ -22,6 +22,7 @@
 #include "distlops/operators/signal/fft.hpp"
 #include "distlops/operators/signal/fredholm1.hpp"
 #include "distlops/operators/signal/poststack.hpp"
+#include "distlops/operators/signal/sliding.hpp"
 #include "distlops/operators/waveeq/mdc.hpp"
 #include "operator_binding.hpp"
 
@@ -72,6 +73,17 @@ void bind_fft(nb::module_& m, const char* name,
       nb::call_guard<nb::gil_scoped_release>());
 }
 
+Taper taper_from_name(const std::string& name) {
+  if (name == "none") return Taper::none;
+  if (name == "hanning") return Taper::hanning;
+  if (name == "cosine") return Taper::cosine;
+  if (name == "cosinesquare") return Taper::cosinesquare;
+  throw InvalidArgument(
+      "Sliding: tapertype must be 'hanning', 'cosine', 'cosinesquare' or None, "
+      "got '" +
+      name + "'");
+}
+
 PoststackOptions poststack_options(const std::string& kind, bool explicit_matrix, int time_axis) {
   if (kind != "centered" && kind != "forward") {
     throw InvalidArgument("PoststackLinearModelling: kind must be 'centered' or 'forward', got '" +
@@ -117,6 +129,33 @@ void bind_for_type(nb::module_& m) {
         std::copy_n(local_g.data(), local_g.size(), g.data());
         return Fredholm1<T, Host>(g, nz, {.partition = partition, .keep_adjoint = keep_adjoint},
                                   comm);
+      },
+      nb::call_guard<nb::gil_scoped_release>());
+  using Local = LocalOperator<T, Host>;
+  m.def(
+      class_name("Sliding1D", t).c_str(),
+      [](const Local& op, const Communicator& comm, Index dim, Index dimd, Index nwin, Index nover,
+         const std::string& taper, const std::vector<Index>& windows_per_rank) {
+        return Sliding1D<T, Host>(op, comm, dim, dimd, nwin, nover, taper_from_name(taper),
+                                  windows_per_rank);
+      },
+      nb::call_guard<nb::gil_scoped_release>());
+  m.def(
+      class_name("Sliding2D", t).c_str(),
+      [](const Local& op, const Communicator& comm, const Shape& dims, const Shape& dimsd,
+         Index nwin, Index nover, const std::string& taper,
+         const std::vector<Index>& windows_per_rank) {
+        return Sliding2D<T, Host>(op, comm, dims, dimsd, nwin, nover, taper_from_name(taper),
+                                  windows_per_rank);
+      },
+      nb::call_guard<nb::gil_scoped_release>());
+  m.def(
+      class_name("Patch2D", t).c_str(),
+      [](const Local& op, const Communicator& comm, const Shape& dims, const Shape& dimsd,
+         const Shape& nwin, const Shape& nover, const Shape& nop, const std::string& taper,
+         const std::vector<Index>& windows_per_rank) {
+        return Patch2D<T, Host>(op, comm, dims, dimsd, nwin, nover, nop, taper_from_name(taper),
+                                windows_per_rank);
       },
       nb::call_guard<nb::gil_scoped_release>());
   if constexpr (!is_complex_v<T>) {

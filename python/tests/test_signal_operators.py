@@ -129,3 +129,30 @@ def test_mdc_matches_pylops(comm, dtype, partition):
     assert dl.dottest(M)
     with pytest.raises(ValueError, match="nfreq"):
         dl.MPIMDC(G[start:start + counts[comm.rank]], nt=nt, nv=nv, nfreq=sum(counts) + 1)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex64])
+def test_sliding1d_matches_pylops(comm, dtype):
+    dimd, nwin, nover, nop = 20, 6, 2, 4
+    nwins, dim, _, _ = pylops.signalprocessing.sliding1d_design(dimd, nwin, nover, nop)
+    W = random_array((nwin, nop), dtype, 160)
+    S = dl.MPISliding1D(dl.MatrixMult(W), dim, dimd, nwin, nover)
+    m = random_array((nwins, nop), dtype, 161)
+    theirs = pylops.signalprocessing.Sliding1D(
+        pylops.BlockDiag([pylops.MatrixMult(W, dtype=dtype)] * nwins), dim, dimd, nwin, nover,
+        tapertype="hanning")
+    close(S.matvec(dl.DistributedArray.to_dist(m)).asarray().ravel(), theirs @ m.ravel(), dtype)
+    assert dl.dottest(S)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128])
+def test_sliding2d_and_patch2d_pass_the_dot_test(comm, dtype):
+    # 5 windows of 4 rows (overlap 1) over 16 rows; patches of 4 x 5 (overlap 1, 2).
+    W = dl.MatrixMult(random_array((4 * 6, 3 * 6), dtype, 170))
+    S = dl.MPISliding2D(W, (5 * 3, 6), (16, 6), nwin=4, nover=1, tapertype="cosine")
+    assert dl.dottest(S)
+    P = dl.MPIPatch2D(dl.MatrixMult(random_array((4 * 5, 2 * 2), dtype, 171)), (5 * 2, 3 * 2),
+                      (16, 11), nwin=(4, 5), nover=(1, 2), nop=(2, 2))
+    assert dl.dottest(P)
+    with pytest.raises(ValueError, match="tapertype"):
+        dl.MPISliding1D(W, 18, 16, 4, 1, tapertype="triangle")

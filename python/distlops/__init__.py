@@ -33,7 +33,7 @@ from ._operators import (Diagonal, FunctionOperator, Identity, LinearOperator,  
                          MPIConvolveND, MPIFFT2D, MPIFFTND, MPIFredholm1, MPIHalo,
                          MPIMatrixMult, MPIMDC, MPIPatch2D, MPISliding1D, MPISliding2D,
                          MPIPoststackLinearModelling, Pad, PoststackLinearModelling, Reshape,
-                         Restriction, Scaling, Transpose, Zero)
+                         Replicated, Restriction, Scaling, Transpose, Zero, asmpilinearoperator)
 from ._proximal import (ADMML2, L1, L2, L21, MPIL2, AcceleratedProximalGradient,  # noqa: E402
                         Box, EuclideanBall, LinearizedADMM, PrimalDual, ProximalGradient,
                         ProxOperator)

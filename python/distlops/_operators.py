@@ -585,3 +585,16 @@ def MPIPatch2D(Op, dims, dimsd, nwin, nover, nop, tapertype="hanning",
         op._op, communicator(base_comm), _as_dims(dims), _as_dims(dimsd), _as_dims(nwin),
         _as_dims(nover), _as_dims(nop), _taper(tapertype), _windows(windows_per_rank)),
         op.dtype, base_comm)
+
+
+def asmpilinearoperator(Op, base_comm=MPI.COMM_WORLD, partition=Partition.BROADCAST,
+                        dtype=None):
+    """PyLops-MPI's asmpilinearoperator: a local operator (or a serial PyLops one) on
+    replicated arrays (BROADCAST or UNSAFE_BROADCAST), every rank computing the whole result
+    without communication. Collective."""
+    op = aslocal(Op, dtype)
+    return LinearOperator(_ext_function("Replicated", op.dtype)(
+        op._op, communicator(base_comm), partition), op.dtype, base_comm)
+
+
+Replicated = asmpilinearoperator

@@ -2,7 +2,8 @@
 // Copyright (c) 2026 The distlops authors
 // The structural local operators (PyLops' Zero, Transpose, Pad, Restriction and a scaling),
 // the blocks of BlockDiag, VStack and HStack that move or select samples, Convolve1D, and
-// Halo, which extends each rank's block so that such local operators see their neighbours.
+// Halo, which extends each rank's block so that such local operators see their neighbours, and
+// Replicated, a local operator on replicated arrays.
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/complex.h>
 #include <nanobind/stl/pair.h>
@@ -21,6 +22,7 @@
 #include "distlops/operators/local/scaling.hpp"
 #include "distlops/operators/local/transpose.hpp"
 #include "distlops/operators/local/zero.hpp"
+#include "distlops/operators/stack/replicated.hpp"
 
 namespace distlops::python {
 namespace {
@@ -74,6 +76,12 @@ void bind_for_type(nb::module_& m) {
         throw InvalidArgument("Halo: halo must be one width, one per axis (" +
                               std::to_string(ndim) + ") or one per side (" +
                               std::to_string(2 * ndim) + "), got " + std::to_string(widths.size()));
+      },
+      nb::call_guard<nb::gil_scoped_release>());
+  m.def(
+      class_name("Replicated", t).c_str(),
+      [](const LocalOperator<T, Host>& op, const Communicator& comm, Partition partition) {
+        return Replicated<T, Host>(op, comm, partition);
       },
       nb::call_guard<nb::gil_scoped_release>());
 }

@@ -103,3 +103,16 @@ def test_halo_extends_each_block_by_its_neighbours_rows(comm, dtype):
     assert dl.dottest(H)
     with pytest.raises(ValueError, match="one per side"):
         dl.MPIHalo(dims, (1, 1, 1), dtype=dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_replicated_applies_a_local_operator_to_every_replica(comm, dtype):
+    W = random_array((5, 3), dtype, 180)
+    R = dl.asmpilinearoperator(dl.MatrixMult(W))
+    m = random_array(3, dtype, 181)
+    y = R.matvec(dl.DistributedArray.to_dist(m, partition=dl.Partition.BROADCAST))
+    np.testing.assert_allclose(y.local_array, W @ m, rtol=tolerance(dtype) * 10)
+    assert y.partition == dl.Partition.BROADCAST
+    assert dl.dottest(R)
+    with pytest.raises(ValueError, match="BROADCAST"):
+        dl.asmpilinearoperator(dl.MatrixMult(W), partition=dl.Partition.SCATTER)

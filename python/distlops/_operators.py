@@ -410,6 +410,17 @@ def MPIConvolve2D(dims, h, offset=(0, 0), axes=(-2, -1), base_comm=MPI.COMM_WORL
         base_comm)
 
 
+def MPIConvolve1D(dims, h, offset=0, axis=-1, base_comm=MPI.COMM_WORLD, dtype=None):
+    """PyLops' Convolve1D along ``axis`` of arrays of shape ``dims`` split along axis 0 (the
+    split axis included: the ranks exchange the ghost rows the filter needs); the N-d
+    convolution with a 1-d filter."""
+    h = np.asarray(h)
+    if h.ndim != 1:
+        raise ValueError(f"MPIConvolve1D: h must be 1-d, got shape {h.shape}")
+    return MPIConvolveND(dims, h, offset=[offset], axes=[axis], base_comm=base_comm,
+                         dtype=dtype)
+
+
 def MPIConvolveND(dims, h, offset=None, axes=None, base_comm=MPI.COMM_WORLD, dtype=None):
     """PyLops' ConvolveND on arrays of shape ``dims`` split along axis 0."""
     dtype = np.dtype(dtype or np.asarray(h).dtype)

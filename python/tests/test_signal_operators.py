@@ -44,6 +44,19 @@ def test_convolve2d_matches_pylops(comm, dtype):
     assert dl.dottest(C)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("axis", [0, -1])
+def test_convolve1d_matches_pylops(comm, dtype, axis):
+    dims = (7, 5)
+    h = random_array(4, dtype, 55)
+    m = random_array(dims, dtype, 56)
+    expected = pylops.signalprocessing.Convolve1D(dims, h, offset=2, axis=axis,
+                                                  dtype=dtype) @ m.ravel()
+    C = dl.MPIConvolve1D(dims, h, offset=2, axis=axis)
+    close(C.matvec(dl.DistributedArray.to_dist(m)).asarray().ravel(), expected, dtype)
+    assert dl.dottest(C)
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.complex64])
 def test_convolvend_matches_pylops(comm, dtype):
     dims, offset = (5, 4, 3), (1, 1, 0)

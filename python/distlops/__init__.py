@@ -29,7 +29,14 @@ from ._operators import (Diagonal, FunctionOperator, Identity, LinearOperator,  
                          LocalFirstDerivative, LocalOperator, LocalSecondDerivative, MatrixMult,
                          MPIBlockDiag, MPIFirstDerivative, MPIGradient, MPIHStack, MPILaplacian,
                          MPISecondDerivative, MPIStackedBlockDiag, MPIStackedHStack,
-                         MPIStackedVStack, MPIVStack, aslocal)
+                         MPIStackedVStack, MPIVStack, aslocal, Convolve1D, MPIConvolve1D,
+                         MPIConvolve2D, MPIConvolveND, MPIFFT2D, MPIFFTND, MPIFredholm1, MPIHalo,
+                         MPIMatrixMult, MPIMDC, MPIPatch2D, MPISliding1D, MPISliding2D,
+                         MPIPoststackLinearModelling, Pad, PoststackLinearModelling, Reshape,
+                         Replicated, Restriction, Scaling, Transpose, Zero, asmpilinearoperator)
+from ._proximal import (ADMML2, L1, L2, L21, MPIL2, AcceleratedProximalGradient,  # noqa: E402
+                        Box, EuclideanBall, LinearizedADMM, PrimalDual, ProximalGradient,
+                        ProxOperator)
 from ._solvers import cg, cgls, fista, ista, lsqr, power_iteration  # noqa: E402
 from ._dottest import dottest  # noqa: E402
 

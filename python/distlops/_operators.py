@@ -178,6 +178,48 @@ def _as_dims(dims):
     return [int(dims)] if isinstance(dims, Number) else [int(n) for n in dims]
 
 
+def Zero(N, M=None, dtype=np.float64):
+    """PyLops' Zero(N, M): from arrays of M elements to N zeros (M = N by default)."""
+    M = N if M is None else M
+    return LocalOperator(_ext_function("local_Zero", dtype)(_as_dims(N), _as_dims(M)), dtype)
+
+
+def Scaling(dims, scale, dtype=np.float64):
+    """y = scale x on arrays of shape ``dims``."""
+    return LocalOperator(_ext_function("local_Scaling", dtype)(_as_dims(dims), scale), dtype)
+
+
+def Transpose(dims, axes, dtype=np.float64):
+    """PyLops' Transpose: arrays of shape ``dims`` with their axes permuted by ``axes``."""
+    return LocalOperator(_ext_function("local_Transpose", dtype)(
+        _as_dims(dims), [int(a) for a in axes]), dtype)
+
+
+def Pad(dims, pad, dtype=np.float64):
+    """PyLops' Pad: zero padding of arrays of shape ``dims`` by ``pad`` = ((before, after), ...)
+    per axis (a single pair for 1-d arrays)."""
+    dims = _as_dims(dims)
+    pad = [pad] if len(dims) == 1 and isinstance(pad[0], Number) else pad
+    return LocalOperator(_ext_function("local_Pad", dtype)(
+        dims, [(int(b), int(a)) for b, a in pad]), dtype)
+
+
+def Convolve1D(dims, h, offset=0, axis=-1, dtype=None):
+    """PyLops' Convolve1D: convolution with the 1-d filter ``h`` (centre ``offset``) along
+    ``axis`` of arrays of shape ``dims``."""
+    dtype = np.dtype(dtype or np.asarray(h).dtype)
+    h = np.ascontiguousarray(h, dtype=dtype).ravel()
+    return LocalOperator(_ext_function("local_Convolve1D", dtype)(
+        _as_dims(dims), h, int(offset), int(axis)), dtype)
+
+
+def Restriction(dims, iava, axis=-1, dtype=np.float64):
+    """PyLops' Restriction: the samples ``iava`` along ``axis`` (non-negative indices)."""
+    iava = np.ascontiguousarray(iava, dtype=np.int64).ravel()
+    return LocalOperator(_ext_function("local_Restriction", dtype)(_as_dims(dims), iava, axis),
+                         dtype)
+
+
 def LocalFirstDerivative(dims, axis=-1, sampling=1.0, kind="centered", edge=False,
                          dtype=np.float64):
     return LocalOperator(_ext_function("local_FirstDerivative", dtype)(
@@ -334,3 +376,236 @@ def MPIStackedHStack(ops):
 def MPIStackedBlockDiag(ops):
     handles, dtype, comm = _distributed(ops)
     return LinearOperator(_ext_function("StackedBlockDiag", dtype)(handles), dtype, comm)
+
+
+# ---- signal processing ------------------------------------------------------------------------
+def PoststackLinearModelling(wav, nt0, spatdims=None, explicit=False, kind="centered",
+                             dtype=None):
+    """PyLops' post-stack modelling d = W D m on one rank's (nt0, *spatdims) models."""
+    dtype = np.dtype(dtype or np.asarray(wav).dtype)
+    wav = np.ascontiguousarray(wav, dtype=dtype).ravel()
+    return LocalOperator(_ext_function("local_PoststackLinearModelling", dtype)(
+        wav, int(nt0), [] if spatdims is None else _as_dims(spatdims), kind, bool(explicit)),
+        dtype)
+
+
+def MPIPoststackLinearModelling(wav, dims, explicit=False, kind="centered", axis=1,
+                                base_comm=MPI.COMM_WORLD, dtype=None):
+    """Post-stack modelling of models of shape ``dims`` = (nt0, spatial...) split along
+    ``axis`` (a spatial axis): each rank models its own traces."""
+    dtype = np.dtype(dtype or np.asarray(wav).dtype)
+    wav = np.ascontiguousarray(wav, dtype=dtype).ravel()
+    layout = make_layout(_as_dims(dims), base_comm, Partition.SCATTER, axis)
+    return LinearOperator(_ext_function("PoststackLinearModelling", dtype)(
+        wav, layout, kind, bool(explicit), 0), dtype, base_comm)
+
+
+def MPIConvolve2D(dims, h, offset=(0, 0), axes=(-2, -1), base_comm=MPI.COMM_WORLD, dtype=None):
+    """PyLops' Convolve2D (same-size output, filter centred at ``offset``) on arrays of shape
+    ``dims`` split along axis 0; the ranks exchange the ghost rows the filter needs."""
+    dtype = np.dtype(dtype or np.asarray(h).dtype)
+    h = np.ascontiguousarray(h, dtype=dtype)
+    return LinearOperator(_ext_function("Convolve2D", dtype)(
+        _layout(dims, base_comm), h, [int(o) for o in offset], [int(a) for a in axes]), dtype,
+        base_comm)
+
+
+def MPIConvolve1D(dims, h, offset=0, axis=-1, base_comm=MPI.COMM_WORLD, dtype=None):
+    """PyLops' Convolve1D along ``axis`` of arrays of shape ``dims`` split along axis 0 (the
+    split axis included: the ranks exchange the ghost rows the filter needs); the N-d
+    convolution with a 1-d filter."""
+    h = np.asarray(h)
+    if h.ndim != 1:
+        raise ValueError(f"MPIConvolve1D: h must be 1-d, got shape {h.shape}")
+    return MPIConvolveND(dims, h, offset=[offset], axes=[axis], base_comm=base_comm,
+                         dtype=dtype)
+
+
+def MPIConvolveND(dims, h, offset=None, axes=None, base_comm=MPI.COMM_WORLD, dtype=None):
+    """PyLops' ConvolveND on arrays of shape ``dims`` split along axis 0."""
+    dtype = np.dtype(dtype or np.asarray(h).dtype)
+    h = np.ascontiguousarray(h, dtype=dtype)
+    return LinearOperator(_ext_function("ConvolveND", dtype)(
+        _layout(dims, base_comm), h, [] if offset is None else [int(o) for o in offset],
+        [] if axes is None else [int(a) for a in axes]), dtype, base_comm)
+
+
+def MPIFredholm1(G, nz=1, saveGt=False, usematmul=True, base_comm=MPI.COMM_WORLD,
+                 dtype="float64", partition=Partition.BROADCAST):
+    """PyLops-MPI's Fredholm1: ``G`` holds this rank's slices (nsl_r, nx, ny); models of shape
+    (nsl, ny, nz) and data (nsl, nx, nz), replicated (BROADCAST, as PyLops-MPI) or split along
+    axis 0 like G (SCATTER). ``usematmul`` has no effect (always a batched product)."""
+    dtype = np.dtype(dtype)
+    G = np.ascontiguousarray(G, dtype=dtype)
+    if G.ndim != 3:
+        raise ValueError(f"MPIFredholm1: G must be 3-d (nsl, nx, ny), got shape {G.shape}")
+    return LinearOperator(_ext_function("Fredholm1", dtype)(
+        G, int(nz), partition, bool(saveGt), communicator(base_comm)), dtype, base_comm)
+
+
+def _fft(name, dims, axes, nffts, norm, real, ifftshift_before, fftshift_after, dtype,
+         base_comm, output):
+    dtype = np.dtype(dtype)
+    if not np.issubdtype(dtype, np.complexfloating):
+        raise ValueError(f"MPI{name}: dtype is the data's (complex) dtype, got {dtype}")
+    model_dtype = np.empty(0, dtype).real.dtype if real else dtype
+    axes = [int(a) for a in axes]
+
+    def per_axis(flag):
+        return [bool(flag)] * len(axes) if isinstance(flag, (bool, np.bool_)) else \
+            [bool(f) for f in flag]
+
+    if output not in ("transposed", "same_as_input"):
+        raise ValueError(f"MPI{name}: output must be 'transposed' or 'same_as_input', got "
+                         f"{output!r}")
+    op = _ext_function(name, model_dtype)(
+        _layout(dims, base_comm), axes, [] if nffts is None else [int(n) for n in nffts], norm,
+        bool(real), per_axis(ifftshift_before), per_axis(fftshift_after),
+        output == "same_as_input")
+    return LinearOperator(op, dtype, base_comm)
+
+
+def MPIFFT2D(dims, axes=(0, 1), nffts=None, sampling=1.0, norm="none", real=False,
+             ifftshift_before=False, fftshift_after=False, dtype="complex128",
+             base_comm=MPI.COMM_WORLD, output="transposed"):
+    """PyLops-MPI's FFT2D of arrays of shape ``dims`` split along axis 0 (norm "none" by
+    default, as PyLops-MPI). ``dtype`` is the data's complex dtype; with ``real`` the model is
+    real (half spectrum along the last axis, PyLops' weights). The data are split along the
+    axis of the last all-to-all (``output="transposed"``) or like the model
+    (``"same_as_input"``, one more all-to-all). ``sampling`` only sets PyLops' frequency axes
+    there and is not used here."""
+    return _fft("FFT2D", dims, axes, nffts, norm, real, ifftshift_before, fftshift_after, dtype,
+                base_comm, output)
+
+
+def MPIFFTND(dims, axes=(0, 1, 2), nffts=None, sampling=1.0, norm="none", real=False,
+             ifftshift_before=False, fftshift_after=False, dtype="complex128",
+             base_comm=MPI.COMM_WORLD, output="transposed"):
+    """PyLops-MPI's FFTND; as MPIFFT2D over any number of axes."""
+    return _fft("FFTND", dims, axes, nffts, norm, real, ifftshift_before, fftshift_after, dtype,
+                base_comm, output)
+
+
+def _regrid(op_side_zeros, dims, base_comm, what):
+    """The layout of shape ``dims`` split along axis 0 in which every rank holds as many
+    elements as it holds in ``op_side_zeros`` (an array of the operator's current layout)."""
+    dims = _as_dims(dims)
+    size = op_side_zeros.local_array.size
+    trailing = int(np.prod(dims[1:])) if len(dims) > 1 else 1
+    sizes = base_comm.allgather(size)
+    if any(s % trailing for s in sizes) or sum(sizes) != int(np.prod(dims)):
+        raise ValueError(f"Reshape: the {what} {tuple(dims)} cannot be split along axis 0 into "
+                         f"the ranks' blocks of {sizes} elements")
+    return make_layout(dims, base_comm,
+                       local_shapes=[[s // trailing] + dims[1:] for s in sizes])
+
+
+def Reshape(Op, dims, dimsd, base_comm=None):
+    """The distributed operator ``Op`` seen on arrays of shape ``dims`` (model) and ``dimsd``
+    (data), split along axis 0 with every rank keeping the elements it holds in Op's layouts
+    (no data move): e.g. a flat MPIBlockDiag on the N-d grid of a derivative, so that they add.
+    Collective."""
+    comm = base_comm or Op.base_comm
+    domain = _regrid(Op.domain_zeros(), dims, comm, "model shape")
+    range_ = _regrid(Op.range_zeros(), dimsd, comm, "data shape")
+    return LinearOperator(_ext.reshape(Op._op, domain, range_), Op.dtype, Op._comm)
+
+
+def MPIMDC(G, nt, nv, nfreq, dt=1.0, dr=1.0, twosided=True, fftengine="numpy", saveGt=True,
+           conj=False, usematmul=False, prescaled=False, base_comm=MPI.COMM_WORLD,
+           partition=Partition.BROADCAST):
+    """PyLops-MPI's MDC: ``G`` holds this rank's frequencies (nf_r, ns, nr), complex; real
+    models (nt, nr, nv) and data (nt, ns, nv), replicated (BROADCAST, as PyLops-MPI) or split
+    along their spatial axis (SCATTER). ``nfreq`` must be the sum of the ranks' nf_r;
+    ``fftengine`` and ``usematmul`` have no effect (FFTW and a batched product)."""
+    G = np.asarray(G)
+    if G.ndim != 3 or not np.issubdtype(G.dtype, np.complexfloating):
+        raise ValueError(f"MPIMDC: G must be a complex 3-d array (nf, ns, nr), got {G.dtype} "
+                         f"of shape {G.shape}")
+    total = sum(base_comm.allgather(G.shape[0]))
+    if total != int(nfreq):
+        raise ValueError(f"MPIMDC: the ranks hold {total} frequencies of G, nfreq is {nfreq}")
+    real = np.empty(0, G.dtype).real.dtype
+    G = np.ascontiguousarray(G)
+    return LinearOperator(_ext_function("MDC", real)(
+        G, int(nt), int(nv), float(dt), float(dr), bool(twosided), bool(conj), bool(prescaled),
+        bool(saveGt), partition, communicator(base_comm)), real, base_comm)
+
+
+def MPIHalo(dims, halo, proc_grid_shape=None, comm=MPI.COMM_WORLD, dtype=np.float64):
+    """PyLops-MPI's MPIHalo: each rank's block of the array of shape ``dims`` (on the process
+    grid ``proc_grid_shape``; by default every rank along the last axis) extended by ghost
+    cells from its neighbours; ``halo`` is one width (no ghosts at the array's ends), one per
+    axis or one per side. The model is the concatenation of the flattened blocks, the data that of the
+    extended blocks; the adjoint adds the ghost cells back to their owners (exact)."""
+    widths = [int(halo)] if isinstance(halo, Number) else [int(h) for h in halo]
+    grid = [] if proc_grid_shape is None else [int(n) for n in proc_grid_shape]
+    return LinearOperator(_ext_function("Halo", dtype)(
+        communicator(comm), _as_dims(dims), widths, grid), dtype, comm)
+
+
+def MPIMatrixMult(A, M, saveAt=False, base_comm=MPI.COMM_WORLD, dtype="float64",
+                  base_comm_nccl=None, kind="summa"):
+    """PyLops-MPI's MPIMatrixMult, Y = A X on a square grid of ranks: ``A`` is this rank's
+    tile (kind "summa") or row block (kind "block") of the global matrix, ``M`` the number of
+    columns of X. Model and data as in the library (docs/operators.md). ``saveAt`` has no
+    effect (A^H is applied from A's tiles)."""
+    if base_comm_nccl is not None:
+        raise ValueError("MPIMatrixMult: base_comm_nccl is not bound (host arrays only)")
+    dtype = np.dtype(dtype)
+    A = np.ascontiguousarray(A, dtype=dtype)
+    return LinearOperator(_ext_function("MatrixMult", dtype)(
+        A, int(M), kind, communicator(base_comm)), dtype, base_comm)
+
+
+def _taper(tapertype):
+    return "none" if tapertype is None else str(tapertype)
+
+
+def _windows(windows_per_rank):
+    return [] if windows_per_rank is None else [int(n) for n in windows_per_rank]
+
+
+def MPISliding1D(Op, dim, dimd, nwin, nover, tapertype="hanning", base_comm=MPI.COMM_WORLD,
+                 windows_per_rank=None, dtype=None):
+    """PyLops' Sliding1D with the windows split over the ranks: ``Op`` is the local operator
+    of ONE window (PyLops takes the operator of all windows), from nop model samples to nwin
+    data samples; model (nwins, nop), data (dimd,). Collective."""
+    op = aslocal(Op, dtype)
+    return LinearOperator(_ext_function("Sliding1D", op.dtype)(
+        op._op, communicator(base_comm), int(np.prod(_as_dims(dim))), int(dimd), int(nwin),
+        int(nover), _taper(tapertype), _windows(windows_per_rank)), op.dtype, base_comm)
+
+
+def MPISliding2D(Op, dims, dimsd, nwin, nover, tapertype="hanning", base_comm=MPI.COMM_WORLD,
+                 windows_per_rank=None, dtype=None):
+    """PyLops' Sliding2D (windows of nwin rows of full width) with the windows split over the
+    ranks; ``Op`` maps one window. Model (nwins, nop0, nop1), data ``dimsd``. Collective."""
+    op = aslocal(Op, dtype)
+    return LinearOperator(_ext_function("Sliding2D", op.dtype)(
+        op._op, communicator(base_comm), _as_dims(dims), _as_dims(dimsd), int(nwin), int(nover),
+        _taper(tapertype), _windows(windows_per_rank)), op.dtype, base_comm)
+
+
+def MPIPatch2D(Op, dims, dimsd, nwin, nover, nop, tapertype="hanning",
+               base_comm=MPI.COMM_WORLD, windows_per_rank=None, dtype=None):
+    """PyLops' Patch2D with the rows of patches split over the ranks; ``Op`` maps one patch.
+    Model (nwins0, nwins1, nop0, nop1), data ``dimsd``. Collective."""
+    op = aslocal(Op, dtype)
+    return LinearOperator(_ext_function("Patch2D", op.dtype)(
+        op._op, communicator(base_comm), _as_dims(dims), _as_dims(dimsd), _as_dims(nwin),
+        _as_dims(nover), _as_dims(nop), _taper(tapertype), _windows(windows_per_rank)),
+        op.dtype, base_comm)
+
+
+def asmpilinearoperator(Op, base_comm=MPI.COMM_WORLD, partition=Partition.BROADCAST,
+                        dtype=None):
+    """PyLops-MPI's asmpilinearoperator: a local operator (or a serial PyLops one) on
+    replicated arrays (BROADCAST or UNSAFE_BROADCAST), every rank computing the whole result
+    without communication. Collective."""
+    op = aslocal(Op, dtype)
+    return LinearOperator(_ext_function("Replicated", op.dtype)(
+        op._op, communicator(base_comm), partition), op.dtype, base_comm)
+
+
+Replicated = asmpilinearoperator

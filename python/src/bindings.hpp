@@ -55,5 +55,8 @@ void bind_arrays(nb::module_& m);
 void bind_operators(nb::module_& m);
 void bind_stacked_operators(nb::module_& m);
 void bind_solvers(nb::module_& m);
+void bind_proximal(nb::module_& m);
+void bind_signal_operators(nb::module_& m);
+void bind_local_operators(nb::module_& m);
 
 }  // namespace distlops::python

@@ -82,4 +82,7 @@ NB_MODULE(_distlops, m) {
   py::bind_operators(m);
   py::bind_stacked_operators(m);
   py::bind_solvers(m);
+  py::bind_proximal(m);
+  py::bind_signal_operators(m);
+  py::bind_local_operators(m);
 }

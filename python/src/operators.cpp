@@ -20,6 +20,7 @@
 #include "distlops/core/distributed_array.hpp"
 #include "distlops/core/stacked_distributed_array.hpp"
 #include "distlops/operators/algebra.hpp"
+#include "distlops/operators/dense/matrix_mult.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/local/diagonal.hpp"
 #include "distlops/operators/local/first_derivative.hpp"
@@ -182,6 +183,20 @@ void bind_for_type(nb::module_& m) {
                                              .edge = edge,
                                              .kind = kind_from_name(kind)});
         });
+  m.def(
+      class_name("MatrixMult", t).c_str(),
+      [](const nb::ndarray<const T, nb::ndim<2>, nb::c_contig, nb::device::cpu>& local_a, Index m,
+         const std::string& kind, const Communicator& comm) {
+        if (kind != "summa" && kind != "block") {
+          throw InvalidArgument("MatrixMult: kind must be 'summa' or 'block', got '" + kind + "'");
+        }
+        const EigenRowMajorMatrix<T> a = Eigen::Map<const EigenRowMajorMatrix<T>>(
+            local_a.data(), static_cast<Index>(local_a.shape(0)),
+            static_cast<Index>(local_a.shape(1)));
+        return MatrixMult<T, Host>(
+            a, m, kind == "summa" ? MatrixMultKind::summa : MatrixMultKind::block, comm);
+      },
+      nb::call_guard<nb::gil_scoped_release>());
   m.def("local_shapes", [](const Local<T>& op) { return std::make_pair(op.domain(), op.range()); });
   // The same operator seen with other layouts of equal local sizes (a flat BlockDiag on an N-d
   // grid), so that it adds and stacks with the N-d operators.

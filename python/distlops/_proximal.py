@@ -1,0 +1,310 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
+"""Proximal operators and proximal solvers with PyProximal's (and PyLops-MPI's) names.
+
+A proximal operator here is built without knowing the arrays it will see (as in PyProximal);
+the library object for a vector type (plain or stacked, and its dtype) is made on first use
+and kept. Operators that hold a vector (weights, data, a centre) take the vector type of
+that vector."""
+import abc
+from numbers import Number
+
+import numpy as np
+
+from . import _distlops as _ext
+from ._arrays import (DistributedArray, StackedDistributedArray, dtype_suffix, unwrap_vector,
+                      wrap_vector)
+
+
+def _kind(x):
+    """The suffix of the extension's class names for the vector x: 'float64',
+    'stacked_float64', ..."""
+    if isinstance(x, StackedDistributedArray):
+        return "stacked_" + dtype_suffix(x.dtype)
+    if isinstance(x, DistributedArray):
+        return dtype_suffix(x.dtype)
+    raise TypeError(f"expected a DistributedArray or StackedDistributedArray, got "
+                    f"{type(x).__name__}")
+
+
+def _range_kind(op):
+    """The suffix of the vectors in the range of a distlops LinearOperator."""
+    stacked = type(op._op).__name__.startswith(("Stacked", "ToStacked"))
+    return ("stacked_" if stacked else "") + dtype_suffix(op.dtype)
+
+
+def _domain_kind(op):
+    stacked = type(op._op).__name__.startswith(("Stacked", "FromStacked"))
+    return ("stacked_" if stacked else "") + dtype_suffix(op.dtype)
+
+
+class ProxOperator(abc.ABC):
+    """A proximal operator: ``f(x)``, ``prox(x, tau)``, ``proxdual(x, tau)``, ``grad(x)`` on
+    DistributedArray or StackedDistributedArray, and PyProximal's compositions."""
+
+    def __init__(self):
+        self._handles = {}
+
+    @abc.abstractmethod
+    def _make(self, kind):
+        """The extension's object for vectors of `kind`."""
+
+    def _handle(self, kind):
+        if kind not in self._handles:
+            self._handles[kind] = self._make(kind)
+        return self._handles[kind]
+
+    def _of(self, x):
+        return self._handle(_kind(x))
+
+    def __call__(self, x):
+        return self._of(x).value(unwrap_vector(x))
+
+    def prox(self, x, tau):
+        return wrap_vector(self._of(x).prox(unwrap_vector(x), float(tau)), x._comm)
+
+    def proxdual(self, x, tau):
+        """The prox of the convex conjugate (Moreau's identity where no closed form)."""
+        return wrap_vector(self._of(x).prox_conjugate(unwrap_vector(x), float(tau)), x._comm)
+
+    def grad(self, x):
+        return wrap_vector(self._of(x).gradient(unwrap_vector(x)), x._comm)
+
+    def precomposition(self, a, b=0.0):
+        """g(x) = f(a x + b), b a scalar 0 or an array."""
+        return _Composed(self, "Precomposed", float(a), b)
+
+    def postcomposition(self, sigma):
+        """g(x) = sigma f(x), sigma > 0."""
+        return _Composed(self, "Postcomposed", float(sigma), 0.0)
+
+    def affine_addition(self, v):
+        """g(x) = f(x) + Re<v, x>."""
+        return _Composed(self, "Postcomposed", 1.0, v)
+
+    @property
+    def name(self):
+        return type(self).__name__
+
+
+def _vector_or_zero(value, what):
+    """A DistributedArray/StackedDistributedArray, or None for the scalar 0."""
+    if isinstance(value, (DistributedArray, StackedDistributedArray)):
+        return value
+    if isinstance(value, Number) and value == 0:
+        return None
+    raise ValueError(f"{what} must be 0 or a DistributedArray/StackedDistributedArray, got "
+                     f"{value!r}")
+
+
+def _same_kind(vector, kind, owner):
+    if _kind(vector) != kind:
+        raise TypeError(f"{owner}: its array is {_kind(vector)}, the vector it is applied to is "
+                        f"{kind}")
+    return unwrap_vector(vector)
+
+
+class _Composed(ProxOperator):
+    def __init__(self, f, form, scalar, vector):
+        super().__init__()
+        self._f, self._form, self._scalar = f, form, scalar
+        self._vector = _vector_or_zero(vector, f"{form}: the shift")
+
+    def _make(self, kind):
+        make = getattr(_ext, f"{self._form}_{kind}")
+        inner = self._f._handle(kind)
+        if self._vector is None:
+            return make(inner, self._scalar)
+        return make(inner, self._scalar, _same_kind(self._vector, kind, self._form))
+
+
+class L1(ProxOperator):
+    """f(x) = sigma sum_i g_i |x_i| (PyProximal's L1; g: optional weights)."""
+
+    def __init__(self, sigma=1.0, g=None):
+        super().__init__()
+        if not isinstance(sigma, Number):
+            raise ValueError("L1: sigma must be a number (callables are not supported)")
+        self.sigma, self.g = float(sigma), g
+
+    def _make(self, kind):
+        make = getattr(_ext, f"L1_{kind}")
+        if self.g is None:
+            return make(self.sigma)
+        return make(_same_kind(self.g, kind, "L1"), self.sigma)
+
+
+class L2(ProxOperator):
+    """f(x) = sigma/2 ||Op x - b||^2 (PyProximal's L2, PyLops-MPI's MPIL2); Op square (domain
+    and range of one vector type), b required with Op. The prox with Op solves its normal
+    equations by CG: ``niter`` iterations at most, relative tolerance ``rtol``."""
+
+    def __init__(self, Op=None, b=None, q=None, sigma=1.0, alpha=1.0, niter=10, rtol=1e-6):
+        super().__init__()
+        if q is not None or alpha != 1.0:
+            raise ValueError("L2: q and alpha are not supported (q=None, alpha=1 only)")
+        if Op is not None and b is None:
+            raise ValueError("L2: Op needs b")
+        self.Op, self.b, self.sigma = Op, b, float(sigma)
+        self.niter, self.rtol = int(niter), float(rtol)
+
+    def _make(self, kind):
+        make = getattr(_ext, f"L2_{kind}")
+        if self.Op is not None:
+            if _domain_kind(self.Op) != kind or _range_kind(self.Op) != kind:
+                raise TypeError(f"L2: Op maps {_domain_kind(self.Op)} to {_range_kind(self.Op)}, "
+                                f"the vector it is applied to is {kind}")
+            return make(self.Op._op, _same_kind(self.b, kind, "L2"), self.sigma, self.niter,
+                        self.rtol)
+        if self.b is None:
+            return make(self.sigma)
+        return make(_same_kind(self.b, kind, "L2"), self.sigma)
+
+
+MPIL2 = L2
+
+
+class L21(ProxOperator):
+    """f(x) = sigma sum_i ||(x_1[i], ..., x_ndim[i])||_2 on a StackedDistributedArray of ndim
+    arrays (PyProximal's L21 on a flat vector of ndim blocks)."""
+
+    def __init__(self, ndim, sigma=1.0):
+        super().__init__()
+        self.ndim, self.sigma = int(ndim), float(sigma)
+
+    def _of(self, x):
+        if not isinstance(x, StackedDistributedArray) or x.narrays != self.ndim:
+            raise ValueError(f"L21(ndim={self.ndim}): needs a StackedDistributedArray of "
+                             f"{self.ndim} arrays")
+        return super()._of(x)
+
+    def _make(self, kind):
+        if not kind.startswith("stacked_"):
+            raise ValueError(f"L21(ndim={self.ndim}): needs a StackedDistributedArray")
+        return getattr(_ext, f"L21_{kind}")(self.sigma)
+
+
+class Box(ProxOperator):
+    """The indicator of {lower <= x_i <= upper} (real arrays; scalar bounds)."""
+
+    def __init__(self, lower=-np.inf, upper=np.inf):
+        super().__init__()
+        if not (isinstance(lower, Number) and isinstance(upper, Number)):
+            raise ValueError("Box: lower and upper must be numbers (array bounds are not "
+                             "supported)")
+        self.lower, self.upper = float(lower), float(upper)
+
+    def _make(self, kind):
+        return getattr(_ext, f"Box_{kind}")(self.lower, self.upper)
+
+
+class EuclideanBall(ProxOperator):
+    """The indicator of {||x - center|| <= radius}; center 0 or an array."""
+
+    def __init__(self, center, radius):
+        super().__init__()
+        self.center = _vector_or_zero(center, "EuclideanBall: center")
+        self.radius = float(radius)
+
+    def _make(self, kind):
+        make = getattr(_ext, f"EuclideanBall_{kind}")
+        if self.center is None:
+            return make(self.radius)
+        return make(_same_kind(self.center, kind, "EuclideanBall"), self.radius)
+
+
+# ---- solvers ----------------------------------------------------------------------------------
+def _callback(callback, comm):
+    if callback is None:
+        return None
+    return lambda x: bool(callback(wrap_vector(x, comm)))
+
+
+def _tolerance(tol, rtol, solver):
+    # The library stops on the relative change of the objective, PyProximal's rtol.
+    if tol is not None:
+        raise ValueError(f"{solver}: tol (an absolute objective) is not supported; use rtol, "
+                         "the relative change of the objective")
+    return 0.0 if rtol is None else float(rtol)
+
+
+def ProximalGradient(proxf, proxg, x0, epsg=1.0, tau=None, backtracking=False, beta=0.5,
+                     eta=1.0, niter=10, niterback=100, acceleration=None, tol=None, rtol=None,
+                     callback=None, show=False, itershow=(10, 10, 10)):
+    """min f(x) + epsg g(x) (PyProximal's and PyLops-MPI's ProximalGradient): returns x.
+
+    tau None (or backtracking=True, which starts from tau or 1) chooses the step by
+    backtracking; epsg is a number."""
+    if not isinstance(epsg, Number):
+        raise ValueError("ProximalGradient: epsg must be a number")
+    kind = _kind(x0)
+    step = None if (tau is None or backtracking) else float(tau)
+    r = _ext.proximal_gradient(
+        proxf._handle(kind), proxg._handle(kind), unwrap_vector(x0), epsg=float(epsg), tau=step,
+        tau0=1.0 if tau is None else float(tau), beta=float(beta), eta=float(eta),
+        niterback=int(niterback),
+        acceleration="none" if acceleration is None else str(acceleration), niter=int(niter),
+        tol=_tolerance(tol, rtol, "ProximalGradient"), show=bool(show),
+        callback=_callback(callback, x0._comm))
+    return wrap_vector(r["x"], x0._comm)
+
+
+def AcceleratedProximalGradient(proxf, proxg, x0, epsg=1.0, tau=None, beta=0.5, eta=1.0,
+                                niter=10, niterback=100, acceleration="vandenberghe", tol=None,
+                                rtol=None, callback=None, show=False, itershow=(10, 10, 10)):
+    return ProximalGradient(proxf, proxg, x0, epsg=epsg, tau=tau, beta=beta, eta=eta,
+                            niter=niter, niterback=niterback, acceleration=acceleration, tol=tol,
+                            rtol=rtol, callback=callback, show=show, itershow=itershow)
+
+
+def ADMML2(proxg, Op, b, A, x0, tau, niter=10, z0=None, gfirst=False, tol=None, rtol=None,
+           callback=None, callbackz=False, show=False, itershow=(10, 10, 10), kwargs_solver=None):
+    """min 1/2 ||Op x - b||^2 + g(A x) (PyProximal's and PyLops-MPI's ADMML2): returns (x, z).
+
+    The x-update solves its normal equations by CG: kwargs_solver (a dict, as PyLops-MPI's)
+    ``niter`` (20) iterations at most, relative tolerance ``rtol`` (1e-10)."""
+    kwargs_solver = dict(kwargs_solver or {})
+    if z0 is not None or gfirst or callbackz:
+        raise ValueError("ADMML2: z0, gfirst=True and callbackz are not supported")
+    unknown = set(kwargs_solver) - {"niter", "rtol"}
+    if unknown:
+        raise ValueError(f"ADMML2: kwargs_solver takes niter and rtol, got {sorted(unknown)}")
+    r = _ext.admm_l2(proxg._handle(_range_kind(A)), Op._op, unwrap_vector(b), A._op,
+                     unwrap_vector(x0), tau=float(tau),
+                     inner_niter=int(kwargs_solver.get("niter", 20)),
+                     inner_rtol=float(kwargs_solver.get("rtol", 1e-10)), niter=int(niter),
+                     tol=_tolerance(tol, rtol, "ADMML2"), show=bool(show),
+                     callback=_callback(callback, x0._comm))
+    return wrap_vector(r["x"], x0._comm), wrap_vector(r["aux"], x0._comm)
+
+
+def LinearizedADMM(proxf, proxg, A, x0, tau, mu=None, niter=10, z0=None, tol=None, rtol=None,
+                   callback=None, show=False, itershow=(10, 10, 10), check_steps=True):
+    """min f(x) + g(A x) (PyProximal's LinearizedADMM): returns (x, z). mu None picks
+    0.95 tau / ||A||^2; check_steps raises when mu ||A||^2 > tau."""
+    if z0 is not None:
+        raise ValueError("LinearizedADMM: z0 is not supported")
+    r = _ext.linearized_admm(proxf._handle(_kind(x0)), proxg._handle(_range_kind(A)), A._op,
+                             unwrap_vector(x0), tau=float(tau),
+                             mu=None if mu is None else float(mu), check_steps=bool(check_steps),
+                             niter=int(niter), tol=_tolerance(tol, rtol, "LinearizedADMM"),
+                             show=bool(show), callback=_callback(callback, x0._comm))
+    return wrap_vector(r["x"], x0._comm), wrap_vector(r["aux"], x0._comm)
+
+
+def PrimalDual(proxf, proxg, A, x0, tau=None, mu=None, y0=None, z=None, theta=1.0, niter=10,
+               gfirst=False, tol=None, rtol=None, callback=None, callbacky=False, returny=False,
+               show=False, itershow=(10, 10, 10), check_steps=True):
+    """min f(x) + g(A x) by Chambolle-Pock (PyProximal's PrimalDual, x-update first, as its
+    gfirst=False): returns x, or (x, y) with returny. tau and mu (the dual step) None pick
+    0.95 / ||A||; check_steps raises when tau mu ||A||^2 > 1."""
+    if y0 is not None or z is not None or gfirst or callbacky:
+        raise ValueError("PrimalDual: y0, z, gfirst=True and callbacky are not supported")
+    r = _ext.primal_dual(proxf._handle(_kind(x0)), proxg._handle(_range_kind(A)), A._op,
+                         unwrap_vector(x0), tau=None if tau is None else float(tau),
+                         sigma=None if mu is None else float(mu), theta=float(theta),
+                         check_steps=bool(check_steps), niter=int(niter),
+                         tol=_tolerance(tol, rtol, "PrimalDual"), show=bool(show),
+                         callback=_callback(callback, x0._comm))
+    x = wrap_vector(r["x"], x0._comm)
+    return (x, wrap_vector(r["aux"], x0._comm)) if returny else x

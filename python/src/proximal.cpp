@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
+// The proximal operators (L1, L2, L21, Box, EuclideanBall and their pre/post-compositions) and
+// the proximal solvers (ProximalGradient, ADMM with an l2 term, LinearizedADMM, PrimalDual)
+// over plain and stacked arrays. The solvers run without the GIL; results go back as
+// dictionaries that the package turns into PyProximal's return values.
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bindings.hpp"
+#include "distlops/core/distributed_array.hpp"
+#include "distlops/core/stacked_distributed_array.hpp"
+#include "distlops/solvers/proximal/admm.hpp"
+#include "distlops/solvers/proximal/box.hpp"
+#include "distlops/solvers/proximal/composition.hpp"
+#include "distlops/solvers/proximal/euclidean_ball.hpp"
+#include "distlops/solvers/proximal/l1.hpp"
+#include "distlops/solvers/proximal/l2.hpp"
+#include "distlops/solvers/proximal/l21.hpp"
+#include "distlops/solvers/proximal/linearized_admm.hpp"
+#include "distlops/solvers/proximal/primal_dual.hpp"
+#include "distlops/solvers/proximal/proximal_gradient.hpp"
+
+namespace distlops::python {
+namespace {
+
+using release = nb::call_guard<nb::gil_scoped_release>;
+
+/// What every proximal solver takes beyond its own parameters.
+struct Run {
+  int niter;
+  double tol;
+  bool show;
+  nb::handle callback;  // borrowed: the caller's argument outlives the solve
+};
+
+template <class Domain, class Options>
+void apply_run(Options& options, const Run& run) {
+  options.niter = run.niter;
+  options.tol = run.tol;
+  options.progress.show = run.show;
+  if (run.callback.is_valid() && !run.callback.is_none()) {
+    // The callback sees the current model as a borrowed array, valid during the call only.
+    options.callback = [f = run.callback](int, const Domain& x, double, double) {
+      nb::gil_scoped_acquire gil;
+      nb::object verdict = f(nb::cast(const_cast<Domain*>(&x), nb::rv_policy::reference));
+      return nb::cast<bool>(verdict) ? CallbackAction::stop : CallbackAction::proceed;
+    };
+  }
+}
+
+/// Runs a step-wise solver to its end and returns its result with the auxiliary vector `aux`
+/// (ADMM's z, PrimalDual's y), which the function form does not keep.
+template <class Solver, class Domain, class Aux>
+nb::dict solve_with_aux(Solver& solver, const Domain& x0, const Aux& (Solver::*aux)() const) {
+  solver.setup(x0);
+  while (!solver.finished())
+    solver.step();
+  Aux kept((solver.*aux)());
+  auto result = solver.finalize();
+  nb::gil_scoped_acquire gil;
+  nb::dict d;
+  d["iterations"] = result.iterations;
+  d["reason"] = std::string(to_string(result.reason));
+  d["residual_norms"] = result.residual_norms;
+  d["costs"] = result.costs;
+  d["tau"] = result.tau;
+  d["x"] = nb::cast(std::move(result.x));
+  d["aux"] = nb::cast(std::move(kept));
+  return d;
+}
+
+template <class V>
+void bind_prox_for_vector(nb::module_& m, const std::string& suffix) {
+  using Prox = ProxOperator<V>;
+  nb::class_<Prox>(m, ("ProxOperator_" + suffix).c_str())
+      .def_prop_ro("name", &Prox::name)
+      .def_prop_ro("differentiable", &Prox::differentiable)
+      .def("value", &Prox::value, release())
+      .def("prox", nb::overload_cast<const V&, double>(&Prox::prox, nb::const_), release())
+      .def("prox_conjugate", nb::overload_cast<const V&, double>(&Prox::prox_conjugate, nb::const_),
+           release())
+      .def("gradient", nb::overload_cast<const V&>(&Prox::gradient, nb::const_), release());
+  nb::class_<L1<V>, Prox>(m, ("L1_" + suffix).c_str())
+      .def(nb::init<double>(), nb::arg("sigma"))
+      .def(nb::init<const V&, double>(), nb::arg("weights"), nb::arg("sigma"));
+  nb::class_<Box<V>, Prox>(m, ("Box_" + suffix).c_str())
+      .def(nb::init<double, double>(), nb::arg("lower"), nb::arg("upper"));
+  nb::class_<EuclideanBall<V>, Prox>(m, ("EuclideanBall_" + suffix).c_str())
+      .def(nb::init<double>(), nb::arg("radius"))
+      .def(nb::init<const V&, double>(), nb::arg("center"), nb::arg("radius"));
+  nb::class_<Precomposed<V>, Prox>(m, ("Precomposed_" + suffix).c_str())
+      .def(nb::init<const Prox&, double>(), nb::arg("f"), nb::arg("a"))
+      .def(nb::init<const Prox&, double, const V&>(), nb::arg("f"), nb::arg("a"), nb::arg("b"));
+  nb::class_<Postcomposed<V>, Prox>(m, ("Postcomposed_" + suffix).c_str())
+      .def(nb::init<const Prox&, double>(), nb::arg("f"), nb::arg("s"))
+      .def(nb::init<const Prox&, double, const V&>(), nb::arg("f"), nb::arg("s"), nb::arg("v"));
+  nb::class_<L2<V, V>, Prox>(m, ("L2_" + suffix).c_str())
+      .def(nb::init<double>(), nb::arg("sigma"))
+      .def(nb::init<const V&, double>(), nb::arg("b"), nb::arg("sigma"))
+      .def(
+          "__init__",
+          [](L2<V, V>* self, const BasicLinearOperator<V, V>& op, const V& b, double sigma,
+             int niter,
+             double rtol) { new (self) L2<V, V>(op, b, sigma, {.niter = niter, .rtol = rtol}); },
+          nb::arg("op"), nb::arg("b"), nb::arg("sigma"), nb::arg("niter"), nb::arg("rtol"));
+
+  m.def(
+      "proximal_gradient",
+      [](const Prox& f, const Prox& g, const V& x0, double epsg, std::optional<double> tau,
+         double tau0, double beta, double eta, int niterback, const std::string& acceleration,
+         int niter, double tol, bool show, nb::handle callback) {
+        ProximalGradientOptions<V> options;
+        apply_run<V>(options, {niter, tol, show, callback});
+        options.epsg = epsg;
+        options.tau = tau;
+        options.tau0 = tau0;
+        options.beta = beta;
+        options.eta = eta;
+        options.niterback = niterback;
+        if (acceleration == "none") {
+          options.acceleration = Acceleration::none;
+        } else if (acceleration == "vandenberghe") {
+          options.acceleration = Acceleration::vandenberghe;
+        } else if (acceleration == "fista") {
+          options.acceleration = Acceleration::fista;
+        } else {
+          throw InvalidArgument(
+              "ProximalGradient: acceleration must be None, 'vandenberghe' or "
+              "'fista', got '" +
+              acceleration + "'");
+        }
+        ProximalGradient<V> solver(f, g, options);
+        solver.setup(x0);
+        while (!solver.finished())
+          solver.step();
+        auto result = solver.finalize();
+        nb::gil_scoped_acquire gil;
+        nb::dict d;
+        d["iterations"] = result.iterations;
+        d["costs"] = result.costs;
+        d["tau"] = result.tau;
+        d["x"] = nb::cast(std::move(result.x));
+        return d;
+      },
+      nb::arg("f"), nb::arg("g"), nb::arg("x0"), nb::arg("epsg"), nb::arg("tau").none(),
+      nb::arg("tau0"), nb::arg("beta"), nb::arg("eta"), nb::arg("niterback"),
+      nb::arg("acceleration"), nb::arg("niter"), nb::arg("tol"), nb::arg("show"),
+      nb::arg("callback").none(), release());
+}
+
+/// The solvers whose second proximal operator acts on another vector type (A: D -> Aux).
+template <class D, class Aux>
+void bind_split_solvers(nb::module_& m) {
+  m.def(
+      "admm_l2",
+      [](const ProxOperator<Aux>& g, const BasicLinearOperator<D, D>& op, const D& b,
+         const BasicLinearOperator<D, Aux>& a, const D& x0, double tau, int inner_niter,
+         double inner_rtol, int niter, double tol, bool show, nb::handle callback) {
+        AdmmOptions<D> options;
+        apply_run<D>(options, {niter, tol, show, callback});
+        options.tau = tau;
+        options.inner_niter = inner_niter;
+        options.inner_rtol = inner_rtol;
+        Admm<D, D, Aux> solver(g, op, b, a, options);
+        return solve_with_aux(solver, x0, &Admm<D, D, Aux>::z);
+      },
+      nb::arg("g"), nb::arg("op"), nb::arg("b"), nb::arg("a"), nb::arg("x0"), nb::arg("tau"),
+      nb::arg("inner_niter"), nb::arg("inner_rtol"), nb::arg("niter"), nb::arg("tol"),
+      nb::arg("show"), nb::arg("callback").none(), release());
+  m.def(
+      "linearized_admm",
+      [](const ProxOperator<D>& f, const ProxOperator<Aux>& g, const BasicLinearOperator<D, Aux>& a,
+         const D& x0, double tau, std::optional<double> mu, bool check_steps, int niter, double tol,
+         bool show, nb::handle callback) {
+        LinearizedAdmmOptions<D> options;
+        apply_run<D>(options, {niter, tol, show, callback});
+        options.tau = tau;
+        options.mu = mu;
+        options.check_steps = check_steps;
+        LinearizedAdmm<D, Aux> solver(f, g, a, options);
+        return solve_with_aux(solver, x0, &LinearizedAdmm<D, Aux>::z);
+      },
+      nb::arg("f"), nb::arg("g"), nb::arg("a"), nb::arg("x0"), nb::arg("tau"), nb::arg("mu").none(),
+      nb::arg("check_steps"), nb::arg("niter"), nb::arg("tol"), nb::arg("show"),
+      nb::arg("callback").none(), release());
+  m.def(
+      "primal_dual",
+      [](const ProxOperator<D>& f, const ProxOperator<Aux>& g, const BasicLinearOperator<D, Aux>& k,
+         const D& x0, std::optional<double> tau, std::optional<double> sigma, double theta,
+         bool check_steps, int niter, double tol, bool show, nb::handle callback) {
+        PrimalDualOptions<D> options;
+        apply_run<D>(options, {niter, tol, show, callback});
+        options.tau = tau;
+        options.sigma = sigma;
+        options.theta = theta;
+        options.check_steps = check_steps;
+        PrimalDual<D, Aux> solver(f, g, k, options);
+        return solve_with_aux(solver, x0, &PrimalDual<D, Aux>::y);
+      },
+      nb::arg("f"), nb::arg("g"), nb::arg("k"), nb::arg("x0"), nb::arg("tau").none(),
+      nb::arg("sigma").none(), nb::arg("theta"), nb::arg("check_steps"), nb::arg("niter"),
+      nb::arg("tol"), nb::arg("show"), nb::arg("callback").none(), release());
+}
+
+template <class T>
+void bind_for_type(nb::module_& m) {
+  using DA = DistributedArray<T, Host>;
+  using SDA = StackedDistributedArray<T, Host>;
+  const std::string t = dtype_name<T>();
+  bind_prox_for_vector<DA>(m, t);
+  bind_prox_for_vector<SDA>(m, "stacked_" + t);
+  nb::class_<L21<SDA>, ProxOperator<SDA>>(m, ("L21_stacked_" + t).c_str())
+      .def(nb::init<double>(), nb::arg("sigma"));
+  bind_split_solvers<DA, DA>(m);
+  bind_split_solvers<DA, SDA>(m);
+}
+
+}  // namespace
+
+void bind_proximal(nb::module_& m) {
+  for_each_scalar([&]<class T>() { bind_for_type<T>(m); });
+}
+
+}  // namespace distlops::python

@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
+"""Zero, Scaling, Transpose, Pad, Restriction and Convolve1D as the blocks of a BlockDiag (one
+per rank, each rank its own parameters) against PyLops' serial operators applied block by
+block, with dot tests, at any rank count; Reshape of a flat BlockDiag onto a derivative's
+grid."""
+import numpy as np
+import pylops
+import pytest
+import scipy.linalg
+from conftest import DTYPES, random_array, tolerance
+
+import distlops as dl
+
+DIMS = (3, 4)
+
+
+def blocks(comm, dtype):
+    """Per rank: (distlops local operator, PyLops operator), with parameters that differ over
+    the ranks."""
+    r = comm.rank
+    iava = np.array([3, 0, 0, 2][: 1 + r % 4])
+    h = random_array(3, dtype, 120)
+    return [
+        (dl.Zero(5 + r, 4, dtype=dtype), pylops.Zero(5 + r, 4, dtype=dtype)),
+        (dl.Scaling(DIMS, 1.5 - r, dtype=dtype),
+         pylops.Identity(12, dtype=dtype) * (1.5 - r)),
+        (dl.Transpose((2, 3, 1 + r), (2, 0, 1), dtype=dtype),
+         pylops.Transpose((2, 3, 1 + r), (2, 0, 1), dtype=dtype)),
+        (dl.Pad(DIMS, ((r, 1), (0, 2)), dtype=dtype),
+         pylops.Pad(DIMS, ((r, 1), (0, 2)), dtype=dtype)),
+        (dl.Restriction(DIMS, iava, axis=-1, dtype=dtype),
+         pylops.Restriction(DIMS, iava, axis=-1, dtype=dtype)),
+        (dl.Convolve1D((3, 4 + r), h, offset=1, axis=-1, dtype=dtype),
+         pylops.signalprocessing.Convolve1D((3, 4 + r), h, offset=1, axis=-1, dtype=dtype)),
+    ]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_blocks_match_pylops(comm, dtype):
+    for index in range(6):
+        ours, theirs = blocks(comm, dtype)[index]
+        A = dl.MPIBlockDiag([ours])
+        rows, cols = ours.shape
+        col_counts = comm.allgather(cols)
+        x_global = random_array(sum(col_counts), dtype, 70 + index)
+        start = sum(col_counts[: comm.rank])
+        x = dl.DistributedArray.to_dist(x_global, local_shapes=[(c,) for c in col_counts])
+        expected = np.concatenate(comm.allgather(theirs @ x_global[start:start + cols]))
+        y = A.matvec(x).asarray().ravel()
+        np.testing.assert_allclose(y, expected, rtol=tolerance(dtype), atol=tolerance(dtype))
+        assert dl.dottest(A), f"block {index}"
+
+
+def test_bad_parameters_raise(comm):
+    with pytest.raises(ValueError):
+        dl.Transpose((2, 3), (0, 0))
+    with pytest.raises(ValueError):
+        dl.Restriction(DIMS, [0, 7], axis=-1)
+    with pytest.raises(ValueError):
+        dl.Pad(DIMS, ((-1, 0), (0, 0)))
+
+
+def centered_difference(n):
+    """PyLops' centered first derivative without edges as a dense matrix."""
+    d = np.zeros((n, n))
+    for i in range(1, n - 1):
+        d[i, i - 1], d[i, i + 1] = -0.5, 0.5
+    return d
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_reshape_lets_a_flat_blockdiag_add_to_a_derivative(comm, dtype):
+    ncols, rows = 4, 2 * comm.size + 1
+    counts = [rows // comm.size + (r < rows % comm.size) for r in range(comm.size)]
+    mats = [random_array((c * ncols, c * ncols), dtype, 100 + r) for r, c in enumerate(counts)]
+    B = dl.MPIBlockDiag([dl.MatrixMult(mats[comm.rank])])
+    D = dl.MPIFirstDerivative((rows, ncols), dtype=dtype)
+    S = dl.Reshape(B, (rows, ncols), (rows, ncols)) + D
+    m = random_array((rows, ncols), dtype, 110)
+    expected = scipy.linalg.block_diag(*mats) @ m.ravel() + \
+        np.kron(centered_difference(rows), np.eye(ncols)) @ m.ravel()
+    y = S.matvec(dl.DistributedArray.to_dist(m)).asarray().ravel()
+    np.testing.assert_allclose(y, expected, rtol=tolerance(dtype) * 10,
+                               atol=tolerance(dtype) * 10)
+    assert dl.dottest(S)
+    with pytest.raises(ValueError, match="cannot be split"):
+        dl.Reshape(B, (rows + 1, ncols), (rows, ncols))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_halo_extends_each_block_by_its_neighbours_rows(comm, dtype):
+    dims, width = (7, 3), 1
+    counts = [dims[0] // comm.size + (r < dims[0] % comm.size) for r in range(comm.size)]
+    starts = np.concatenate([[0], np.cumsum(counts)])
+    H = dl.MPIHalo(dims, width, proc_grid_shape=(comm.size, 1), dtype=dtype)
+    m = random_array(dims, dtype, 140)
+    x = dl.DistributedArray.to_dist(m.ravel(), local_shapes=[(c * dims[1],) for c in counts])
+    expected = np.concatenate([
+        m[max(0, starts[r] - width):min(dims[0], starts[r + 1] + width)].ravel()
+        for r in range(comm.size)])
+    np.testing.assert_allclose(H.matvec(x).asarray().ravel(), expected, rtol=0, atol=0)
+    assert dl.dottest(H)
+    with pytest.raises(ValueError, match="one per side"):
+        dl.MPIHalo(dims, (1, 1, 1), dtype=dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_replicated_applies_a_local_operator_to_every_replica(comm, dtype):
+    W = random_array((5, 3), dtype, 180)
+    R = dl.asmpilinearoperator(dl.MatrixMult(W))
+    m = random_array(3, dtype, 181)
+    y = R.matvec(dl.DistributedArray.to_dist(m, partition=dl.Partition.BROADCAST))
+    np.testing.assert_allclose(y.local_array, W @ m, rtol=tolerance(dtype) * 10)
+    assert y.partition == dl.Partition.BROADCAST
+    assert dl.dottest(R)
+    with pytest.raises(ValueError, match="BROADCAST"):
+        dl.asmpilinearoperator(dl.MatrixMult(W), partition=dl.Partition.SCATTER)

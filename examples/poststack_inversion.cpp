@@ -170,7 +170,7 @@ void take_grid_from_files(Options& options, const CommandLine& line, const Commu
   if (!s.segy_file.empty()) {
 #if DISTLOPS_WITH_SEGYIO
     const io::SegyGeometry geometry = io::read_segy_geometry(s.segy_file, comm);
-    if (app.count("--dt") > 0 && std::abs(s.dt - geometry.sample_interval) > 1e-6 * s.dt) {
+    if (line.given("--dt") && std::abs(s.dt - geometry.sample_interval) > 1e-6 * s.dt) {
       throw UsageError{"--dt " + format_number(s.dt) + " s disagrees with the sample interval " +
                        format_number(geometry.sample_interval) + " s of " + s.segy_file};
     }

@@ -108,46 +108,40 @@ double relative_error(const V& x, const V& truth) {
   return static_cast<double>(difference.norm()) / static_cast<double>(truth.norm());
 }
 
-void add_options(CLI::App& app, Options& o) {
-  app.add_option("--nx", o.nx, "image rows (split over the ranks)")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--ny", o.ny, "image columns")->check(CLI::PositiveNumber)->capture_default_str();
-  app.add_option("--blur", o.blur, "standard deviation of the Gaussian blur in pixels")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--taps", o.taps, "size of the (square, odd) blur kernel")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--noise", o.noise, "noise amplitude relative to the image's largest value")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  app.add_option("--weight", o.weight, "weight of the total variation")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  app.add_option("--eps", o.eps, "weight of the Laplacian in the Tikhonov inversion")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  app.add_option("--niter", o.niter, "primal-dual iterations")
-      ->check(CLI::Range(0, 100000))
-      ->capture_default_str();
-  app.add_option("--inner", o.inner, "CGLS iterations of each prox of the data term")
-      ->check(CLI::Range(1, 1000))
-      ->capture_default_str();
-  app.add_option("--cgls-niter", o.cgls_niter, "CGLS iterations of the Tikhonov inversion")
-      ->check(CLI::Range(0, 100000))
-      ->capture_default_str();
-  app.add_option("--output", o.output, "output directory, created when missing")
-      ->capture_default_str();
-  app.add_option("--check", o.check_ratio,
-                 "verify the run: TV error at most RATIO times the Tikhonov error, and both "
-                 "below the blurred image's; exit status 1 otherwise (for tests)")
-      ->option_text("RATIO")
-      ->check(CLI::Range(0.0, 1.0));
-  app.callback([&o] {
-    if (o.taps % 2 == 0) throw CLI::ValidationError("--taps", "must be odd");
+void add_options(CommandLine& line, Options& o) {
+  line.option("--nx", o.nx, "image rows (split over the ranks)").positive().show_default();
+  line.option("--ny", o.ny, "image columns").positive().show_default();
+  line.option("--blur", o.blur, "standard deviation of the Gaussian blur in pixels")
+      .positive()
+      .show_default();
+  line.option("--taps", o.taps, "size of the (square, odd) blur kernel").positive().show_default();
+  line.option("--noise", o.noise, "noise amplitude relative to the image's largest value")
+      .non_negative()
+      .show_default();
+  line.option("--weight", o.weight, "weight of the total variation").non_negative().show_default();
+  line.option("--eps", o.eps, "weight of the Laplacian in the Tikhonov inversion")
+      .non_negative()
+      .show_default();
+  line.option("--niter", o.niter, "primal-dual iterations").range(0, 100000).show_default();
+  line.option("--inner", o.inner, "CGLS iterations of each prox of the data term")
+      .range(1, 1000)
+      .show_default();
+  line.option("--cgls-niter", o.cgls_niter, "CGLS iterations of the Tikhonov inversion")
+      .range(0, 100000)
+      .show_default();
+  line.option("--output", o.output, "output directory, created when missing").show_default();
+  line.option("--check", o.check_ratio,
+              "verify the run: TV error at most RATIO times the Tikhonov error, and both "
+              "below the blurred image's; exit status 1 otherwise (for tests)")
+      .value_name("RATIO")
+      .non_negative();
+  line.validate([&o, &line] {
+    if (line.given("--check") && o.check_ratio > 1.0) {
+      throw OptionError{"--check", "RATIO must lie in [0, 1]"};
+    }
+    if (o.taps % 2 == 0) throw OptionError{"--taps", "must be odd"};
     if (o.taps > o.nx || o.taps > o.ny) {
-      throw CLI::ValidationError("--taps", "the kernel must fit in the image");
+      throw OptionError{"--taps", "the kernel must fit in the image"};
     }
   });
 }
@@ -164,13 +158,14 @@ int main(int argc, char** argv) {
   Environment environment(argc, argv);
   const Communicator comm = Communicator::world();
   const bool root = comm.rank() == 0;
-  CLI::App app(
+  CommandLine line(
       "Total-variation deblurring of a built-in 2-d image split over the ranks, beside a "
       "Tikhonov (Laplacian) inversion; prints the relative error of each and writes the images "
-      "as .npy files (examples/tv_deblurring/plot_tv_deblurring.py draws them).");
+      "as .npy files (examples/tv_deblurring/plot_tv_deblurring.py draws them).",
+      "tv_deblurring");
   Options o;
-  add_options(app, o);
-  if (const auto status = parse_command_line(app, argc, argv, comm)) return *status;
+  add_options(line, o);
+  if (const auto status = line.parse(argc, argv, comm)) return *status;
   // distlops raises the same error on every rank (a bad output directory, say); rank 0 says it.
   try {
     // The image's rows are split over the ranks (PyLops-MPI's default split).

@@ -3,6 +3,7 @@
 #include "distlops/core/layout.hpp"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 
 #include "distlops/core/collective_check.hpp"
@@ -245,6 +246,19 @@ bool blocks_in_global_order(const Layout& layout) {
   return holders <= 1;
 }
 
+// A slab decomposition is fixed by the extents before the distribution axis, along it and after
+// it; two layouts with the same three hold the same elements in the same order on every rank
+// (size-1 axes added or removed, axes merged on either side of the distribution axis).
+std::array<Index, 3> slab_extents(const Layout& layout) {
+  std::array<Index, 3> extents{1, layout.global_shape()[static_cast<std::size_t>(layout.axis())],
+                               1};
+  for (int k = 0; k < layout.ndim(); ++k) {
+    if (k == layout.axis()) continue;
+    extents[k < layout.axis() ? 0 : 2] *= layout.global_shape()[static_cast<std::size_t>(k)];
+  }
+  return extents;
+}
+
 }  // namespace
 
 bool views_alike(const Layout& a, const Layout& b) {
@@ -260,7 +274,7 @@ bool views_alike(const Layout& a, const Layout& b) {
   if (!a.communicator().congruent(b.communicator())) return false;
   // A flat side reads each rank's block in its local C order (PyLops-MPI's flattened
   // arrays); two N-d layouts must hold the same elements in the same order.
-  const bool split_alike = a.global_shape() == b.global_shape() && a.axis() == b.axis();
+  const bool split_alike = slab_extents(a) == slab_extents(b);
   const bool flat = a.ndim() == 1 || b.ndim() == 1;
   return split_alike || flat || (blocks_in_global_order(a) && blocks_in_global_order(b));
 }

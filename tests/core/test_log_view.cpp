@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "distlops/core/collective_check.hpp"
 #include "distlops/core/log_view.hpp"
 #include "distlops/operators/linear_operator.hpp"
 #include "test_support.hpp"
@@ -135,6 +136,16 @@ TEST_CASE("log_view counts collectives and exchanges exactly", "[log_view]") {
   lv::reset();
   for (int i = 0; i < 4; ++i)
     (void)x.dot(y);
+  // Outside a solver each dot first agrees on its operands across the ranks (one allreduce;
+  // none at one rank), then sums.
+  CHECK(find_local(lv::EventKind::collective, "MPI_Allreduce").count == (p > 1 ? 8 : 4));
+  CHECK(lv::local_events().size() == 1);
+  lv::reset();
+  {
+    const AgreedOperands agreed;  // as in a solver's iterations: the sums alone
+    for (int i = 0; i < 4; ++i)
+      (void)x.dot(y);
+  }
   CHECK(find_local(lv::EventKind::collective, "MPI_Allreduce").count == 4);
   CHECK(lv::local_events().size() == 1);
 

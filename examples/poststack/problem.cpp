@@ -182,6 +182,30 @@ PoststackProblem<Space> make_poststack_problem(const Communicator& comm,
   return problem;
 }
 
+/// With a true model, sets options.callback to record the relative model error of every
+/// iterate (the starting one first) in `errors`: ||m_true|| and the work array `difference`
+/// are set up once, so each iteration adds one copy, one update and one norm and allocates
+/// nothing. `difference` and `errors` must outlive the solve.
+template <MemorySpace Space, class Options>
+void record_model_errors(const PoststackProblem<Space>& problem, int niter,
+                         std::optional<DistributedArray<double, Space>>& difference,
+                         std::vector<double>& errors, Options& options) {
+  using Array = DistributedArray<double, Space>;
+  if (!problem.true_model) return;
+  difference.emplace(problem.true_model->empty_like());
+  const double true_norm = problem.true_model->norm();
+  const auto model_error = [&problem, &difference, true_norm](const Array& x) {
+    difference->copy_from(x).axpy(-1.0, *problem.true_model);
+    return difference->norm() / true_norm;
+  };
+  errors.reserve(static_cast<std::size_t>(niter) + 1);
+  errors.push_back(model_error(problem.background));
+  options.callback = [model_error, &errors](int, const Array& x, double, double) {
+    errors.push_back(model_error(x));
+    return CallbackAction::proceed;
+  };
+}
+
 template <MemorySpace Space>
 PoststackSolution<Space> solve_poststack(const PoststackProblem<Space>& problem, int niter,
                                          const ProgressOptions& progress) {
@@ -190,24 +214,8 @@ PoststackSolution<Space> solve_poststack(const PoststackProblem<Space>& problem,
   CglsOptions<Array> options;
   options.niter = niter;
   options.progress = progress;
-  // The model error of every iterate: ||m_true|| and the work array are set up once, so the
-  // callback adds one copy, one update and one norm per iteration and allocates nothing.
-  std::optional<Array> difference;
-  double true_norm = 0;
-  const auto model_error = [&](const Array& x) {
-    difference->copy_from(x).axpy(-1.0, *problem.true_model);
-    return difference->norm() / true_norm;
-  };
-  if (problem.true_model) {
-    difference.emplace(problem.true_model->empty_like());
-    true_norm = problem.true_model->norm();
-    solution.model_errors.reserve(static_cast<std::size_t>(niter) + 1);
-    solution.model_errors.push_back(model_error(problem.background));
-    options.callback = [&](int, const Array& x, double, double) {
-      solution.model_errors.push_back(model_error(x));
-      return CallbackAction::proceed;
-    };
-  }
+  std::optional<Array> difference;  // the recorder's work array: it must outlive the solve
+  record_model_errors(problem, niter, difference, solution.model_errors, options);
   solution.cgls = cgls(problem.regularised, problem.rhs, problem.background, options);
   return solution;
 }
@@ -232,22 +240,8 @@ PoststackTvSolution<Space> solve_poststack_tv(const PoststackProblem<Space>& pro
   options.tau = 0.35;
   options.sigma = 0.35;
   options.check_steps = false;
-  std::optional<Array> difference;
-  double true_norm = 0;
-  const auto model_error = [&](const Array& x) {
-    difference->copy_from(x).axpy(-1.0, *problem.true_model);
-    return difference->norm() / true_norm;
-  };
-  if (problem.true_model) {
-    difference.emplace(problem.true_model->empty_like());
-    true_norm = problem.true_model->norm();
-    solution.model_errors.reserve(static_cast<std::size_t>(niter) + 1);
-    solution.model_errors.push_back(model_error(problem.background));
-    options.callback = [&](int, const Array& x, double, double) {
-      solution.model_errors.push_back(model_error(x));
-      return CallbackAction::proceed;
-    };
-  }
+  std::optional<Array> difference;  // the recorder's work array: it must outlive the solve
+  record_model_errors(problem, niter, difference, solution.model_errors, options);
   solution.primal_dual =
       primal_dual(misfit, total_variation, gradient, problem.background, options);
   return solution;

@@ -5,12 +5,15 @@
 # Validates the CUDA backend on a machine with an NVIDIA GPU, in one call that fits a short
 # lease (about 25 minutes on 16 cores):
 #
-#   bash scripts/gpu_test.sh [--deps DIR] [--out DIR] [--build-only]
+#   bash scripts/gpu_test.sh [--deps DIR] [--out DIR] [--build-only] [--phases LIST]
 #
 #   --deps DIR     the folder of scripts/gpu_bundle.sh (Eigen, Catch2, FFTW, zlib, pkg-config,
 #                  Open MPI) for a machine that lacks them: its env.sh is sourced first
 #   --out DIR      where the summary and every log go (default: build-gpu/summary)
 #   --build-only   configure and build, then stop (no device needed)
+#   --phases LIST  which of tests,sanitizers,bench run after the build (default: all three);
+#                  a lease whose calls are shorter than the whole script splits it this way,
+#                  the build (a no-op once done) starting every call
 #
 # 1. configures build-gpu (Release, CUDA on, NCCL required, warnings not fatal, the CUDA
 #    architecture of the present device) and builds only the library, the test programs that
@@ -44,13 +47,14 @@
 set -uo pipefail
 
 usage() {
-  sed -n '\|^#   bash scripts/gpu_test.sh|,\|^#   --build-only|p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '\|^#   bash scripts/gpu_test.sh|,\|^#                  the build (a no-op|p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 deps=""
 out=""
 build_only=0
+phases="tests,sanitizers,bench"
 while [ $# -gt 0 ]; do
   case "$1" in
     --deps)
@@ -67,6 +71,17 @@ while [ $# -gt 0 ]; do
       build_only=1
       shift
       ;;
+    --phases)
+      [ $# -ge 2 ] || { echo "gpu_test.sh: --phases needs a list" >&2; exit 2; }
+      phases="$2"
+      for wanted in ${phases//,/ }; do
+        case "$wanted" in
+          tests | sanitizers | bench) ;;
+          *) echo "gpu_test.sh: unknown phase '$wanted' (tests, sanitizers, bench)" >&2; exit 2 ;;
+        esac
+      done
+      shift 2
+      ;;
     -h | --help)
       usage
       exit 0
@@ -79,6 +94,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+wants() { [[ ",$phases," == *",$1,"* ]]; }
 cd "$root" || exit 1
 start_time=$SECONDS
 deadline=$((start_time + ${DISTLOPS_GPU_DEADLINE:-1500}))
@@ -181,7 +197,7 @@ else
 fi
 
 mpiexec_flags=()
-if mpiexec --version 2>&1 | grep -qi "open mpi\|open-rte"; then
+if mpiexec --version 2>&1 | grep -qi "open mpi\|openrte\|open-rte"; then
   mpiexec_flags=(--oversubscribe --bind-to none --mca btl_vader_single_copy_mechanism none)
   if [ "$(id -u)" -eq 0 ]; then mpiexec_flags+=(--allow-run-as-root); fi
 fi
@@ -209,7 +225,7 @@ if phase configure "$out/configure.log" cmake "${configure_args[@]}"; then
     failed=1
   fi
   phase build "$out/build.log" cmake --build "$build_dir" -j "$build_jobs" \
-    --target distlops distlops_bench "${programs[@]}" && build_ok=1
+    --target distlops distlops_bench distlops_device_gate "${programs[@]}" && build_ok=1
 else
   skip_phase build "the configure step failed"
 fi
@@ -226,7 +242,9 @@ run_ctest() {
   bounded $((deadline - SECONDS)) env "$@" ctest --test-dir "$build_dir" -L gpu \
     -R "\\.cuda\\.np(${ranks_regex})\$" -j "$(nproc)" --output-on-failure --no-tests=error
 }
-if [ "$build_only" -eq 0 ] && [ "$build_ok" -eq 1 ]; then
+if ! wants tests; then
+  skip_phase "GPU tests" "not in --phases"
+elif [ "$build_only" -eq 0 ] && [ "$build_ok" -eq 1 ]; then
   # One rank: device collectives over NCCL (the default of a build with NCCL, said explicitly).
   phase "GPU tests, 1 rank" "$out/ctest-np1.log" run_ctest 1 DISTLOPS_GPU_COLLECTIVES=nccl
   # Several ranks share the device: the library chooses how their collectives go.
@@ -288,7 +306,9 @@ run_sanitizers() {
   cat "$out/sanitizer/results.tsv"
   ! grep -qv "	clean	" "$out/sanitizer/results.tsv"
 }
-if [ "$build_only" -eq 0 ] && [ "$build_ok" -eq 1 ]; then
+if ! wants sanitizers; then
+  skip_phase "compute-sanitizer" "not in --phases"
+elif [ "$build_only" -eq 0 ] && [ "$build_ok" -eq 1 ]; then
   if [ -n "$sanitizer" ]; then
     phase "compute-sanitizer (${sanitizer_tools[*]}), 1 rank" "$out/sanitizer.log" run_sanitizers
   else
@@ -305,7 +325,9 @@ bench_args=()
 if [ -n "${DISTLOPS_GPU_BENCH_ARGS:-}" ]; then read -r -a bench_args <<<"$DISTLOPS_GPU_BENCH_ARGS"; fi
 bench_paths=(nccl)
 [ "$bench_ranks" -gt 1 ] && bench_paths=(nccl mpi)
-if [ "$build_only" -eq 0 ] && [ "$build_ok" -eq 1 ]; then
+if ! wants bench; then
+  skip_phase "benchmarks" "not in --phases"
+elif [ "$build_only" -eq 0 ] && [ "$build_ok" -eq 1 ]; then
   for path in "${bench_paths[@]}"; do
     phase "benchmarks --space cuda, $bench_ranks ranks, $path" "$out/bench-$path.log" \
       bounded 600 env DISTLOPS_GPU_COLLECTIVES="$path" MPIEXEC_TIMEOUT=600 mpiexec -n "$bench_ranks" "${mpiexec_flags[@]}" "$build_dir/benchmarks/distlops_bench" \

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The distlops authors
 # Runs a command where this machine's copies of the dependencies that scripts/gpu_bundle.sh
-# gathers (Eigen, Catch2, FFTW, zlib headers, pkg-config, Open MPI and its libraries, ssh) are
+# gathers (Eigen, Catch2, FFTW, OpenBLAS, zlib and xxHash headers, nlohmann-json, CLI11,
+# pkg-config, Open MPI and its libraries, ssh) are
 # hidden, as on a bare GPU machine: in a private mount namespace, overlays with whiteouts cover
 # them. Nothing is uninstalled and nothing changes outside the command. Needs root (unshare,
 # mount, mknod).
@@ -51,15 +52,19 @@ hide() {
 }
 
 hide /usr/include eigen3 catch2 'fftw3*' zlib.h zconf.h hwloc hwloc.h event.h event2 \
-  "$triplet/mpi" "$triplet/openmpi"
+  "$triplet/mpi" "$triplet/openmpi" "$triplet/openblas*" 'xxh*' nlohmann CLI
 hide "/usr/lib/$triplet" openmpi 'libmpi*' 'libopen-*' 'libfftw3*' libz.so libz.a 'libpmix*' pmix2 \
   'libhwloc*' hwloc 'libevent*' 'libmunge*' 'libpkgconf*' 'libmca_common*' 'libompitrace*' \
-  'liboshmem*' 'pkgconfig/fftw3*' 'pkgconfig/mpi*' 'pkgconfig/ompi*' pkgconfig/orte.pc \
-  pkgconfig/pmix.pc pkgconfig/zlib.pc pkgconfig/hwloc.pc 'pkgconfig/libevent*'
+  'liboshmem*' 'openblas*' 'libopenblas*' 'libblas*' 'liblapack*' 'libxxhash*' cmake/openblas \
+  'pkgconfig/fftw3*' 'pkgconfig/mpi*' 'pkgconfig/ompi*' pkgconfig/orte.pc pkgconfig/pmix.pc \
+  pkgconfig/zlib.pc pkgconfig/hwloc.pc 'pkgconfig/libevent*' 'pkgconfig/openblas*' \
+  'pkgconfig/blas*' 'pkgconfig/lapack*' pkgconfig/libxxhash.pc
 hide /usr/lib/cmake Catch2
-hide /usr/share eigen3 openmpi Catch2 pkgconfig/eigen3.pc pkgconfig/catch2.pc
+hide /usr/share eigen3 openmpi Catch2 pkgconfig/eigen3.pc pkgconfig/catch2.pc \
+  cmake/nlohmann_json cmake/CLI11 pkgconfig/nlohmann_json.pc pkgconfig/CLI11.pc
 hide /usr/bin 'mpi*' 'orte*' orted 'ompi*' 'opal*' 'osh*' pkg-config pkgconf '*-pkg-config' \
   '*-pkgconf' ssh
-hide /etc openmpi 'alternatives/mpi*' 'alternatives/libmpi*'
+hide /etc openmpi 'alternatives/mpi*' 'alternatives/libmpi*' 'alternatives/*openblas*' \
+  'alternatives/libblas*' 'alternatives/liblapack*'
 
 exec "$@"

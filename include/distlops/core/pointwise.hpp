@@ -97,13 +97,34 @@ DISTLOPS_HOST_DEVICE constexpr T subtract(const T& a, const T& b) {
   }
 }
 
-/// a * b; complex products by the textbook formula (no special handling of infinities).
+/// a * b of reals, rounded on its own: device code may not fuse it with a neighbouring sum, so
+/// that every formula written once rounds on the device as on the host, and two kernels that
+/// evaluate it round alike (conj(x) * x has an imaginary part of exactly 0 on both, which a
+/// fused multiply-add would leave as the rounding error of x.re * x.im).
+template <class R>
+DISTLOPS_HOST_DEVICE constexpr R rounded_product(R a, R b) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<R, double>) {
+    return __dmul_rn(a, b);
+  } else if constexpr (std::is_same_v<R, float>) {
+    return __fmul_rn(a, b);
+  } else {
+    return a * b;
+  }
+#else
+  return a * b;
+#endif
+}
+
+/// a * b, each real product rounded on its own (rounded_product); complex products by the
+/// textbook formula (no special handling of infinities).
 template <class T>
 DISTLOPS_HOST_DEVICE constexpr T multiply(const T& a, const T& b) {
   if constexpr (ComplexLike<T>) {
-    return T(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
+    return T(rounded_product(a.real(), b.real()) - rounded_product(a.imag(), b.imag()),
+             rounded_product(a.real(), b.imag()) + rounded_product(a.imag(), b.real()));
   } else {
-    return a * b;
+    return rounded_product(a, b);
   }
 }
 

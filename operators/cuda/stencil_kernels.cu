@@ -6,6 +6,9 @@
 #include "distlops/core/detail/cuda_launch.cuh"
 #include "distlops/core/instantiate.hpp"
 
+#include <cstdint>
+#include <limits>
+
 namespace distlops::kernels {
 
 namespace {
@@ -13,44 +16,129 @@ namespace {
 using namespace device;
 namespace pw = pointwise;
 
+// What each term needs per output point, indexed by the term alone so that, with the loop over
+// the terms unrolled, every read is a kernel parameter at a fixed place (parameters indexed at
+// run time, or passed by reference, are copied to local memory by every thread).
+template <class R>
+struct TermTable {
+  Index stride[max_stencil_terms] = {};      // of the term's axis in the local block
+  Index extent[max_stencil_terms] = {};      // local extent along the term's axis
+  Index shift[max_stencil_terms] = {};       // global position of local plane 0 along it
+  bool distributed[max_stencil_terms] = {};  // along the distributed axis: ghost planes
+  // Global positions [interior_begin, interior_end) share the stencil `interior`, translated.
+  Index interior_begin[max_stencil_terms] = {};
+  Index interior_end[max_stencil_terms] = {};
+  stencil::Stencil<R> interior[max_stencil_terms] = {};
+};
+
+// The ghost blocks of the distributed axis a, both packed like the local block with their own
+// number of planes: a point of the local block at (before, i_a, after) with after < stride_a
+// has its ghost at plane * stride_a + before * before_stride + after.
+struct GhostGeometry {
+  Index front_planes = 0;
+  Index block_span = 1;    // extent_a * stride_a: one index of the axes before a, locally
+  Index front_before = 0;  // the same in the front ghost block
+  Index back_before = 0;   // and in the back one
+};
+
+// The term at point p off the fast path: an end row of the axis, or a neighbour in a ghost
+// plane. Out of line, with every argument a value: few threads take it, and inlined into each
+// unrolled term it would multiply the kernel's size.
 template <class D, class R>
-__global__ void stencil_kernel(Index n, StencilPoints<R> points, bool adjoint, D alpha, const D* in,
-                               const D* front_ghosts, const D* back_ghosts, D beta, D* out) {
-  const int a = points.distributed_axis;
-  for (Index p = first_index(); p < n; p += grid_stride()) {
-    Index index[max_stencil_dimensions];
-    Index rest = p;
-    for (int k = points.ndim - 1; k >= 0; --k) {
-      index[k] = rest % points.extent[k];
-      rest /= points.extent[k];
+__device__ __noinline__ D edge_term(Index p, Index coordinate, stencil::Spec<R> spec, Index length,
+                                    Index shift, Index extent, Index stride, bool distributed,
+                                    GhostGeometry ghosts, bool adjoint, const D* in,
+                                    const D* front_ghosts, const D* back_ghosts, D sum) {
+  const stencil::Stencil<R> row = stencil::at(spec, adjoint, coordinate + shift, length);
+  for (int s = 0; s < row.count; ++s) {
+    const Index source = coordinate + row.offset[s];
+    D sample;
+    if (source >= 0 && source < extent) {
+      sample = in[p + row.offset[s] * stride];
+    } else if (distributed) {
+      // A plane of a neighbouring rank.
+      const bool front = source < 0;
+      const Index plane = front ? ghosts.front_planes + source : source - extent;
+      const Index offset =
+          plane * stride +
+          (p / ghosts.block_span) * (front ? ghosts.front_before : ghosts.back_before) + p % stride;
+      sample = (front ? front_ghosts : back_ghosts)[offset];
+    } else {
+      sample = pw::from_real<D>(0);  // not reached: rows of other axes stay in the block
     }
+    sum = pw::add(sum, pw::multiply(pw::from_real<D>(row.weight[s]), sample));
+  }
+  return sum;
+}
+
+// One thread per output point. I: the index arithmetic's type, 32-bit unsigned where the block
+// allows (64-bit divisions take several times as many instructions).
+template <class I, class D, class R>
+__global__ void __launch_bounds__(block_size, 4)
+    stencil_kernel(Index n, StencilPoints<R> points, TermTable<R> terms, GhostGeometry ghosts,
+                   bool adjoint, D alpha, const D* in, const D* front_ghosts, const D* back_ghosts,
+                   D beta, D* out) {
+  for (Index p = first_index(); p < n; p += grid_stride()) {
     D sum = pw::from_real<D>(0);
-    for (int t = 0; t < points.count; ++t) {
-      const int axis = points.axis[t];
-      const Index shift = axis == a ? points.block_start : 0;
-      const stencil::Stencil<R> row =
-          stencil::at(points.spec[t], adjoint, index[axis] + shift, points.length[t]);
-      for (int s = 0; s < row.count; ++s) {
-        const Index source = index[axis] + row.offset[s];
-        D sample;
-        if (source >= 0 && source < points.extent[axis]) {
-          sample = in[p + row.offset[s] * points.strides[axis]];
-        } else {
-          // Only along the distributed axis: a plane of a neighbouring rank.
-          const bool front = source < 0;
-          const Index* strides = front ? points.front_strides : points.back_strides;
-          Index offset =
-              (front ? points.front_planes + source : source - points.extent[axis]) * strides[a];
-          for (int k = 0; k < points.ndim; ++k) {
-            if (k != a) offset += index[k] * strides[k];
-          }
-          sample = (front ? front_ghosts : back_ghosts)[offset];
+#pragma unroll
+    for (int t = 0; t < max_stencil_terms; ++t) {
+      if (t >= points.count) break;
+      const I stride = static_cast<I>(terms.stride[t]);
+      const I extent = static_cast<I>(terms.extent[t]);
+      const I coordinate = (static_cast<I>(p) / stride) % extent;
+      const Index position = static_cast<Index>(coordinate) + terms.shift[t];
+      // Interior rows whose neighbours all lie in the block: the shared stencil.
+      if (position >= terms.interior_begin[t] && position < terms.interior_end[t] &&
+          coordinate >= static_cast<I>(stencil::radius) &&
+          coordinate + static_cast<I>(stencil::radius) < extent) {
+#pragma unroll
+        for (int s = 0; s < stencil::max_points; ++s) {
+          if (s >= terms.interior[t].count) break;
+          const Index source = p + terms.interior[t].offset[s] * terms.stride[t];
+          sum =
+              pw::add(sum, pw::multiply(pw::from_real<D>(terms.interior[t].weight[s]), in[source]));
         }
-        sum = pw::add(sum, pw::multiply(pw::from_real<D>(row.weight[s]), sample));
+      } else {
+        sum = edge_term(p, static_cast<Index>(coordinate), points.spec[t], points.length[t],
+                        terms.shift[t], terms.extent[t], terms.stride[t], terms.distributed[t],
+                        ghosts, adjoint, in, front_ghosts, back_ghosts, sum);
       }
     }
     out[p] = accumulate(pw::multiply(alpha, sum), beta, out + p);
   }
+}
+
+template <class R>
+TermTable<R> term_table(const StencilPoints<R>& points, bool adjoint) {
+  TermTable<R> terms;
+  const Index edge = stencil::edge_width(adjoint);
+  for (int t = 0; t < points.count; ++t) {
+    const int axis = points.axis[t];
+    terms.stride[t] = points.strides[axis];
+    terms.extent[t] = points.extent[axis];
+    terms.distributed[t] = axis == points.distributed_axis;
+    terms.shift[t] = terms.distributed[t] ? points.block_start : 0;
+    if (points.length[t] > 2 * edge) {
+      terms.interior_begin[t] = edge;
+      terms.interior_end[t] = points.length[t] - edge;
+      terms.interior[t] = stencil::at(points.spec[t], adjoint, edge, points.length[t]);
+    }
+  }
+  return terms;
+}
+
+template <class R>
+GhostGeometry ghost_geometry(const StencilPoints<R>& points) {
+  GhostGeometry ghosts;
+  const int a = points.distributed_axis;
+  if (a < 0) return ghosts;
+  ghosts.front_planes = points.front_planes;
+  ghosts.block_span = points.extent[a] * points.strides[a];
+  if (a > 0) {
+    ghosts.front_before = points.front_strides[a - 1];
+    ghosts.back_before = points.back_strides[a - 1];
+  }
+  return ghosts;
 }
 
 }  // namespace
@@ -58,12 +146,22 @@ __global__ void stencil_kernel(Index n, StencilPoints<R> points, bool adjoint, D
 template <Scalar T>
 void stencil(Cuda, const StencilPoints<real_type_t<T>>& points, bool adjoint, T alpha, const T* in,
              const T* front_ghosts, const T* back_ghosts, T beta, T* out) {
+  using D = scalar_t<T>;
+  using R = real_type_t<T>;
   Index n = 1;
   for (int k = 0; k < points.ndim; ++k)
     n *= points.extent[k];
-  launch_elements("StencilOperator kernel launch", n, stencil_kernel<scalar_t<T>, real_type_t<T>>,
-                  points, adjoint, value(alpha), pointer(in), pointer(front_ghosts),
-                  pointer(back_ghosts), value(beta), pointer(out));
+  const TermTable<R> terms = term_table(points, adjoint);
+  const GhostGeometry ghosts = ghost_geometry(points);
+  if (n <= static_cast<Index>(std::numeric_limits<std::uint32_t>::max())) {
+    launch_elements("StencilOperator kernel launch", n, stencil_kernel<std::uint32_t, D, R>, points,
+                    terms, ghosts, adjoint, value(alpha), pointer(in), pointer(front_ghosts),
+                    pointer(back_ghosts), value(beta), pointer(out));
+  } else {
+    launch_elements("StencilOperator kernel launch", n, stencil_kernel<Index, D, R>, points, terms,
+                    ghosts, adjoint, value(alpha), pointer(in), pointer(front_ghosts),
+                    pointer(back_ghosts), value(beta), pointer(out));
+  }
 }
 
 #define DISTLOPS_INSTANTIATE_STENCIL_KERNEL(T)                                            \

@@ -12,6 +12,7 @@
 #if DISTLOPS_WITH_CUDA
 #include "distlops/core/buffer.hpp"
 #include "distlops/core/cuda_context.hpp"
+#include "distlops/solvers/cg.hpp"
 #endif
 
 namespace distlops::bench {
@@ -87,6 +88,52 @@ Case small_allreduce_case(const char* name, bool symmetric) {
           }};
 }
 
+// CG with tol = 0 on the 2-d Laplacian with weights (-1, -1) (positive semi-definite, as the
+// host case laplacian-cg) of an (nx, ny) model, from x0 = 0; the repeat ends when the device is
+// idle. Bytes per iteration as the host case's: 11 words per point (the apply reads x and writes
+// Ax, the two dots and the three vector updates read and write their operands). The model error
+// ||x_k - x_true|| / ||x_true|| decreases monotonically from 1 (Hestenes and Stiefel).
+Case laplacian_cg_case(const char* name, const char* description, Index default_size,
+                       int default_repeats) {
+  return {name, description,
+          [default_size, default_repeats](const Communicator& comm, const Parameters& p) {
+            const Index nx = p.integer("nx", default_size), ny = p.integer("ny", default_size);
+            const int niter = static_cast<int>(p.integer("niter", 100));
+            const Layout layout(comm, {nx, ny});
+            const LinearOperator<double, Cuda> op =
+                Laplacian<double, Cuda>(layout, {.axes = {0, 1}, .weights = {-1.0, -1.0}});
+            auto x_true = std::make_shared<DistributedArray<double, Cuda>>(layout);
+            fill_random(*x_true, 21);
+            auto y = std::make_shared<DistributedArray<double, Cuda>>(op.apply(*x_true));
+            auto model_error = std::make_shared<double>(1.0);
+            Run run;
+            run.body = [=] {
+              CgOptions<DistributedArray<double, Cuda>> options;
+              options.niter = niter;
+              options.tol = 0;
+              CgResult<DistributedArray<double, Cuda>> result = cg(op, *y, options);
+              cuda::Context::get().synchronize();
+              result.x.axpy(-1.0, *x_true);
+              *model_error = result.x.norm() / x_true->norm();
+            };
+            run.units = niter;
+            run.unit_name = "iteration";
+            run.bytes_per_unit = 11.0 * word * double(nx * ny);
+            run.checks = [=] { return std::vector<Check>{{"model_error", *model_error}}; };
+            run.verify = [](const std::vector<Check>& checks) {
+              std::vector<std::string> failures;
+              const double error = check_value(checks, "model_error");
+              if (!(error < 1.0)) {
+                failures.push_back("model error " + std::to_string(error) +
+                                   ", expected below 1 (CG's error decreases from x0 = 0)");
+              }
+              return failures;
+            };
+            run.default_repeats = default_repeats;
+            return run;
+          }};
+}
+
 }  // namespace
 
 std::vector<Case> device_cases() {
@@ -108,6 +155,15 @@ std::vector<Case> device_cases() {
          return stencil_run(Laplacian<double, Cuda>(layout, {.axes = {0, 1}}), layout, "norm_Lx",
                             "norm_LtLx", 10);
        }},
+      laplacian_cg_case("laplacian-cg",
+                        "CG, 100 iterations, on the 2-d Laplacian of an (nx, ny) model, on the "
+                        "device",
+                        2048, 5),
+      // Launch- and synchronisation-bound: what an iteration costs beyond its bytes.
+      laplacian_cg_case("tiny-laplacian-cg",
+                        "CG, 100 iterations, on the 2-d Laplacian of a 64 x 64 model, on the "
+                        "device (latency per iteration)",
+                        64, 20),
   };
 }
 double device_copy_bandwidth(const Communicator& comm, Index elements, int repeats) {

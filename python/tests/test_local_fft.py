@@ -131,3 +131,15 @@ def test_bad_fft_parameters_raise(comm):
     F = dl.FFT((4, 5), dtype=np.complex64)
     with pytest.raises(ValueError, match="elements"):
         F.matvec(np.ones(7, np.complex64))
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_distributed_real_fft_adjoint_and_normal_operator(comm, dtype):
+    # The adjoint of a real-model MPIFFT2D is an operator of its own (complex to real data).
+    dims = (6, 5)
+    F = dl.MPIFFT2D(dims, real=True, norm="ortho", dtype=dtype, output="same_as_input")
+    m = random_array(dims, np.empty(0, dtype).real.dtype, 50)
+    x = dl.DistributedArray.to_dist(m)
+    y = F.matvec(x)
+    close(F.H.matvec(y).asarray(), F.rmatvec(y).asarray(), dtype)
+    close((F.H @ F).matvec(x).asarray(), m, dtype)  # ortho without padding: F^H F = I

@@ -61,9 +61,10 @@ auto apply_to_numpy(const Op& op, const auto& x) {
 }
 
 /// Binds BasicLinearOperator<D, R> as `name`: shape, apply (new output or into one), the
-/// adjoint, transpose and conjugate, sums and scaling. apply runs without the GIL. Local
-/// operators also apply to NumPy arrays (apply_numpy, apply_adjoint_numpy).
-template <class D, class R>
+/// adjoint, and with `Algebra` transpose and conjugate, sums and scaling (each instantiates
+/// operator templates: compile time). apply runs without the GIL. Local operators also apply
+/// to NumPy arrays (apply_numpy, apply_adjoint_numpy).
+template <class D, class R, bool Algebra = true>
 void bind_operator(nb::module_& m, const std::string& name) {
   using Op = BasicLinearOperator<D, R>;
   using V = typename Op::value_type;
@@ -103,13 +104,15 @@ void bind_operator(nb::module_& m, const std::string& name) {
       .def("apply_adjoint", nb::overload_cast<const R&>(&Op::apply_adjoint, nb::const_), release())
       .def("apply_adjoint_into", nb::overload_cast<const R&, D&>(&Op::apply_adjoint, nb::const_),
            release())
-      .def("adjoint", &Op::adjoint)
-      .def("transpose", &Op::transpose)
-      .def("conj", &Op::conj)
-      .def("__add__", [](const Op& a, const Op& b) { return a + b; })
-      .def("__sub__", [](const Op& a, const Op& b) { return a - b; })
-      .def("__neg__", [](const Op& a) { return -a; })
-      .def("scaled", [](const Op& a, V s) { return s * a; });
+      .def("adjoint", &Op::adjoint);
+  if constexpr (Algebra) {
+    cls.def("transpose", &Op::transpose)
+        .def("conj", &Op::conj)
+        .def("__add__", [](const Op& a, const Op& b) { return a + b; })
+        .def("__sub__", [](const Op& a, const Op& b) { return a - b; })
+        .def("__neg__", [](const Op& a) { return -a; })
+        .def("scaled", [](const Op& a, V s) { return s * a; });
+  }
 }
 
 /// compose(A, B) = A * B for A: M -> R and B: D -> M.

@@ -14,6 +14,9 @@ import distlops as dl
 pyproximal = pytest.importorskip(
     "pyproximal", reason="PyProximal is not installed (build/porting-venv installs it)")
 
+# PyLops' MatrixMult of a complex matrix warns that it computes in complex128.
+pytestmark = pytest.mark.filterwarnings("ignore:Matrix A is a complex object:UserWarning")
+
 N = 13
 
 

@@ -143,3 +143,4 @@ def test_distributed_real_fft_adjoint_and_normal_operator(comm, dtype):
     y = F.matvec(x)
     close(F.H.matvec(y).asarray(), F.rmatvec(y).asarray(), dtype)
     close((F.H @ F).matvec(x).asarray(), m, dtype)  # ortho without padding: F^H F = I
+    assert dl.dottest(F)  # Re <v, F u> = <u, F^H v>

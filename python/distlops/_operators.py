@@ -111,40 +111,96 @@ class LinearOperator:
         return f"<{self.shape[0]}x{self.shape[1]} distlops {self.name} with dtype={self.dtype}>"
 
 
+def _complex_of(dtype):
+    return np.result_type(np.dtype(dtype), np.complex64)
+
+
+def _sides(handle):
+    """The model and data dtypes of an extension operator handle, from its class name
+    (LocalOperator_float64, LocalRealToComplexOperator_float32, ...)."""
+    kind, suffix = type(handle).__name__.rsplit("_", 1)
+    dtype = np.dtype(suffix)
+    if "RealToComplex" in kind:
+        return dtype, _complex_of(dtype)
+    if "ComplexToReal" in kind:
+        return _complex_of(dtype), dtype
+    return dtype, dtype
+
+
 class LocalOperator:
-    """An operator on one rank's NumPy arrays (the blocks of BlockDiag, VStack, HStack)."""
+    """An operator on one rank's NumPy arrays (the blocks of BlockDiag, VStack, HStack).
 
-    __slots__ = ("_op", "dtype")
+    ``matvec``, ``rmatvec`` and ``@`` apply it to NumPy arrays, as a serial PyLops operator:
+    flat arrays give flat results, arrays of shape ``dims`` give arrays of shape ``dimsd``.
+    ``dtype`` is PyLops': complex when either side is (the FFTs of real models);
+    ``model_dtype`` and ``data_dtype`` are those of each side."""
 
-    def __init__(self, op, dtype):
+    __slots__ = ("_op", "dtype", "model_dtype", "data_dtype")
+
+    def __init__(self, op, dtype=None):
         self._op = op
-        self.dtype = np.dtype(dtype)
+        self.model_dtype, self.data_dtype = _sides(op)
+        self.dtype = np.dtype(dtype) if dtype is not None else \
+            np.result_type(self.model_dtype, self.data_dtype)
 
     @property
     def shape(self):
         return (self._op.rows, self._op.cols)
 
     @property
+    def dims(self):
+        return tuple(self._op.dims)
+
+    @property
+    def dimsd(self):
+        return tuple(self._op.dimsd)
+
+    def _wrap(self, handle):
+        """A LocalOperator for a new handle (an adjoint, product, sum or scaling)."""
+        return LocalOperator(handle)
+
+    def matvec(self, x):
+        x = np.asarray(x)
+        y = self._op.apply_numpy(np.ascontiguousarray(x, dtype=self.model_dtype))
+        return y if x.ndim > 1 else y.ravel()
+
+    def rmatvec(self, y):
+        y = np.asarray(y)
+        x = self._op.apply_adjoint_numpy(np.ascontiguousarray(y, dtype=self.data_dtype))
+        return x if y.ndim > 1 else x.ravel()
+
+    @property
     def H(self):
-        return LocalOperator(self._op.adjoint(), self.dtype)
+        return self._wrap(self._op.adjoint())
+
+    def adjoint(self):
+        return self.H
 
     def __mul__(self, other):
         if isinstance(other, LocalOperator):
-            return LocalOperator(_ext.compose(self._op, other._op), self.dtype)
+            return self._wrap(_ext.compose(self._op, other._op))
         if isinstance(other, Number):
-            return LocalOperator(self._op.scaled(other), self.dtype)
+            return self._wrap(self._op.scaled(other))
+        if isinstance(other, np.ndarray):
+            return self.matvec(other)
         return NotImplemented
+
+    __matmul__ = __mul__
+    dot = __mul__
 
     def __rmul__(self, x):
         if isinstance(x, Number):
-            return LocalOperator(self._op.scaled(x), self.dtype)
+            return self._wrap(self._op.scaled(x))
         return NotImplemented
 
     def __add__(self, other):
-        return LocalOperator(self._op + other._op, self.dtype)
+        return self._wrap(self._op + other._op)
 
     def __sub__(self, other):
-        return LocalOperator(self._op - other._op, self.dtype)
+        return self._wrap(self._op - other._op)
+
+    def __neg__(self):
+        return self._wrap(-self._op)
 
     def __repr__(self):
         return f"<{self.shape[0]}x{self.shape[1]} distlops local {self._op.name}>"
@@ -257,6 +313,10 @@ def aslocal(op, dtype=None):
     PyLops' ``dims`` and ``dimsd`` become its model and data shapes, so that a stack of such
     operators acts on N-d arrays split along their first axis."""
     if isinstance(op, LocalOperator):
+        if op.model_dtype != op.data_dtype:
+            raise ValueError(f"{op._op.name} maps {op.model_dtype} models to {op.data_dtype} data; "
+                             f"the operators built from local ones take one dtype (for an FFT: "
+                             f"real=False and a complex dtype)")
         return op
     if not all(hasattr(op, name) for name in ("shape", "matvec", "rmatvec")):
         raise TypeError(f"expected a distlops LocalOperator or an operator with shape, matvec "
@@ -484,6 +544,103 @@ def MPIFFTND(dims, axes=(0, 1, 2), nffts=None, sampling=1.0, norm="none", real=F
     """PyLops-MPI's FFTND; as MPIFFT2D over any number of axes."""
     return _fft("FFTND", dims, axes, nffts, norm, real, ifftshift_before, fftshift_after, dtype,
                 base_comm, output)
+
+
+_FFT_ENGINES = ("numpy", "fftw", "scipy", "mkl_fft")
+_FFTW_FLAGS = {"FFTW_ESTIMATE": "estimate", "FFTW_MEASURE": "measure",
+               "FFTW_PATIENT": "patient"}
+
+
+def _local_fft(name, dims, axes, nffts, sampling, norm, real, ifftshift_before, fftshift_after,
+               engine, dtype, kwargs_fftw):
+    """PyLops' FFT, FFT2D and FFTND on one rank's arrays, computed with FFTW whatever the
+    engine."""
+    if engine not in _FFT_ENGINES:
+        raise ValueError(f"{name}: engine must be one of {', '.join(_FFT_ENGINES)}, got "
+                         f"{engine!r} (the transform is computed with FFTW for all of them)")
+    unknown = set(kwargs_fftw) - {"flags"}
+    if unknown:
+        raise ValueError(f"{name}: of PyLops' FFTW keyword arguments only flags is taken, got "
+                         f"{sorted(unknown)}")
+    flags = [f for f in kwargs_fftw.get("flags", ()) if f in _FFTW_FLAGS]
+    planning = _FFTW_FLAGS[flags[-1]] if flags else "estimate"
+    dtype = np.dtype(dtype)
+    # PyLops' rdtype: the model is real for real=True or a real dtype.
+    model_dtype = np.empty(0, dtype).real.dtype if real else dtype
+    dims = _as_dims(dims)
+    axes = [int(a) for a in axes]
+    nffts = [] if nffts is None else [0 if n is None else int(n) for n in nffts]
+
+    def per_axis(flag):
+        return [bool(flag)] * len(axes) if isinstance(flag, (bool, np.bool_)) else \
+            [bool(f) for f in flag]
+
+    op = LocalOperator(_ext_function("local_" + name, model_dtype)(
+        dims, axes, nffts, norm, bool(real), per_axis(ifftshift_before),
+        per_axis(fftshift_after), planning), _complex_of(dtype))
+    # PyLops' sample frequencies (f for FFT, f1 and f2 for FFT2D, fs for all).
+    nfft_of = nffts or [0] * len(axes)
+    nfft_of = nfft_of * len(axes) if len(nfft_of) == 1 else nfft_of
+    sampling = [float(sampling)] * len(axes) if isinstance(sampling, Number) else \
+        [float(d) for d in sampling]
+    shifts = per_axis(fftshift_after)
+    fs = []
+    for i, (axis, n, d) in enumerate(zip(axes, nfft_of, sampling)):
+        n = n or dims[axis]
+        last = i == len(axes) - 1
+        f = np.fft.rfftfreq(n, d) if real and last else np.fft.fftfreq(n, d)
+        fs.append(np.fft.fftshift(f) if shifts[i] else f)
+    return _FFTOperator(op._op, op.dtype, fs)
+
+
+class _FFTOperator(LocalOperator):
+    """A local FFT with PyLops' frequency attributes."""
+
+    __slots__ = ("fs",)
+
+    def __init__(self, op, dtype, fs):
+        super().__init__(op, dtype)
+        self.fs = fs
+
+    @property
+    def f(self):
+        return self.fs[0]
+
+    @property
+    def f1(self):
+        return self.fs[0]
+
+    @property
+    def f2(self):
+        return self.fs[1]
+
+
+def FFT(dims, axis=-1, nfft=None, sampling=1.0, norm="ortho", real=False,
+        ifftshift_before=False, fftshift_after=False, engine="numpy", dtype="complex128",
+        name="F", **kwargs_fftw):
+    """PyLops' FFT along ``axis`` of one rank's arrays of shape ``dims``: a local operator
+    (FFTW for every ``engine``; ``kwargs_fftw``: only ``flags``, FFTW's planning effort).
+    The model is real for ``real=True`` or a real ``dtype`` (PyLops' rdtype), the data complex;
+    such an operator applies to NumPy arrays and composes with local operators, and
+    BlockDiag, VStack, HStack and asmpilinearoperator take the complex ones."""
+    return _local_fft("FFT", dims, [axis], None if nfft is None else [nfft], sampling, norm,
+                      real, ifftshift_before, fftshift_after, engine, dtype, kwargs_fftw)
+
+
+def FFT2D(dims, axes=(-2, -1), nffts=None, sampling=1.0, norm="ortho", real=False,
+          ifftshift_before=False, fftshift_after=False, engine="numpy", dtype="complex128",
+          name="F", **kwargs_fftw):
+    """PyLops' FFT2D of one rank's arrays (see FFT)."""
+    return _local_fft("FFT2D", dims, axes, nffts, sampling, norm, real, ifftshift_before,
+                      fftshift_after, engine, dtype, kwargs_fftw)
+
+
+def FFTND(dims, axes=(-3, -2, -1), nffts=None, sampling=1.0, norm="ortho", real=False,
+          ifftshift_before=False, fftshift_after=False, engine="numpy", dtype="complex128",
+          name="F", **kwargs_fftw):
+    """PyLops' FFTND of one rank's arrays (see FFT)."""
+    return _local_fft("FFTND", dims, axes, nffts, sampling, norm, real, ifftshift_before,
+                      fftshift_after, engine, dtype, kwargs_fftw)
 
 
 def _regrid(op_side_zeros, dims, base_comm, what):

@@ -87,6 +87,13 @@ class ProxOperator(abc.ABC):
         return type(self).__name__
 
 
+def _scalar_sigma(sigma, owner):
+    if not isinstance(sigma, Number) or isinstance(sigma, complex):
+        raise ValueError(f"{owner}: sigma must be a real number (arrays and callables are not "
+                         f"supported)")
+    return float(sigma)
+
+
 def _vector_or_zero(value, what):
     """A DistributedArray/StackedDistributedArray, or None for the scalar 0."""
     if isinstance(value, (DistributedArray, StackedDistributedArray)):
@@ -119,19 +126,30 @@ class _Composed(ProxOperator):
 
 
 class L1(ProxOperator):
-    """f(x) = sigma sum_i g_i |x_i| (PyProximal's L1; g: optional weights)."""
+    """f(x) = sum_i sigma_i |x_i - g_i| (PyProximal's L1): sigma a number or an array of
+    weights (a DistributedArray or StackedDistributedArray), g an optional shift."""
 
     def __init__(self, sigma=1.0, g=None):
         super().__init__()
-        if not isinstance(sigma, Number):
-            raise ValueError("L1: sigma must be a number (callables are not supported)")
-        self.sigma, self.g = float(sigma), g
+        if isinstance(sigma, (DistributedArray, StackedDistributedArray)):
+            self.sigma, self.weights = 1.0, sigma
+        elif isinstance(sigma, Number) and not isinstance(sigma, complex):
+            self.sigma, self.weights = float(sigma), None
+        else:
+            raise ValueError("L1: sigma must be a number or a DistributedArray/"
+                             "StackedDistributedArray of weights (callables are not supported)")
+        self.g = _vector_or_zero(0 if g is None else g, "L1: g")
 
     def _make(self, kind):
         make = getattr(_ext, f"L1_{kind}")
+        if self.weights is None:
+            l1 = make(self.sigma)
+        else:
+            l1 = make(_same_kind(self.weights, kind, "L1"), self.sigma)
         if self.g is None:
-            return make(self.sigma)
-        return make(_same_kind(self.g, kind, "L1"), self.sigma)
+            return l1
+        # |x - g|: the precomposition with x -> x - g.
+        return getattr(_ext, f"Precomposed_{kind}")(l1, 1.0, _same_kind(-self.g, kind, "L1"))
 
 
 class L2(ProxOperator):
@@ -145,7 +163,7 @@ class L2(ProxOperator):
             raise ValueError("L2: q and alpha are not supported (q=None, alpha=1 only)")
         if Op is not None and b is None:
             raise ValueError("L2: Op needs b")
-        self.Op, self.b, self.sigma = Op, b, float(sigma)
+        self.Op, self.b, self.sigma = Op, b, _scalar_sigma(sigma, "L2")
         self.niter, self.rtol = int(niter), float(rtol)
 
     def _make(self, kind):
@@ -170,7 +188,7 @@ class L21(ProxOperator):
 
     def __init__(self, ndim, sigma=1.0):
         super().__init__()
-        self.ndim, self.sigma = int(ndim), float(sigma)
+        self.ndim, self.sigma = int(ndim), _scalar_sigma(sigma, "L21")
 
     def _of(self, x):
         if not isinstance(x, StackedDistributedArray) or x.narrays != self.ndim:
@@ -221,11 +239,12 @@ def _callback(callback, comm):
 
 
 def _tolerance(tol, rtol, solver):
-    # The library stops on the relative change of the objective, PyProximal's rtol.
-    if tol is not None:
-        raise ValueError(f"{solver}: tol (an absolute objective) is not supported; use rtol, "
-                         "the relative change of the objective")
-    return 0.0 if rtol is None else float(rtol)
+    # tol is PyProximal's |1 - J_k / J_{k-1}| < tol, the library's rule. PyProximal's rtol
+    # (stop when J falls below rtol times its first value) has no counterpart.
+    if rtol is not None:
+        raise ValueError(f"{solver}: rtol (the objective relative to its first value) is not "
+                         "supported; tol (the relative change of the objective) is")
+    return 0.0 if tol is None else float(tol)
 
 
 def ProximalGradient(proxf, proxg, x0, epsg=1.0, tau=None, backtracking=False, beta=0.5,

@@ -2,8 +2,8 @@
 // Copyright (c) 2026 The distlops authors
 // The signal-processing operators: post-stack modelling (local and distributed), the N-d
 // convolutions over DistributedArray, Fredholm1, multi-dimensional convolution, the windowed
-// operators (Sliding1D, Sliding2D, Patch2D) and the distributed FFTs (real models map to
-// complex data: an operator class of its own for the real dtypes). The filters and wavelets are
+// operators (Sliding1D, Sliding2D, Patch2D) and the local and distributed FFTs (real models map
+// to complex data: operator classes of their own for the real dtypes). The filters and wavelets are
 // copied by the library.
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/array.h>
@@ -50,6 +50,32 @@ FFTNorm norm_from_name(const std::string& norm) {
   if (norm == "none") return FFTNorm::none;
   if (norm == "1/n") return FFTNorm::one_over_n;
   throw InvalidArgument("FFT: norm must be 'ortho', 'none' or '1/n', got '" + norm + "'");
+}
+
+FFTPlanning planning_from_name(const std::string& planning) {
+  if (planning == "estimate") return FFTPlanning::estimate;
+  if (planning == "measure") return FFTPlanning::measure;
+  if (planning == "patient") return FFTPlanning::patient;
+  throw InvalidArgument("FFT: planning must be 'estimate', 'measure' or 'patient', got '" +
+                        planning + "'");
+}
+
+/// The local FFT of arrays of T (FFT, FFT2D or FFTND by `transform`): one rank's arrays.
+template <class T>
+void bind_local_fft(nb::module_& m, const char* name,
+                    local::FFTOperator<T, Host> (*transform)(const Shape&, const FFTOptions&)) {
+  m.def(class_name(name, dtype_name<T>()).c_str(),
+        [transform](const Shape& dims, std::vector<int> axes, std::vector<Index> nfft,
+                    const std::string& norm, bool real, std::vector<bool> ifftshift_before,
+                    std::vector<bool> fftshift_after, const std::string& planning) {
+          return transform(dims, {.axes = std::move(axes),
+                                  .nfft = std::move(nfft),
+                                  .norm = norm_from_name(norm),
+                                  .real = real,
+                                  .ifftshift_before = std::move(ifftshift_before),
+                                  .fftshift_after = std::move(fftshift_after),
+                                  .planning = planning_from_name(planning)});
+        });
 }
 
 /// The distributed FFT of arrays of T (FFT2D or FFTND by `transform`).
@@ -180,9 +206,27 @@ void bind_for_type(nb::module_& m) {
                               comm);
         },
         nb::call_guard<nb::gil_scoped_release>());
-    bind_operator<DistributedArray<T, Host>, DistributedArray<std::complex<T>, Host>>(
-        m, class_name("RealToComplexLinearOperator", t));
+    // Real models and complex data (the real FFTs): the operators, their adjoints (without
+    // sums and scaling: scale or add before .H), and the products of a real-model FFT F that
+    // a chain from the model needs: F^H G, C F, F D (G from real models to complex data, C
+    // complex, D real). Each class and product adds compile time.
+    using R = DistributedArray<T, Host>;
+    using C = DistributedArray<std::complex<T>, Host>;
+    bind_operator<R, C>(m, class_name("RealToComplexLinearOperator", t));
+    bind_operator<C, R, false>(m, class_name("ComplexToRealLinearOperator", t));
+    bind_composition<R, C, R>(m);
+    bind_composition<R, C, C>(m);
+    using LR = LocalArray<T, Host>;
+    using LC = LocalArray<std::complex<T>, Host>;
+    bind_operator<LR, LC>(m, class_name("LocalRealToComplexOperator", t));
+    bind_operator<LC, LR, false>(m, class_name("LocalComplexToRealOperator", t));
+    bind_composition<LR, LC, LR>(m);
+    bind_composition<LR, LC, LC>(m);
+    bind_composition<LR, LR, LC>(m);
   }
+  bind_local_fft<T>(m, "local_FFT", &local::FFT<T, Host>);
+  bind_local_fft<T>(m, "local_FFT2D", &local::FFT2D<T, Host>);
+  bind_local_fft<T>(m, "local_FFTND", &local::FFTND<T, Host>);
   bind_fft<T>(m, "FFT2D", &FFT2D<T, Host>);
   bind_fft<T>(m, "FFTND", &FFTND<T, Host>);
 }

@@ -21,10 +21,13 @@ if(Python3_Interpreter_FOUND AND BUILD_SHARED_LIBS)
     TIMEOUT 900 PROCESSORS 2 LABELS "python" SKIP_RETURN_CODE 77
     FIXTURES_SETUP distlops_python)
   foreach(ranks IN LISTS DISTLOPS_TEST_RANKS)
+    # The environment's Python under mpiexec, launched like every other MPI test.
+    distlops_mpi_command(_distlops_python_launch ${ranks}
+                         ${PROJECT_BINARY_DIR}/porting-venv/bin/python)
     add_test(NAME python.pytest.np${ranks}
       COMMAND ${Python3_EXECUTABLE} ${_distlops_python_driver} pytest
               --venv ${PROJECT_BINARY_DIR}/porting-venv --source ${PROJECT_SOURCE_DIR}/python
-              -- ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${DISTLOPS_MPIEXEC_FLAGS})
+              -- ${_distlops_python_launch})
     set_tests_properties(python.pytest.np${ranks} PROPERTIES
       TIMEOUT 300 PROCESSORS ${ranks} LABELS "python;mpi;np${ranks}" SKIP_RETURN_CODE 77
       FIXTURES_REQUIRED distlops_python ENVIRONMENT "${DISTLOPS_HOST_TEST_ENVIRONMENT}")

@@ -4,7 +4,7 @@
 """The CTest entries of the Python package.
 
     run_python_tests.py install --venv DIR --source DIR --build-dir DIR --distlops-dir DIR
-    run_python_tests.py pytest --venv DIR --source DIR -- LAUNCHER...
+    run_python_tests.py pytest --venv DIR --source DIR -- COMMAND...
 
 install: makes (or reuses) the virtual environment of the PyLops-MPI comparison
 (tests/porting/compare_poststack.py, which pins NumPy, PyLops-MPI, mpi4py, nanobind,
@@ -14,8 +14,10 @@ isolation: the pinned nanobind and scikit-build-core of the environment are used
 directory is kept so that later runs recompile only what changed). It then writes a stamp next to
 the environment. Exit status 77 (Skipped) when the package index cannot be reached.
 
-pytest: runs the package's tests under LAUNCHER (mpiexec -n N ...) with the environment's
-Python; 77 when the install step did not complete (the index was unreachable), with the reason.
+pytest: runs the package's tests with COMMAND, the line that starts the environment's Python
+under mpiexec (mpiexec -n N ... VENV/bin/python POSTFLAGS..., from distlops_mpi_command), followed
+by `-m pytest ...`; 77 when the install step did not complete (the index was unreachable), with
+the reason.
 """
 import argparse
 import os
@@ -65,8 +67,11 @@ def pytest(args):
     tests = os.path.join(args.source, "tests")
     # Run from the tests' directory so that the checkout's python/distlops (without the
     # extension) does not shadow the installed package.
-    command = [*args.launcher, python, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-               "--color=no", tests]
+    if os.path.abspath(python) not in [os.path.abspath(a) for a in args.launcher]:
+        log(f"the command after -- must start {python}, got {' '.join(args.launcher)}")
+        return 1
+    command = [*args.launcher, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--color=no",
+               tests]
     log(" ".join(command))
     return subprocess.run(command, cwd=tests).returncode
 

@@ -42,8 +42,11 @@ def test_l1_l2_ball_and_compositions_match_their_closed_forms(comm, dtype):
     assert l1(x) == pytest.approx(sigma * np.abs(xg).sum(), rel=tolerance(dtype) * 10)
     close(l1.prox(x, tau).asarray(), soft(xg, sigma * tau), dtype)
     close(l1.proxdual(x, tau).asarray(), xg * np.minimum(1, sigma / np.abs(xg)), dtype)
-    weighted = dl.L1(sigma=sigma, g=weights)
+    weighted = dl.L1(sigma=sigma * weights)
     close(weighted.prox(x, tau).asarray(), soft(xg, sigma * tau * np.abs(wg)), dtype)
+    shifted = dl.L1(sigma=sigma, g=w)  # sigma ||x - g||_1
+    assert shifted(x) == pytest.approx(sigma * np.abs(xg - wg).sum(), rel=tolerance(dtype) * 10)
+    close(shifted.prox(x, tau).asarray(), wg + soft(xg - wg, sigma * tau), dtype)
 
     l2 = dl.L2(b=w, sigma=sigma)
     assert l2(x) == pytest.approx(sigma / 2 * np.linalg.norm(xg - wg) ** 2,
@@ -159,7 +162,8 @@ def test_linearized_admm_follows_its_iteration(comm, dtype):
     D = forward_difference(N)
     tau, mu, niter, sigma = 1.0, 0.2, 5, 0.4
     x, z = dl.LinearizedADMM(dl.L2(b=b), dl.L1(sigma=sigma), A, x0, tau=tau, mu=mu, niter=niter)
-    xk, zk, uk = x0g.astype(np.complex128), np.zeros(N, complex), np.zeros(N, complex)
+    xk, uk = x0g.astype(np.complex128), np.zeros(N, complex)
+    zk = D @ xk  # z_0 = A x_0, PyProximal's start
     for _ in range(niter):
         w = xk - mu / tau * D.T @ (D @ xk - zk + uk)
         xk = (w + mu * bg) / (1 + mu)  # prox_{mu f}, f = 1/2 ||x - b||^2

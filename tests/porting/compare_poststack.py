@@ -41,6 +41,8 @@ REQUIREMENTS = [
     "nanobind==2.9.2",
     "scikit-build-core==0.11.6",
     "pytest==8.4.2",
+    # The proximal tests compare with PyProximal's operators and solvers.
+    "pyproximal==0.13.0",
 ]
 MARKER = ".distlops-requirements"
 SKIP = 77

@@ -7,7 +7,8 @@
 ///     min_x f(x) + g(A x)
 ///
 /// with f and g convex with proxes and A a linear operator; the coupling term of ADMM is
-/// linearised, so no linear system is solved. From x_0 = x0, z_0 = u_0 = 0:
+/// linearised, so no linear system is solved. From x_0 = x0, z_0 = A x0 and u_0 = 0
+/// (PyProximal's start, so that both give the same iterates):
 ///
 ///     x_{k+1} = prox_{mu f}(x_k - mu / tau A^H (A x_k - z_k + u_k))
 ///     z_{k+1} = prox_{tau g}(A x_{k+1} + u_k)
@@ -153,9 +154,9 @@ void LinearizedAdmm<Domain, Aux>::setup(const Domain& x0) {
   } else {
     k_ = 0;
     x_->copy_from(start.get_const());
-    z_->set_zero();
     u_->set_zero();
     a_.apply(*x_, *ax_);
+    z_->copy_from(*ax_);
     cost_ = f_->value(*x_) + g_->value(*ax_);
     run_->record({update_, cost_});
   }

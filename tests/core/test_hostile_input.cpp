@@ -413,7 +413,6 @@ std::vector<Kind> array_kinds() {
        }},
       {"redistribute: target differs on a rank that owns nothing", true,
        [](const Communicator& comm, bool bad) {
-         const Layouts l(comm);
          const Layout source = bad_ranks_own_nothing(comm, bad);
          const Layout broadcast(comm, source.global_shape(), Partition::BROADCAST);
          const Layout by_columns(comm, source.global_shape(), Partition::SCATTER, 1);

@@ -315,6 +315,11 @@ template <Scalar T, MemorySpace Space>
 std::vector<T> DistributedArray<T, Space>::gather(bool masked) const {
   std::vector<T> result;
   if (empty()) return result;
+  // `masked` picks the communicator of the gather: it must be the same on every rank.
+  Fingerprint arguments;
+  arguments.add(masked).add(layout_.fingerprint());
+  check_operands(&communicator(), arguments,
+                 "DistributedArray::gather: `masked` or the array's layout", [] {});
   if (layout_.replicated()) {
     detail::with_host_input<T, Space>(
         data_, local_size_, [&](const T* local) { result.assign(local, local + local_size_); });
@@ -773,7 +778,13 @@ LocalArray<T, Space> DistributedArray<T, Space>::add_ghost_cells(Index front, In
 
 template <Scalar T, MemorySpace Space>
 void DistributedArray<T, Space>::check_replicas() const {
-  if (empty() || !layout_.replicated()) return;
+  if (empty()) return;
+  // A SCATTER array on some ranks returns at once: the layouts are agreed first.
+  Fingerprint layout;
+  layout.add(layout_.fingerprint());
+  check_operands(&communicator(), layout, "DistributedArray::check_replicas: the array's layout",
+                 [] {});
+  if (!layout_.replicated()) return;
   Fingerprint fingerprint;
   detail::with_host_input<T, Space>(data_, local_size_, [&](const T* local) {
     fingerprint.add_bytes(local, static_cast<std::size_t>(local_size_) * sizeof(T));

@@ -51,30 +51,76 @@ bool StackedDistributedArray<T, Space>::has_layout(const StackedLayout& layout) 
   return true;
 }
 
+namespace detail {
+// Mixes the nesting and every block's layout of `layout` into `fingerprint`.
+inline void add_stacked_layout(Fingerprint& fingerprint, const StackedLayout& layout) {
+  fingerprint.add(layout.size());
+  for (std::size_t i = 0; i < layout.size(); ++i) {
+    fingerprint.add(layout.is_nested(i));
+    if (layout.is_nested(i)) {
+      add_stacked_layout(fingerprint, layout.nested(i));
+    } else {
+      fingerprint.add(layout[i].valid() ? layout[i].fingerprint() : 0);
+    }
+  }
+}
+}  // namespace detail
+
+template <Scalar T, MemorySpace Space>
+void StackedDistributedArray<T, Space>::add_structure(Fingerprint& fingerprint) const {
+  fingerprint.add(blocks_.size());
+  for (const Block& block : blocks_) {
+    fingerprint.add(block.index());
+    if (const Array* array = std::get_if<Array>(&block)) {
+      fingerprint.add(array->layout().fingerprint());
+    } else {
+      std::get<1>(block)->add_structure(fingerprint);
+    }
+  }
+}
+
+template <Scalar T, MemorySpace Space>
+const Communicator* StackedDistributedArray<T, Space>::first_communicator() const {
+  const Communicator* comm = nullptr;
+  for_each_array([&](const Array& array) {
+    if (!comm) comm = &array.communicator();
+  });
+  return comm;
+}
+
 template <Scalar T, MemorySpace Space>
 StackedDistributedArray<T, Space> StackedDistributedArray<T, Space>::view(
     const StackedLayout& layout) {
-  // Every rank holds every layout: the verdicts are the same everywhere.
-  if (layout.size() != blocks_.size()) {
-    throw ShapeMismatch("StackedDistributedArray::view: the stack has " +
-                        std::to_string(blocks_.size()) + " blocks, the new layout " +
-                        std::to_string(layout.size()) + " (" + layout.describe() + ")");
-  }
   StackedDistributedArray result;
-  result.blocks_.reserve(blocks_.size());
-  for (std::size_t i = 0; i < blocks_.size(); ++i) {
-    if (layout.is_nested(i) != (blocks_[i].index() == 1)) {
-      throw ShapeMismatch("StackedDistributedArray::view: block " + std::to_string(i) + " is " +
-                          (blocks_[i].index() == 1 ? "a nested stack" : "a plain array") +
-                          ", the new layout's is not");
+  // Built locally (the blocks' own views check without communication) and agreed once: the
+  // stack and the layout may differ between ranks.
+  auto build = [&] {
+    const AgreedOperands agreed;
+    if (layout.size() != blocks_.size()) {
+      throw ShapeMismatch("StackedDistributedArray::view: the stack has " +
+                          std::to_string(blocks_.size()) + " blocks, the new layout " +
+                          std::to_string(layout.size()) + " (" + layout.describe() + ")");
     }
-    if (Array* array = std::get_if<Array>(&blocks_[i])) {
-      result.blocks_.emplace_back(array->view(layout[i]));
-    } else {
-      result.blocks_.emplace_back(std::make_unique<StackedDistributedArray>(
-          std::get<1>(blocks_[i])->view(layout.nested(i))));
+    result.blocks_.reserve(blocks_.size());
+    for (std::size_t i = 0; i < blocks_.size(); ++i) {
+      if (layout.is_nested(i) != (blocks_[i].index() == 1)) {
+        throw ShapeMismatch("StackedDistributedArray::view: block " + std::to_string(i) + " is " +
+                            (blocks_[i].index() == 1 ? "a nested stack" : "a plain array") +
+                            ", the new layout's is not");
+      }
+      if (Array* array = std::get_if<Array>(&blocks_[i])) {
+        result.blocks_.emplace_back(array->view(layout[i]));
+      } else {
+        result.blocks_.emplace_back(std::make_unique<StackedDistributedArray>(
+            std::get<1>(blocks_[i])->view(layout.nested(i))));
+      }
     }
-  }
+  };
+  Fingerprint structures;
+  add_structure(structures);
+  detail::add_stacked_layout(structures, layout);
+  check_operands(first_communicator(), structures,
+                 "StackedDistributedArray::view: the stack's or the new layouts", build);
   return result;
 }
 
@@ -181,16 +227,18 @@ Index StackedDistributedArray<T, Space>::global_size() const {
 
 template <Scalar T, MemorySpace Space>
 const Communicator& StackedDistributedArray<T, Space>::communicator() const {
-  const Communicator* comm = nullptr;
-  for_each_array([&](const Array& array) {
-    if (!comm) comm = &array.communicator();
-  });
+  const Communicator* comm = first_communicator();
   if (!comm) throw InvalidArgument("StackedDistributedArray: no blocks");
   return *comm;
 }
 
 template <Scalar T, MemorySpace Space>
 std::vector<T> StackedDistributedArray<T, Space>::gather() const {
+  Fingerprint structure;
+  add_structure(structure);
+  check_operands(first_communicator(), structure,
+                 "StackedDistributedArray::gather: the stack's layouts", [] {});
+  const AgreedOperands agreed;  // the blocks' layouts are agreed above
   std::vector<T> result;
   for_each_array([&](const Array& array) {
     const std::vector<T> part = array.gather();
@@ -202,6 +250,22 @@ std::vector<T> StackedDistributedArray<T, Space>::gather() const {
 template <Scalar T, MemorySpace Space>
 void StackedDistributedArray<T, Space>::require_same_structure(const StackedDistributedArray& other,
                                                                const char* operation) const {
+  const Communicator* comm = first_communicator();
+  if (!comm || detail::operands_agreed()) {
+    check_same_structure(other, operation);
+    return;
+  }
+  Fingerprint structures;
+  add_structure(structures);
+  other.add_structure(structures);
+  collective_check(*comm, structures,
+                   std::string("StackedDistributedArray ") + operation + ": the operands' layouts",
+                   [&] { check_same_structure(other, operation); });
+}
+
+template <Scalar T, MemorySpace Space>
+void StackedDistributedArray<T, Space>::check_same_structure(const StackedDistributedArray& other,
+                                                             const char* operation) const {
   if (blocks_.size() != other.blocks_.size()) {
     throw ShapeMismatch(std::string("StackedDistributedArray ") + operation + ": " +
                         std::to_string(blocks_.size()) + " blocks vs " +
@@ -220,7 +284,7 @@ void StackedDistributedArray<T, Space>::require_same_structure(const StackedDist
                             " vs " + theirs.layout().describe());
       }
     } else {
-      std::get<1>(blocks_[i])->require_same_structure(*std::get<1>(other.blocks_[i]), operation);
+      std::get<1>(blocks_[i])->check_same_structure(*std::get<1>(other.blocks_[i]), operation);
     }
   }
 }
@@ -228,6 +292,8 @@ void StackedDistributedArray<T, Space>::require_same_structure(const StackedDist
 template <Scalar T, MemorySpace Space>
 template <class F>
 void StackedDistributedArray<T, Space>::for_each_pair(const StackedDistributedArray& other, F&& f) {
+  // Called after require_same_structure: the pairs' layouts are agreed already.
+  const AgreedOperands agreed;
   for (std::size_t i = 0; i < blocks_.size(); ++i) {
     if (Array* array = std::get_if<Array>(&blocks_[i])) {
       f(*array, std::get<Array>(other.blocks_[i]));
@@ -394,8 +460,16 @@ template <Scalar T, MemorySpace Space>
 auto StackedDistributedArray<T, Space>::norm(double ord) const -> real_type {
   std::vector<const Array*> leaves;
   for_each_array([&](const Array& leaf) { leaves.push_back(&leaf); });
-  if (leaves.empty()) throw InvalidArgument("StackedDistributedArray::norm: no blocks");
-  const detail::NormPlan plan = detail::plan_norm(ord);
+  detail::NormPlan plan{};
+  Fingerprint arguments;
+  arguments.add(ord);
+  add_structure(arguments);
+  check_operands(first_communicator(), arguments,
+                 "StackedDistributedArray::norm: ord or the stack's layouts", [&] {
+                   if (leaves.empty())
+                     throw InvalidArgument("StackedDistributedArray::norm: no blocks");
+                   plan = detail::plan_norm(ord);
+                 });
   const auto p = static_cast<real_type>(plan.p);
   auto local = [&](const Array& x) {
     return kernels::norm_reduce(Space{}, plan.kind, p, x.local_size(), x.data());

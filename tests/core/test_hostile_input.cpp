@@ -19,6 +19,7 @@
 #include <typeinfo>
 
 #include "distlops/core/collective_check.hpp"
+#include "distlops/core/stacked_distributed_array.hpp"
 #include "distlops/io/npy.hpp"
 #include "distlops/operators/dense/matrix_mult.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
@@ -146,6 +147,27 @@ struct Layouts {
 
 Array ones(const Layout& layout) {
   return Array(layout, 1.0);
+}
+
+// A (rows, 4) layout in which the ranks given bad input own no rows and the others two each,
+// so that the offending ranks hold no data (every rank learns which ones are bad first).
+Layout bad_ranks_own_nothing(const Communicator& comm, bool bad) {
+  const std::vector<int> flags = comm.allgather(bad ? 1 : 0);
+  std::vector<Shape> shapes;
+  Index rows = 0;
+  for (const int flag : flags) {
+    shapes.push_back({flag ? 0 : 2, 4});
+    rows += flag ? 0 : 2;
+  }
+  return Layout(comm, {rows, 4}, LayoutOptions{.local_shapes = shapes});
+}
+
+// Alternating mask colours: with two ranks or more, two groups.
+Layout masked_pairs(const Communicator& comm) {
+  std::vector<int> mask;
+  for (int r = 0; r < comm.size(); ++r)
+    mask.push_back(r % 2);
+  return Layout(comm, {9, 4}, LayoutOptions{.mask = mask});
 }
 
 std::vector<Kind> layout_kinds() {
@@ -351,6 +373,79 @@ std::vector<Kind> array_kinds() {
          const Layouts l(comm);
          const Array x = bad ? Array() : ones(l.matrix);
          (void)x.redistribute(l.matrix_axis1);
+       }},
+      {"norm: axis out of range on a rank that owns nothing", false,
+       [](const Communicator& comm, bool bad) {
+         (void)ones(bad_ranks_own_nothing(comm, bad)).norm(2, bad ? 2 : 0);
+       }},
+      {"norm: NaN ord on a rank that owns nothing", false,
+       [](const Communicator& comm, bool bad) {
+         (void)ones(bad_ranks_own_nothing(comm, bad)).norm(bad ? kNaN : 2.0);
+       }},
+      {"norm: ord differs on a rank that owns nothing", true,
+       [](const Communicator& comm, bool bad) {
+         (void)ones(bad_ranks_own_nothing(comm, bad)).norm(bad ? 1.0 : 2.0);
+       }},
+      {"norm: axis differs on a rank that owns nothing", true,
+       [](const Communicator& comm, bool bad) {
+         (void)ones(bad_ranks_own_nothing(comm, bad)).norm(2.0, bad ? 1 : 0);
+       }},
+      {"gather: masked differs", true,
+       [](const Communicator& comm, bool bad) { (void)ones(masked_pairs(comm)).gather(bad); }},
+      {"gather_to: root differs on a rank that owns nothing", true,
+       [](const Communicator& comm, bool bad) {
+         (void)ones(bad_ranks_own_nothing(comm, bad)).gather_to(bad ? comm.size() - 1 : 0);
+       }},
+      {"from_root: root out of range on a rank that owns nothing", false,
+       [](const Communicator& comm, bool bad) {
+         const Layout layout = bad_ranks_own_nothing(comm, bad);
+         const std::vector<double> global(static_cast<std::size_t>(layout.global_size()), 1.0);
+         (void)Array::from_root(layout, global, bad ? -1 : 0);
+       }},
+      {"check_replicas: another partition", true,
+       [](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         ones(bad ? l.matrix : l.matrix_broadcast).check_replicas();
+       }},
+      {"redistribute: axis out of range on a rank that owns nothing", false,
+       [](const Communicator& comm, bool bad) {
+         (void)ones(bad_ranks_own_nothing(comm, bad)).redistribute(bad ? 2 : 1);
+       }},
+      {"redistribute: target differs on a rank that owns nothing", true,
+       [](const Communicator& comm, bool bad) {
+         const Layout source = bad_ranks_own_nothing(comm, bad);
+         const Layout broadcast(comm, source.global_shape(), Partition::BROADCAST);
+         const Layout by_columns(comm, source.global_shape(), Partition::SCATTER, 1);
+         (void)ones(source).redistribute(bad ? broadcast : by_columns);
+       }},
+      {"redistribute: partition differs", true,
+       [](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         (void)ones(l.matrix).redistribute(bad ? l.matrix_broadcast : l.matrix_axis1);
+       }},
+      {"view: target differs on a rank that owns nothing", true,
+       [](const Communicator& comm, bool bad) {
+         const Layout source = bad_ranks_own_nothing(comm, bad);
+         Array x = ones(source);
+         const Layout rows(comm, source.global_shape(),
+                           LayoutOptions{.local_shapes = source.local_shapes()});
+         const Layout flat(comm, {source.global_size()}, LayoutOptions{.local_shapes = [&] {
+                             std::vector<Shape> shapes;
+                             for (const Shape& s : source.local_shapes())
+                               shapes.push_back({s[0] * s[1]});
+                             return shapes;
+                           }()});
+         (void)x.view(bad ? flat : rows);
+       }},
+      {"to_dist: global of the wrong size", false,
+       [](const Communicator& comm, bool bad) {
+         const std::vector<double> global(bad ? 35 : 36, 1.0);
+         (void)Array::to_dist(global, {.shape = {9, 4}, .comm = comm});
+       }},
+      {"to_dist: axis differs", true,
+       [](const Communicator& comm, bool bad) {
+         const std::vector<double> global(36, 1.0);
+         (void)Array::to_dist(global, {.shape = {9, 4}, .comm = comm, .axis = bad ? 1 : 0});
        }},
       {"ghost cells: negative width", false,
        [](const Communicator& comm, bool bad) {
@@ -583,6 +678,83 @@ std::vector<Kind> solver_kinds() {
   };
 }
 
+using Stacked = StackedDistributedArray<double>;
+
+std::vector<Kind> stacked_kinds() {
+  // Two blocks: a (9, 4) matrix and an (11,) vector.
+  auto stack = [](const Layouts& l) { return Stacked({ones(l.matrix), ones(l.vector)}); };
+  auto other_block = [](const Layouts& l) { return Stacked({ones(l.matrix), ones(l.longer)}); };
+  auto fewer_blocks = [](const Layouts& l) { return Stacked({ones(l.matrix)}); };
+  auto binary = [=](const char* name, auto pick, auto operation) {
+    return Kind{name, false, [=](const Communicator& comm, bool bad) {
+                  const Layouts l(comm);
+                  const Stacked x = stack(l);
+                  Stacked y = bad ? pick(l) : stack(l);
+                  operation(x, y);
+                }};
+  };
+  auto dot = [](const Stacked& x, Stacked& y) { (void)x.dot(y); };
+  auto vdot = [](const Stacked& x, Stacked& y) { (void)y.vdot(x); };
+  auto axpy = [](const Stacked& x, Stacked& y) { y.axpy(2.0, x); };
+  auto add = [](const Stacked& x, Stacked& y) { (void)(x + y); };
+  auto copy = [](const Stacked& x, Stacked& y) { y.copy_from(x); };
+  return {
+      binary("stacked dot: a block of another layout", other_block, dot),
+      binary("stacked dot: fewer blocks", fewer_blocks, dot),
+      binary("stacked vdot: a block of another layout", other_block, vdot),
+      binary("stacked axpy: fewer blocks", fewer_blocks, axpy),
+      binary("stacked x + y: a block of another layout", other_block, add),
+      binary("stacked copy_from: fewer blocks", fewer_blocks, copy),
+      {"stacked norm: NaN ord", false,
+       [=](const Communicator& comm, bool bad) {
+         (void)stack(Layouts(comm)).norm(bad ? kNaN : 2.0);
+       }},
+      {"stacked norm: NaN ord on a rank that owns nothing", false,
+       [](const Communicator& comm, bool bad) {
+         const Layout nothing_here = bad_ranks_own_nothing(comm, bad);
+         (void)Stacked({ones(nothing_here), ones(nothing_here)}).norm(bad ? kNaN : 2.0);
+       }},
+      {"stacked dot: a block of another layout on a rank that owns nothing", true,
+       [](const Communicator& comm, bool bad) {
+         const Layout nothing_here = bad_ranks_own_nothing(comm, bad);
+         const Layout by_columns(comm, nothing_here.global_shape(), Partition::SCATTER, 1);
+         const Stacked x({ones(by_columns)});
+         (void)x.dot(Stacked({ones(bad ? nothing_here : by_columns)}));
+       }},
+      {"stacked norm: ord differs", true,
+       [=](const Communicator& comm, bool bad) {
+         (void)stack(Layouts(comm)).norm(bad ? 1.0 : 2.0);
+       }},
+      {"stacked norm: fewer blocks", true,
+       [=](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         (void)(bad ? fewer_blocks(l) : stack(l)).norm();
+       }},
+      {"stacked norm: a block of another layout", true,
+       [=](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         (void)(bad ? other_block(l) : stack(l)).norm();
+       }},
+      {"stacked gather: fewer blocks", true,
+       [=](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         (void)(bad ? fewer_blocks(l) : stack(l)).gather();
+       }},
+      {"stacked view: a layout of fewer blocks", false,
+       [=](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         Stacked x = stack(l);
+         (void)x.view(bad ? StackedLayout({l.matrix}) : x.layout());
+       }},
+      {"stacked view: a block of other local sizes", false,
+       [=](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         Stacked x = stack(l);
+         (void)x.view(StackedLayout({l.matrix, bad ? l.longer : l.vector}));
+       }},
+  };
+}
+
 std::vector<Kind> io_kinds() {
   auto scratch = [](const Communicator& comm) {
     // Rank 0's process id names the directory of this run on every rank.
@@ -613,6 +785,24 @@ std::vector<Kind> io_kinds() {
          write_npy(dir / "c.npy", ones(Layouts(comm).vector));
          write_npy(dir / "d.npy", ones(Layouts(comm).longer));
          (void)read_npy<double>(dir / (bad ? "d.npy" : "c.npy"), comm);
+       }},
+      {"write_npy: path differs", true,
+       [=](const Communicator& comm, bool bad) {
+         const std::filesystem::path dir = scratch(comm);
+         write_npy(dir / (bad ? "f.npy" : "g.npy"), ones(Layouts(comm).vector));
+       }},
+      {"write_npy: array of another layout", true,
+       [=](const Communicator& comm, bool bad) {
+         const std::filesystem::path dir = scratch(comm);
+         const Layouts l(comm);
+         write_npy(dir / "h.npy", ones(bad ? l.shifted : l.flat));
+       }},
+      {"write_npy: array of another layout on a rank that owns nothing", true,
+       [=](const Communicator& comm, bool bad) {
+         const std::filesystem::path dir = scratch(comm);
+         const Layout source = bad_ranks_own_nothing(comm, bad);
+         const Layout by_columns(comm, source.global_shape(), Partition::SCATTER, 1);
+         write_npy(dir / "i.npy", ones(bad ? source : by_columns));
        }},
       {"write_npy: directory missing", false,
        [=](const Communicator& comm, bool bad) {
@@ -648,6 +838,12 @@ TEST_CASE("hostile input: arrays", "[hostile]") {
   Tally tally;
   run_kinds(array_kinds(), tally);
   report(tally, "arrays");
+}
+
+TEST_CASE("hostile input: stacked arrays", "[hostile]") {
+  Tally tally;
+  run_kinds(stacked_kinds(), tally);
+  report(tally, "stacked arrays");
 }
 
 TEST_CASE("hostile input: operators", "[hostile]") {

@@ -170,3 +170,43 @@ TEMPLATE_TEST_CASE("mismatched stacks raise ShapeMismatch", "[stacked][errors]",
   CHECK_THROWS_AS(x.nested(0), InvalidArgument);
   CHECK_THROWS_AS(x[2], InvalidArgument);
 }
+
+TEMPLATE_TEST_CASE("a stack that differs on one rank raises the same error on every rank",
+                   "[stacked][errors]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const int last = comm.size() - 1;
+  const bool odd_one = comm.rank() == last;
+  auto x = make_stack<T>(comm, 1).array;
+  const StackedDistributedArray<T> fewer({x[0], x[1]});
+  const StackedDistributedArray<T> same = x;
+  // Only the last rank's operand has fewer blocks: its local verdict, raised everywhere.
+  const std::string where = comm.size() > 1 ? " (raised on rank " + std::to_string(last) + ")" : "";
+  auto expect_error = [&](auto&& f, const std::string& expected) {
+    bool raised = false;
+    try {
+      f();
+    } catch (const Error& error) {
+      raised = true;
+      CHECK(std::string(error.what()) == expected);
+    }
+    CHECK(raised);
+    CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
+  };
+  expect_error([&] { (void)x.dot(odd_one ? fewer : same); },
+               "StackedDistributedArray dot: 3 blocks vs 2" + where);
+  expect_error([&] { x.axpy(T(1), odd_one ? fewer : same); },
+               "StackedDistributedArray axpy: 3 blocks vs 2" + where);
+  expect_error([&] { (void)x.norm(odd_one ? std::nan("") : 2.0); }, "norm: ord is NaN" + where);
+  if (comm.size() > 1) {
+    // Valid on every rank but different: named by the first rank that differs from rank 0.
+    const std::string differs =
+        " differs between ranks (rank " + std::to_string(last) + "'s differs from rank 0's)";
+    expect_error([&] { (void)x.norm(odd_one ? 1.0 : 2.0); },
+                 "StackedDistributedArray::norm: ord or the stack's layouts" + differs);
+    expect_error([&] { (void)(odd_one ? fewer : same).gather(); },
+                 "StackedDistributedArray::gather: the stack's layouts" + differs);
+  }
+  // Agreed stacks reduce as before: the norm of the concatenated vector.
+  CHECK(x.norm() == Approx(std::sqrt(std::real(x.vdot(x)))));
+}

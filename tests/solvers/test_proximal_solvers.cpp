@@ -457,6 +457,34 @@ TEST_CASE("cg, ista and fista in step-wise form equal their function forms", "[s
   }
 }
 
+TEST_CASE("a callback that throws on one rank ends a proximal solve on every rank",
+          "[proximal][callback][errors]") {
+  using V = DistributedArray<double>;
+  const Communicator comm = world();
+  const Layout layout = uneven_layout(9);
+  const DenseMatrix<double> m = well_conditioned<double>(12, 9, 121);
+  const auto op = dense_operator<V>(m, layout, uneven_layout(12));
+  V d(op.range()), x0(layout);
+  fill_random(d, 122);
+  fill_random(x0, 123);
+  ProximalGradientOptions<V> options;
+  options.niter = 6;
+  options.acceleration = Acceleration::fista;
+  options.epsg = 0.2;
+  options.callback = [comm](int iteration, const V&, double, double) {
+    if (comm.rank() == comm.size() - 1 && iteration == 3) throw InvalidArgument("user failure");
+    return CallbackAction::proceed;
+  };
+  const L2<V> f(op, d);
+  const L1<V> g;
+  // The message names the rank that raised where other ranks did not.
+  const std::string expected =
+      "user failure" +
+      (comm.size() > 1 ? " (raised on rank " + std::to_string(comm.size() - 1) + ")" : "");
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { (void)proximal_gradient(f, g, x0, options); }, expected);
+}
+
 TEST_CASE("proximal solvers resume from checkpoints", "[proximal][checkpoint]") {
   using V = DistributedArray<double>;
   const Layout layout = uneven_layout(9);

@@ -11,6 +11,7 @@
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/stacked.hpp"
 #include "distlops/operators/stack/vstack.hpp"
+#include "expect_everywhere.hpp"
 #include "solver_test_support.hpp"
 
 using namespace distlops;
@@ -271,6 +272,90 @@ TEST_CASE("the callback sees every iteration and its stop is agreed by all ranks
     }
     CHECK_THROWS_AS(lsqr(p.tall, p.y_tall, partial), InvalidArgument);
   }
+}
+
+/// A callback that throws InvalidArgument("user failure") at iteration 2 on the last rank only.
+SolverCallback<Array<double>> throws_on_last_rank(const Communicator& comm) {
+  return [comm](int iteration, const Array<double>&, double, double) {
+    if (comm.rank() == comm.size() - 1 && iteration == 2) throw InvalidArgument("user failure");
+    return CallbackAction::proceed;
+  };
+}
+
+/// Runs `solve`, which must raise InvalidArgument with exactly `expected` on this rank, and
+/// checks that every rank is still in step afterwards.
+template <class Solve>
+void expect_callback_error(const Communicator& comm, const char* solver, Solve&& solve,
+                           const std::string& expected) {
+  INFO(solver << " at " << comm.size() << " rank(s), rank " << comm.rank());
+  bool raised = false;
+  try {
+    (void)solve();
+  } catch (const InvalidArgument& error) {
+    raised = true;
+    CHECK(std::string(error.what()) == expected);
+  }
+  CHECK(raised);
+  expect_in_step(comm);
+}
+
+TEST_CASE("a callback that throws on one rank ends every solver with its error on every rank",
+          "[solvers][callback][errors]") {
+  const Communicator comm = world();
+  const Problem<double> p(20);
+  // The message names the rank that raised where other ranks did not.
+  const std::string expected =
+      "user failure" +
+      (comm.size() > 1 ? " (raised on rank " + std::to_string(comm.size() - 1) + ")" : "");
+  CgOptions<Array<double>> cg_options;
+  cg_options.niter = 5;
+  cg_options.callback = throws_on_last_rank(comm);
+  expect_callback_error(
+      comm, "cg", [&] { return cg(p.hpd, p.y_square, cg_options); }, expected);
+  CglsOptions<Array<double>> cgls_options;
+  cgls_options.niter = 5;
+  cgls_options.damp = 0.5;
+  cgls_options.callback = throws_on_last_rank(comm);
+  expect_callback_error(
+      comm, "cgls", [&] { return cgls(p.tall, p.y_tall, cgls_options); }, expected);
+  LsqrOptions<Array<double>> lsqr_options;
+  lsqr_options.niter = 5;
+  lsqr_options.callback = throws_on_last_rank(comm);
+  expect_callback_error(
+      comm, "lsqr", [&] { return lsqr(p.tall, p.y_tall, lsqr_options); }, expected);
+  IstaOptions<Array<double>> ista_options;
+  ista_options.niter = 5;
+  ista_options.callback = throws_on_last_rank(comm);
+  expect_callback_error(
+      comm, "ista", [&] { return ista(p.tall, p.y_tall, ista_options); }, expected);
+  expect_callback_error(
+      comm, "fista", [&] { return fista(p.tall, p.y_tall, ista_options); }, expected);
+
+  // Thrown on every rank, each with its own message: rank 0's, without a rank named.
+  cg_options.callback = [comm](int iteration, const Array<double>&, double, double) {
+    if (iteration == 3) throw InvalidArgument("failure on rank " + std::to_string(comm.rank()));
+    return CallbackAction::proceed;
+  };
+  expect_callback_error(
+      comm, "cg, every rank", [&] { return cg(p.hpd, p.y_square, cg_options); },
+      "failure on rank 0");
+
+  // Not a distlops::Error: raised as distlops::Error with the same text on every rank.
+  cg_options.callback = [comm](int iteration, const Array<double>&, double, double) {
+    if (comm.rank() == 0 && iteration == 1) throw std::runtime_error("plain failure");
+    return CallbackAction::proceed;
+  };
+  const std::string plain =
+      "plain failure" + std::string(comm.size() > 1 ? " (raised on rank 0)" : "");
+  bool raised = false;
+  try {
+    (void)cg(p.hpd, p.y_square, cg_options);
+  } catch (const Error& error) {
+    raised = true;
+    CHECK(std::string(error.what()) == plain);
+  }
+  CHECK(raised);
+  expect_in_step(comm);
 }
 
 TEST_CASE("the progress table is printed by rank 0 only", "[solvers][progress]") {

@@ -153,7 +153,8 @@ class DistributedArray {
 
   // ---- global data ----------------------------------------------------------------------------
   /// The global array in C order on every rank (host memory). Collective. With `masked`, the
-  /// array of this rank's mask group only (the blocks of its ranks, in rank order).
+  /// array of this rank's mask group only (the blocks of its ranks, in rank order); `masked`
+  /// and the layout are agreed over the ranks first (one small allreduce).
   std::vector<T> gather(bool masked = false) const;
   /// Global shape of gather(true): the extents of this rank's mask group along the axis.
   Shape masked_shape() const;
@@ -284,7 +285,8 @@ class DistributedArray {
   LocalArray<T, Space> add_ghost_cells(Index front, Index back) const;
 
   /// Debug check for replicated layouts: raises ReplicaMismatch on every rank when the
-  /// replicas differ bit-wise between ranks (collective; no-op for SCATTER).
+  /// replicas differ bit-wise between ranks (collective; for SCATTER, only the layout is
+  /// agreed, so that an array replicated on some ranks only is an error on every rank).
   void check_replicas() const;
 
  private:

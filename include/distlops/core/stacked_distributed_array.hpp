@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "distlops/core/collective_check.hpp"
 #include "distlops/core/distributed_array.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/core/stacked_layout.hpp"
@@ -74,8 +75,9 @@ class StackedDistributedArray {
   /// A stack whose blocks alias this one's, each seen with the corresponding layout of
   /// `layout` (DistributedArray::view: the same local size on every rank, e.g. flat blocks seen
   /// as N-d ones). Operators apply it for stacked inputs and outputs as they do for plain
-  /// arrays. ShapeMismatch on every rank when the nesting or a block's local sizes differ. No
-  /// communication.
+  /// arrays. ShapeMismatch on every rank when the nesting or a block's local sizes differ.
+  /// Collective (one allreduce agrees on the verdict and the layouts) outside an AgreedOperands
+  /// scope.
   StackedDistributedArray view(const StackedLayout& layout);
   /// Read-only view (the result must not be modified).
   const StackedDistributedArray view(const StackedLayout& layout) const;
@@ -83,7 +85,7 @@ class StackedDistributedArray {
   const Communicator& communicator() const;
 
   /// The concatenation of every block's gathered global array (flattened), on every rank.
-  /// Collective.
+  /// Collective; the stacks' nesting and layouts are agreed first.
   std::vector<T> gather() const;
 
   // ---- element-wise (blocks must match: same nesting and same layouts) -------------------------
@@ -188,7 +190,15 @@ class StackedDistributedArray {
 
  private:
   using Block = std::variant<Array, std::unique_ptr<StackedDistributedArray>>;
+  // Agrees over the ranks (outside an AgreedOperands scope) that `other` has this stack's
+  // nesting and block layouts; the same ShapeMismatch on every rank otherwise.
   void require_same_structure(const StackedDistributedArray& other, const char* operation) const;
+  // The local comparison behind require_same_structure.
+  void check_same_structure(const StackedDistributedArray& other, const char* operation) const;
+  // Mixes the nesting and every block's layout into `fingerprint`.
+  void add_structure(Fingerprint& fingerprint) const;
+  // The first plain array's communicator; null without blocks.
+  const Communicator* first_communicator() const;
   template <class F>
   void for_each_pair(const StackedDistributedArray& other, F&& f);
   template <class Reduce>

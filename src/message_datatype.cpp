@@ -20,7 +20,7 @@ void MessageDatatype::commit() {
 
 namespace {
 
-MessageDatatype contiguous(Index count, MPI_Datatype element) {
+MessageDatatype contiguous_elements(Index count, MPI_Datatype element) {
   MPI_Datatype type = MPI_DATATYPE_NULL;
   check_mpi(MPI_Type_contiguous(static_cast<int>(count), element, &type), "MPI_Type_contiguous");
   return MessageDatatype(type);
@@ -28,10 +28,11 @@ MessageDatatype contiguous(Index count, MPI_Datatype element) {
 
 // `count` elements as nested contiguous types: `limit` elements make a piece, `limit` pieces
 // the next level, and so on; the remainder of each level is appended with a struct.
-MessageDatatype nested(Index count, MPI_Datatype element, std::size_t element_size, Index limit) {
-  if (count <= limit) return contiguous(count, element);
-  const MessageDatatype piece = contiguous(limit, element);
-  MessageDatatype body = nested(count / limit, piece.get(), element_size * limit, limit);
+MessageDatatype nested_elements(Index count, MPI_Datatype element, std::size_t element_size,
+                                Index limit) {
+  if (count <= limit) return contiguous_elements(count, element);
+  const MessageDatatype piece = contiguous_elements(limit, element);
+  MessageDatatype body = nested_elements(count / limit, piece.get(), element_size * limit, limit);
   const Index rest = count % limit;
   if (rest == 0) return body;
   int lengths[2] = {1, static_cast<int>(rest)};
@@ -51,7 +52,7 @@ MessageDatatype block_datatype(Index count, MPI_Datatype element, std::size_t el
   if (limit < 2 || count < 0 || offset_bytes < 0) {
     throw InvalidArgument("block_datatype: needs a limit of at least 2 and no negative sizes");
   }
-  MessageDatatype block = nested(count, element, element_size, limit);
+  MessageDatatype block = nested_elements(count, element, element_size, limit);
   if (offset_bytes != 0) {
     int length = 1;
     MPI_Aint displacement = static_cast<MPI_Aint>(offset_bytes);

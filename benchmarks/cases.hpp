@@ -27,6 +27,9 @@ Case poststack_case();
 /// TV denoising by the primal-dual algorithm (case_primaldual_tv.cpp).
 Case primaldual_tv_case();
 
+/// Messages above 2 GiB through the data movements against MPI_Send (case_big_transfer.cpp).
+Case big_transfer_case();
+
 /// Write and read of an HDF5 file against the disk's bandwidth (case_io_hdf5.cpp; builds with
 /// HDF5 only).
 Case io_hdf5_case();

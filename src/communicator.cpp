@@ -10,6 +10,7 @@
 
 #include "distlops/core/error.hpp"
 #include "distlops/core/log_view.hpp"
+#include "message_datatype.hpp"
 
 namespace distlops {
 
@@ -62,6 +63,67 @@ bool fits_one_call(std::span<const Index> counts, std::span<const Index> displac
     if (displacements[r] + counts[r] > chunk) return false;
   }
   return true;
+}
+
+// A block above the per-call limit is described by nested derived types (message_datatype.hpp)
+// and moves in one call; nesting needs at least two elements per level, so limits below two
+// elements fall back to one call per chunk.
+bool one_datatype_per_block(Index chunk) {
+  return chunk >= 2;
+}
+
+// How a vector collective moves its blocks, decided alike on every rank.
+enum class VectorPath : int {
+  plain = 0,    // counts and displacements fit the MPI call's ints
+  derived = 1,  // one MPI_Alltoallw with a derived datatype per block
+  chunked = 2,  // point-to-point messages of at most a chunk each
+};
+
+VectorPath vector_path(bool fits, Index chunk) {
+  if (fits) return VectorPath::plain;
+  return one_datatype_per_block(chunk) ? VectorPath::derived : VectorPath::chunked;
+}
+
+// `count` elements `offset` elements into a buffer.
+struct Block {
+  Index offset = 0;
+  Index count = 0;
+};
+
+// Sends send_blocks[r] of `send` to rank r and receives recv_blocks[r] from rank r into `recv`,
+// in one MPI_Alltoallw whose per-rank datatypes carry each block whole, offset included (its
+// displacements are C ints, the types' are MPI_Aint). Callers copy the calling rank's own block.
+void exchange_blocks(MPI_Comm comm, const void* send, std::span<const Block> send_blocks,
+                     void* recv, std::span<const Block> recv_blocks, MPI_Datatype element,
+                     std::size_t element_size, Index chunk) {
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Alltoallw");
+  const std::size_t ranks = send_blocks.size();
+  std::vector<detail::MessageDatatype> types;
+  types.reserve(2 * ranks);
+  std::vector<MPI_Datatype> send_types(ranks, MPI_BYTE), recv_types(ranks, MPI_BYTE);
+  std::vector<int> send_counts(ranks, 0), recv_counts(ranks, 0);
+  const std::vector<int> send_displacements(ranks, 0), recv_displacements(ranks, 0);
+  auto describe = [&](std::span<const Block> blocks, std::vector<MPI_Datatype>& native_types,
+                      std::vector<int>& counts) {
+    for (std::size_t r = 0; r < ranks; ++r) {
+      if (blocks[r].count == 0) continue;
+      types.push_back(detail::block_datatype(
+          blocks[r].count, element, element_size, chunk,
+          static_cast<Index>(static_cast<std::size_t>(blocks[r].offset) * element_size)));
+      native_types[r] = types.back().get();
+      counts[r] = 1;
+    }
+  };
+  describe(send_blocks, send_types, send_counts);
+  describe(recv_blocks, recv_types, recv_counts);
+  // A side that moves nothing may have no buffer; MPI still wants distinct, valid pointers.
+  static std::byte nothing_sent, nothing_received;
+  const void* send_base = send != nullptr ? send : &nothing_sent;
+  void* recv_base = recv != nullptr ? recv : &nothing_received;
+  detail::check_mpi(MPI_Alltoallw(send_base, send_counts.data(), send_displacements.data(),
+                                  send_types.data(), recv_base, recv_counts.data(),
+                                  recv_displacements.data(), recv_types.data(), comm),
+                    "MPI_Alltoallw");
 }
 
 std::vector<int> to_int(std::span<const Index> values) {
@@ -251,6 +313,12 @@ void Communicator::broadcast_bytes(detail::TypedBuffer data, int root) const {
   const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Bcast");
   const Index chunk = chunk_elements(data.element_size);
   void* base = const_cast<void*>(data.data);
+  if (data.count > chunk && one_datatype_per_block(chunk)) {
+    const detail::MessageDatatype block =
+        detail::block_datatype(data.count, data.type, data.element_size, chunk);
+    check_mpi(MPI_Bcast(base, 1, block.get(), root, native()), "MPI_Bcast");
+    return;
+  }
   for (Index offset = 0; offset < data.count; offset += chunk) {
     const int count = static_cast<int>(std::min(chunk, data.count - offset));
     check_mpi(
@@ -261,6 +329,12 @@ void Communicator::broadcast_bytes(detail::TypedBuffer data, int root) const {
 
 void Communicator::send_bytes(detail::TypedBuffer data, int destination, int tag) const {
   const Index chunk = chunk_elements(data.element_size);
+  if (data.count > chunk && one_datatype_per_block(chunk)) {
+    const detail::MessageDatatype block =
+        detail::block_datatype(data.count, data.type, data.element_size, chunk);
+    check_mpi(MPI_Send(data.data, 1, block.get(), destination, tag, native()), "MPI_Send");
+    return;
+  }
   for (Index offset = 0; offset < data.count; offset += chunk) {
     const int count = static_cast<int>(std::min(chunk, data.count - offset));
     check_mpi(MPI_Send(byte_offset(data.data, offset, data.element_size), count, data.type,
@@ -275,6 +349,12 @@ void Communicator::send_bytes(detail::TypedBuffer data, int destination, int tag
 void Communicator::recv_bytes(detail::TypedBuffer data, int source, int tag) const {
   const Index chunk = chunk_elements(data.element_size);
   void* base = const_cast<void*>(data.data);
+  if (data.count > chunk && one_datatype_per_block(chunk)) {
+    const detail::MessageDatatype block =
+        detail::block_datatype(data.count, data.type, data.element_size, chunk);
+    check_mpi(MPI_Recv(base, 1, block.get(), source, tag, native(), MPI_STATUS_IGNORE), "MPI_Recv");
+    return;
+  }
   for (Index offset = 0; offset < data.count; offset += chunk) {
     const int count = static_cast<int>(std::min(chunk, data.count - offset));
     check_mpi(MPI_Recv(byte_offset(base, offset, data.element_size), count, data.type, source, tag,
@@ -289,6 +369,15 @@ void Communicator::recv_bytes(detail::TypedBuffer data, int source, int tag) con
 Request Communicator::isend_bytes(detail::TypedBuffer data, int destination, int tag) const {
   Request request;
   const Index chunk = chunk_elements(data.element_size);
+  if (data.count > chunk && one_datatype_per_block(chunk)) {
+    const detail::MessageDatatype block =
+        detail::block_datatype(data.count, data.type, data.element_size, chunk);
+    MPI_Request native_request = MPI_REQUEST_NULL;
+    check_mpi(MPI_Isend(data.data, 1, block.get(), destination, tag, native(), &native_request),
+              "MPI_Isend");
+    request.native().push_back(native_request);
+    return request;
+  }
   Index offset = 0;
   do {
     const int count = static_cast<int>(std::min(chunk, data.count - offset));
@@ -306,6 +395,14 @@ Request Communicator::irecv_bytes(detail::TypedBuffer data, int source, int tag)
   Request request;
   const Index chunk = chunk_elements(data.element_size);
   void* base = const_cast<void*>(data.data);
+  if (data.count > chunk && one_datatype_per_block(chunk)) {
+    const detail::MessageDatatype block =
+        detail::block_datatype(data.count, data.type, data.element_size, chunk);
+    MPI_Request native_request = MPI_REQUEST_NULL;
+    check_mpi(MPI_Irecv(base, 1, block.get(), source, tag, native(), &native_request), "MPI_Irecv");
+    request.native().push_back(native_request);
+    return request;
+  }
   Index offset = 0;
   do {
     const int count = static_cast<int>(std::min(chunk, data.count - offset));
@@ -330,9 +427,11 @@ void Communicator::gatherv_bytes(detail::TypedBuffer send, void* recv,
   }
   const Index chunk = chunk_elements(send.element_size);
   // Only the root knows the counts; it tells the others which path to take.
-  int one_call = is_root ? static_cast<int>(fits_one_call(counts, displacements, chunk)) : 0;
-  check_mpi(MPI_Bcast(&one_call, 1, MPI_INT, root, native()), "MPI_Bcast");
-  if (one_call && send.count <= chunk) {
+  int path = is_root
+                 ? static_cast<int>(vector_path(fits_one_call(counts, displacements, chunk), chunk))
+                 : 0;
+  check_mpi(MPI_Bcast(&path, 1, MPI_INT, root, native()), "MPI_Bcast");
+  if (path == static_cast<int>(VectorPath::plain) && send.count <= chunk) {
     std::vector<int> native_counts, native_displacements;
     if (is_root) {
       native_counts = to_int(counts);
@@ -342,6 +441,24 @@ void Communicator::gatherv_bytes(detail::TypedBuffer send, void* recv,
         MPI_Gatherv(send.data, static_cast<int>(send.count), send.type, recv, native_counts.data(),
                     native_displacements.data(), send.type, root, native()),
         "MPI_Gatherv");
+    return;
+  }
+  if (path == static_cast<int>(VectorPath::derived)) {
+    std::vector<Block> send_blocks(static_cast<std::size_t>(size()));
+    std::vector<Block> recv_blocks(send_blocks.size());
+    if (is_root) {
+      for (int r = 0; r < size(); ++r) {
+        if (r != root) recv_blocks[r] = {displacements[r], counts[r]};
+      }
+      std::byte* own = byte_offset(recv, displacements[root], send.element_size);
+      if (counts[root] > 0 && own != send.data) {
+        std::memmove(own, send.data, static_cast<std::size_t>(counts[root]) * send.element_size);
+      }
+    } else {
+      send_blocks[root] = {0, send.count};
+    }
+    exchange_blocks(native(), send.data, send_blocks, recv, recv_blocks, send.type,
+                    send.element_size, chunk);
     return;
   }
   if (!is_root) {
@@ -373,10 +490,12 @@ void Communicator::scatterv_bytes(const void* send, std::span<const Index> count
     check_rank_count(displacements, size(), "scatterv");
   }
   const Index chunk = chunk_elements(recv.element_size);
-  int one_call = is_root ? static_cast<int>(fits_one_call(counts, displacements, chunk)) : 0;
-  check_mpi(MPI_Bcast(&one_call, 1, MPI_INT, root, native()), "MPI_Bcast");
+  int path = is_root
+                 ? static_cast<int>(vector_path(fits_one_call(counts, displacements, chunk), chunk))
+                 : 0;
+  check_mpi(MPI_Bcast(&path, 1, MPI_INT, root, native()), "MPI_Bcast");
   void* target = const_cast<void*>(recv.data);
-  if (one_call) {
+  if (path == static_cast<int>(VectorPath::plain)) {
     std::vector<int> native_counts, native_displacements;
     if (is_root) {
       native_counts = to_int(counts);
@@ -385,6 +504,24 @@ void Communicator::scatterv_bytes(const void* send, std::span<const Index> count
     check_mpi(MPI_Scatterv(send, native_counts.data(), native_displacements.data(), recv.type,
                            target, static_cast<int>(recv.count), recv.type, root, native()),
               "MPI_Scatterv");
+    return;
+  }
+  if (path == static_cast<int>(VectorPath::derived)) {
+    std::vector<Block> send_blocks(static_cast<std::size_t>(size()));
+    std::vector<Block> recv_blocks(send_blocks.size());
+    if (is_root) {
+      for (int r = 0; r < size(); ++r) {
+        if (r != root) send_blocks[r] = {displacements[r], counts[r]};
+      }
+      const std::byte* own = byte_offset(send, displacements[root], recv.element_size);
+      if (counts[root] > 0 && own != target) {
+        std::memmove(target, own, static_cast<std::size_t>(counts[root]) * recv.element_size);
+      }
+    } else {
+      recv_blocks[root] = {0, recv.count};
+    }
+    exchange_blocks(native(), send, send_blocks, target, recv_blocks, recv.type, recv.element_size,
+                    chunk);
     return;
   }
   if (!is_root) {
@@ -437,7 +574,8 @@ void Communicator::allgatherv_bytes(detail::TypedBuffer send, void* recv,
   }
   const Index chunk = chunk_elements(send.element_size);
   std::byte* own_slot = byte_offset(recv, displacements[rank()], send.element_size);
-  if (fits_one_call(counts, displacements, chunk)) {
+  const VectorPath path = vector_path(fits_one_call(counts, displacements, chunk), chunk);
+  if (path == VectorPath::plain) {
     const std::vector<int> native_counts = to_int(counts);
     const std::vector<int> native_displacements = to_int(displacements);
     const void* source = send.data == own_slot ? MPI_IN_PLACE : send.data;
@@ -447,10 +585,23 @@ void Communicator::allgatherv_bytes(detail::TypedBuffer send, void* recv,
         "MPI_Allgatherv");
     return;
   }
-  // Large transfers: every rank in turn broadcasts its block, in chunks, straight into place.
   if (send.count > 0 && send.data != own_slot) {
     std::memmove(own_slot, send.data, static_cast<std::size_t>(send.count) * send.element_size);
   }
+  if (path == VectorPath::derived) {
+    // Every rank sends its block from its slot of recv, as MPI_IN_PLACE would.
+    std::vector<Block> send_blocks(static_cast<std::size_t>(size()));
+    std::vector<Block> recv_blocks(send_blocks.size());
+    for (int r = 0; r < size(); ++r) {
+      if (r == rank()) continue;
+      send_blocks[r] = {displacements[rank()], send.count};
+      recv_blocks[r] = {displacements[r], counts[r]};
+    }
+    exchange_blocks(native(), recv, send_blocks, recv, recv_blocks, send.type, send.element_size,
+                    chunk);
+    return;
+  }
+  // Limits below two elements: every rank in turn broadcasts its block, in chunks.
   for (int r = 0; r < size(); ++r) {
     broadcast_bytes({byte_offset(recv, displacements[r], send.element_size), counts[r], send.type,
                      send.element_size},
@@ -492,12 +643,30 @@ void Communicator::alltoallv_bytes(detail::TypedBuffer send, std::span<const Ind
                                     fits_one_call(recv_counts, recv_displacements, chunk));
   int all_fit = 0;
   check_mpi(MPI_Allreduce(&local_fits, &all_fit, 1, MPI_INT, MPI_MIN, native()), "MPI_Allreduce");
-  if (all_fit) {
+  const VectorPath path = vector_path(all_fit != 0, chunk);
+  if (path == VectorPath::plain) {
     const std::vector<int> sc = to_int(send_counts), sd = to_int(send_displacements);
     const std::vector<int> rc = to_int(recv_counts), rd = to_int(recv_displacements);
     check_mpi(MPI_Alltoallv(send.data, sc.data(), sd.data(), send.type, recv, rc.data(), rd.data(),
                             send.type, native()),
               "MPI_Alltoallv");
+    return;
+  }
+  if (send_counts[rank()] > 0) {
+    std::memmove(byte_offset(recv, recv_displacements[rank()], send.element_size),
+                 byte_offset(send.data, send_displacements[rank()], send.element_size),
+                 static_cast<std::size_t>(send_counts[rank()]) * send.element_size);
+  }
+  if (path == VectorPath::derived) {
+    std::vector<Block> send_blocks(static_cast<std::size_t>(size()));
+    std::vector<Block> recv_blocks(send_blocks.size());
+    for (int r = 0; r < size(); ++r) {
+      if (r == rank()) continue;
+      send_blocks[r] = {send_displacements[r], send_counts[r]};
+      recv_blocks[r] = {recv_displacements[r], recv_counts[r]};
+    }
+    exchange_blocks(native(), send.data, send_blocks, recv, recv_blocks, send.type,
+                    send.element_size, chunk);
     return;
   }
   std::vector<Request> requests;
@@ -513,11 +682,6 @@ void Communicator::alltoallv_bytes(detail::TypedBuffer send, std::span<const Ind
         isend_bytes({byte_offset(send.data, send_displacements[r], send.element_size),
                      send_counts[r], send.type, send.element_size},
                     r, chunked_collective_tag));
-  }
-  if (send_counts[rank()] > 0) {
-    std::memmove(byte_offset(recv, recv_displacements[rank()], send.element_size),
-                 byte_offset(send.data, send_displacements[rank()], send.element_size),
-                 static_cast<std::size_t>(send_counts[rank()]) * send.element_size);
   }
   wait_all(requests);
 }

@@ -47,9 +47,11 @@ MatrixMultOperator<T, Space>::MatrixMultOperator(Index rows, Index cols, std::sp
                                      "MatrixMult"),
       rows_(rows),
       cols_(cols),
-      columns_(element_count(otherdims)) {
+      columns_(0) {
   detail::check_shape(this->name(), "the model shape (cols, *otherdims)", this->domain());
   detail::check_shape(this->name(), "the data shape (rows, *otherdims)", this->range());
+  detail::check_shape(this->name(), "the matrix shape (rows, cols)", Shape{rows, cols});
+  columns_ = element_count(otherdims);
   if (static_cast<Index>(values.size()) != rows * cols) {
     throw ShapeMismatch("MatrixMult: a " + std::to_string(rows) + " x " + std::to_string(cols) +
                         " matrix needs " + std::to_string(rows * cols) + " values, got " +

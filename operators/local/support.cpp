@@ -13,6 +13,11 @@ void check_shape(const std::string& op, const char* what, const Shape& shape) {
       throw InvalidArgument(op + ": " + what + " has a negative extent: " + to_string(shape));
     }
   }
+  // Sizes, strides and splits are products of these extents: refuse them before any overflows.
+  if (!extents_fit(shape)) {
+    throw InvalidArgument(op + ": the extents of " + what + " " + to_string(shape) +
+                          " multiply past the largest index (2^63 - 1)");
+  }
 }
 
 int normalise_axis(const std::string& op, int axis, int ndim) {

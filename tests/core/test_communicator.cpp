@@ -4,6 +4,8 @@
 // chunked paths for transfers above the message limit, splits, and MPI errors as exceptions.
 #include <numeric>
 
+#include "distlops/core/log_view.hpp"
+
 #include "test_support.hpp"
 
 using namespace distlops;
@@ -179,14 +181,73 @@ TEMPLATE_TEST_CASE("collectives deliver what every rank sent", "[communicator]",
   SECTION("single messages") {
     run_collectives<TestType>(comm);
   }
-  SECTION("chunked messages above the transfer limit") {
-    // A limit of 2 elements forces every path that splits messages.
+  SECTION("messages above the transfer limit, as derived datatypes") {
+    // Limits of 2 and 3 elements: blocks above them are nested types with remainders.
     const ChunkLimit limit(2 * sizeof(TestType));
     run_collectives<TestType>(comm);
+    const ChunkLimit three(3 * sizeof(TestType));
+    run_collectives<TestType>(comm);
   }
-  SECTION("one byte per message") {
+  SECTION("one byte per message: the chunked path") {
     const ChunkLimit limit(1);
     run_collectives<TestType>(comm);
+  }
+}
+
+// How many MPI_Alltoallw calls this rank made while `body` ran.
+template <class Body>
+std::int64_t alltoallw_calls(Body body) {
+  log_view::reset();
+  log_view::set_enabled(true);
+  body();
+  log_view::set_enabled(false);
+  std::int64_t calls = 0;
+  for (const log_view::Event& event : log_view::local_events()) {
+    if (event.name == "MPI_Alltoallw") calls += event.count;
+  }
+  log_view::reset();
+  return calls;
+}
+
+TEST_CASE("vector collectives above the limit take one call, below two elements several",
+          "[communicator]") {
+  const Communicator comm = world();
+  const int size = comm.size();
+  const int rank = comm.rank();
+  // Rank r holds 3r + 5 values (uneven); the last rank of several holds none.
+  std::vector<Index> counts(size), displacements(size);
+  Index total = 0;
+  for (int r = 0; r < size; ++r) {
+    counts[r] = (size > 1 && r == size - 1) ? 0 : 3 * r + 5;
+    displacements[r] = total;
+    total += counts[r];
+  }
+  std::vector<double> mine(counts[rank]), expected(total);
+  for (int r = 0; r < size; ++r) {
+    for (Index i = 0; i < counts[r]; ++i)
+      expected[displacements[r] + i] = value_of<double>(r, i);
+  }
+  for (Index i = 0; i < counts[rank]; ++i)
+    mine[i] = value_of<double>(rank, i);
+  auto run = [&] {
+    std::vector<double> all(total), gathered(rank == 0 ? total : 0), part(counts[rank]);
+    comm.allgatherv(mine.data(), counts[rank], all.data(), counts, displacements);
+    CHECK(all == expected);
+    comm.gatherv(mine.data(), counts[rank], gathered.data(), counts, displacements, 0);
+    if (rank == 0) CHECK(gathered == expected);
+    comm.scatterv(expected.data(), counts, displacements, part.data(), counts[rank], 0);
+    CHECK(part == mine);
+  };
+  SECTION("derived datatypes: one MPI_Alltoallw per collective") {
+    const ChunkLimit limit(2 * sizeof(double));
+    CHECK(alltoallw_calls(run) == 3);
+  }
+  SECTION("below two elements per call: no derived datatype") {
+    const ChunkLimit limit(sizeof(double));
+    CHECK(alltoallw_calls(run) == 0);
+  }
+  SECTION("within the limit: the plain calls") {
+    CHECK(alltoallw_calls(run) == 0);
   }
 }
 

@@ -412,6 +412,42 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("redistribution moves data between axes and pa
     CHECK(x.redistribute(2).gather() == global);
     CHECK(x.redistribute(Layout(comm, shape, Partition::BROADCAST, 1)).gather() == global);
   }
+  SECTION("scatter, broadcast, gathers and ghost cells above the per-call limit") {
+    if constexpr (std::is_same_v<Space, Host>) {
+      const int rank = comm.rank();
+      // 3 elements per call: derived datatypes; 1 byte: the chunked fallback. Rank 0 owns
+      // nothing (at several ranks), the others 2r + 3 planes of 4 values: uneven messages.
+      for (const std::size_t bytes : {3 * sizeof(T), std::size_t(1)}) {
+        const ChunkLimit limit(bytes);
+        std::vector<Shape> locals(size);
+        Index planes = 0;
+        for (int r = 0; r < size; ++r) {
+          locals[r] = {size > 1 && r == 0 ? 0 : 2 * r + 3, 4};
+          planes += locals[r][0];
+        }
+        const Shape shape{planes, 4};
+        const std::vector<T> global = random_values<T>(element_count(shape), 17);
+        const Layout layout(comm, shape, LayoutOptions{.local_shapes = locals});
+        const std::span<const T> on_root =
+            rank == size - 1 ? std::span<const T>(global) : std::span<const T>();
+        const auto x = DistributedArray<T>::from_root(layout, on_root, size - 1);
+        CHECK(local_values(x) ==
+              slice_along(global, shape, 0, layout.offset(rank), layout.local_extent(rank)));
+        const auto replicated = DistributedArray<T>::from_root(
+            Layout(comm, shape, Partition::BROADCAST), on_root, size - 1);
+        CHECK(local_values(replicated) == global);
+        CHECK(x.gather() == global);
+        const std::vector<T> at_root = x.gather_to(size / 2);
+        CHECK(at_root == (rank == size / 2 ? global : std::vector<T>{}));
+        // Every rank with data takes one plane from each neighbour that has one.
+        const Index lo = layout.offset(rank), extent = layout.local_extent(rank);
+        const Index front = rank > 1 ? 1 : 0, back = rank > 0 && rank + 1 < size ? 1 : 0;
+        const LocalArray<T, Host> ghosted = x.add_ghost_cells(front, back);
+        CHECK(values_of(ghosted) ==
+              slice_along(global, shape, 0, lo - front, extent + front + back));
+      }
+    }
+  }
 }
 
 DISTLOPS_SPACE_TEMPLATE_TEST_CASE("ghost cells hold the neighbours' planes", "[array][ghost]",

@@ -2,9 +2,11 @@
 // Copyright (c) 2026 The distlops authors
 // The two halves of the crash-safety test that checkpoint_crash.py drives: "[.crash-save]"
 // writes a .npy file and checkpoints while DISTLOPS_CRASH_AT kills the job at one commit point;
-// "[.crash-resume]" then proves that what the killed job left is usable: the .npy file holds
-// exactly the old or the new content, and the solver resumes from the checkpoint the driver
-// expects and reaches the uninterrupted run's iterate bit for bit.
+// (or DISTLOPS_KILL_AT_ITERATION kills one rank with SIGKILL between two checkpoints, while the
+// others wait in the solver's collectives); "[.crash-resume]" then proves that what the killed job
+// left is usable: the .npy file holds exactly the old or the new content, and the solver resumes
+// from the checkpoint the driver expects and reaches the uninterrupted run's iterate bit for bit.
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -60,6 +62,15 @@ TEST_CASE("a job killed while writing: the saving half", "[.crash-save]") {
   options.niter = 9;  // saves at 3, 6 and 9
   options.checkpoint.directory = directory + "/checkpoints";
   options.checkpoint.every = 3;
+  if (const char* kill_at = std::getenv("DISTLOPS_KILL_AT_ITERATION")) {
+    const int iteration = std::stoi(kill_at);
+    const int victim = std::stoi(environment("DISTLOPS_KILL_RANK"));
+    const int rank = world().rank();
+    options.callback = [=](int k, const Array<double>&, double, double) {
+      if (k == iteration && rank == victim) std::raise(SIGKILL);
+      return CallbackAction::proceed;
+    };
+  }
   (void)cg(p.op, p.y, options);
   io::write_npy(directory + "/x.npy", npy_content(p.layout, 2));
 }

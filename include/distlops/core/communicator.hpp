@@ -3,8 +3,10 @@
 #pragma once
 /// \file communicator.hpp
 /// `Communicator`: a cheap-to-copy handle to an MPI communicator with typed collectives whose
-/// failures become exceptions. Transfers of any size work: messages above the chunk limit
-/// (2^31-1 bytes by default, see set_message_chunk_bytes) are split into several MPI calls.
+/// failures become exceptions. Transfers of any size work: a block above the per-call limit
+/// (2^31-1 bytes by default, see set_message_chunk_bytes) is described by one derived datatype
+/// and moves in one MPI call (the vector collectives through one MPI_Alltoallw); only
+/// reductions, and limits below two elements, split a message into several calls.
 
 #include <mpi.h>
 
@@ -90,9 +92,12 @@ TypedBuffer typed(const T* data, Index count) {
 
 }  // namespace detail
 
-/// Largest number of bytes sent by one MPI call. Larger transfers are split into chunks.
+/// Largest number of elements' bytes that one count given to MPI may cover. A larger block is
+/// sent as one instance of a derived datatype nesting blocks of at most this size (reductions,
+/// which MPI's built-in operations allow on built-in types only, go in several calls; so does
+/// every transfer when the limit is below two elements).
 /// Default: 2^31 - 1 (MPI counts and Open MPI's internal byte counts are 32-bit ints).
-/// Tests lower it to exercise the chunked paths on small data.
+/// Tests lower it to exercise the large-message paths on small data.
 /// Per process, not collective: every rank should set the same value.
 void set_message_chunk_bytes(std::size_t bytes);
 /// The current chunk limit in bytes (set_message_chunk_bytes()).

@@ -99,6 +99,9 @@ TEMPLATE_TEST_CASE("Diagonal rejects bad arguments", "[local][diagonal][errors]"
   CHECK_THROWS_AS(local::Diagonal<T>(three, {4, 3}, 0), ShapeMismatch);
   CHECK_THROWS_AS(local::Diagonal<T>(three, {4, 3}, 2), InvalidArgument);
   CHECK_THROWS_AS(local::Diagonal<T>(three, {3, -1}, 0), InvalidArgument);
+  // Extents whose product passes 2^63 - 1 (also with a zero extent): a clear error.
+  CHECK_THROWS_AS(local::Diagonal<T>(three, {3, Index(1) << 62, 4}, 0), InvalidArgument);
+  CHECK_THROWS_AS(local::Diagonal<T>(three, {3, Index(1) << 62, 4, 0}, 0), InvalidArgument);
   try {
     (void)local::Diagonal<T>(three, {4, 5}, -1);
     FAIL("no exception");

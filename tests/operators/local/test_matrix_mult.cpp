@@ -109,6 +109,10 @@ TEMPLATE_TEST_CASE("MatrixMult rejects bad arguments", "[local][matrix_mult][err
   CHECK_THROWS_AS(local::MatrixMult<T>(2, 2, six), ShapeMismatch);
   CHECK_THROWS_AS(local::MatrixMult<T>(-2, -3, six), InvalidArgument);
   CHECK_THROWS_AS(local::MatrixMult<T>(2, 3, six, {-1}), InvalidArgument);
+  // Extents whose product passes 2^63 - 1: a clear error, not an overflowing product.
+  const Index huge = Index(1) << 62;
+  CHECK_THROWS_AS(local::MatrixMult<T>(2, 3, six, {huge, 4}), InvalidArgument);
+  CHECK_THROWS_AS(local::MatrixMult<T>(huge, 4, six), InvalidArgument);
   try {
     (void)local::MatrixMult<T>(4, 2, six);
     FAIL("no exception");

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
+#pragma once
+// Derived MPI datatypes that describe a block of any number of elements as one unit, so that
+// a transfer whose element count exceeds what one MPI call may carry still moves in one call.
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <utility>
+
+#include "distlops/core/types.hpp"
+
+namespace distlops::detail {
+
+/// An owned MPI datatype, freed with the object. MPI keeps a type alive for the operations
+/// still pending on it, so it may go before a non-blocking transfer completes.
+class MessageDatatype {
+ public:
+  MessageDatatype() = default;
+  explicit MessageDatatype(MPI_Datatype type) : type_(type) {}
+  MessageDatatype(MessageDatatype&& other) noexcept
+      : type_(std::exchange(other.type_, MPI_DATATYPE_NULL)) {}
+  MessageDatatype& operator=(MessageDatatype&& other) noexcept {
+    std::swap(type_, other.type_);
+    return *this;
+  }
+  MessageDatatype(const MessageDatatype&) = delete;
+  MessageDatatype& operator=(const MessageDatatype&) = delete;
+  ~MessageDatatype();
+
+  /// Commits the type so that transfers may use it.
+  void commit();
+  /// The handle for MPI calls (MPI_DATATYPE_NULL when empty).
+  MPI_Datatype get() const { return type_; }
+
+ private:
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+/// A committed datatype for `count` contiguous elements of `element` (`element_size` bytes
+/// each) starting `offset_bytes` after the buffer given to MPI: one instance of it moves the
+/// whole block. Built from nested contiguous types so that no count handed to MPI exceeds
+/// `limit`, which must be at least 2.
+MessageDatatype block_datatype(Index count, MPI_Datatype element, std::size_t element_size,
+                               Index limit, Index offset_bytes = 0);
+
+}  // namespace distlops::detail

@@ -3,7 +3,9 @@
 # Flags for distlops' own targets (library, tests, examples, benchmarks): warnings, optional
 # warnings-as-errors and sanitizers. Never applied to users' code.
 #
-#   distlops_project_flags(<target> [UNINSTRUMENTED])
+#   distlops_project_flags(<target> [UNINSTRUMENTED] [ADDRESS_ONLY])
+#
+# ADDRESS_ONLY instruments the target with AddressSanitizer but not UBSan.
 #
 # UNINSTRUMENTED leaves the target's own code without sanitizer instrumentation (programs that
 # link it still get the sanitizer runtime from their own flags): for test scaffolding that does
@@ -11,7 +13,7 @@
 # whose instrumented Debug compile costs about twice as much for nothing the sanitizers would
 # report about distlops.
 function(distlops_project_flags target)
-  cmake_parse_arguments(ARG "UNINSTRUMENTED" "" "" ${ARGN})
+  cmake_parse_arguments(ARG "UNINSTRUMENTED;ADDRESS_ONLY" "" "" ${ARGN})
   set(cxx_warnings -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wimplicit-fallthrough)
   if(DISTLOPS_WARNINGS_AS_ERRORS)
     list(APPEND cxx_warnings -Werror)
@@ -39,6 +41,11 @@ function(distlops_project_flags target)
     # library casts polymorphic objects down with dynamic_cast only.
     set(sanitize -fsanitize=address,undefined -fno-sanitize=alignment,null,object-size,vptr
                  -fno-sanitize-recover=all -fno-omit-frame-pointer)
+    if(ARG_ADDRESS_ONLY)
+      # AddressSanitizer alone: for code whose arithmetic UBSan would check at a high compile
+      # cost for little (see the solver instances).
+      set(sanitize -fsanitize=address -fno-omit-frame-pointer)
+    endif()
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${sanitize}>)
     target_link_options(${target} PUBLIC ${sanitize})
   endif()

@@ -52,3 +52,22 @@ def uneven_local_shapes(n, size, rank_without_data=True):
     counts = [n // owners] * owners + [0] * (size - owners)
     counts[0] += n - sum(counts)
     return [(c,) for c in counts]
+
+
+def blockdiag_problem(comm, dtype, block=3, seed=30):
+    """A square, well-conditioned block-diagonal Op (a block per rank), its dense matrix, b and x0
+    (distributed and global)."""
+    import scipy.linalg
+
+    import distlops as dl
+
+    blocks = [random_array((block, block), dtype, seed + r) + 4 * np.eye(block, dtype=dtype)
+              for r in range(comm.size)]
+    Op = dl.MPIBlockDiag([dl.MatrixMult(blocks[comm.rank])])
+    dense = scipy.linalg.block_diag(*blocks)
+    n = dense.shape[0]
+    shapes = [(block,)] * comm.size
+    bg, x0g = random_array(n, dtype, seed - 1), random_array(n, dtype, seed - 2)
+    b = dl.DistributedArray.to_dist(bg, local_shapes=shapes)
+    x0 = dl.DistributedArray.to_dist(x0g, local_shapes=shapes)
+    return Op, dense, b, bg, x0, x0g

@@ -5,8 +5,7 @@ solvers against their iterations written in NumPy on the global problem (fixed s
 iteration counts), on uneven splits with a rank that owns nothing."""
 import numpy as np
 import pytest
-import scipy.linalg
-from conftest import DTYPES, random_array, tolerance, uneven_local_shapes
+from conftest import DTYPES, blockdiag_problem, random_array, tolerance, uneven_local_shapes
 
 import distlops as dl
 
@@ -98,20 +97,6 @@ def test_l21_on_a_stacked_array(comm, dtype):
     close(out[1].asarray(), g2 * shrink, dtype)
     with pytest.raises(ValueError, match="StackedDistributedArray of 3"):
         dl.L21(ndim=3)(stacked)
-
-
-def blockdiag_problem(comm, dtype, block=3, seed=30):
-    """A square, well-conditioned block-diagonal Op (a block per rank), data b and x0."""
-    blocks = [random_array((block, block), dtype, seed + r) + 4 * np.eye(block, dtype=dtype)
-              for r in range(comm.size)]
-    Op = dl.MPIBlockDiag([dl.MatrixMult(blocks[comm.rank])])
-    dense = scipy.linalg.block_diag(*blocks)
-    n = dense.shape[0]
-    shapes = [(block,)] * comm.size
-    bg, x0g = random_array(n, dtype, seed - 1), random_array(n, dtype, seed - 2)
-    b = dl.DistributedArray.to_dist(bg, local_shapes=shapes)
-    x0 = dl.DistributedArray.to_dist(x0g, local_shapes=shapes)
-    return Op, dense, b, bg, x0, x0g
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

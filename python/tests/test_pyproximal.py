@@ -6,8 +6,7 @@ Skipped, with the reason, where PyProximal is not installed."""
 import numpy as np
 import pylops
 import pytest
-import scipy.linalg
-from conftest import DTYPES, random_array, tolerance, uneven_local_shapes
+from conftest import DTYPES, blockdiag_problem, random_array, tolerance, uneven_local_shapes
 
 import distlops as dl
 
@@ -73,20 +72,6 @@ def test_box_and_l21_match_pyproximal(comm, dtype):
     for ours, expected in [(l21.prox(stacked, 0.9), theirs.prox(both, 0.9)),
                            (l21.proxdual(stacked, 0.9), theirs.proxdual(both, 0.9))]:
         close(np.concatenate([ours[0].asarray(), ours[1].asarray()]), expected, dtype)
-
-
-def blockdiag_problem(comm, dtype, block=3, seed=30):
-    """A square, well-conditioned block-diagonal Op (a block per rank), its dense matrix, b, x0."""
-    blocks = [random_array((block, block), dtype, seed + r) + 4 * np.eye(block, dtype=dtype)
-              for r in range(comm.size)]
-    Op = dl.MPIBlockDiag([dl.MatrixMult(blocks[comm.rank])])
-    dense = scipy.linalg.block_diag(*blocks)
-    n = dense.shape[0]
-    shapes = [(block,)] * comm.size
-    bg, x0g = random_array(n, dtype, seed - 1), random_array(n, dtype, seed - 2)
-    b = dl.DistributedArray.to_dist(bg, local_shapes=shapes)
-    x0 = dl.DistributedArray.to_dist(x0g, local_shapes=shapes)
-    return Op, dense, b, bg, x0, x0g
 
 
 SOLVER_DTYPES = [np.float32, np.float64, np.complex128]

@@ -205,18 +205,6 @@ bool writes_block(const Layout& layout) {
   return !layout.replicated() || layout.rank() == 0;
 }
 
-const char* partition_name(Partition partition) {
-  switch (partition) {
-    case Partition::SCATTER:
-      return "SCATTER";
-    case Partition::BROADCAST:
-      return "BROADCAST";
-    case Partition::UNSAFE_BROADCAST:
-      return "UNSAFE_BROADCAST";
-  }
-  return "unknown";
-}
-
 void write_attribute(hid_t object, const char* name, hid_t type, const std::vector<hsize_t>& dims,
                      const void* data, const std::string& where) {
   const Dataspace space(
@@ -230,7 +218,7 @@ void write_attribute(hid_t object, const char* name, hid_t type, const std::vect
 /// The layout's description as attributes of the dataset (every rank writes the same values:
 /// attribute writes are collective metadata operations in parallel HDF5).
 void write_layout_attributes(hid_t dataset, const Layout& layout, const std::string& where) {
-  const std::string partition = partition_name(layout.partition());
+  const std::string partition = to_string(layout.partition());
   const Datatype text(H5Tcopy(H5T_C_S1));
   H5Tset_size(text.get(), partition.size());
   write_attribute(dataset, "distlops_partition", text.get(), {}, partition.c_str(), where);

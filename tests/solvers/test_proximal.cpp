@@ -34,7 +34,8 @@ vector_layout_t<V> test_layout(Index n) {
     return uneven_layout(n);
   } else {
     using A = DistributedArray<typename V::value_type, typename V::space_type>;
-    return V(std::vector<A>{A(uneven_layout(n)), A(Layout(world(), {n / 2 + 1}))}).layout();
+    return V(std::vector<A>{A::zeros(uneven_layout(n)), A::zeros(Layout(world(), {n / 2 + 1}))})
+        .layout();
   }
 }
 

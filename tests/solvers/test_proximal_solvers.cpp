@@ -106,7 +106,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
   using S = StackedDistributedArray<T, Space>;
   const double tol = converged_tolerance<T>();
   const Layout layout = uneven_layout(10);
-  const S aux_vector(std::vector<V>{V(uneven_layout(7)), V(Layout(world(), {8}))});
+  const S aux_vector(std::vector<V>{V::zeros(uneven_layout(7)), V::zeros(Layout(world(), {8}))});
   const auto aux = aux_vector.layout();
   const DenseMatrix<T> a = well_conditioned<T>(15, 10, 81);
   const DenseMatrix<T> op_matrix = well_conditioned<T>(10, 10, 82);
@@ -243,7 +243,7 @@ TEST_CASE("the step-wise form equals the function form and exposes its state",
   using V = DistributedArray<double>;
   using S = StackedDistributedArray<double>;
   const Layout layout = uneven_layout(9);
-  const S aux_vector(std::vector<V>{V(uneven_layout(6)), V(Layout(world(), {5}))});
+  const S aux_vector(std::vector<V>{V::zeros(uneven_layout(6)), V::zeros(Layout(world(), {5}))});
   const DenseMatrix<double> a = well_conditioned<double>(11, 9, 101);
   const auto a_op =
       BasicLinearOperator<V, S>::make<DenseOperator<V, S>>(a, layout, aux_vector.layout());

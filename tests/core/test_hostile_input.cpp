@@ -876,16 +876,17 @@ std::vector<Kind> user_code_kinds() {
          const LinearOperator<double> op = Replicated<double>(user_block(bad, 3, 3), comm);
          (void)op.apply(ones(op.domain())).norm();
        }},
+      // Five windows: every rank up to 4 applies the operator at least once.
       {"user code: Sliding1D forward throws", false,
        [](const Communicator& comm, bool bad) {
          const LinearOperator<double> op =
-             Sliding1D<double>(user_block(bad, 2, 3), comm, 6, 9, 3, 0, Taper::none);
+             Sliding1D<double>(user_block(bad, 2, 3), comm, 10, 15, 3, 0, Taper::none);
          (void)op.apply(ones(op.domain())).norm();
        }},
       {"user code: Sliding1D adjoint throws", false,
        [](const Communicator& comm, bool bad) {
          const LinearOperator<double> op =
-             Sliding1D<double>(user_block(bad, 2, 3), comm, 6, 9, 3, 0, Taper::none);
+             Sliding1D<double>(user_block(bad, 2, 3), comm, 10, 15, 3, 0, Taper::none);
          (void)op.apply_adjoint(ones(op.range())).norm();
        }},
   };

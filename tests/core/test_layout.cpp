@@ -167,8 +167,12 @@ TEST_CASE("element counts are exact or refused, never overflowed", "[layout][ove
   CHECK(element_count({max, 4, 0}) == 0);
   CHECK(element_count({0, max}) == 0);
   CHECK_THROWS_AS(element_count({Index(1) << 32, Index(1) << 32}), InvalidArgument);
-  CHECK_THROWS_WITH(element_count({max, 2}),
-                    Catch::Matchers::ContainsSubstring("(9223372036854775807, 2)"));
+  try {
+    (void)element_count({max, 2});
+    FAIL("no exception for (max, 2)");
+  } catch (const InvalidArgument& error) {
+    CHECK(std::string(error.what()).find("(9223372036854775807, 2)") != std::string::npos);
+  }
   CHECK_FALSE(extents_fit({max, 2}));
   CHECK(extents_fit({max, 0, 1}));
 }

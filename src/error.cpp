@@ -36,4 +36,9 @@ std::string to_string(const Shape& shape) {
   return text + ")";
 }
 
+void detail::throw_element_count_overflow(const Shape& shape) {
+  throw InvalidArgument("the shape " + to_string(shape) +
+                        " has more elements than a 64-bit index can count");
+}
+
 }  // namespace distlops

@@ -144,6 +144,8 @@ WindowedOperator<T, Space>::WindowedOperator(LocalOperator<T, Space> op, const C
       rows_(std::move(rows)),
       columns_(std::move(columns)),
       comm_(comm) {
+  agree_failures_ =
+      comm.allreduce(op_.implementation().runs_user_code() ? 1 : 0, ReduceOp::max) != 0;
   columns_total_ = 1;
   for (std::size_t k = 1; k < data_shape.size(); ++k)
     columns_total_ *= data_shape[k];
@@ -282,19 +284,26 @@ void WindowedOperator<T, Space>::forward_add(T alpha, const Array& x, T beta, Ar
   if (window_.size() < op_.rows()) window_ = Buffer<T, Space>(op_.rows());
   if (block > 0) kernels::fill(Space{}, block, T(0), extended_.data());
   const auto column_count = static_cast<Index>(columns_.starts.size());
-  for (Index i = 0; i < windows_; ++i) {
-    for (Index j = 0; j < column_count; ++j) {
-      const Index w = i * column_count + j;
-      const auto model =
-          LocalArray<T, Space>::wrap(op_.domain(), const_cast<T*>(x.data()) + w * op_.cols());
-      auto data = LocalArray<T, Space>::wrap(op_.range(), window_.data());
-      op_.apply(model, data);
-      if (!taper_of_.empty()) {
-        kernels::binary(Space{}, kernels::BinaryOp::multiply, op_.rows(), window_.data(),
-                        tapers_.data() + taper_of_[static_cast<std::size_t>(w)], window_.data());
+  const auto apply_windows = [&] {
+    for (Index i = 0; i < windows_; ++i) {
+      for (Index j = 0; j < column_count; ++j) {
+        const Index w = i * column_count + j;
+        const auto model =
+            LocalArray<T, Space>::wrap(op_.domain(), const_cast<T*>(x.data()) + w * op_.cols());
+        auto data = LocalArray<T, Space>::wrap(op_.range(), window_.data());
+        op_.apply(model, data);
+        if (!taper_of_.empty()) {
+          kernels::binary(Space{}, kernels::BinaryOp::multiply, op_.rows(), window_.data(),
+                          tapers_.data() + taper_of_[static_cast<std::size_t>(w)], window_.data());
+        }
+        window_box(i, j, window_.data(), extended_.data(), false);
       }
-      window_box(i, j, window_.data(), extended_.data(), false);
     }
+  };
+  if (agree_failures_) {
+    collective_check(comm_, apply_windows);
+  } else {
+    apply_windows();
   }
   exchange(true);
   const Index own = own_rows_ * columns_total_;
@@ -316,18 +325,25 @@ void WindowedOperator<T, Space>::adjoint_add(T alpha, const Array& y, T beta, Ar
   if (own > 0) kernels::copy(Space{}, own, y.data(), extended_.data());
   exchange(false);
   const auto column_count = static_cast<Index>(columns_.starts.size());
-  for (Index i = 0; i < windows_; ++i) {
-    for (Index j = 0; j < column_count; ++j) {
-      const Index w = i * column_count + j;
-      window_box(i, j, extended_.data(), window_.data(), true);
-      if (!taper_of_.empty()) {
-        kernels::binary(Space{}, kernels::BinaryOp::multiply, op_.rows(), window_.data(),
-                        tapers_.data() + taper_of_[static_cast<std::size_t>(w)], window_.data());
+  const auto apply_windows = [&] {
+    for (Index i = 0; i < windows_; ++i) {
+      for (Index j = 0; j < column_count; ++j) {
+        const Index w = i * column_count + j;
+        window_box(i, j, extended_.data(), window_.data(), true);
+        if (!taper_of_.empty()) {
+          kernels::binary(Space{}, kernels::BinaryOp::multiply, op_.rows(), window_.data(),
+                          tapers_.data() + taper_of_[static_cast<std::size_t>(w)], window_.data());
+        }
+        const auto data = LocalArray<T, Space>::wrap(op_.range(), window_.data());
+        auto model = LocalArray<T, Space>::wrap(op_.domain(), x.data() + w * op_.cols());
+        op_.apply_adjoint_add(alpha, data, beta, model);
       }
-      const auto data = LocalArray<T, Space>::wrap(op_.range(), window_.data());
-      auto model = LocalArray<T, Space>::wrap(op_.domain(), x.data() + w * op_.cols());
-      op_.apply_adjoint_add(alpha, data, beta, model);
     }
+  };
+  if (agree_failures_) {
+    collective_check(comm_, apply_windows);
+  } else {
+    apply_windows();
   }
 }
 

@@ -161,6 +161,26 @@ def test_function_operator_of_wrong_size_raises(comm):
         bad.matvec(bad.domain_zeros())
 
 
+@pytest.mark.parametrize("stack", ["blockdiag", "vstack", "cgls"])
+def test_python_callable_failing_on_one_rank_raises_on_every_rank(comm, stack):
+    # The last rank's function fails; the other ranks must raise too instead of waiting in the
+    # norm or the solver's reductions that follow.
+    def forward(v):
+        if comm.rank == comm.size - 1:
+            raise ZeroDivisionError("the user's function failed")
+        return 2 * v
+
+    F = dl.FunctionOperator(forward, lambda w: 2 * w, 3, 3)
+    op = dl.MPIVStack([F]) if stack == "vstack" else dl.MPIBlockDiag([F])
+    with pytest.raises(dl.Error, match="the user's function failed"):
+        if stack == "cgls":
+            y = op.range_zeros()
+            y.local_array[:] = 1
+            dl.cgls(op, y, niter=3)
+        else:
+            op.matvec(op.domain_zeros()).norm()
+
+
 def test_bad_parameters_raise_on_every_rank(comm):
     with pytest.raises(ValueError, match="kind"):
         dl.MPIFirstDerivative((5, 3), kind="sideways")

@@ -23,9 +23,13 @@
 #include "distlops/io/npy.hpp"
 #include "distlops/operators/dense/matrix_mult.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
+#include "distlops/operators/local/function_operator.hpp"
 #include "distlops/operators/local/matrix_mult.hpp"
+#include "distlops/operators/reshape.hpp"
 #include "distlops/operators/signal/fft.hpp"
+#include "distlops/operators/signal/sliding.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
+#include "distlops/operators/stack/replicated.hpp"
 #include "distlops/operators/stack/vstack.hpp"
 #include "distlops/solvers/cg.hpp"
 #include "distlops/solvers/cgls.hpp"
@@ -818,6 +822,76 @@ std::vector<Kind> io_kinds() {
   };
 }
 
+// A FunctionOperator from `model` to `data` samples whose callables throw where `bad` (a user
+// function failing on some ranks only) and otherwise copy what fits and zero the rest.
+LocalOperator<double> user_block(bool bad, Index model, Index data) {
+  auto body = [bad](const LocalArray<double>& in, LocalArray<double>& out) {
+    if (bad) throw std::runtime_error("the user's function failed on this rank");
+    for (Index i = 0; i < out.size(); ++i)
+      out.data()[i] = i < in.size() ? in.data()[i] : 0.0;
+  };
+  return local::FunctionOperator<double>(body, body, {model}, {data}, "UserBlock");
+}
+
+// Exceptions thrown by user code inside the distributed operators that hold local ones: each
+// apply is followed by a collective (a norm, a solver's reductions) that a failing rank never
+// reaches unless the operator agrees on the failure.
+std::vector<Kind> user_code_kinds() {
+  return {
+      {"user code: BlockDiag forward throws", false,
+       [](const Communicator& comm, bool bad) {
+         const LinearOperator<double> op = BlockDiag<double>({user_block(bad, 3, 4)}, comm);
+         (void)op.apply(ones(op.domain())).norm();
+       }},
+      {"user code: BlockDiag adjoint throws", false,
+       [](const Communicator& comm, bool bad) {
+         const LinearOperator<double> op = BlockDiag<double>({user_block(bad, 3, 4)}, comm);
+         (void)op.apply_adjoint(ones(op.range())).norm();
+       }},
+      {"user code: a scaled sum of blocks in BlockDiag throws", false,
+       [](const Communicator& comm, bool bad) {
+         const LocalOperator<double> sum = 2.0 * (user_block(bad, 3, 3) + user_block(false, 3, 3));
+         const LinearOperator<double> op = BlockDiag<double>({sum}, comm);
+         (void)op.apply(ones(op.domain())).norm();
+       }},
+      {"user code: BlockDiag throws inside cgls", false,
+       [](const Communicator& comm, bool bad) {
+         const LinearOperator<double> op = BlockDiag<double>({user_block(bad, 3, 4)}, comm);
+         CglsOptions<Array> options;
+         options.niter = 5;
+         (void)cgls(op, ones(op.range()), options);
+       }},
+      {"user code: VStack forward throws", false,
+       [](const Communicator& comm, bool bad) {
+         const LinearOperator<double> op = VStack<double>({user_block(bad, 3, 2)}, comm);
+         (void)op.apply(ones(op.domain())).norm();
+       }},
+      {"user code: HStack forward throws", false,
+       [](const Communicator& comm, bool bad) {
+         const LinearOperator<double> op = HStack<double>({user_block(bad, 2, 3)}, comm);
+         (void)op.apply(ones(op.domain())).norm();
+       }},
+      {"user code: Replicated forward throws", false,
+       [](const Communicator& comm, bool bad) {
+         const LinearOperator<double> op = Replicated<double>(user_block(bad, 3, 3), comm);
+         (void)op.apply(ones(op.domain())).norm();
+       }},
+      // Five windows: every rank up to 4 applies the operator at least once.
+      {"user code: Sliding1D forward throws", false,
+       [](const Communicator& comm, bool bad) {
+         const LinearOperator<double> op =
+             Sliding1D<double>(user_block(bad, 2, 3), comm, 10, 15, 3, 0, Taper::none);
+         (void)op.apply(ones(op.domain())).norm();
+       }},
+      {"user code: Sliding1D adjoint throws", false,
+       [](const Communicator& comm, bool bad) {
+         const LinearOperator<double> op =
+             Sliding1D<double>(user_block(bad, 2, 3), comm, 10, 15, 3, 0, Taper::none);
+         (void)op.apply_adjoint(ones(op.range())).norm();
+       }},
+  };
+}
+
 void report(const Tally& tally, const char* family) {
   const Communicator comm = world();
   if (comm.rank() == 0) {
@@ -856,6 +930,12 @@ TEST_CASE("hostile input: solvers", "[hostile]") {
   Tally tally;
   run_kinds(solver_kinds(), tally);
   report(tally, "solvers");
+}
+
+TEST_CASE("hostile input: user code inside operators", "[hostile]") {
+  Tally tally;
+  run_kinds(user_code_kinds(), tally);
+  report(tally, "user code");
 }
 
 TEST_CASE("hostile input: files", "[hostile]") {

@@ -157,3 +157,22 @@ TEST_CASE("arguments that differ between ranks are caught on every rank", "[layo
   CHECK_THROWS_AS(Layout::from_local_shape(comm, odd_one ? Shape{2, 4} : Shape{2, 3}),
                   InvalidArgument);
 }
+
+TEST_CASE("element counts are exact or refused, never overflowed", "[layout][overflow]") {
+  constexpr Index max = std::numeric_limits<Index>::max();
+  CHECK(element_count({}) == 1);
+  CHECK(element_count({4, 5, 6}) == 120);
+  CHECK(element_count({max}) == max);
+  // A zero extent empties the array wherever it is, even after extents whose product overflows.
+  CHECK(element_count({max, 4, 0}) == 0);
+  CHECK(element_count({0, max}) == 0);
+  CHECK_THROWS_AS(element_count({Index(1) << 32, Index(1) << 32}), InvalidArgument);
+  try {
+    (void)element_count({max, 2});
+    FAIL("no exception for (max, 2)");
+  } catch (const InvalidArgument& error) {
+    CHECK(std::string(error.what()).find("(9223372036854775807, 2)") != std::string::npos);
+  }
+  CHECK_FALSE(extents_fit({max, 2}));
+  CHECK(extents_fit({max, 0, 1}));
+}

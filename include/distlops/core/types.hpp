@@ -19,11 +19,21 @@ using Index = std::int64_t;
 /// The shape of an N-d array, row-major (C order) like NumPy.
 using Shape = std::vector<Index>;
 
-/// Number of elements of an array of the given shape (1 for a 0-d shape).
+namespace detail {
+/// Throws InvalidArgument naming the shape whose element count exceeds an Index.
+[[noreturn]] void throw_element_count_overflow(const Shape& shape);
+}  // namespace detail
+
+/// Number of elements of an array of the given shape (1 for a 0-d shape, 0 when an extent is
+/// 0). Throws InvalidArgument when the product exceeds an Index, instead of overflowing.
 inline Index element_count(const Shape& shape) {
+  for (Index extent : shape) {
+    if (extent == 0) return 0;  // (0, 2^62, 4) has no element, whatever the others multiply to
+  }
   Index count = 1;
-  for (Index extent : shape)
-    count *= extent;
+  for (Index extent : shape) {
+    if (__builtin_mul_overflow(count, extent, &count)) detail::throw_element_count_overflow(shape);
+  }
   return count;
 }
 

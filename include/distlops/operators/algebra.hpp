@@ -62,6 +62,8 @@ class AdjointOperator final : public LinearOperatorBase<Range, Domain> {
     op_.implementation().forward_add(alpha, y, beta, x);
   }
 
+  bool runs_user_code() const override { return op_.implementation().runs_user_code(); }
+
  private:
   BasicLinearOperator<Domain, Range> op_;
 };
@@ -89,6 +91,8 @@ class ConjugateOperator final : public LinearOperatorBase<Domain, Range> {
     x.conj_in_place();
   }
 
+  bool runs_user_code() const override { return op_.implementation().runs_user_code(); }
+
  private:
   BasicLinearOperator<Domain, Range> op_;
 };
@@ -115,6 +119,8 @@ class TransposeOperator final : public LinearOperatorBase<Range, Domain> {
     op_.implementation().forward(conj_x, y);
     y.conj_in_place();
   }
+
+  bool runs_user_code() const override { return op_.implementation().runs_user_code(); }
 
  private:
   BasicLinearOperator<Domain, Range> op_;
@@ -148,6 +154,8 @@ class ScaledOperator final : public LinearOperatorBase<Domain, Range> {
   void adjoint_add(T alpha, const Range& y, T beta, Domain& x) const override {
     op_.implementation().adjoint_add(alpha * conjugate(scale_), y, beta, x);
   }
+
+  bool runs_user_code() const override { return op_.implementation().runs_user_code(); }
 
  private:
   T scale_;
@@ -183,6 +191,10 @@ class SumOperator final : public LinearOperatorBase<Domain, Range> {
   void adjoint_add(T alpha, const Range& y, T beta, Domain& x) const override {
     a_.implementation().adjoint_add(alpha, y, beta, x);
     b_.implementation().adjoint_add(alpha * conjugate(sign_), y, T(1), x);
+  }
+
+  bool runs_user_code() const override {
+    return a_.implementation().runs_user_code() || b_.implementation().runs_user_code();
   }
 
  private:
@@ -233,6 +245,10 @@ class ProductOperator final : public LinearOperatorBase<Domain, Range> {
     }
   }
 
+  bool runs_user_code() const override {
+    return a_.implementation().runs_user_code() || b_.implementation().runs_user_code();
+  }
+
  private:
   Middle& workspace() const {
     if (!middle_) middle_.emplace(b_.range());
@@ -256,6 +272,8 @@ class PowerOperator final : public LinearOperatorBase<Vector, Vector> {
         exponent_(exponent) {}
   void forward(const Vector& x, Vector& y) const override { repeat(x, y, false); }
   void adjoint(const Vector& y, Vector& x) const override { repeat(y, x, true); }
+
+  bool runs_user_code() const override { return op_.implementation().runs_user_code(); }
 
  private:
   void step(const Vector& in, Vector& out, bool adjoint) const {

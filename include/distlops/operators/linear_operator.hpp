@@ -74,6 +74,10 @@ class LinearOperatorBase {
   const range_layout_type& range() const { return range_; }
   /// The readable name used in error messages and the event log.
   const std::string& name() const { return name_; }
+  /// Whether applying runs code the library does not control (a user callable, directly or
+  /// inside a composite): such code may throw on some ranks only, so the distributed operators
+  /// that hold local ones agree on its failures (one small allreduce per apply).
+  virtual bool runs_user_code() const { return false; }
 
   /// y = A x. x has the domain layout and y the range layout; y may hold garbage on entry;
   /// x and y never alias.

@@ -87,6 +87,8 @@ class ReshapedOperator final : public LinearOperatorBase<Domain, Range> {
     op_.apply_adjoint_add(alpha, y, beta, x);
   }
 
+  bool runs_user_code() const override { return op_.implementation().runs_user_code(); }
+
  private:
   BasicLinearOperator<Domain, Range> op_;
 };

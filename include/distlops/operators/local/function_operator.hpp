@@ -14,7 +14,10 @@
 /// (cuda_context.hpp) or synchronised with it, since the operator's callers go on with stream
 /// ordered work as soon as they return; host code that dereferences data() would fault.
 ///
-/// Errors: InvalidArgument for an empty callable or a bad shape.
+/// Errors: InvalidArgument for an empty callable or a bad shape. An exception thrown by a callable
+/// propagates; inside a distributed operator (BlockDiag, VStack, HStack, Replicated, Sliding) it
+/// is raised on every rank (the operator then agrees on failures with one small allreduce per
+/// apply).
 
 #include <functional>
 #include <string>
@@ -41,6 +44,8 @@ class CallableOperator final : public LinearOperatorBase<LocalArray<T, Space>> {
   void forward(const Vector& x, Vector& y) const override;
   /// x = adjoint(y).
   void adjoint(const Vector& y, Vector& x) const override;
+  /// True: the callables are user code, which may throw on some ranks only.
+  bool runs_user_code() const override { return true; }
 
  private:
   Function forward_;

@@ -90,6 +90,7 @@ class WindowedOperator final : public LinearOperatorBase<DistributedArray<T, Spa
   void window_box(Index window_row, Index window_column, const T* in, T* out, bool gather) const;
 
   LocalOperator<T, Space> op_;
+  bool agree_failures_ = false;  // op runs user code: agree on its failures at every apply
   Axis rows_, columns_;
   Index columns_total_ = 0;               // data columns
   Index first_window_ = 0, windows_ = 0;  // this rank's rows of windows (global index, count)

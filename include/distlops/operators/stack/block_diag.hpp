@@ -5,7 +5,8 @@
 /// BlockDiag: a block-diagonal operator whose blocks are local operators; every rank applies
 /// its own blocks to its part of the vector (PyLops-MPI's MPIBlockDiag). Model and data are
 /// SCATTER vectors whose local sizes are the sums of the sizes of the rank's blocks. No
-/// communication in forward or adjoint.
+/// communication in forward or adjoint, except one small allreduce per apply when some rank's
+/// blocks run user code (a callable that may throw on that rank only: every rank then raises).
 
 #include <initializer_list>
 #include <vector>
@@ -33,27 +34,37 @@ class BlockDiagOperator final : public LinearOperatorBase<DistributedArray<T, Sp
 
   /// y = A x: each block applied to its piece of this rank's x. No communication.
   void forward(const Array& x, Array& y) const override {
-    for (std::size_t i = 0; i < ops_.size(); ++i) {
-      ops_[i].implementation().forward(in_.at(i, x.data()), out_.at(i, y.data()));
-    }
+    detail::apply_blocks(agree_failures_, this->domain().communicator(), [&] {
+      for (std::size_t i = 0; i < ops_.size(); ++i) {
+        ops_[i].implementation().forward(in_.at(i, x.data()), out_.at(i, y.data()));
+      }
+    });
   }
   /// x = A^H y: each block's adjoint applied to its piece of this rank's y. No communication.
   void adjoint(const Array& y, Array& x) const override {
-    for (std::size_t i = 0; i < ops_.size(); ++i) {
-      ops_[i].implementation().adjoint(out_.at(i, y.data()), in_.at(i, x.data()));
-    }
+    detail::apply_blocks(agree_failures_, this->domain().communicator(), [&] {
+      for (std::size_t i = 0; i < ops_.size(); ++i) {
+        ops_[i].implementation().adjoint(out_.at(i, y.data()), in_.at(i, x.data()));
+      }
+    });
   }
   /// y = alpha A x + beta y, block by block.
   void forward_add(T alpha, const Array& x, T beta, Array& y) const override {
-    for (std::size_t i = 0; i < ops_.size(); ++i) {
-      ops_[i].implementation().forward_add(alpha, in_.at(i, x.data()), beta, out_.at(i, y.data()));
-    }
+    detail::apply_blocks(agree_failures_, this->domain().communicator(), [&] {
+      for (std::size_t i = 0; i < ops_.size(); ++i) {
+        ops_[i].implementation().forward_add(alpha, in_.at(i, x.data()), beta,
+                                             out_.at(i, y.data()));
+      }
+    });
   }
   /// x = alpha A^H y + beta x, block by block.
   void adjoint_add(T alpha, const Array& y, T beta, Array& x) const override {
-    for (std::size_t i = 0; i < ops_.size(); ++i) {
-      ops_[i].implementation().adjoint_add(alpha, out_.at(i, y.data()), beta, in_.at(i, x.data()));
-    }
+    detail::apply_blocks(agree_failures_, this->domain().communicator(), [&] {
+      for (std::size_t i = 0; i < ops_.size(); ++i) {
+        ops_[i].implementation().adjoint_add(alpha, out_.at(i, y.data()), beta,
+                                             in_.at(i, x.data()));
+      }
+    });
   }
   /// This rank's local operators, in order.
   const std::vector<LocalOperator<T, Space>>& blocks() const { return ops_; }
@@ -74,11 +85,13 @@ class BlockDiagOperator final : public LinearOperatorBase<DistributedArray<T, Sp
             "BlockDiag(" + detail::joined_names(ops) + ")"),
         ops_(std::move(ops)),
         in_(std::move(in)),
-        out_(std::move(out)) {}
+        out_(std::move(out)),
+        agree_failures_(detail::any_block_runs_user_code(ops_, comm)) {}
 
   std::vector<LocalOperator<T, Space>> ops_;
   detail::LocalBlocks<T, Space> in_;
   detail::LocalBlocks<T, Space> out_;
+  bool agree_failures_;  // some rank's blocks run user code: agree on their failures
 };
 
 /// The block-diagonal operator of this rank's local operators `ops` (collective over `comm`).

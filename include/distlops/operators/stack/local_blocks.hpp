@@ -70,6 +70,30 @@ std::vector<LocalOperator<T, Space>> agreed_blocks(std::vector<LocalOperator<T, 
   return ops;
 }
 
+/// Whether the blocks of some rank run user code (LinearOperatorBase::runs_user_code), whose
+/// failures the stack must then agree on at every apply. Collective over `comm`.
+template <Scalar T, MemorySpace Space>
+bool any_block_runs_user_code(const std::vector<LocalOperator<T, Space>>& ops,
+                              const Communicator& comm) {
+  int mine = 0;
+  for (const auto& op : ops) {
+    if (!op.empty() && op.implementation().runs_user_code()) mine = 1;
+  }
+  return comm.allreduce(mine, ReduceOp::max) != 0;
+}
+
+/// Runs `apply` (this rank's blocks, no communication). With `agree`, an exception on some ranks
+/// is raised on every rank (one small allreduce), so that no rank goes on into a collective
+/// that the failing ones never reach.
+template <class Apply>
+void apply_blocks(bool agree, const Communicator& comm, Apply&& apply) {
+  if (agree) {
+    collective_check(comm, std::forward<Apply>(apply));
+  } else {
+    std::forward<Apply>(apply)();
+  }
+}
+
 /// "A, B, C": the names of operators, for the name of a stack.
 template <class Op>
 std::string joined_names(const std::vector<Op>& ops) {

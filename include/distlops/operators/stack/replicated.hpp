@@ -8,7 +8,7 @@
 /// same computation on the same data.
 
 #include "distlops/core/instantiate.hpp"
-#include "distlops/operators/linear_operator.hpp"
+#include "distlops/operators/stack/local_blocks.hpp"
 
 namespace distlops {
 
@@ -26,22 +26,29 @@ class ReplicatedOperator final : public LinearOperatorBase<DistributedArray<T, S
                                   Layout(comm, op.range(), replicated(partition)), op.name()),
         op_(std::move(op)),
         x_view_(LocalArray<T, Space>::wrap(op_.domain(), nullptr)),
-        y_view_(LocalArray<T, Space>::wrap(op_.range(), nullptr)) {}
+        y_view_(LocalArray<T, Space>::wrap(op_.range(), nullptr)),
+        agree_failures_(detail::any_block_runs_user_code(std::vector{op_}, comm)) {}
   /// y = A x on this rank's replica. No communication.
   void forward(const Array& x, Array& y) const override {
-    op_.implementation().forward(bind(x_view_, x), bind(y_view_, y));
+    detail::apply_blocks(agree_failures_, this->domain().communicator(),
+                         [&] { op_.implementation().forward(bind(x_view_, x), bind(y_view_, y)); });
   }
   /// x = A^H y on this rank's replica. No communication.
   void adjoint(const Array& y, Array& x) const override {
-    op_.implementation().adjoint(bind(y_view_, y), bind(x_view_, x));
+    detail::apply_blocks(agree_failures_, this->domain().communicator(),
+                         [&] { op_.implementation().adjoint(bind(y_view_, y), bind(x_view_, x)); });
   }
   /// y = alpha A x + beta y on this rank's replica.
   void forward_add(T alpha, const Array& x, T beta, Array& y) const override {
-    op_.implementation().forward_add(alpha, bind(x_view_, x), beta, bind(y_view_, y));
+    detail::apply_blocks(agree_failures_, this->domain().communicator(), [&] {
+      op_.implementation().forward_add(alpha, bind(x_view_, x), beta, bind(y_view_, y));
+    });
   }
   /// x = alpha A^H y + beta x on this rank's replica.
   void adjoint_add(T alpha, const Array& y, T beta, Array& x) const override {
-    op_.implementation().adjoint_add(alpha, bind(y_view_, y), beta, bind(x_view_, x));
+    detail::apply_blocks(agree_failures_, this->domain().communicator(), [&] {
+      op_.implementation().adjoint_add(alpha, bind(y_view_, y), beta, bind(x_view_, x));
+    });
   }
   /// The local operator every rank applies.
   const LocalOperator<T, Space>& local_operator() const { return op_; }
@@ -62,6 +69,7 @@ class ReplicatedOperator final : public LinearOperatorBase<DistributedArray<T, S
   LocalOperator<T, Space> op_;
   mutable LocalArray<T, Space> x_view_;
   mutable LocalArray<T, Space> y_view_;
+  bool agree_failures_;  // some rank's operator runs user code: agree on its failures
 };
 
 /// `op` applied to replicated arrays on every rank of `comm`.

@@ -41,24 +41,31 @@ class VStackOperator final : public LinearOperatorBase<DistributedArray<T, Space
 
   /// y_r = [A_r0 x; A_r1 x; ...] on every rank. No communication.
   void forward(const Array& x, Array& y) const override {
-    for (std::size_t i = 0; i < ops_.size(); ++i) {
-      ops_[i].implementation().forward(model_.at(0, x.data()), out_.at(i, y.data()));
-    }
+    detail::apply_blocks(agree_failures_, this->range().communicator(), [&] {
+      for (std::size_t i = 0; i < ops_.size(); ++i) {
+        ops_[i].implementation().forward(model_.at(0, x.data()), out_.at(i, y.data()));
+      }
+    });
   }
   /// y_r = alpha [A_r0 x; ...] + beta y_r on every rank.
   void forward_add(T alpha, const Array& x, T beta, Array& y) const override {
-    for (std::size_t i = 0; i < ops_.size(); ++i) {
-      ops_[i].implementation().forward_add(alpha, model_.at(0, x.data()), beta,
-                                           out_.at(i, y.data()));
-    }
+    detail::apply_blocks(agree_failures_, this->range().communicator(), [&] {
+      for (std::size_t i = 0; i < ops_.size(); ++i) {
+        ops_[i].implementation().forward_add(alpha, model_.at(0, x.data()), beta,
+                                             out_.at(i, y.data()));
+      }
+    });
   }
   /// x = sum_r sum_i A_ri^H y_ri: local sums, then one allreduce over the communicator.
   void adjoint(const Array& y, Array& x) const override {
     LocalArray<T, Space>& model = model_.at(0, x.data());
     if (ops_.empty()) model.fill(T(0));
-    for (std::size_t i = 0; i < ops_.size(); ++i) {
-      ops_[i].implementation().adjoint_add(T(1), out_.at(i, y.data()), i == 0 ? T(0) : T(1), model);
-    }
+    detail::apply_blocks(agree_failures_, x.communicator(), [&] {
+      for (std::size_t i = 0; i < ops_.size(); ++i) {
+        ops_[i].implementation().adjoint_add(T(1), out_.at(i, y.data()), i == 0 ? T(0) : T(1),
+                                             model);
+      }
+    });
     allreduce_sum_in_place<T, Space>(x.communicator(), x.data(), x.local_size());
   }
 
@@ -75,11 +82,13 @@ class VStackOperator final : public LinearOperatorBase<DistributedArray<T, Space
             "VStack(" + detail::joined_names(ops) + ")"),
         ops_(ops),
         model_(std::vector<Shape>{this->domain().global_shape()}),
-        out_(std::move(out)) {}
+        out_(std::move(out)),
+        agree_failures_(detail::any_block_runs_user_code(ops_, comm)) {}
 
   std::vector<LocalOperator<T, Space>> ops_;
   Blocks model_;  // the whole replicated model, seen with the blocks' domain shape
   Blocks out_;
+  bool agree_failures_;  // some rank's blocks run user code: agree on their failures
 };
 
 /// Vertical stack of this rank's local operators (collective over `comm`).

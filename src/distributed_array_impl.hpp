@@ -758,8 +758,10 @@ LocalArray<T, Space> DistributedArray<T, Space>::add_ghost_cells(Index front, In
       T* front_part = ghosted;
       T* middle = ghosted + element_count(exchange.front_shape());
       T* back_part = middle + local_size_;
+      // The own block is copied while the ghost planes are in flight.
+      GhostExchange::Pending pending = exchange.begin(transport, source, front_part, back_part);
       kernels::copy(space, local_size_, source, middle);
-      exchange.exchange(transport, source, front_part, back_part);
+      exchange.end(pending);
       return;
     }
     Buffer<T, Space> front_planes(element_count(exchange.front_shape()));

@@ -30,6 +30,23 @@ namespace {
 
 constexpr int send_slot = WorkspaceSlot::outgoing;
 constexpr int recv_slot = WorkspaceSlot::incoming;
+constexpr int redistribute_tag = 32021;
+
+// The offset in elements of the box (corner, extent) in a row-major block of shape `block` when
+// its elements are contiguous there: every axis after the first one of extent > 1 is whole.
+// -1 otherwise.
+Index contiguous_offset_in_block(const Shape& block, const Shape& corner, const Shape& extent) {
+  std::size_t first = 0;
+  while (first < block.size() && extent[first] == 1)
+    ++first;
+  for (std::size_t k = first + 1; k < block.size(); ++k) {
+    if (extent[k] != block[k]) return -1;
+  }
+  Index offset = 0;
+  for (std::size_t k = 0; k < block.size(); ++k)
+    offset = offset * block[k] + corner[k];
+  return offset;
+}
 
 Communicator redistribution_communicator_of(const Layout& layout) {
   if (!layout.valid()) throw InvalidArgument("redistribute: empty layout");
@@ -96,25 +113,44 @@ RedistributePlan::RedistributePlan(const Layout& source, const Layout& destinati
   };
   send_boxes_.resize(size);
   recv_boxes_.resize(size);
-  send_counts_.resize(size);
-  send_displacements_.resize(size);
-  recv_counts_.resize(size);
-  recv_displacements_.resize(size);
-  Index send_position = 0, recv_position = 0;
+  send_counts_.assign(size, 0);
+  recv_counts_.assign(size, 0);
+  send_direct_.assign(size, -1);
+  recv_direct_.assign(size, -1);
+  send_displacements_.assign(size, 0);
+  recv_displacements_.assign(size, 0);
+  const Shape source_block = source.local_shape(), destination_block = destination.local_shape();
   for (int r = 0; r < size; ++r) {
     Shape lo, hi;
     block_bounds(destination, r, lo, hi);
     send_boxes_[r] = intersect(my_source_lo, my_source_hi, lo, hi, my_source_lo);
     block_bounds(source, r, lo, hi);
     recv_boxes_[r] = intersect(lo, hi, my_destination_lo, my_destination_hi, my_destination_lo);
-    // This rank's own part is copied directly, never through the workspaces.
-    send_counts_[r] = r == me ? 0 : send_boxes_[r].count;
-    recv_counts_[r] = r == me ? 0 : recv_boxes_[r].count;
-    send_displacements_[r] = send_position;
-    recv_displacements_[r] = recv_position;
-    send_position += send_counts_[r];
-    recv_position += recv_counts_[r];
+    // This rank's own part is copied directly, never sent.
+    if (r == me) continue;
+    const Box& out = send_boxes_[r];
+    const Box& in = recv_boxes_[r];
+    send_counts_[r] = out.count;
+    recv_counts_[r] = in.count;
+    // A box contiguous in its block needs no copy: the message reads or writes it in place
+    // (a split along axis 0 to one along axis 0, or the receiving side of a transpose).
+    if (out.count > 0) {
+      send_direct_[r] = contiguous_offset_in_block(source_block, out.corner, out.extent);
+      if (send_direct_[r] < 0) {
+        send_displacements_[r] = send_packed_;
+        send_packed_ += out.count;
+      }
+    }
+    if (in.count > 0) {
+      recv_direct_[r] = contiguous_offset_in_block(destination_block, in.corner, in.extent);
+      if (recv_direct_[r] < 0) {
+        recv_displacements_[r] = recv_packed_;
+        recv_packed_ += in.count;
+      }
+    }
   }
+  sends_.reserve(static_cast<std::size_t>(size));
+  receives_.reserve(static_cast<std::size_t>(size));
 }
 
 Index RedistributePlan::bytes_sent(std::size_t element_size) const {
@@ -185,32 +221,50 @@ void RedistributePlan::execute_bytes(Transport& transport, std::size_t element_s
       const Shape source_block = source_.local_shape();
       const Shape destination_block = destination_.local_shape();
       const Shape zero(shape.size(), 0);
-      Index send_total = 0, recv_total = 0;
-      for (int r = 0; r < source_.size(); ++r) {
-        send_total += send_counts_[r];
-        recv_total += recv_counts_[r];
-      }
+      const auto* from = static_cast<const std::byte*>(source);
+      auto* to = static_cast<std::byte*>(destination);
       std::byte* send_workspace =
-          transport.workspace(send_slot, static_cast<std::size_t>(send_total * es));
+          send_packed_ > 0
+              ? transport.workspace(send_slot, static_cast<std::size_t>(send_packed_ * es))
+              : nullptr;
       std::byte* recv_workspace =
-          transport.workspace(recv_slot, static_cast<std::size_t>(recv_total * es));
+          recv_packed_ > 0
+              ? transport.workspace(recv_slot, static_cast<std::size_t>(recv_packed_ * es))
+              : nullptr;
+      sends_.clear();
+      receives_.clear();
       for (int r = 0; r < source_.size(); ++r) {
-        const Box& box = send_boxes_[r];
-        if (r == me || box.count == 0) continue;
-        transport.copy_box(element_size, source, {source_block, box.corner},
-                           send_workspace + send_displacements_[r] * es, {box.extent, zero},
-                           box.extent);
+        if (r == me) continue;
+        if (recv_counts_[r] > 0) {
+          std::byte* into = recv_direct_[r] >= 0 ? to + recv_direct_[r] * es
+                                                 : recv_workspace + recv_displacements_[r] * es;
+          receives_.push_back({into, recv_counts_[r] * es, r, redistribute_tag});
+        }
+        if (send_counts_[r] > 0) {
+          const std::byte* out = nullptr;
+          if (send_direct_[r] >= 0) {
+            out = from + send_direct_[r] * es;
+          } else {
+            const Box& box = send_boxes_[r];
+            std::byte* packed = send_workspace + send_displacements_[r] * es;
+            transport.copy_box(element_size, source, {source_block, box.corner}, packed,
+                               {box.extent, zero}, box.extent);
+            out = packed;
+          }
+          sends_.push_back({out, send_counts_[r] * es, r, redistribute_tag});
+        }
       }
-      transport.alltoallv(send_workspace, scaled(send_counts_), scaled(send_displacements_),
-                          recv_workspace, scaled(recv_counts_), scaled(recv_displacements_));
+      Request pending = transport.start(receives_, sends_);
+      // This rank's own part meanwhile.
       if (send_boxes_[me].count > 0) {
         transport.copy_box(element_size, source, {source_block, send_boxes_[me].corner},
                            destination, {destination_block, recv_boxes_[me].corner},
                            send_boxes_[me].extent);
       }
+      pending.wait();
       for (int r = 0; r < source_.size(); ++r) {
         const Box& box = recv_boxes_[r];
-        if (r == me || box.count == 0) continue;
+        if (r == me || box.count == 0 || recv_direct_[r] >= 0) continue;
         transport.copy_box(element_size, recv_workspace + recv_displacements_[r] * es,
                            {box.extent, zero}, destination, {destination_block, box.corner},
                            box.extent);

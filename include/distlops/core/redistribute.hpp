@@ -68,7 +68,15 @@ class RedistributePlan {
   Mode mode_ = Mode::local_copy;
   std::vector<Box> send_boxes_;  // per peer, in the source block
   std::vector<Box> recv_boxes_;  // per peer, in the destination block
-  std::vector<Index> send_counts_, send_displacements_, recv_counts_, recv_displacements_;
+  std::vector<Index> send_counts_, recv_counts_;
+  // Element offset of a peer's box in this rank's block where the box is contiguous there (it
+  // goes straight from the source or into the destination), -1 where it is packed into or
+  // unpacked from a workspace at the displacement below.
+  std::vector<Index> send_direct_, recv_direct_;
+  std::vector<Index> send_displacements_, recv_displacements_;
+  Index send_packed_ = 0, recv_packed_ = 0;  // elements through the workspaces
+  mutable std::vector<SendMessage> sends_;   // kept so that an execution allocates nothing
+  mutable std::vector<ReceiveMessage> receives_;
   mutable MpiTransport host_transport_;
 };
 

@@ -256,12 +256,17 @@ void write_leaf(hid_t file, const std::string& name, const Leaf<T>& leaf, const 
         Dataspace(check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
                         where, "H5Screate_simple"));
     const PropertyList creation(H5Pcreate(H5P_DATASET_CREATE));
-    if (layout.global_size() > 0) {
+    // Parallel HDF5 allocates a dataset's storage when it creates it and would first write the
+    // fill value over all of it; every element is written right after, so never fill.
+    check(H5Pset_fill_time(creation.get(), H5D_FILL_TIME_NEVER), where, "H5Pset_fill_time");
+    if (checksum && layout.global_size() > 0) {
+      // Checkpoints: every chunk carries a Fletcher32 checksum, verified by every read. Plain
+      // arrays stay contiguous (as h5py writes them): one collective write of large runs
+      // instead of one piece of I/O per chunk.
       const std::vector<hsize_t> chunk = chunk_shape(shape, sizeof(T));
       check(H5Pset_chunk(creation.get(), static_cast<int>(chunk.size()), chunk.data()), where,
             "H5Pset_chunk");
-      // Checkpoints: every chunk carries a Fletcher32 checksum, verified by every read.
-      if (checksum) check(H5Pset_fletcher32(creation.get()), where, "H5Pset_fletcher32");
+      check(H5Pset_fletcher32(creation.get()), where, "H5Pset_fletcher32");
     }
     const PropertyList links(H5Pcreate(H5P_LINK_CREATE));
     H5Pset_create_intermediate_group(links.get(), 1);

@@ -167,7 +167,30 @@ L1<V>::L1(const V& weights, double sigma) : sigma_(sigma), weights_(weights) {
 }
 
 template <class V>
+L1<V>::L1(std::function<double(int)> schedule)
+    : sigma_(1.0), schedule_(std::make_shared<Schedule>()) {
+  if (!schedule) throw InvalidArgument("L1: the schedule of sigma is empty");
+  schedule_->sigma = std::move(schedule);
+}
+
+template <class V>
+double L1<V>::scheduled(int k) const {
+  const double s = schedule_->sigma(k);
+  if (!(s >= 0) || !std::isfinite(s)) {
+    throw InvalidArgument("L1: the schedule gave sigma(" + std::to_string(k) +
+                          ") = " + format_parameter(s) + ", expected finite and non-negative");
+  }
+  return s;
+}
+
+template <class V>
+double L1<V>::sigma() const {
+  return schedule_ ? scheduled(schedule_->calls.load()) : sigma_;
+}
+
+template <class V>
 std::string L1<V>::name() const {
+  if (schedule_) return std::string("L1(sigma=schedule") + (weights_ ? ", weighted)" : ")");
   return std::string("L1(sigma=") + format_parameter(sigma_) + (weights_ ? ", weighted)" : ")");
 }
 
@@ -178,11 +201,12 @@ std::shared_ptr<const ProxOperator<V>> L1<V>::clone() const {
 
 template <class V>
 double L1<V>::do_value(const V& x) const {
-  if (!weights_) return sigma_ * static_cast<double>(x.norm(1));
+  const double s = sigma();
+  if (!weights_) return s * static_cast<double>(x.norm(1));
   require_same_layout(*weights_, x, name(), "the weights");
   V weighted(x);
   weighted *= *weights_;
-  return sigma_ * static_cast<double>(weighted.norm(1));
+  return s * static_cast<double>(weighted.norm(1));
 }
 
 template <class V>
@@ -190,8 +214,9 @@ void L1<V>::do_prox(const V& x, double tau, V& out) const {
   using T = typename V::value_type;
   using Space = typename V::space_type;
   if (weights_) require_same_layout(*weights_, x, name(), "the weights");
+  const double s = schedule_ ? scheduled(++schedule_->calls) : sigma_;
   copy_into(x, out);
-  const auto t = static_cast<real_type_t<T>>(tau * sigma_);
+  const auto t = static_cast<real_type_t<T>>(tau * s);
   for_each_weighted_block(out, weights_ ? &*weights_ : nullptr, [&](T* data, const T* w, Index n) {
     kernels::weighted_soft_threshold(Space{}, n, t, w, data);
   });
@@ -203,7 +228,7 @@ void L1<V>::do_prox_conjugate(const V& x, double, V& out) const {
   using Space = typename V::space_type;
   if (weights_) require_same_layout(*weights_, x, name(), "the weights");
   copy_into(x, out);
-  const auto bound = static_cast<real_type_t<T>>(sigma_);
+  const auto bound = static_cast<real_type_t<T>>(sigma());
   for_each_weighted_block(out, weights_ ? &*weights_ : nullptr, [&](T* data, const T* w, Index n) {
     kernels::clip_magnitude(Space{}, n, bound, w, data);
   });

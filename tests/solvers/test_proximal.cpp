@@ -368,6 +368,49 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("L21: group shrinkage and projection of the co
   }
 }
 
+TEMPLATE_TEST_CASE("L1 with a schedule of sigma: the k-th prox call uses sigma(k)",
+                   "[proximal][l1][schedule]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using V = DistributedArray<T>;
+  const double tol = space_tolerance<T, Host>();
+  const V x = random_vector<V>(uneven_layout(12), 51);
+  const Dense<T> gx = global_vector(x);
+  const double norm1 = static_cast<double>(gx.cwiseAbs().sum());
+  auto sigma = [](int k) { return 0.5 + 0.25 * k; };
+  const L1<V> f(sigma);
+  CHECK(f.prox_calls() == 0);
+  CHECK(std::abs(f.value(x) - sigma(0) * norm1) <= tol * norm1);
+  auto soft_all = [&](double t) {
+    Dense<T> y(gx.size());
+    for (Eigen::Index i = 0; i < gx.size(); ++i)
+      y(i) = soft(gx(i), t);
+    return y;
+  };
+  CHECK(max_difference(global_vector(f.prox(x, 0.4)), soft_all(0.4 * sigma(1))) <= tol);
+  // A clone (what a solver keeps) counts on the same calls.
+  const auto copy = f.clone();
+  CHECK(max_difference(global_vector(copy->prox(x, 0.4)), soft_all(0.4 * sigma(2))) <= tol);
+  CHECK(f.prox_calls() == 2);
+  CHECK(std::abs(f.value(x) - sigma(2) * norm1) <= tol * norm1);
+  CHECK(f.sigma() == sigma(2));
+  // The conjugate's prox projects onto |y_i| <= sigma(2) and counts no call.
+  Dense<T> projected(gx.size());
+  for (Eigen::Index i = 0; i < gx.size(); ++i) {
+    const double m = std::abs(std::complex<double>(gx(i)));
+    projected(i) =
+        m > sigma(2) ? static_cast<T>(gx(i) * static_cast<real_type_t<T>>(sigma(2) / m)) : gx(i);
+  }
+  CHECK(max_difference(global_vector(f.prox_conjugate(x, 3.0)), projected) <= tol);
+  CHECK(f.prox_calls() == 2);
+  // A schedule that turns negative raises on every rank at the call that reads it.
+  const L1<V> falling([](int k) { return 1.0 - k; });
+  (void)falling.prox(x, 1.0);
+  expect_everywhere<InvalidArgument>(
+      x.communicator(), [&] { (void)falling.prox(x, 1.0); }, "the schedule gave sigma(2)");
+  expect_everywhere<InvalidArgument>(
+      x.communicator(), [&] { L1<V>(std::function<double(int)>{}); }, "schedule");
+}
+
 TEST_CASE("L21: one object serves arrays of changing layouts", "[proximal][l21]") {
   // The workspace of the groups' norms follows the layout; copies and clones start afresh.
   using D = DistributedArray<double>;

@@ -126,25 +126,38 @@ class _Composed(ProxOperator):
 
 
 class L1(ProxOperator):
-    """f(x) = sum_i sigma_i |x_i - g_i| (PyProximal's L1): sigma a number or an array of
-    weights (a DistributedArray or StackedDistributedArray), g an optional shift."""
+    """f(x) = sum_i sigma_i |x_i - g_i| (PyProximal's L1): sigma a number, an array of weights
+    (a DistributedArray or StackedDistributedArray) or a callable sigma(k), g an optional shift.
+    A callable gives sigma for the k-th prox call (k = 1, 2, ...; sigma(0) before any, as the
+    value and proxdual read the count of calls so far); it must return the same number on
+    every rank."""
 
     def __init__(self, sigma=1.0, g=None):
         super().__init__()
+        self.schedule = None
         if isinstance(sigma, (DistributedArray, StackedDistributedArray)):
             self.sigma, self.weights = 1.0, sigma
         elif isinstance(sigma, Number) and not isinstance(sigma, complex):
             self.sigma, self.weights = float(sigma), None
+        elif callable(sigma):
+            self.sigma, self.weights, self.schedule = sigma, None, sigma
         else:
-            raise ValueError("L1: sigma must be a number or a DistributedArray/"
-                             "StackedDistributedArray of weights (callables are not supported: "
-                             "the library's operators are immutable and keep no count of "
-                             "prox calls)")
+            raise ValueError("L1: sigma must be a number, a DistributedArray/"
+                             "StackedDistributedArray of weights or a callable")
         self.g = _vector_or_zero(0 if g is None else g, "L1: g")
+        # One count of prox calls for the function, whatever vector types it meets.
+        self._shared = None
 
     def _make(self, kind):
         make = getattr(_ext, f"L1_{kind}")
-        if self.weights is None:
+        if self.schedule is not None:
+            if self._shared is not None:
+                raise TypeError("L1: a callable sigma counts the prox calls of one vector type; "
+                                f"this one serves {self._shared}, not {kind}")
+            self._shared = kind
+            schedule = self.schedule  # not self: the C++ object would keep a cycle alive
+            l1 = self._scheduled = make(lambda k: float(schedule(int(k))))
+        elif self.weights is None:
             l1 = make(self.sigma)
         else:
             l1 = make(_same_kind(self.weights, kind, "L1"), self.sigma)
@@ -152,6 +165,11 @@ class L1(ProxOperator):
             return l1
         # |x - g|: the precomposition with x -> x - g.
         return getattr(_ext, f"Precomposed_{kind}")(l1, 1.0, _same_kind(-self.g, kind, "L1"))
+
+    @property
+    def count(self):
+        """PyProximal's count of prox calls (with a callable sigma)."""
+        return 0 if self._shared is None else self._scheduled.prox_calls
 
 
 class L2(ProxOperator):

@@ -8,6 +8,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "distlops/solvers/proximal/linearized_admm.hpp"
 #include "distlops/solvers/proximal/primal_dual.hpp"
 #include "distlops/solvers/proximal/proximal_gradient.hpp"
+#include "gil_safe_object.hpp"
 #include "solver_run.hpp"
 
 namespace distlops::python {
@@ -77,7 +79,19 @@ void bind_prox_for_vector(nb::module_& m, const std::string& suffix) {
       .def("gradient", nb::overload_cast<const V&>(&Prox::gradient, nb::const_), release());
   nb::class_<L1<V>, Prox>(m, ("L1_" + suffix).c_str())
       .def(nb::init<double>(), nb::arg("sigma"))
-      .def(nb::init<const V&, double>(), nb::arg("weights"), nb::arg("sigma"));
+      .def(nb::init<const V&, double>(), nb::arg("weights"), nb::arg("sigma"))
+      .def(
+          "__init__",
+          [](L1<V>* self, nb::callable schedule) {
+            // sigma(k) runs on the solver's thread, which takes the GIL back for the call.
+            auto held = std::make_shared<GilSafeObject>(std::move(schedule));
+            new (self) L1<V>([held](int k) {
+              nb::gil_scoped_acquire gil;
+              return nb::cast<double>(held->get()(k));
+            });
+          },
+          nb::arg("schedule"))
+      .def_prop_ro("prox_calls", &L1<V>::prox_calls);
   nb::class_<Box<V>, Prox>(m, ("Box_" + suffix).c_str())
       .def(nb::init<double, double>(), nb::arg("lower"), nb::arg("upper"))
       .def(nb::init<const V&, const V&>(), nb::arg("lower"), nb::arg("upper"), release());

@@ -167,7 +167,30 @@ L1<V>::L1(const V& weights, double sigma) : sigma_(sigma), weights_(weights) {
 }
 
 template <class V>
+L1<V>::L1(std::function<double(int)> schedule)
+    : sigma_(1.0), schedule_(std::make_shared<Schedule>()) {
+  if (!schedule) throw InvalidArgument("L1: the schedule of sigma is empty");
+  schedule_->sigma = std::move(schedule);
+}
+
+template <class V>
+double L1<V>::scheduled(int k) const {
+  const double s = schedule_->sigma(k);
+  if (!(s >= 0) || !std::isfinite(s)) {
+    throw InvalidArgument("L1: the schedule gave sigma(" + std::to_string(k) +
+                          ") = " + format_parameter(s) + ", expected finite and non-negative");
+  }
+  return s;
+}
+
+template <class V>
+double L1<V>::sigma() const {
+  return schedule_ ? scheduled(schedule_->calls.load()) : sigma_;
+}
+
+template <class V>
 std::string L1<V>::name() const {
+  if (schedule_) return std::string("L1(sigma=schedule") + (weights_ ? ", weighted)" : ")");
   return std::string("L1(sigma=") + format_parameter(sigma_) + (weights_ ? ", weighted)" : ")");
 }
 
@@ -178,11 +201,12 @@ std::shared_ptr<const ProxOperator<V>> L1<V>::clone() const {
 
 template <class V>
 double L1<V>::do_value(const V& x) const {
-  if (!weights_) return sigma_ * static_cast<double>(x.norm(1));
+  const double s = sigma();
+  if (!weights_) return s * static_cast<double>(x.norm(1));
   require_same_layout(*weights_, x, name(), "the weights");
   V weighted(x);
   weighted *= *weights_;
-  return sigma_ * static_cast<double>(weighted.norm(1));
+  return s * static_cast<double>(weighted.norm(1));
 }
 
 template <class V>
@@ -190,8 +214,9 @@ void L1<V>::do_prox(const V& x, double tau, V& out) const {
   using T = typename V::value_type;
   using Space = typename V::space_type;
   if (weights_) require_same_layout(*weights_, x, name(), "the weights");
+  const double s = schedule_ ? scheduled(++schedule_->calls) : sigma_;
   copy_into(x, out);
-  const auto t = static_cast<real_type_t<T>>(tau * sigma_);
+  const auto t = static_cast<real_type_t<T>>(tau * s);
   for_each_weighted_block(out, weights_ ? &*weights_ : nullptr, [&](T* data, const T* w, Index n) {
     kernels::weighted_soft_threshold(Space{}, n, t, w, data);
   });
@@ -203,7 +228,7 @@ void L1<V>::do_prox_conjugate(const V& x, double, V& out) const {
   using Space = typename V::space_type;
   if (weights_) require_same_layout(*weights_, x, name(), "the weights");
   copy_into(x, out);
-  const auto bound = static_cast<real_type_t<T>>(sigma_);
+  const auto bound = static_cast<real_type_t<T>>(sigma());
   for_each_weighted_block(out, weights_ ? &*weights_ : nullptr, [&](T* data, const T* w, Index n) {
     kernels::clip_magnitude(Space{}, n, bound, w, data);
   });
@@ -447,8 +472,62 @@ Box<V>::Box(double lower, double upper) : lower_(lower), upper_(upper) {
   }
 }
 
+namespace {
+
+/// v with its elements beyond the largest finite value of the scalar type (infinities included)
+/// moved onto it, so that differences of such vectors are finite or +-infinity, never NaN.
+template <class V>
+V finite_part(const V& v) {
+  using T = typename V::value_type;
+  using Space = typename V::space_type;
+  using R = real_type_t<T>;
+  V out(v);
+  const R largest = std::numeric_limits<R>::max();
+  detail::for_each_block(out, [&](T* data, Index n, Index) {
+    kernels::clip_box(Space{}, n, -largest, largest, data);
+  });
+  return out;
+}
+
+}  // namespace
+
+template <class V>
+Box<V>::Box(const V& lower, const V& upper)
+    : lower_(-infinity), upper_(infinity), lower_bounds_(lower), upper_bounds_(upper) {
+  using T = typename V::value_type;
+  require_same_layout(upper, lower, "Box", "the upper bounds");
+  // NaN anywhere makes the 1-norm NaN (infinities alone make it infinite).
+  const bool has_nan = std::isnan(static_cast<double>(lower.norm(1))) ||
+                       std::isnan(static_cast<double>(upper.norm(1)));
+  bool crossed = false;
+  if (!has_nan) {
+    // min(lower, upper) part by part differs from lower where lower_i > upper_i.
+    const V l = finite_part(lower), u = finite_part(upper);
+    V smaller(l);
+    for_each_bounds_block(smaller, l, u);
+    smaller.axpy(T(-1), l);
+    crossed = smaller.norm(infinity) > 0;
+  }
+  if (has_nan || crossed) {
+    throw InvalidArgument(std::string("Box: lower <= upper is needed for every element, got ") +
+                          (has_nan ? "NaN in the bounds" : "a lower bound above its upper bound"));
+  }
+}
+
+template <class V>
+void Box<V>::for_each_bounds_block(V& x, const V& lower, const V& upper) {
+  using T = typename V::value_type;
+  using Space = typename V::space_type;
+  const auto xs = blocks_of<V, T*>(x);
+  const auto ls = blocks_of<const V, const T*>(lower);
+  const auto us = blocks_of<const V, const T*>(upper);
+  for (std::size_t i = 0; i < xs.size(); ++i)
+    kernels::clip_box_between(Space{}, xs[i].second, ls[i].first, us[i].first, xs[i].first);
+}
+
 template <class V>
 std::string Box<V>::name() const {
+  if (lower_bounds_) return "Box(element-wise bounds)";
   return "Box(lower=" + format_parameter(lower_) + ", upper=" + format_parameter(upper_) + ")";
 }
 
@@ -471,6 +550,12 @@ void Box<V>::do_prox(const V& x, double, V& out) const {
   using T = typename V::value_type;
   using Space = typename V::space_type;
   using R = real_type_t<T>;
+  if (lower_bounds_) {
+    require_same_layout(*lower_bounds_, x, name(), "the bounds");
+    copy_into(x, out);
+    for_each_bounds_block(out, *lower_bounds_, *upper_bounds_);
+    return;
+  }
   copy_into(x, out);
   // Bounds beyond the range of R clip nothing on that side.
   const R lower = lower_ < -static_cast<double>(std::numeric_limits<R>::max())

@@ -29,6 +29,12 @@ void clip_box(Host, Index n, real_type_t<T> lower, real_type_t<T> upper, T* x) {
 }
 
 template <Scalar T>
+void clip_box_between(Host, Index n, const T* lower, const T* upper, T* x) {
+  for (Index i = 0; i < n; ++i)
+    x[i] = proximal_rules::clip_box_between(x[i], lower[i], upper[i]);
+}
+
+template <Scalar T>
 void accumulate_abs_squared(Host, Index n, const T* x, real_type_t<T>* s2) {
   for (Index i = 0; i < n; ++i)
     s2[i] += pointwise::abs_squared(x[i]);
@@ -49,6 +55,7 @@ void scale_groups(Host, GroupScaling scaling, Index n, const real_type_t<T>* s2,
   template void weighted_soft_threshold<T>(Space, Index, real_type_t<T>, const T*, T*);            \
   template void clip_magnitude<T>(Space, Index, real_type_t<T>, const T*, T*);                     \
   template void clip_box<T>(Space, Index, real_type_t<T>, real_type_t<T>, T*);                     \
+  template void clip_box_between<T>(Space, Index, const T*, const T*, T*);                         \
   template void accumulate_abs_squared<T>(Space, Index, const T*, real_type_t<T>*);                \
   template void scale_groups<T>(Space, GroupScaling, Index, const real_type_t<T>*, real_type_t<T>, \
                                 T*);

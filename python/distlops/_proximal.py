@@ -126,23 +126,38 @@ class _Composed(ProxOperator):
 
 
 class L1(ProxOperator):
-    """f(x) = sum_i sigma_i |x_i - g_i| (PyProximal's L1): sigma a number or an array of
-    weights (a DistributedArray or StackedDistributedArray), g an optional shift."""
+    """f(x) = sum_i sigma_i |x_i - g_i| (PyProximal's L1): sigma a number, an array of weights
+    (a DistributedArray or StackedDistributedArray) or a callable sigma(k), g an optional shift.
+    A callable gives sigma for the k-th prox call (k = 1, 2, ...; sigma(0) before any, as the
+    value and proxdual read the count of calls so far); it must return the same number on
+    every rank."""
 
     def __init__(self, sigma=1.0, g=None):
         super().__init__()
+        self.schedule = None
         if isinstance(sigma, (DistributedArray, StackedDistributedArray)):
             self.sigma, self.weights = 1.0, sigma
         elif isinstance(sigma, Number) and not isinstance(sigma, complex):
             self.sigma, self.weights = float(sigma), None
+        elif callable(sigma):
+            self.sigma, self.weights, self.schedule = sigma, None, sigma
         else:
-            raise ValueError("L1: sigma must be a number or a DistributedArray/"
-                             "StackedDistributedArray of weights (callables are not supported)")
+            raise ValueError("L1: sigma must be a number, a DistributedArray/"
+                             "StackedDistributedArray of weights or a callable")
         self.g = _vector_or_zero(0 if g is None else g, "L1: g")
+        # One count of prox calls for the function, whatever vector types it meets.
+        self._shared = None
 
     def _make(self, kind):
         make = getattr(_ext, f"L1_{kind}")
-        if self.weights is None:
+        if self.schedule is not None:
+            if self._shared is not None:
+                raise TypeError("L1: a callable sigma counts the prox calls of one vector type; "
+                                f"this one serves {self._shared}, not {kind}")
+            self._shared = kind
+            schedule = self.schedule  # not self: the C++ object would keep a cycle alive
+            l1 = self._scheduled = make(lambda k: float(schedule(int(k))))
+        elif self.weights is None:
             l1 = make(self.sigma)
         else:
             l1 = make(_same_kind(self.weights, kind, "L1"), self.sigma)
@@ -151,22 +166,43 @@ class L1(ProxOperator):
         # |x - g|: the precomposition with x -> x - g.
         return getattr(_ext, f"Precomposed_{kind}")(l1, 1.0, _same_kind(-self.g, kind, "L1"))
 
+    @property
+    def count(self):
+        """PyProximal's count of prox calls (with a callable sigma)."""
+        return 0 if self._shared is None else self._scheduled.prox_calls
+
 
 class L2(ProxOperator):
-    """f(x) = sigma/2 ||Op x - b||^2 (PyProximal's L2, PyLops-MPI's MPIL2); Op square (domain
-    and range of one vector type), b required with Op. The prox with Op solves its normal
-    equations by CG: ``niter`` iterations at most, relative tolerance ``rtol``."""
+    """f(x) = sigma/2 ||Op x - b||^2 + alpha Re<q, x> (PyProximal's L2, PyLops-MPI's MPIL2); Op
+    square (domain and range of one vector type), b required with Op. The prox with Op solves
+    its normal equations by CG: ``niter`` iterations at most, relative tolerance ``rtol``. The
+    linear term is the library's postcomposition: prox_{tau f}(x - tau alpha q)."""
 
-    def __init__(self, Op=None, b=None, q=None, sigma=1.0, alpha=1.0, niter=10, rtol=1e-6):
+    def __init__(self, Op=None, b=None, q=None, sigma=1.0, alpha=1.0, qgrad=True, niter=10,
+                 rtol=1e-6):
         super().__init__()
-        if q is not None or alpha != 1.0:
-            raise ValueError("L2: q and alpha are not supported (q=None, alpha=1 only)")
         if Op is not None and b is None:
             raise ValueError("L2: Op needs b")
+        if not qgrad:
+            # The solvers take the gradient of the function they minimise; one without the
+            # linear term would describe another function.
+            raise ValueError("L2: qgrad=False is not supported (the gradient always holds "
+                             "alpha q)")
+        if not isinstance(alpha, Number) or isinstance(alpha, complex):
+            raise ValueError("L2: alpha must be a real number")
         self.Op, self.b, self.sigma = Op, b, _scalar_sigma(sigma, "L2")
+        self.q = _vector_or_zero(0 if q is None else q, "L2: q")
+        self.alpha = float(alpha)
         self.niter, self.rtol = int(niter), float(rtol)
 
     def _make(self, kind):
+        l2 = self._make_quadratic(kind)
+        if self.q is None or self.alpha == 0:
+            return l2
+        linear = _same_kind(self.alpha * self.q, kind, "L2")
+        return getattr(_ext, f"Postcomposed_{kind}")(l2, 1.0, linear)
+
+    def _make_quadratic(self, kind):
         make = getattr(_ext, f"L2_{kind}")
         if self.Op is not None:
             if _domain_kind(self.Op) != kind or _range_kind(self.Op) != kind:
@@ -203,17 +239,34 @@ class L21(ProxOperator):
 
 
 class Box(ProxOperator):
-    """The indicator of {lower <= x_i <= upper} (real arrays; scalar bounds)."""
+    """The indicator of {lower <= x_i <= upper}: lower and upper real numbers or arrays of x's
+    type (PyProximal's array bounds; a number next to an array bounds every element alike).
+    Complex x: both parts are clipped, by a number alike, by an array's real and imaginary
+    parts separately."""
 
     def __init__(self, lower=-np.inf, upper=np.inf):
         super().__init__()
-        if not (isinstance(lower, Number) and isinstance(upper, Number)):
-            raise ValueError("Box: lower and upper must be numbers (array bounds are not "
-                             "supported)")
-        self.lower, self.upper = float(lower), float(upper)
+        for name, bound in (("lower", lower), ("upper", upper)):
+            if not isinstance(bound, (DistributedArray, StackedDistributedArray)) and (
+                    not isinstance(bound, Number) or isinstance(bound, complex)):
+                raise ValueError(f"Box: {name} must be a real number or a DistributedArray/"
+                                 f"StackedDistributedArray, got {bound!r}")
+        self.lower, self.upper = lower, upper
 
     def _make(self, kind):
-        return getattr(_ext, f"Box_{kind}")(self.lower, self.upper)
+        make = getattr(_ext, f"Box_{kind}")
+        arrays = [b for b in (self.lower, self.upper) if not isinstance(b, Number)]
+        if not arrays:
+            return make(float(self.lower), float(self.upper))
+        template = arrays[0]
+
+        def bound(b):
+            if not isinstance(b, Number):
+                return _same_kind(b, kind, "Box")
+            value = complex(b, b) if np.iscomplexobj(np.empty(0, template.dtype)) else float(b)
+            return _same_kind(template.zeros_like() + value, kind, "Box")
+
+        return make(bound(self.lower), bound(self.upper))
 
 
 class EuclideanBall(ProxOperator):
@@ -236,6 +289,22 @@ def _callback(callback, comm):
     if callback is None:
         return None
     return lambda x: bool(callback(wrap_vector(x, comm)))
+
+
+def _run(niter, tol, rtol, show, itershow, callback, x0, solver):
+    """The arguments every bound solver takes last."""
+    return dict(niter=int(niter), tol=_tolerance(tol, rtol, solver), show=bool(show),
+                itershow=[int(n) for n in itershow], callback=_callback(callback, x0._comm))
+
+
+def _start(vector, kind, solver, name):
+    """The extension's vector of a start vector (None when absent), of the vector type `kind`."""
+    if vector is None:
+        return None
+    if not isinstance(vector, (DistributedArray, StackedDistributedArray)):
+        raise TypeError(f"{solver}: {name} must be a DistributedArray or "
+                        f"StackedDistributedArray, got {type(vector).__name__}")
+    return _same_kind(vector, kind, f"{solver}: {name}")
 
 
 def _tolerance(tol, rtol, solver):
@@ -262,9 +331,8 @@ def ProximalGradient(proxf, proxg, x0, epsg=1.0, tau=None, backtracking=False, b
         proxf._handle(kind), proxg._handle(kind), unwrap_vector(x0), epsg=float(epsg), tau=step,
         tau0=1.0 if tau is None else float(tau), beta=float(beta), eta=float(eta),
         niterback=int(niterback),
-        acceleration="none" if acceleration is None else str(acceleration), niter=int(niter),
-        tol=_tolerance(tol, rtol, "ProximalGradient"), show=bool(show),
-        callback=_callback(callback, x0._comm))
+        acceleration="none" if acceleration is None else str(acceleration),
+        **_run(niter, tol, rtol, show, itershow, callback, x0, "ProximalGradient"))
     return wrap_vector(r["x"], x0._comm)
 
 
@@ -280,50 +348,61 @@ def ADMML2(proxg, Op, b, A, x0, tau, niter=10, z0=None, gfirst=False, tol=None, 
            callback=None, callbackz=False, show=False, itershow=(10, 10, 10), kwargs_solver=None):
     """min 1/2 ||Op x - b||^2 + g(A x) (PyProximal's and PyLops-MPI's ADMML2): returns (x, z).
 
-    The x-update solves its normal equations by CG: kwargs_solver (a dict, as PyLops-MPI's)
+    z0 None starts from z = A x0; gfirst=True updates z before x (z0 is then not read; u is
+    updated with A x_{k+1}, as ADMM's scaled dual, where PyProximal's ADMML2 uses A x_k). The
+    x-update solves its normal equations by CG: kwargs_solver (a dict, as PyLops-MPI's)
     ``niter`` (20) iterations at most, relative tolerance ``rtol`` (1e-10)."""
     kwargs_solver = dict(kwargs_solver or {})
-    if z0 is not None or gfirst or callbackz:
-        raise ValueError("ADMML2: z0, gfirst=True and callbackz are not supported")
+    if callbackz:
+        raise ValueError("ADMML2: callbackz is not supported (the callback receives x only)")
     unknown = set(kwargs_solver) - {"niter", "rtol"}
     if unknown:
         raise ValueError(f"ADMML2: kwargs_solver takes niter and rtol, got {sorted(unknown)}")
-    r = _ext.admm_l2(proxg._handle(_range_kind(A)), Op._op, unwrap_vector(b), A._op,
-                     unwrap_vector(x0), tau=float(tau),
+    aux = _range_kind(A)
+    r = _ext.admm_l2(proxg._handle(aux), Op._op, unwrap_vector(b), A._op, unwrap_vector(x0),
+                     z0=_start(z0, aux, "ADMML2", "z0"), gfirst=bool(gfirst), tau=float(tau),
                      inner_niter=int(kwargs_solver.get("niter", 20)),
-                     inner_rtol=float(kwargs_solver.get("rtol", 1e-10)), niter=int(niter),
-                     tol=_tolerance(tol, rtol, "ADMML2"), show=bool(show),
-                     callback=_callback(callback, x0._comm))
+                     inner_rtol=float(kwargs_solver.get("rtol", 1e-10)),
+                     **_run(niter, tol, rtol, show, itershow, callback, x0, "ADMML2"))
     return wrap_vector(r["x"], x0._comm), wrap_vector(r["aux"], x0._comm)
 
 
 def LinearizedADMM(proxf, proxg, A, x0, tau, mu=None, niter=10, z0=None, tol=None, rtol=None,
                    callback=None, show=False, itershow=(10, 10, 10), check_steps=True):
     """min f(x) + g(A x) (PyProximal's LinearizedADMM): returns (x, z). mu None picks
-    0.95 tau / ||A||^2; check_steps raises when mu ||A||^2 > tau."""
-    if z0 is not None:
-        raise ValueError("LinearizedADMM: z0 is not supported")
-    r = _ext.linearized_admm(proxf._handle(_kind(x0)), proxg._handle(_range_kind(A)), A._op,
-                             unwrap_vector(x0), tau=float(tau),
-                             mu=None if mu is None else float(mu), check_steps=bool(check_steps),
-                             niter=int(niter), tol=_tolerance(tol, rtol, "LinearizedADMM"),
-                             show=bool(show), callback=_callback(callback, x0._comm))
+    0.95 tau / ||A||^2; check_steps raises when mu ||A||^2 > tau. z0 None starts from z = A x0;
+    the first x-update is linearised at A x0 (PyProximal's at z0)."""
+    aux = _range_kind(A)
+    r = _ext.linearized_admm(proxf._handle(_kind(x0)), proxg._handle(aux), A._op,
+                             unwrap_vector(x0), z0=_start(z0, aux, "LinearizedADMM", "z0"),
+                             tau=float(tau), mu=None if mu is None else float(mu),
+                             check_steps=bool(check_steps),
+                             **_run(niter, tol, rtol, show, itershow, callback, x0,
+                                    "LinearizedADMM"))
     return wrap_vector(r["x"], x0._comm), wrap_vector(r["aux"], x0._comm)
 
 
 def PrimalDual(proxf, proxg, A, x0, tau=None, mu=None, y0=None, z=None, theta=1.0, niter=10,
-               gfirst=False, tol=None, rtol=None, callback=None, callbacky=False, returny=False,
+               gfirst=True, tol=None, rtol=None, callback=None, callbacky=False, returny=False,
                show=False, itershow=(10, 10, 10), check_steps=True):
-    """min f(x) + g(A x) by Chambolle-Pock (PyProximal's PrimalDual, x-update first, as its
-    gfirst=False): returns x, or (x, y) with returny. tau and mu (the dual step) None pick
-    0.95 / ||A||; check_steps raises when tau mu ||A||^2 > 1."""
-    if y0 is not None or z is not None or gfirst or callbacky:
-        raise ValueError("PrimalDual: y0, z, gfirst=True and callbacky are not supported")
-    r = _ext.primal_dual(proxf._handle(_kind(x0)), proxg._handle(_range_kind(A)), A._op,
-                         unwrap_vector(x0), tau=None if tau is None else float(tau),
+    """min f(x) + Re<z, x> + g(A x) by Chambolle-Pock (PyProximal's PrimalDual; gfirst=True,
+    its default, updates the dual variable first): returns x, or (x, y) with returny. tau and
+    mu (the dual step) None pick 0.95 / ||A||; check_steps raises when tau mu ||A||^2 > 1. y0
+    None starts from y = 0; z (an array of x's type) adds the linear term, as proxf's
+    affine_addition."""
+    if callbacky:
+        raise ValueError("PrimalDual: callbacky is not supported (the callback receives x only)")
+    for name, step in (("tau", tau), ("mu", mu)):
+        if step is not None and (not isinstance(step, Number) or isinstance(step, complex)):
+            raise ValueError(f"PrimalDual: {name} must be a real number or None (steps per "
+                             f"iteration are not supported)")
+    kind, aux = _kind(x0), _range_kind(A)
+    f = proxf if z is None else proxf.affine_addition(z)
+    r = _ext.primal_dual(f._handle(kind), proxg._handle(aux), A._op, unwrap_vector(x0),
+                         y0=_start(y0, aux, "PrimalDual", "y0"), gfirst=bool(gfirst),
+                         tau=None if tau is None else float(tau),
                          sigma=None if mu is None else float(mu), theta=float(theta),
-                         check_steps=bool(check_steps), niter=int(niter),
-                         tol=_tolerance(tol, rtol, "PrimalDual"), show=bool(show),
-                         callback=_callback(callback, x0._comm))
+                         check_steps=bool(check_steps),
+                         **_run(niter, tol, rtol, show, itershow, callback, x0, "PrimalDual"))
     x = wrap_vector(r["x"], x0._comm)
     return (x, wrap_vector(r["aux"], x0._comm)) if returny else x

@@ -31,6 +31,7 @@
 #include "distlops/operators/reshape.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/vstack.hpp"
+#include "gil_safe_object.hpp"
 #include "operator_binding.hpp"
 
 namespace distlops::python {
@@ -52,27 +53,6 @@ DerivativeKind kind_from_name(const std::string& name) {
 /// A Python function y = f(x) of NumPy arrays as the computation of a local operator: x is a
 /// read-only view of the input, f's result (converted by the package to a C-contiguous array of
 /// the operator's dtype) is copied into the output.
-/// Holds a Python object in C++ code that may drop it without the GIL (an operator released
-/// at the end of a solve): the last reference is dropped with the GIL taken.
-class GilSafeObject {
- public:
-  explicit GilSafeObject(nb::object object) : object_(std::move(object)) {}
-  GilSafeObject(const GilSafeObject&) = delete;
-  GilSafeObject& operator=(const GilSafeObject&) = delete;
-  ~GilSafeObject() {
-    if (Py_IsInitialized() != 0) {
-      nb::gil_scoped_acquire gil;
-      object_.reset();
-    } else {
-      object_.release();  // the interpreter is gone: nothing left to free
-    }
-  }
-  const nb::object& get() const { return object_; }
-
- private:
-  nb::object object_;
-};
-
 template <class T>
 typename local::CallableOperator<T, Host>::Function python_function(nb::callable f) {
   auto held = std::make_shared<GilSafeObject>(std::move(f));

@@ -8,6 +8,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,40 +26,30 @@
 #include "distlops/solvers/proximal/linearized_admm.hpp"
 #include "distlops/solvers/proximal/primal_dual.hpp"
 #include "distlops/solvers/proximal/proximal_gradient.hpp"
+#include "gil_safe_object.hpp"
+#include "solver_run.hpp"
 
 namespace distlops::python {
 namespace {
 
 using release = nb::call_guard<nb::gil_scoped_release>;
 
-/// What every proximal solver takes beyond its own parameters.
-struct Run {
-  int niter;
-  double tol;
-  bool show;
-  nb::handle callback;  // borrowed: the caller's argument outlives the solve
-};
+/// The arguments of SolverRun, last in every solver's signature.
+#define DISTLOPS_PROXIMAL_RUN_ARGS                                        \
+  nb::arg("niter"), nb::arg("tol"), nb::arg("show"), nb::arg("itershow"), \
+      nb::arg("callback").none(), release()
 
-template <class Domain, class Options>
-void apply_run(Options& options, const Run& run) {
-  options.niter = run.niter;
-  options.tol = run.tol;
-  options.progress.show = run.show;
-  if (run.callback.is_valid() && !run.callback.is_none()) {
-    // The callback sees the current model as a borrowed array, valid during the call only.
-    options.callback = [f = run.callback](int, const Domain& x, double, double) {
-      nb::gil_scoped_acquire gil;
-      nb::object verdict = f(nb::cast(const_cast<Domain*>(&x), nb::rv_policy::reference));
-      return nb::cast<bool>(verdict) ? CallbackAction::stop : CallbackAction::proceed;
-    };
-  }
-}
-
-/// Runs a step-wise solver to its end and returns its result with the auxiliary vector `aux`
-/// (ADMM's z, PrimalDual's y), which the function form does not keep.
+/// Runs a step-wise solver from x0 (and the auxiliary vector's start `aux0`, when not null) to
+/// its end and returns its result with the auxiliary vector `aux` (ADMM's z, PrimalDual's y),
+/// which the function form does not keep.
 template <class Solver, class Domain, class Aux>
-nb::dict solve_with_aux(Solver& solver, const Domain& x0, const Aux& (Solver::*aux)() const) {
-  solver.setup(x0);
+nb::dict solve_with_aux(Solver& solver, const Domain& x0, const Aux* aux0,
+                        const Aux& (Solver::*aux)() const) {
+  if (aux0) {
+    solver.setup(x0, *aux0);
+  } else {
+    solver.setup(x0);
+  }
   while (!solver.finished())
     solver.step();
   Aux kept((solver.*aux)());
@@ -88,9 +79,22 @@ void bind_prox_for_vector(nb::module_& m, const std::string& suffix) {
       .def("gradient", nb::overload_cast<const V&>(&Prox::gradient, nb::const_), release());
   nb::class_<L1<V>, Prox>(m, ("L1_" + suffix).c_str())
       .def(nb::init<double>(), nb::arg("sigma"))
-      .def(nb::init<const V&, double>(), nb::arg("weights"), nb::arg("sigma"));
+      .def(nb::init<const V&, double>(), nb::arg("weights"), nb::arg("sigma"))
+      .def(
+          "__init__",
+          [](L1<V>* self, nb::callable schedule) {
+            // sigma(k) runs on the solver's thread, which takes the GIL back for the call.
+            auto held = std::make_shared<GilSafeObject>(std::move(schedule));
+            new (self) L1<V>([held](int k) {
+              nb::gil_scoped_acquire gil;
+              return nb::cast<double>(held->get()(k));
+            });
+          },
+          nb::arg("schedule"))
+      .def_prop_ro("prox_calls", &L1<V>::prox_calls);
   nb::class_<Box<V>, Prox>(m, ("Box_" + suffix).c_str())
-      .def(nb::init<double, double>(), nb::arg("lower"), nb::arg("upper"));
+      .def(nb::init<double, double>(), nb::arg("lower"), nb::arg("upper"))
+      .def(nb::init<const V&, const V&>(), nb::arg("lower"), nb::arg("upper"), release());
   nb::class_<EuclideanBall<V>, Prox>(m, ("EuclideanBall_" + suffix).c_str())
       .def(nb::init<double>(), nb::arg("radius"))
       .def(nb::init<const V&, double>(), nb::arg("center"), nb::arg("radius"));
@@ -114,9 +118,10 @@ void bind_prox_for_vector(nb::module_& m, const std::string& suffix) {
       "proximal_gradient",
       [](const Prox& f, const Prox& g, const V& x0, double epsg, std::optional<double> tau,
          double tau0, double beta, double eta, int niterback, const std::string& acceleration,
-         int niter, double tol, bool show, nb::handle callback) {
+         int niter, double tol, bool show, std::vector<int> itershow, nb::handle callback) {
         ProximalGradientOptions<V> options;
-        apply_run<V>(options, {niter, tol, show, callback});
+        apply_run<V>(options, {niter, tol, show, std::move(itershow), callback},
+                     CallbackForm::model_only);
         options.epsg = epsg;
         options.tau = tau;
         options.tau0 = tau0;
@@ -150,8 +155,7 @@ void bind_prox_for_vector(nb::module_& m, const std::string& suffix) {
       },
       nb::arg("f"), nb::arg("g"), nb::arg("x0"), nb::arg("epsg"), nb::arg("tau").none(),
       nb::arg("tau0"), nb::arg("beta"), nb::arg("eta"), nb::arg("niterback"),
-      nb::arg("acceleration"), nb::arg("niter"), nb::arg("tol"), nb::arg("show"),
-      nb::arg("callback").none(), release());
+      nb::arg("acceleration"), DISTLOPS_PROXIMAL_RUN_ARGS);
 }
 
 /// The solvers whose second proximal operator acts on another vector type (A: D -> Aux).
@@ -160,52 +164,58 @@ void bind_split_solvers(nb::module_& m) {
   m.def(
       "admm_l2",
       [](const ProxOperator<Aux>& g, const BasicLinearOperator<D, D>& op, const D& b,
-         const BasicLinearOperator<D, Aux>& a, const D& x0, double tau, int inner_niter,
-         double inner_rtol, int niter, double tol, bool show, nb::handle callback) {
+         const BasicLinearOperator<D, Aux>& a, const D& x0, const Aux* z0, bool gfirst, double tau,
+         int inner_niter, double inner_rtol, int niter, double tol, bool show,
+         std::vector<int> itershow, nb::handle callback) {
         AdmmOptions<D> options;
-        apply_run<D>(options, {niter, tol, show, callback});
+        apply_run<D>(options, {niter, tol, show, std::move(itershow), callback},
+                     CallbackForm::model_only);
         options.tau = tau;
         options.inner_niter = inner_niter;
         options.inner_rtol = inner_rtol;
+        options.g_first = gfirst;
         Admm<D, D, Aux> solver(g, op, b, a, options);
-        return solve_with_aux(solver, x0, &Admm<D, D, Aux>::z);
+        return solve_with_aux(solver, x0, z0, &Admm<D, D, Aux>::z);
       },
-      nb::arg("g"), nb::arg("op"), nb::arg("b"), nb::arg("a"), nb::arg("x0"), nb::arg("tau"),
-      nb::arg("inner_niter"), nb::arg("inner_rtol"), nb::arg("niter"), nb::arg("tol"),
-      nb::arg("show"), nb::arg("callback").none(), release());
+      nb::arg("g"), nb::arg("op"), nb::arg("b"), nb::arg("a"), nb::arg("x0"), nb::arg("z0").none(),
+      nb::arg("gfirst"), nb::arg("tau"), nb::arg("inner_niter"), nb::arg("inner_rtol"),
+      DISTLOPS_PROXIMAL_RUN_ARGS);
   m.def(
       "linearized_admm",
       [](const ProxOperator<D>& f, const ProxOperator<Aux>& g, const BasicLinearOperator<D, Aux>& a,
-         const D& x0, double tau, std::optional<double> mu, bool check_steps, int niter, double tol,
-         bool show, nb::handle callback) {
+         const D& x0, const Aux* z0, double tau, std::optional<double> mu, bool check_steps,
+         int niter, double tol, bool show, std::vector<int> itershow, nb::handle callback) {
         LinearizedAdmmOptions<D> options;
-        apply_run<D>(options, {niter, tol, show, callback});
+        apply_run<D>(options, {niter, tol, show, std::move(itershow), callback},
+                     CallbackForm::model_only);
         options.tau = tau;
         options.mu = mu;
         options.check_steps = check_steps;
         LinearizedAdmm<D, Aux> solver(f, g, a, options);
-        return solve_with_aux(solver, x0, &LinearizedAdmm<D, Aux>::z);
+        return solve_with_aux(solver, x0, z0, &LinearizedAdmm<D, Aux>::z);
       },
-      nb::arg("f"), nb::arg("g"), nb::arg("a"), nb::arg("x0"), nb::arg("tau"), nb::arg("mu").none(),
-      nb::arg("check_steps"), nb::arg("niter"), nb::arg("tol"), nb::arg("show"),
-      nb::arg("callback").none(), release());
+      nb::arg("f"), nb::arg("g"), nb::arg("a"), nb::arg("x0"), nb::arg("z0").none(), nb::arg("tau"),
+      nb::arg("mu").none(), nb::arg("check_steps"), DISTLOPS_PROXIMAL_RUN_ARGS);
   m.def(
       "primal_dual",
       [](const ProxOperator<D>& f, const ProxOperator<Aux>& g, const BasicLinearOperator<D, Aux>& k,
-         const D& x0, std::optional<double> tau, std::optional<double> sigma, double theta,
-         bool check_steps, int niter, double tol, bool show, nb::handle callback) {
+         const D& x0, const Aux* y0, bool gfirst, std::optional<double> tau,
+         std::optional<double> sigma, double theta, bool check_steps, int niter, double tol,
+         bool show, std::vector<int> itershow, nb::handle callback) {
         PrimalDualOptions<D> options;
-        apply_run<D>(options, {niter, tol, show, callback});
+        apply_run<D>(options, {niter, tol, show, std::move(itershow), callback},
+                     CallbackForm::model_only);
         options.tau = tau;
         options.sigma = sigma;
         options.theta = theta;
         options.check_steps = check_steps;
+        options.dual_first = gfirst;
         PrimalDual<D, Aux> solver(f, g, k, options);
-        return solve_with_aux(solver, x0, &PrimalDual<D, Aux>::y);
+        return solve_with_aux(solver, x0, y0, &PrimalDual<D, Aux>::y);
       },
-      nb::arg("f"), nb::arg("g"), nb::arg("k"), nb::arg("x0"), nb::arg("tau").none(),
-      nb::arg("sigma").none(), nb::arg("theta"), nb::arg("check_steps"), nb::arg("niter"),
-      nb::arg("tol"), nb::arg("show"), nb::arg("callback").none(), release());
+      nb::arg("f"), nb::arg("g"), nb::arg("k"), nb::arg("x0"), nb::arg("y0").none(),
+      nb::arg("gfirst"), nb::arg("tau").none(), nb::arg("sigma").none(), nb::arg("theta"),
+      nb::arg("check_steps"), DISTLOPS_PROXIMAL_RUN_ARGS);
 }
 
 template <class T>

@@ -22,48 +22,10 @@
 #include "distlops/solvers/ista.hpp"
 #include "distlops/solvers/lsqr.hpp"
 #include "distlops/solvers/power_iteration.hpp"
+#include "solver_run.hpp"
 
 namespace distlops::python {
 namespace {
-
-/// What every solver takes beyond its own parameters.
-struct Common {
-  int niter;
-  double tol;
-  bool show;
-  std::vector<int> itershow;
-  nb::handle callback;  // borrowed: the caller's argument outlives the solve
-};
-
-template <class Domain, class Options>
-void apply_common(Options& options, const Common& common) {
-  options.niter = common.niter;
-  options.tol = common.tol;
-  options.progress.show = common.show;
-  if (common.itershow.size() != 3) {
-    throw InvalidArgument("itershow must hold three counts (first, last, every), got " +
-                          std::to_string(common.itershow.size()));
-  }
-  options.progress.first = common.itershow[0];
-  options.progress.last = common.itershow[1];
-  options.progress.every = common.itershow[2];
-  if (common.callback.is_valid() && !common.callback.is_none()) {
-    // The callback sees the current model as a borrowed array, valid during the call only.
-    options.callback = [f = common.callback](int iteration, const Domain& x, double residual,
-                                             double cost) {
-      nb::gil_scoped_acquire gil;
-      nb::object verdict =
-          f(iteration, nb::cast(const_cast<Domain*>(&x), nb::rv_policy::reference), residual, cost);
-      return nb::cast<bool>(verdict) ? CallbackAction::stop : CallbackAction::proceed;
-    };
-  }
-}
-
-// Python objects are taken as borrowed handles: these functions run without the GIL, where
-// no reference count may change.
-Common common_of(int niter, double tol, bool show, std::vector<int> itershow, nb::handle callback) {
-  return {niter, tol, show, std::move(itershow), callback};
-}
 
 template <class Domain>
 nb::dict result_dict(SolverResult<Domain>&& result) {
@@ -90,7 +52,8 @@ void bind_least_squares(nb::module_& m) {
       [](const Op& op, const R& y, const D* x0, double damp, int niter, double tol, bool show,
          std::vector<int> itershow, nb::handle callback) {
         CglsOptions<D> options;
-        apply_common<D>(options, common_of(niter, tol, show, std::move(itershow), callback));
+        apply_run<D>(options, {niter, tol, show, std::move(itershow), callback},
+                     CallbackForm::full);
         options.damp = damp;
         CglsResult<D> result = x0 ? cgls(op, y, *x0, options) : cgls(op, y, options);
         const double r1 = result.r1norm, r2 = result.r2norm;
@@ -107,7 +70,8 @@ void bind_least_squares(nb::module_& m) {
          double conlim, int niter, double tol, bool show, std::vector<int> itershow,
          nb::handle callback) {
         LsqrOptions<D> options;
-        apply_common<D>(options, common_of(niter, tol, show, std::move(itershow), callback));
+        apply_run<D>(options, {niter, tol, show, std::move(itershow), callback},
+                     CallbackForm::full);
         options.damp = damp;
         options.atol = atol;
         options.btol = btol;
@@ -135,7 +99,8 @@ void bind_least_squares(nb::module_& m) {
          std::vector<double> decay, double rtol, double rtol1, int niter, double tol, bool show,
          std::vector<int> itershow, nb::handle callback) {
         IstaOptions<D> options;
-        apply_common<D>(options, common_of(niter, tol, show, std::move(itershow), callback));
+        apply_run<D>(options, {niter, tol, show, std::move(itershow), callback},
+                     CallbackForm::full);
         options.eps = eps;
         options.alpha = alpha;
         options.eigs.niter = eigs_niter;
@@ -169,7 +134,8 @@ void bind_square(nb::module_& m) {
       [](const Op& op, const V& y, const V* x0, int niter, double tol, bool show,
          std::vector<int> itershow, nb::handle callback) {
         CgOptions<V> options;
-        apply_common<V>(options, common_of(niter, tol, show, std::move(itershow), callback));
+        apply_run<V>(options, {niter, tol, show, std::move(itershow), callback},
+                     CallbackForm::full);
         CgResult<V> result = x0 ? cg(op, y, *x0, options) : cg(op, y, options);
         nb::gil_scoped_acquire gil;
         return result_dict<V>(std::move(result));

@@ -194,7 +194,7 @@ def test_primal_dual_total_variation_follows_its_iteration(comm, dtype):
     D0, D1 = gradient_2d(*shape)
     tau, mu, theta, niter, sigma = 0.3, 0.3, 1.0, 6, 0.5
     x, y = dl.PrimalDual(dl.L2(b=b), dl.L21(ndim=2, sigma=sigma), K, x0, tau=tau, mu=mu,
-                         theta=theta, niter=niter, returny=True)
+                         theta=theta, niter=niter, gfirst=False, returny=True)
     xk, b_flat = x0g.ravel().astype(np.complex128), bg.ravel()
     y0, y1 = np.zeros(xk.size, complex), np.zeros(xk.size, complex)
     for _ in range(niter):

@@ -35,6 +35,12 @@ __global__ void clip_box_kernel(Index n, R lower, R upper, D* x) {
     x[i] = proximal_rules::clip_box(x[i], lower, upper);
 }
 
+template <class D>
+__global__ void clip_box_between_kernel(Index n, const D* lower, const D* upper, D* x) {
+  for (Index i = first_index(); i < n; i += grid_stride())
+    x[i] = proximal_rules::clip_box_between(x[i], lower[i], upper[i]);
+}
+
 template <class D, class R>
 __global__ void accumulate_abs_squared_kernel(Index n, const D* x, R* s2) {
   for (Index i = first_index(); i < n; i += grid_stride())
@@ -77,6 +83,14 @@ void clip_box(Cuda, Index n, real_type_t<T> lower, real_type_t<T> upper, T* x) {
 }
 
 template <Scalar T>
+void clip_box_between(Cuda, Index n, const T* lower, const T* upper, T* x) {
+  if (n <= 0) return;
+  clip_box_between_kernel<<<device::grid_size(n), device::block_size, 0, device::stream()>>>(
+      n, device::pointer(lower), device::pointer(upper), device::pointer(x));
+  cuda::check_launch("clip box between kernel launch");
+}
+
+template <Scalar T>
 void accumulate_abs_squared(Cuda, Index n, const T* x, real_type_t<T>* s2) {
   if (n <= 0) return;
   accumulate_abs_squared_kernel<<<device::grid_size(n), device::block_size, 0, device::stream()>>>(
@@ -97,6 +111,7 @@ void scale_groups(Cuda, GroupScaling scaling, Index n, const real_type_t<T>* s2,
   template void weighted_soft_threshold<T>(Space, Index, real_type_t<T>, const T*, T*);            \
   template void clip_magnitude<T>(Space, Index, real_type_t<T>, const T*, T*);                     \
   template void clip_box<T>(Space, Index, real_type_t<T>, real_type_t<T>, T*);                     \
+  template void clip_box_between<T>(Space, Index, const T*, const T*, T*);                         \
   template void accumulate_abs_squared<T>(Space, Index, const T*, real_type_t<T>*);                \
   template void scale_groups<T>(Space, GroupScaling, Index, const real_type_t<T>*, real_type_t<T>, \
                                 T*);

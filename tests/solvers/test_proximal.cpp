@@ -172,6 +172,40 @@ static void check_box_and_ball() {
   const Box<V> positive = nonnegative<V>();
   CHECK(positive.value(positive.prox(x, 1.0)) == 0);
 
+  // Element-wise bounds: lower_i = c_i - 0.3 (- infinity for every third), upper_i = c_i + 0.4.
+  Dense<T> lower_bounds = gc, upper_bounds = gc;
+  auto both_parts = [](double v) {
+    if constexpr (is_complex_v<T>) {
+      return T(static_cast<R>(v), static_cast<R>(v));
+    } else {
+      return static_cast<T>(v);
+    }
+  };
+  for (Eigen::Index i = 0; i < gc.size(); ++i) {
+    lower_bounds(i) -= both_parts(0.3);
+    upper_bounds(i) += both_parts(0.4);
+    if (i % 3 == 0) lower_bounds(i) = both_parts(-std::numeric_limits<double>::infinity());
+  }
+  V lower(layout), upper(layout);
+  scatter_vector(lower_bounds, lower);
+  scatter_vector(upper_bounds, upper);
+  const Box<V> between(lower, upper);
+  Dense<T> clipped_between(gx.size());
+  for (Eigen::Index i = 0; i < gx.size(); ++i) {
+    if constexpr (is_complex_v<T>) {
+      clipped_between(i) = T(clip(gx(i).real(), lower_bounds(i).real(), upper_bounds(i).real()),
+                             clip(gx(i).imag(), lower_bounds(i).imag(), upper_bounds(i).imag()));
+    } else {
+      clipped_between(i) = clip(gx(i), lower_bounds(i), upper_bounds(i));
+    }
+  }
+  const V projected_between = between.prox(x, 2.0);
+  CHECK(max_difference(global_vector(projected_between), clipped_between) == 0);
+  CHECK(between.value(x) == std::numeric_limits<double>::infinity());
+  CHECK(between.value(projected_between) == 0);
+  CHECK(between.value(c) == 0);
+  check_moreau(between, x, 0.7, 10 * tol);
+
   const double radius = 0.9;
   const EuclideanBall<V> ball(c, radius);
   const Dense<T> d = gx - gc;
@@ -334,6 +368,49 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("L21: group shrinkage and projection of the co
   }
 }
 
+TEMPLATE_TEST_CASE("L1 with a schedule of sigma: the k-th prox call uses sigma(k)",
+                   "[proximal][l1][schedule]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using V = DistributedArray<T>;
+  const double tol = space_tolerance<T, Host>();
+  const V x = random_vector<V>(uneven_layout(12), 51);
+  const Dense<T> gx = global_vector(x);
+  const double norm1 = static_cast<double>(gx.cwiseAbs().sum());
+  auto sigma = [](int k) { return 0.5 + 0.25 * k; };
+  const L1<V> f(sigma);
+  CHECK(f.prox_calls() == 0);
+  CHECK(std::abs(f.value(x) - sigma(0) * norm1) <= tol * norm1);
+  auto soft_all = [&](double t) {
+    Dense<T> y(gx.size());
+    for (Eigen::Index i = 0; i < gx.size(); ++i)
+      y(i) = soft(gx(i), t);
+    return y;
+  };
+  CHECK(max_difference(global_vector(f.prox(x, 0.4)), soft_all(0.4 * sigma(1))) <= tol);
+  // A clone (what a solver keeps) counts on the same calls.
+  const auto copy = f.clone();
+  CHECK(max_difference(global_vector(copy->prox(x, 0.4)), soft_all(0.4 * sigma(2))) <= tol);
+  CHECK(f.prox_calls() == 2);
+  CHECK(std::abs(f.value(x) - sigma(2) * norm1) <= tol * norm1);
+  CHECK(f.sigma() == sigma(2));
+  // The conjugate's prox projects onto |y_i| <= sigma(2) and counts no call.
+  Dense<T> projected(gx.size());
+  for (Eigen::Index i = 0; i < gx.size(); ++i) {
+    const double m = std::abs(std::complex<double>(gx(i)));
+    projected(i) =
+        m > sigma(2) ? static_cast<T>(gx(i) * static_cast<real_type_t<T>>(sigma(2) / m)) : gx(i);
+  }
+  CHECK(max_difference(global_vector(f.prox_conjugate(x, 3.0)), projected) <= tol);
+  CHECK(f.prox_calls() == 2);
+  // A schedule that turns negative raises on every rank at the call that reads it.
+  const L1<V> falling([](int k) { return 1.0 - k; });
+  (void)falling.prox(x, 1.0);
+  expect_everywhere<InvalidArgument>(
+      x.communicator(), [&] { (void)falling.prox(x, 1.0); }, "the schedule gave sigma(2)");
+  expect_everywhere<InvalidArgument>(
+      x.communicator(), [&] { L1<V>(std::function<double(int)>{}); }, "schedule");
+}
+
 TEST_CASE("L21: one object serves arrays of changing layouts", "[proximal][l21]") {
   // The workspace of the groups' norms follows the layout; copies and clones start afresh.
   using D = DistributedArray<double>;
@@ -379,6 +456,26 @@ TEST_CASE("proximal operators: bad input raises on every rank", "[proximal][erro
       comm, [&] { L1<D>(-1.0); }, "sigma must be");
   expect_everywhere<InvalidArgument>(
       comm, [&] { Box<D>(1.0, 0.0); }, "lower <= upper");
+  // Element-wise bounds crossed on the last element only (owned by one rank), NaN in one
+  // element, and bounds of another layout.
+  const D lower(layout, 0.0), upper(layout, 1.0);
+  D crossed(layout);
+  std::vector<double> crossed_global(8, 0.0);
+  crossed_global[7] = 2.0;
+  crossed.assign_global(crossed_global);
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { Box<D>(crossed, upper); }, "a lower bound above its upper bound");
+  D with_nan = upper.copy();
+  std::vector<double> nan_global(8, 1.0);
+  nan_global[3] = std::nan("");
+  with_nan.assign_global(nan_global);
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { Box<D>(lower, with_nan); }, "NaN");
+  D other_bounds(Layout(comm, {9}), 1.0);
+  expect_everywhere<ShapeMismatch>(
+      comm, [&] { Box<D>(lower, other_bounds); }, "the upper bounds");
+  expect_everywhere<ShapeMismatch>(
+      comm, [&] { Box<D>(other_bounds, other_bounds).prox(x, 1.0); }, "the bounds");
   expect_everywhere<InvalidArgument>(
       comm, [&] { EuclideanBall<D>(-1.0); }, "radius");
   expect_everywhere<InvalidArgument>(

@@ -154,6 +154,155 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
 
 namespace {
 
+/// The quadratic problem of the start-vector tests, gathered: Op (n x n), A (m x n), b, and the
+/// closed-form proxes of f = 1/2 ||x - b||^2 and g = eps/2 ||z||^2.
+template <class T>
+struct SerialQuadratic {
+  using R = real_type_t<T>;
+  DenseMatrix<T> op, a;
+  DenseVector<T> b;
+  double eps;
+  DenseVector<T> prox_f(const DenseVector<T>& v, double t) const {
+    return (v + static_cast<R>(t) * b) / static_cast<R>(1 + t);
+  }
+  DenseVector<T> prox_g(const DenseVector<T>& v, double t) const {
+    return v / static_cast<R>(1 + t * eps);
+  }
+  /// g* = ||y||^2 / (2 eps): prox_{t g*}(v) = eps v / (eps + t).
+  DenseVector<T> prox_g_conjugate(const DenseVector<T>& v, double t) const {
+    return static_cast<R>(eps / (eps + t)) * v;
+  }
+  /// ADMM with an exact x-update, z first or x first.
+  DenseVector<T> admm(DenseVector<T> x, DenseVector<T> z, double tau, bool g_first,
+                      int niter) const {
+    const R scale = static_cast<R>(1 / tau);
+    const DenseMatrix<T> normal = op.adjoint() * op + scale * a.adjoint() * a;
+    DenseVector<T> u = DenseVector<T>::Zero(z.size());
+    auto update_x = [&] {
+      x = normal.ldlt().solve(DenseVector<T>(op.adjoint() * b + scale * a.adjoint() * (z - u)));
+    };
+    for (int k = 0; k < niter; ++k) {
+      if (g_first) {
+        z = prox_g(a * x + u, tau);
+        update_x();
+      } else {
+        update_x();
+        z = prox_g(a * x + u, tau);
+      }
+      u += a * x - z;
+    }
+    return x;
+  }
+  DenseVector<T> linearized_admm(DenseVector<T> x, DenseVector<T> z, double tau, double mu,
+                                 int niter) const {
+    DenseVector<T> u = DenseVector<T>::Zero(z.size());
+    for (int k = 0; k < niter; ++k) {
+      x = prox_f(x - static_cast<R>(mu / tau) * a.adjoint() * (a * x - z + u), mu);
+      z = prox_g(a * x + u, tau);
+      u += a * x - z;
+    }
+    return x;
+  }
+  /// Chambolle-Pock with K = A, dual step first or primal step first; returns (x, y).
+  std::pair<DenseVector<T>, DenseVector<T>> primal_dual(DenseVector<T> x, DenseVector<T> y,
+                                                        double tau, double sigma, double theta,
+                                                        bool dual_first, int niter) const {
+    DenseVector<T> xbar = x;
+    for (int k = 0; k < niter; ++k) {
+      const DenseVector<T> xold = x;
+      if (dual_first) y = prox_g_conjugate(y + static_cast<R>(sigma) * a * xbar, sigma);
+      x = prox_f(x - static_cast<R>(tau) * a.adjoint() * y, tau);
+      xbar = x + static_cast<R>(theta) * (x - xold);
+      if (!dual_first) y = prox_g_conjugate(y + static_cast<R>(sigma) * a * xbar, sigma);
+    }
+    return {x, y};
+  }
+};
+
+}  // namespace
+
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
+    "admm, linearized_admm and primal_dual: start vectors z0 and y0 and the g-first orders "
+    "against serial transcriptions",
+    "[proximal][admm][primal_dual][start]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using V = DistributedArray<T, Space>;
+  using S = StackedDistributedArray<T, Space>;
+  const bool single = std::is_same_v<real_type_t<T>, float>;
+  const double tol = 20 * iterate_tolerance<T, Space>();
+  const Layout layout = uneven_layout(10);
+  const S aux_vector(std::vector<V>{V::zeros(uneven_layout(7)), V::zeros(Layout(world(), {8}))});
+  const auto aux = aux_vector.layout();
+  SerialQuadratic<T> serial{
+      well_conditioned<T>(10, 10, 121), well_conditioned<T>(15, 10, 122), {}, 0.3};
+  const auto a_op =
+      BasicLinearOperator<V, S>::template make<DenseOperator<V, S>>(serial.a, layout, aux);
+  const auto op = dense_operator<V>(serial.op, layout, layout);
+  V b(layout), x0(layout);
+  S z0(aux), y0(aux);
+  fill_random(b, 123);
+  fill_random(x0, 124);
+  fill_random(z0, 125);
+  fill_random(y0, 126);
+  serial.b = global_vector(b);
+  const DenseVector<T> gx0 = global_vector(x0), gz0 = global_vector(z0), gy0 = global_vector(y0);
+  const L2<V> f(b);
+  const L2<S> g(serial.eps);
+  const int niter = 6;
+  for (const bool g_first : {false, true}) {
+    INFO("admm, g_first = " << g_first);
+    AdmmOptions<V> options;
+    options.niter = niter;
+    options.tau = 0.7;
+    options.g_first = g_first;
+    options.inner_niter = 60;
+    options.inner_rtol = single ? 1e-6 : 1e-14;
+    const auto from_z0 = admm(g, op, b, a_op, x0, z0, options);
+    // g first reads no z0: its first z-update starts from A x0.
+    const DenseVector<T> expected =
+        serial.admm(gx0, g_first ? DenseVector<T>(serial.a * gx0) : gz0, 0.7, g_first, niter);
+    CHECK(relative_error(from_z0.x, expected) <= tol);
+    const auto from_ax0 = admm(g, op, b, a_op, x0, options);
+    CHECK(relative_error(from_ax0.x, serial.admm(gx0, serial.a * gx0, 0.7, g_first, niter)) <= tol);
+    // The objective of the histories starts at x0 either way.
+    CHECK(from_z0.costs[0] == from_ax0.costs[0]);
+  }
+  {
+    LinearizedAdmmOptions<V> options;
+    options.niter = niter;
+    options.tau = 1.0;
+    options.mu = 0.01;
+    const auto result = linearized_admm(f, g, a_op, x0, z0, options);
+    CHECK(relative_error(result.x, serial.linearized_admm(gx0, gz0, 1.0, 0.01, niter)) <= tol);
+  }
+  for (const bool dual_first : {false, true}) {
+    for (const bool with_y0 : {false, true}) {
+      INFO("primal_dual, dual_first = " << dual_first << ", y0 given: " << with_y0);
+      PrimalDualOptions<V> options;
+      options.niter = niter;
+      options.tau = 0.1;
+      options.sigma = 0.2;
+      options.theta = 0.8;
+      options.dual_first = dual_first;
+      PrimalDual<V, S> solver(f, g, a_op, options);
+      if (with_y0) {
+        solver.setup(x0, y0);
+      } else {
+        solver.setup(x0);
+      }
+      while (!solver.finished())
+        solver.step();
+      const auto [x, y] =
+          serial.primal_dual(gx0, with_y0 ? gy0 : DenseVector<T>(DenseVector<T>::Zero(15)), 0.1,
+                             0.2, 0.8, dual_first, niter);
+      CHECK(relative_error(solver.y(), y) <= tol);
+      CHECK(relative_error(solver.finalize().x, x) <= tol);
+    }
+  }
+}
+
+namespace {
+
 /// Serial Chambolle-Pock for min 1/2 ||x - b||^2 + sigma_l21 sum_i ||(K x)_group i||, with K
 /// dense (components of `n` rows stacked) on gathered vectors: the prox of f and the projection
 /// of g* written out.
@@ -512,6 +661,24 @@ TEST_CASE("proximal solvers resume from checkpoints", "[proximal][checkpoint]") 
   CHECK(resumed.resumed_from == 6);
   CHECK(global_vector(resumed.x) == global_vector(whole.x));
   CHECK(resumed.costs == whole.costs);
+
+  // The dual-first primal-dual step extrapolates from x_{k-1}: its checkpoints keep it.
+  PrimalDualOptions<V> pd;
+  pd.niter = 9;
+  pd.dual_first = true;
+  pd.record_costs = true;
+  const L2<V> data(x0);
+  const auto pd_whole = primal_dual(data, L1<V>(0.3), op, x0, d, pd);
+  pd.niter = 4;
+  pd.checkpoint.directory = scratch.path();
+  pd.checkpoint.every = 2;
+  primal_dual(data, L1<V>(0.3), op, x0, d, pd);
+  pd.niter = 9;
+  pd.checkpoint.every = 0;
+  pd.checkpoint.resume = true;
+  const auto pd_resumed = primal_dual(data, L1<V>(0.3), op, x0, d, pd);
+  CHECK(pd_resumed.resumed_from == 4);
+  CHECK(global_vector(pd_resumed.x) == global_vector(pd_whole.x));
 }
 
 TEST_CASE("proximal solvers: bad parameters raise on every rank", "[proximal][errors]") {
@@ -559,4 +726,15 @@ TEST_CASE("proximal solvers: bad parameters raise on every rank", "[proximal][er
       dense_operator<V>(DenseMatrix<double>::Identity(8, 8), b.layout(), b.layout());
   expect_everywhere<InvalidArgument>(
       comm, [&] { admm(g, identity, b, gradient, b, admm_options); }, "tau must be positive");
+  // Start vectors of the wrong layout.
+  admm_options.tau = 1;
+  const S wrong_aux(std::vector<V>{V(Layout(comm, {7}), 1.0)});
+  expect_everywhere<ShapeMismatch>(
+      comm, [&] { admm(g, identity, b, gradient, b, wrong_aux, admm_options); }, "z0");
+  ladmm.mu.reset();
+  expect_everywhere<ShapeMismatch>(
+      comm, [&] { linearized_admm(f, g, gradient, b, wrong_aux, ladmm); }, "z0");
+  options.dual_first = true;
+  expect_everywhere<ShapeMismatch>(
+      comm, [&] { primal_dual(f, g, gradient, b, wrong_aux, options); }, "y0");
 }

@@ -6,11 +6,22 @@
 ///
 ///     min_x 1/2 ||Op x - b||^2 + g(A x),   i.e.  min_{x,z} 1/2 ||Op x - b||^2 + g(z), A x = z
 ///
-/// with g convex with a prox. From x_0 = x0, z_0 = A x0, u_0 = 0 (PyProximal's gfirst=False):
+/// with g convex with a prox. From x_0 = x0, z_0 = z0 (A x0 when absent), u_0 = 0, x first
+/// (PyProximal's gfirst=False, the default):
 ///
 ///     x_{k+1} = argmin_x 1/2 ||Op x - b||^2 + 1/(2 tau) ||A x - z_k + u_k||^2
 ///     z_{k+1} = prox_{tau g}(A x_{k+1} + u_k)
 ///     u_{k+1} = u_k + A x_{k+1} - z_{k+1}
+///
+/// or, with `g_first` (PyProximal's gfirst=True; z0 is not read, the first z-update uses A x0):
+///
+///     z_{k+1} = prox_{tau g}(A x_k + u_k)
+///     x_{k+1} = argmin_x 1/2 ||Op x - b||^2 + 1/(2 tau) ||A x - z_{k+1} + u_k||^2
+///     u_{k+1} = u_k + A x_{k+1} - z_{k+1}
+///
+/// PyProximal's ADMML2 with gfirst=True updates u with A x_k instead of A x_{k+1}, so that
+/// u stops moving only where A x_k = z_{k+1}; the library keeps the scaled dual update of ADMM
+/// (that of PyProximal's ADMM with gfirst=True), whose fixed points solve the problem.
 ///
 /// The x-update solves the normal equations (Op^H Op + A^H A / tau) x = Op^H b +
 /// A^H (z_k - u_k) / tau by CG (cg.hpp) from x_k, for at most `inner_niter` iterations or
@@ -47,6 +58,8 @@ struct AdmmOptions : SolverOptions<Domain> {
   int inner_niter = 20;
   /// Relative tolerance of the x-update's CG (>= 0), against the norm of the right-hand side.
   double inner_rtol = 1e-10;
+  /// Whether an iteration updates z before x (PyProximal's gfirst=True).
+  bool g_first = false;
 };
 
 /// ADMM in step-wise form (stepwise.hpp); admm() is `Admm(g, op, b, a, options).solve(x0)`. Domain
@@ -66,7 +79,10 @@ class Admm : public detail::StepwiseSolver<Admm<Domain, Range, Aux>> {
   /// Validates the options and operators (InvalidArgument or ShapeMismatch on every rank),
   /// allocates the work vectors, sets x = x0, z = A x0, u = 0 (or loads the checkpoint) and records
   /// the initial objective. Collective.
-  void setup(const Domain& x0);
+  void setup(const Domain& x0) { initialise(x0, nullptr); }
+  /// The same from z = z0 (of A's range layout, ShapeMismatch on every rank otherwise); the
+  /// objective of the histories is still that of x0, 1/2 ||Op x0 - b||^2 + g(A x0).
+  void setup(const Domain& x0, const Aux& z0) { initialise(x0, &z0); }
   /// One iteration (InvalidArgument when not set up or finished). Collective.
   void step();
   /// Whether the run has stopped (niter reached or a stop reason found).
@@ -90,6 +106,11 @@ class Admm : public detail::StepwiseSolver<Admm<Domain, Range, Aux>> {
   const std::vector<double>& costs() const { return run_->history(1); }
 
  private:
+  void initialise(const Domain& x0, const Aux* z0);
+  /// x = argmin 1/2 ||Op x - b||^2 + 1/(2 tau) ||A x - z + u||^2 by CG from xold_, and ax_ = A x.
+  void update_x();
+  /// z = prox_{tau g}(ax_ + u).
+  void update_z();
   std::vector<double> row() const { return {update_, cost_}; }
   double objective() {
     op_.apply(*x_, *s_);
@@ -113,10 +134,10 @@ class Admm : public detail::StepwiseSolver<Admm<Domain, Range, Aux>> {
 };
 
 template <class Domain, class Range, class Aux>
-void Admm<Domain, Range, Aux>::setup(const Domain& x0) {
+void Admm<Domain, Range, Aux>::initialise(const Domain& x0, const Aux* z0) {
   const AdmmOptions<Domain>& o = options_;
   Fingerprint parameters;
-  parameters.add(o.tau).add(o.inner_niter).add(o.inner_rtol);
+  parameters.add(o.tau).add(o.inner_niter).add(o.inner_rtol).add(o.g_first);
   run_.reset();
   run_.emplace("admm", options_, detail::solver_communicator(x0), detail::checkpoint_rank(x0),
                parameters, 0, [&] {
@@ -139,6 +160,8 @@ void Admm<Domain, Range, Aux>::setup(const Domain& x0) {
                });
   const LayoutAdapter<Domain> start(x0, op_.domain(), "admm", "", "x0");
   const LayoutAdapter<Range> data(b_, op_.range(), "admm", "", "b");
+  std::optional<LayoutAdapter<Aux>> first_z;
+  if (z0) first_z.emplace(*z0, a_.range(), "admm", "", "z0");
   normal_ = op_.adjoint() * op_ + detail::scalar<T>(1 / o.tau) * (a_.adjoint() * a_);
   for (auto* v : {&x_, &xold_, &rhs_, &opb_})
     v->emplace(op_.domain());
@@ -157,7 +180,7 @@ void Admm<Domain, Range, Aux>::setup(const Domain& x0) {
     k_ = 0;
     x_->copy_from(start.get_const());
     a_.apply(*x_, *ax_);
-    z_->copy_from(*ax_);
+    z_->copy_from(first_z ? first_z->get_const() : *ax_);
     u_->set_zero();
     cost_ = objective();
     run_->record({update_, cost_});
@@ -167,7 +190,8 @@ void Admm<Domain, Range, Aux>::setup(const Domain& x0) {
                 {"Op", op_.name()},
                 {"A", a_.name()},
                 {"tau", detail::format_parameter(o.tau)},
-                {"inner_niter", std::to_string(o.inner_niter)}},
+                {"inner_niter", std::to_string(o.inner_niter)},
+                {"gfirst", o.g_first ? "true" : "false"}},
                {"xupdate", "cost"});
   run_->row(k_, *x_, [&] { return row(); });
   if (!std::isfinite(cost_)) reason_ = StopReason::non_finite;
@@ -181,20 +205,15 @@ void Admm<Domain, Range, Aux>::step() {
   // The operands are the solver's own vectors, of the layouts agreed on in setup() (where
   // the objective at x0 ran every operand pair through the collective checks).
   const AgreedOperands agreed;
-  const double tau = options_.tau;
   xold_->copy_from(*x_);
-  // (Op^H Op + A^H A / tau) x = Op^H b + A^H (z - u) / tau, by CG from x_k.
-  r_->axpbypcz(T(1), *z_, T(-1), *u_, T(0));
-  a_.apply_adjoint(*r_, *rhs_);
-  rhs_->axpby(T(1), *opb_, detail::scalar<T>(1 / tau));
-  CgOptions<Domain> inner;
-  inner.niter = options_.inner_niter;
-  inner.tol = options_.inner_rtol * std::sqrt(detail::squared_norm(*rhs_));
-  x_->copy_from(cg(normal_, *rhs_, *xold_, inner).x);
-  // z = prox_{tau g}(A x + u); u = u + A x - z.
-  a_.apply(*x_, *ax_);
-  r_->axpbypcz(T(1), *ax_, T(1), *u_, T(0));
-  g_->prox(*r_, tau, *z_);
+  if (options_.g_first) {
+    update_z();
+    update_x();
+  } else {
+    update_x();
+    update_z();
+  }
+  // u = u + A x - z.
   u_->axpbypcz(T(1), *ax_, T(-1), *z_, T(1));
   rhs_->axpbypcz(T(1), *x_, T(-1), *xold_, T(0));
   const double update = std::sqrt(detail::squared_norm(*rhs_));
@@ -217,6 +236,26 @@ void Admm<Domain, Range, Aux>::step() {
 }
 
 template <class Domain, class Range, class Aux>
+void Admm<Domain, Range, Aux>::update_x() {
+  const double tau = options_.tau;
+  // (Op^H Op + A^H A / tau) x = Op^H b + A^H (z - u) / tau, by CG from x_k.
+  r_->axpbypcz(T(1), *z_, T(-1), *u_, T(0));
+  a_.apply_adjoint(*r_, *rhs_);
+  rhs_->axpby(T(1), *opb_, detail::scalar<T>(1 / tau));
+  CgOptions<Domain> inner;
+  inner.niter = options_.inner_niter;
+  inner.tol = options_.inner_rtol * std::sqrt(detail::squared_norm(*rhs_));
+  x_->copy_from(cg(normal_, *rhs_, *xold_, inner).x);
+  a_.apply(*x_, *ax_);
+}
+
+template <class Domain, class Range, class Aux>
+void Admm<Domain, Range, Aux>::update_z() {
+  r_->axpbypcz(T(1), *ax_, T(1), *u_, T(0));
+  g_->prox(*r_, options_.tau, *z_);
+}
+
+template <class Domain, class Range, class Aux>
 ProximalResult<Domain> Admm<Domain, Range, Aux>::finalize() {
   if (!x_) throw InvalidArgument("admm: finalize() needs setup()");
   ProximalResult<Domain> result{
@@ -234,6 +273,15 @@ ProximalResult<Domain> admm(const ProxOperator<Aux>& g,
                             const BasicLinearOperator<Domain, Aux>& a, const Domain& x0,
                             const AdmmOptions<Domain>& options = {}) {
   return Admm<Domain, Range, Aux>(g, op, b, a, options).solve(x0);
+}
+
+/// The same from x0 and z0 (Admm::setup(x0, z0)). Collective.
+template <class Domain, class Range, class Aux>
+ProximalResult<Domain> admm(const ProxOperator<Aux>& g,
+                            const BasicLinearOperator<Domain, Range>& op, const Range& b,
+                            const BasicLinearOperator<Domain, Aux>& a, const Domain& x0,
+                            const Aux& z0, const AdmmOptions<Domain>& options = {}) {
+  return Admm<Domain, Range, Aux>(g, op, b, a, options).solve(x0, z0);
 }
 
 /// \cond

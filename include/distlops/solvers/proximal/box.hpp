@@ -7,8 +7,14 @@
 /// complex x the box bounds the real and the imaginary part alike (C seen as R^2). Bounds may
 /// be infinite; lower <= upper (InvalidArgument otherwise). The conjugate's prox goes
 /// through Moreau's identity. `nonnegative<V>()` is the box [0, +infinity).
+///
+/// The bounds may also be vectors of x's layout, one pair per element (PyProximal's array
+/// bounds): complex bounds bound the real part of x_i by their real parts and the imaginary
+/// part by their imaginary parts. Bounds beyond the largest finite value of the scalar type
+/// count as infinite.
 
 #include <limits>
+#include <optional>
 
 #include "distlops/solvers/proximal/prox_operator.hpp"
 
@@ -21,11 +27,17 @@ class Box : public ProxOperator<V> {
  public:
   /// Bounds may be infinite; InvalidArgument unless lower <= upper (NaN included).
   Box(double lower, double upper);
+  /// Element-wise bounds, of one layout (ShapeMismatch otherwise), which the vectors x must
+  /// have; InvalidArgument on every rank unless lower_i <= upper_i for every element (both
+  /// parts of complex bounds; NaN included). Collective: a few reductions.
+  Box(const V& lower, const V& upper);
 
-  /// The lower bound.
+  /// The lower bound (-infinity with element-wise bounds).
   double lower() const { return lower_; }
-  /// The upper bound.
+  /// The upper bound (+infinity with element-wise bounds).
   double upper() const { return upper_; }
+  /// Whether the bounds are vectors.
+  bool elementwise() const { return lower_bounds_.has_value(); }
   std::string name() const override;
   std::shared_ptr<const ProxOperator<V>> clone() const override;
 
@@ -34,8 +46,12 @@ class Box : public ProxOperator<V> {
   void do_prox(const V& x, double tau, V& out) const override;
 
  private:
+  /// x_i = clip_box_between(x_i, lower_i, upper_i) on every local block.
+  static void for_each_bounds_block(V& x, const V& lower, const V& upper);
   double lower_;
   double upper_;
+  std::optional<V> lower_bounds_;
+  std::optional<V> upper_bounds_;
 };
 
 /// The indicator of the non-negative orthant.

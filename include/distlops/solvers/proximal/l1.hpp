@@ -11,7 +11,16 @@
 /// Its conjugate is the indicator of {|y_i| <= sigma w_i}, whose prox is the projection
 /// y_i = x_i min(1, sigma w_i / |x_i|) (computed directly, not through Moreau's identity).
 /// Weights are used through their magnitudes |w_i|; they must have the layout of x.
+///
+/// sigma may also follow a schedule, PyProximal's callable sigma: the k-th call of prox (k = 1,
+/// 2, ...) uses sigma(k), and value and the conjugate's prox use sigma(k) of the calls made so
+/// far (sigma(0) before any). The count is shared by the operator and its clones (the copies
+/// solvers keep), so that it counts every prox call on the function, as PyProximal's does.
+/// sigma(k) must be finite and non-negative (InvalidArgument otherwise) and equal on every rank.
 
+#include <atomic>
+#include <functional>
+#include <memory>
 #include <optional>
 
 #include "distlops/solvers/proximal/prox_operator.hpp"
@@ -28,9 +37,13 @@ class L1 : public ProxOperator<V> {
   /// The weighted norm; `weights` must have the layout of the vectors x (ShapeMismatch on every
   /// rank otherwise), sigma as above.
   L1(const V& weights, double sigma = 1.0);
+  /// sigma(k) for the k-th prox call (see above); `schedule` must not be empty.
+  explicit L1(std::function<double(int)> schedule);
 
-  /// The factor sigma.
-  double sigma() const { return sigma_; }
+  /// The factor sigma (with a schedule, sigma(k) of the prox calls made so far).
+  double sigma() const;
+  /// The prox calls made so far (0 without a schedule).
+  int prox_calls() const { return schedule_ ? schedule_->calls.load() : 0; }
   std::string name() const override;
   std::shared_ptr<const ProxOperator<V>> clone() const override;
 
@@ -40,8 +53,16 @@ class L1 : public ProxOperator<V> {
   void do_prox_conjugate(const V& x, double tau, V& out) const override;
 
  private:
+  /// A schedule of sigma and the count of prox calls, shared with the clones.
+  struct Schedule {
+    std::function<double(int)> sigma;
+    std::atomic<int> calls{0};
+  };
+  /// sigma(k) checked: finite and non-negative.
+  double scheduled(int k) const;
   double sigma_;
   std::optional<V> weights_;
+  std::shared_ptr<Schedule> schedule_;
 };
 
 /// \cond

@@ -7,8 +7,8 @@
 ///     min_x f(x) + g(A x)
 ///
 /// with f and g convex with proxes and A a linear operator; the coupling term of ADMM is
-/// linearised, so no linear system is solved. From x_0 = x0, z_0 = A x0 and u_0 = 0
-/// (PyProximal's start, so that both give the same iterates):
+/// linearised, so no linear system is solved. From x_0 = x0, z_0 = z0 (A x0 when absent) and
+/// u_0 = 0 (PyProximal's start, so that both give the same iterates):
 ///
 ///     x_{k+1} = prox_{mu f}(x_k - mu / tau A^H (A x_k - z_k + u_k))
 ///     z_{k+1} = prox_{tau g}(A x_{k+1} + u_k)
@@ -19,6 +19,10 @@
 /// estimate is from below). Without mu, mu = 0.95 tau / ||A||^2. Per iteration one apply of A
 /// and one of A^H; the objective J = f(x) + g(A x) and ||x_{k+1} - x_k|| are reductions.
 /// Stopping rules and histories as in proximal_gradient.hpp.
+///
+/// With z0, PyProximal linearises the first x-update at z0 in place of A x0 (its first step
+/// reads A x_0 - z_0 + u_0 = 0); the library linearises at A x0 as in every later step, so the
+/// first iterates differ from PyProximal's unless z0 = A x0.
 
 #include <array>
 #include <memory>
@@ -70,7 +74,10 @@ class LinearizedAdmm : public detail::StepwiseSolver<LinearizedAdmm<Domain, Aux>
   /// Validates the options and operators (InvalidArgument or ShapeMismatch on every rank),
   /// estimates the operator norm when needed, allocates the work vectors, sets x = x0 (or loads
   /// the checkpoint) and records the initial objective. Collective.
-  void setup(const Domain& x0);
+  void setup(const Domain& x0) { initialise(x0, nullptr); }
+  /// The same from z = z0 (of A's range layout, ShapeMismatch on every rank otherwise); the
+  /// objective of the histories is still that of x0, f(x0) + g(A x0).
+  void setup(const Domain& x0, const Aux& z0) { initialise(x0, &z0); }
   /// One iteration (InvalidArgument when not set up or finished). Collective.
   void step();
   /// Whether the run has stopped (niter reached or a stop reason found).
@@ -96,6 +103,7 @@ class LinearizedAdmm : public detail::StepwiseSolver<LinearizedAdmm<Domain, Aux>
   const std::vector<double>& costs() const { return run_->history(1); }
 
  private:
+  void initialise(const Domain& x0, const Aux* z0);
   std::vector<double> row() const { return {update_, cost_}; }
 
   std::shared_ptr<const ProxOperator<Domain>> f_;
@@ -111,7 +119,7 @@ class LinearizedAdmm : public detail::StepwiseSolver<LinearizedAdmm<Domain, Aux>
 };
 
 template <class Domain, class Aux>
-void LinearizedAdmm<Domain, Aux>::setup(const Domain& x0) {
+void LinearizedAdmm<Domain, Aux>::initialise(const Domain& x0, const Aux* z0) {
   const LinearizedAdmmOptions<Domain>& o = options_;
   Fingerprint parameters;
   parameters.add(o.tau).add(o.mu.has_value()).add(o.mu.value_or(0.0));
@@ -127,6 +135,8 @@ void LinearizedAdmm<Domain, Aux>::setup(const Domain& x0) {
                  if (a_.empty()) fail("the operator A is empty");
                });
   const LayoutAdapter<Domain> start(x0, a_.domain(), "linearized_admm", "", "x0");
+  std::optional<LayoutAdapter<Aux>> first_z;
+  if (z0) first_z.emplace(*z0, a_.range(), "linearized_admm", "", "z0");
   double norm_squared = 0;
   if (o.check_steps || !o.mu) {
     norm_squared = static_cast<double>(std::real(power_iteration_normal(a_, o.eigs).eigenvalue));
@@ -156,7 +166,7 @@ void LinearizedAdmm<Domain, Aux>::setup(const Domain& x0) {
     x_->copy_from(start.get_const());
     u_->set_zero();
     a_.apply(*x_, *ax_);
-    z_->copy_from(*ax_);
+    z_->copy_from(first_z ? first_z->get_const() : *ax_);
     cost_ = f_->value(*x_) + g_->value(*ax_);
     run_->record({update_, cost_});
   }
@@ -229,6 +239,15 @@ ProximalResult<Domain> linearized_admm(const ProxOperator<Domain>& f, const Prox
                                        const BasicLinearOperator<Domain, Aux>& a, const Domain& x0,
                                        const LinearizedAdmmOptions<Domain>& options = {}) {
   return LinearizedAdmm<Domain, Aux>(f, g, a, options).solve(x0);
+}
+
+/// The same from x0 and z0 (LinearizedAdmm::setup(x0, z0)). Collective.
+template <class Domain, class Aux>
+ProximalResult<Domain> linearized_admm(const ProxOperator<Domain>& f, const ProxOperator<Aux>& g,
+                                       const BasicLinearOperator<Domain, Aux>& a, const Domain& x0,
+                                       const Aux& z0,
+                                       const LinearizedAdmmOptions<Domain>& options = {}) {
+  return LinearizedAdmm<Domain, Aux>(f, g, a, options).solve(x0, z0);
 }
 
 /// \cond

@@ -8,13 +8,21 @@
 ///
 /// with f and g convex with proxes (g through its conjugate's prox) and K a linear operator
 /// (e.g. f = L2 data misfit, g = L21, K = Gradient: total-variation denoising). From x_0 = x0,
-/// xbar_0 = x0 and the dual variable y_0 = 0:
+/// xbar_0 = x0 and the dual variable y_0 = y0 (0 when absent), primal step first:
 ///
 ///     x_{k+1}    = prox_{tau f}(x_k - tau K^H y_k)
 ///     xbar_{k+1} = x_{k+1} + theta (x_{k+1} - x_k)
 ///     y_{k+1}    = prox_{sigma g*}(y_k + sigma K xbar_{k+1})
 ///
-/// (PyProximal's order with gfirst=False; its dual step is called mu). Convergence needs
+/// (PyProximal's order with gfirst=False; its dual step is called mu), or with `dual_first`
+/// (PyProximal's gfirst=True, its default):
+///
+///     y_{k+1}    = prox_{sigma g*}(y_k + sigma K xbar_k)
+///     x_{k+1}    = prox_{tau f}(x_k - tau K^H y_{k+1})
+///     xbar_{k+1} = x_{k+1} + theta (x_{k+1} - x_k)
+///
+/// PyProximal's linear term z (min f(x) + Re<z, x> + g(K x)) is f = Postcomposed(f, 1, z)
+/// (composition.hpp): its prox is prox_{tau f}(x - tau z), the same x-update. Convergence needs
 /// tau sigma ||K||^2 <= 1 and theta in [0, 1]; setup() estimates ||K||^2 = lambda_max(K^H K)
 /// by power iteration (power_iteration.hpp, `eigs`) and raises InvalidArgument when
 /// tau sigma ||K||^2 > 1 (the estimate approaches ||K||^2 from below: a product slightly above
@@ -65,6 +73,9 @@ struct PrimalDualOptions : SolverOptions<Domain> {
   /// Whether every iteration evaluates J for the costs history (otherwise only where the stop
   /// test, a callback or the progress table needs it).
   bool record_costs = false;
+  /// Whether an iteration updates y before x (PyProximal's gfirst=True). Its checkpoints also
+  /// hold x_{k-1}, which the next extrapolation needs.
+  bool dual_first = false;
 };
 
 /// What primal_dual returns: the proximal result (tau the primal step) and the dual step.
@@ -93,9 +104,11 @@ class PrimalDual : public detail::StepwiseSolver<PrimalDual<Domain, Dual>> {
       : f_(f.clone()), g_(g.clone()), k_op_(k), options_(options) {}
 
   /// Validates the options and operators (InvalidArgument or ShapeMismatch on every rank),
-  /// estimates the operator norm when needed, allocates the work vectors, sets x = x0 (or loads
-  /// the checkpoint) and records the initial objective. Collective.
-  void setup(const Domain& x0);
+  /// estimates the operator norm when needed, allocates the work vectors, sets x = x0 and y = 0
+  /// (or loads the checkpoint) and records the initial objective. Collective.
+  void setup(const Domain& x0) { initialise(x0, nullptr); }
+  /// The same from y = y0 (of K's range layout, ShapeMismatch on every rank otherwise).
+  void setup(const Domain& x0, const Dual& y0) { initialise(x0, &y0); }
   /// One iteration (InvalidArgument when not set up or finished). Collective.
   void step();
   /// Whether the run has stopped (niter reached or a stop reason found).
@@ -124,6 +137,9 @@ class PrimalDual : public detail::StepwiseSolver<PrimalDual<Domain, Dual>> {
   const std::vector<double>& costs() const { return run_->history(1); }
 
  private:
+  void initialise(const Domain& x0, const Dual* y0);
+  /// y = prox_{sigma g*}(y + sigma K xbar) from kx_ = K x and kx_old_ = K x_old.
+  void update_y();
   std::vector<double> row() { return {update_, objective()}; }
   /// Whether iteration k must evaluate J.
   bool needs_objective(int k) const {
@@ -145,11 +161,11 @@ class PrimalDual : public detail::StepwiseSolver<PrimalDual<Domain, Dual>> {
 };
 
 template <class Domain, class Dual>
-void PrimalDual<Domain, Dual>::setup(const Domain& x0) {
+void PrimalDual<Domain, Dual>::initialise(const Domain& x0, const Dual* y0) {
   const PrimalDualOptions<Domain>& o = options_;
   Fingerprint parameters;
   parameters.add(o.tau.has_value()).add(o.tau.value_or(0.0));
-  parameters.add(o.sigma.has_value()).add(o.sigma.value_or(0.0)).add(o.theta);
+  parameters.add(o.sigma.has_value()).add(o.sigma.value_or(0.0)).add(o.theta).add(o.dual_first);
   run_.reset();
   run_.emplace("primal_dual", options_, detail::solver_communicator(x0),
                detail::checkpoint_rank(x0), parameters, 0, [&] {
@@ -164,6 +180,8 @@ void PrimalDual<Domain, Dual>::setup(const Domain& x0) {
                });
   // x0 seen with K's domain layout (ShapeMismatch on every rank otherwise).
   const LayoutAdapter<Domain> start(x0, k_op_.domain(), "primal_dual", "", "x0");
+  std::optional<LayoutAdapter<Dual>> first_y;
+  if (y0) first_y.emplace(*y0, k_op_.range(), "primal_dual", "", "y0");
   norm_squared_ = 0;
   if (o.check_steps || !o.tau || !o.sigma) {
     norm_squared_ =
@@ -190,13 +208,19 @@ void PrimalDual<Domain, Dual>::setup(const Domain& x0) {
   update_ = std::numeric_limits<double>::quiet_NaN();
   const std::array<double*, 2> scalars{&cost_, &update_};
   if (run_->resuming()) {
-    k_ = run_->resume(scalars, *x_, *y_);
+    k_ = o.dual_first ? run_->resume(scalars, *x_, *y_, *xold_) : run_->resume(scalars, *x_, *y_);
   } else {
     k_ = 0;
     x_->copy_from(start.get_const());
-    y_->set_zero();
+    if (first_y) {
+      y_->copy_from(first_y->get_const());
+    } else {
+      y_->set_zero();
+    }
+    xold_->copy_from(*x_);  // xbar_0 = x0
   }
   k_op_.apply(*x_, *kx_);
+  if (o.dual_first) k_op_.apply(*xold_, *kx_old_);
   cost_known_ = false;
   if (run_->resuming()) {
     // The checkpoint's cost is that of its iterate when it was evaluated (finite then).
@@ -211,7 +235,8 @@ void PrimalDual<Domain, Dual>::setup(const Domain& x0) {
                 {"K", k_op_.name()},
                 {"tau", detail::format_parameter(tau_)},
                 {"sigma", detail::format_parameter(sigma_)},
-                {"theta", detail::format_parameter(o.theta)}},
+                {"theta", detail::format_parameter(o.theta)},
+                {"gfirst", o.dual_first ? "true" : "false"}},
                {"xupdate", "cost"});
   run_->row(k_, *x_, [&] { return row(); });
   if (cost_known_ && !std::isfinite(cost_)) reason_ = StopReason::non_finite;
@@ -235,20 +260,15 @@ void PrimalDual<Domain, Dual>::step() {
   // The operands are the solver's own vectors, of the layouts agreed on in setup() (where
   // the objective at x0 ran every operand pair through the collective checks).
   const AgreedOperands agreed;
-  const double theta = options_.theta;
+  if (options_.dual_first) update_y();
   std::swap(*x_, *xold_);
   // x = prox_{tau f}(x_old - tau K^H y).
   k_op_.apply_adjoint(*y_, *w_);
   w_->axpby(T(1), *xold_, detail::scalar<T>(-tau_));
   f_->prox(*w_, tau_, *x_);
-  // K xbar = (1 + theta) K x - theta K x_old.
   std::swap(*kx_, *kx_old_);
   k_op_.apply(*x_, *kx_);
-  // y = prox_{sigma g*}(y + sigma K xbar).
-  v_->copy_from(*y_);
-  v_->axpbypcz(detail::scalar<T>(sigma_ * (1 + theta)), *kx_, detail::scalar<T>(-sigma_ * theta),
-               *kx_old_, T(1));
-  g_->prox_conjugate(*v_, sigma_, *y_);
+  if (!options_.dual_first) update_y();
   w_->axpbypcz(T(1), *x_, T(-1), *xold_, T(0));
   const double update = std::sqrt(detail::squared_norm(*w_));
   const double previous = cost_known_ ? cost_ : std::numeric_limits<double>::quiet_NaN();
@@ -270,10 +290,24 @@ void PrimalDual<Domain, Dual>::step() {
     reason_ = StopReason::tolerance;
   } else {
     const std::array<double*, 2> scalars{&cost_, &update_};
-    run_->checkpoint(k_, scalars, *x_, *y_);
+    if (options_.dual_first) {
+      run_->checkpoint(k_, scalars, *x_, *y_, *xold_);
+    } else {
+      run_->checkpoint(k_, scalars, *x_, *y_);
+    }
   }
   run_->row(k_, *x_, [&] { return row(); });
   if (run_->callback_stops(k_, *x_, update_, cost_) && !reason_) reason_ = StopReason::callback;
+}
+
+template <class Domain, class Dual>
+void PrimalDual<Domain, Dual>::update_y() {
+  // y = prox_{sigma g*}(y + sigma K xbar), K xbar = (1 + theta) K x - theta K x_old.
+  const double theta = options_.theta;
+  v_->copy_from(*y_);
+  v_->axpbypcz(detail::scalar<T>(sigma_ * (1 + theta)), *kx_, detail::scalar<T>(-sigma_ * theta),
+               *kx_old_, T(1));
+  g_->prox_conjugate(*v_, sigma_, *y_);
 }
 
 template <class Domain, class Dual>
@@ -295,6 +329,15 @@ PrimalDualResult<Domain> primal_dual(const ProxOperator<Domain>& f, const ProxOp
                                      const BasicLinearOperator<Domain, Dual>& k, const Domain& x0,
                                      const PrimalDualOptions<Domain>& options = {}) {
   return PrimalDual<Domain, Dual>(f, g, k, options).solve(x0);
+}
+
+/// The same from x0 and y0 (PrimalDual::setup(x0, y0)). Collective.
+template <class Domain, class Dual>
+PrimalDualResult<Domain> primal_dual(const ProxOperator<Domain>& f, const ProxOperator<Dual>& g,
+                                     const BasicLinearOperator<Domain, Dual>& k, const Domain& x0,
+                                     const Dual& y0,
+                                     const PrimalDualOptions<Domain>& options = {}) {
+  return PrimalDual<Domain, Dual>(f, g, k, options).solve(x0, y0);
 }
 
 /// \cond

@@ -41,6 +41,18 @@ DISTLOPS_HOST_DEVICE inline T clip_box(const T& x, pointwise::real_of_t<T> lower
   }
 }
 
+/// x clipped to [lower, upper] with bounds of x's type: complex values part by part, the real
+/// part to the real parts of the bounds and the imaginary part to their imaginary parts.
+template <class T>
+DISTLOPS_HOST_DEVICE inline T clip_box_between(const T& x, const T& lower, const T& upper) {
+  if constexpr (pointwise::ComplexLike<T>) {
+    return T(std::fmin(std::fmax(x.real(), lower.real()), upper.real()),
+             std::fmin(std::fmax(x.imag(), lower.imag()), upper.imag()));
+  } else {
+    return std::fmin(std::fmax(x, lower), upper);
+  }
+}
+
 /// The factor of the group shrinkage of a group of squared norm s2 with threshold t:
 /// max(0, 1 - t / sqrt(s2)) (0 for an all-zero group).
 template <class R>
@@ -76,6 +88,9 @@ void clip_magnitude(Host, Index n, real_type_t<T> bound, const T* w, T* x);
 /// x[i] = clip_box(x[i], lower, upper), in place.
 template <Scalar T>
 void clip_box(Host, Index n, real_type_t<T> lower, real_type_t<T> upper, T* x);
+/// x[i] = clip_box_between(x[i], lower[i], upper[i]), in place.
+template <Scalar T>
+void clip_box_between(Host, Index n, const T* lower, const T* upper, T* x);
 /// s2[i] += |x[i]|^2.
 template <Scalar T>
 void accumulate_abs_squared(Host, Index n, const T* x, real_type_t<T>* s2);
@@ -94,6 +109,9 @@ void clip_magnitude(Cuda, Index n, real_type_t<T> bound, const T* w, T* x);
 /// clip_box on device memory.
 template <Scalar T>
 void clip_box(Cuda, Index n, real_type_t<T> lower, real_type_t<T> upper, T* x);
+/// clip_box_between on device memory.
+template <Scalar T>
+void clip_box_between(Cuda, Index n, const T* lower, const T* upper, T* x);
 /// accumulate_abs_squared on device memory.
 template <Scalar T>
 void accumulate_abs_squared(Cuda, Index n, const T* x, real_type_t<T>* s2);

@@ -141,8 +141,9 @@ __global__ void __launch_bounds__(block_size, 4)
       }
     }
     const D value = accumulate(pw::multiply(alpha, sum), beta, out + p);
-    out[p] = value;
+    // in[p] read before the store, which the compiler cannot assume leaves it unchanged.
     if constexpr (Vdot) add_conj_product(in[p], value, re, im);
+    out[p] = value;
   }
   if constexpr (Vdot) {
     block_sum(re, im);

@@ -8,6 +8,9 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
+
+#include "distlops/core/error.hpp"
 
 namespace distlops::kernels {
 
@@ -71,13 +74,46 @@ __device__ __noinline__ D edge_term(Index p, Index coordinate, stencil::Spec<R> 
   return sum;
 }
 
+// *re += Re(conj(x) y), *im += Im(conj(x) y), in double.
+template <class D>
+__device__ void add_conj_product(const D& x, const D& y, double& re, double& im) {
+  if constexpr (pw::ComplexLike<D>) {
+    const double xr = x.real(), xi = x.imag(), yr = y.real(), yi = y.imag();
+    re += xr * yr + xi * yi;
+    im += xr * yi - xi * yr;
+  } else {
+    re += static_cast<double>(x) * static_cast<double>(y);
+  }
+}
+
+// The sums of (re, im) over the thread block (blockDim.x == block_size, a power of 2), in a
+// fixed order; thread 0 receives them.
+__device__ void block_sum(double& re, double& im) {
+  __shared__ double shared[2 * block_size];
+  const unsigned t = threadIdx.x;
+  shared[t] = re;
+  shared[block_size + t] = im;
+  __syncthreads();
+  for (unsigned half = block_size / 2; half > 0; half /= 2) {
+    if (t < half) {
+      shared[t] += shared[t + half];
+      shared[block_size + t] += shared[block_size + t + half];
+    }
+    __syncthreads();
+  }
+  re = shared[0];
+  im = shared[block_size];
+}
+
 // One thread per output point. I: the index arithmetic's type, 32-bit unsigned where the block
-// allows (64-bit divisions take several times as many instructions).
-template <class I, class D, class R>
+// allows (64-bit divisions take several times as many instructions). Vdot: also the block's sum
+// of conj(in[p]) out[p] into partials[2 blockIdx.x] (real) and [2 blockIdx.x + 1] (imaginary).
+template <class I, bool Vdot, class D, class R>
 __global__ void __launch_bounds__(block_size, 4)
     stencil_kernel(Index n, StencilPoints<R> points, TermTable<R> terms, GhostGeometry ghosts,
                    bool adjoint, D alpha, const D* in, const D* front_ghosts, const D* back_ghosts,
-                   D beta, D* out) {
+                   D beta, D* out, double* partials) {
+  double re = 0, im = 0;
   for (Index p = first_index(); p < n; p += grid_stride()) {
     D sum = pw::from_real<D>(0);
 #pragma unroll
@@ -104,7 +140,35 @@ __global__ void __launch_bounds__(block_size, 4)
                         ghosts, adjoint, in, front_ghosts, back_ghosts, sum);
       }
     }
-    out[p] = accumulate(pw::multiply(alpha, sum), beta, out + p);
+    const D value = accumulate(pw::multiply(alpha, sum), beta, out + p);
+    // in[p] read before the store, which the compiler cannot assume leaves it unchanged.
+    if constexpr (Vdot) add_conj_product(in[p], value, re, im);
+    out[p] = value;
+  }
+  if constexpr (Vdot) {
+    block_sum(re, im);
+    if (threadIdx.x == 0) {
+      partials[2 * blockIdx.x] = re;
+      partials[2 * blockIdx.x + 1] = im;
+    }
+  } else {
+    (void)partials;
+  }
+}
+
+// *re += the sum of the blocks' real parts (and *im of the imaginary ones, when not null), in a
+// fixed order: one block.
+__global__ void __launch_bounds__(block_size)
+    add_partials_kernel(unsigned blocks, const double* partials, double* re, double* im) {
+  double r = 0, i = 0;
+  for (unsigned b = threadIdx.x; b < blocks; b += block_size) {
+    r += partials[2 * b];
+    i += partials[2 * b + 1];
+  }
+  block_sum(r, i);
+  if (threadIdx.x == 0) {
+    *re += r;
+    if (im) *im += i;
   }
 }
 
@@ -153,20 +217,51 @@ void stencil(Cuda, const StencilPoints<real_type_t<T>>& points, bool adjoint, T 
     n *= points.extent[k];
   const TermTable<R> terms = term_table(points, adjoint);
   const GhostGeometry ghosts = ghost_geometry(points);
+  double* none = nullptr;
   if (n <= static_cast<Index>(std::numeric_limits<std::uint32_t>::max())) {
-    launch_elements("StencilOperator kernel launch", n, stencil_kernel<std::uint32_t, D, R>, points,
-                    terms, ghosts, adjoint, value(alpha), pointer(in), pointer(front_ghosts),
-                    pointer(back_ghosts), value(beta), pointer(out));
+    launch_elements("StencilOperator kernel launch", n, stencil_kernel<std::uint32_t, false, D, R>,
+                    points, terms, ghosts, adjoint, value(alpha), pointer(in),
+                    pointer(front_ghosts), pointer(back_ghosts), value(beta), pointer(out), none);
   } else {
-    launch_elements("StencilOperator kernel launch", n, stencil_kernel<Index, D, R>, points, terms,
-                    ghosts, adjoint, value(alpha), pointer(in), pointer(front_ghosts),
-                    pointer(back_ghosts), value(beta), pointer(out));
+    launch_elements("StencilOperator kernel launch", n, stencil_kernel<Index, false, D, R>, points,
+                    terms, ghosts, adjoint, value(alpha), pointer(in), pointer(front_ghosts),
+                    pointer(back_ghosts), value(beta), pointer(out), none);
   }
 }
 
-#define DISTLOPS_INSTANTIATE_STENCIL_KERNEL(T)                                            \
-  template void stencil<T>(Cuda, const StencilPoints<real_type_t<T>>&, bool, T, const T*, \
-                           const T*, const T*, T, T*);
+Index stencil_vdot_scratch(Cuda, Index n) {
+  return 2 * static_cast<Index>(grid_size(n));
+}
+
+template <Scalar T>
+void stencil_vdot(Cuda, const StencilPoints<real_type_t<T>>& points, const T* in,
+                  const T* front_ghosts, const T* back_ghosts, T* out, double* scratch, double* re,
+                  double* im) {
+  using D = scalar_t<T>;
+  using R = real_type_t<T>;
+  Index n = 1;
+  for (int k = 0; k < points.ndim; ++k)
+    n *= points.extent[k];
+  if (n <= 0) return;
+  if (n > max_fused_stencil_points) {
+    throw InvalidArgument("stencil_vdot: at most " + std::to_string(max_fused_stencil_points) +
+                          " points, got " + std::to_string(n));
+  }
+  const TermTable<R> terms = term_table(points, false);
+  const GhostGeometry ghosts = ghost_geometry(points);
+  launch_elements("StencilOperator fused kernel launch", n,
+                  stencil_kernel<std::uint32_t, true, D, R>, points, terms, ghosts, false,
+                  value(T(1)), pointer(in), pointer(front_ghosts), pointer(back_ghosts),
+                  value(T(0)), pointer(out), scratch);
+  add_partials_kernel<<<1, block_size, 0, stream()>>>(grid_size(n), scratch, re, im);
+  cuda::check_launch("StencilOperator partial sums launch");
+}
+
+#define DISTLOPS_INSTANTIATE_STENCIL_KERNEL(T)                                                  \
+  template void stencil<T>(Cuda, const StencilPoints<real_type_t<T>>&, bool, T, const T*,       \
+                           const T*, const T*, T, T*);                                          \
+  template void stencil_vdot<T>(Cuda, const StencilPoints<real_type_t<T>>&, const T*, const T*, \
+                                const T*, T*, double*, double*, double*);
 DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_STENCIL_KERNEL)
 #undef DISTLOPS_INSTANTIATE_STENCIL_KERNEL
 

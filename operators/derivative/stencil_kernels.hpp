@@ -52,10 +52,33 @@ template <std::floating_point T>
 void stencil_row(Host, Index n, int reach, const T* row_weights, const T* row, int count,
                  const T* coefficients, const T* const* sources, T beta, T* y);
 
+/// stencil_row with beta = 0 that also returns sum_i row[i] * y[i] over the points it wrote:
+/// this row's part of x^H (A x) for StencilOperator::forward_vdot. Each input value is already
+/// in a register when its output is formed, so the sum costs no memory traffic.
+template <std::floating_point T>
+T stencil_row_vdot(Host, InstructionSet level, Index n, int reach, const T* row_weights,
+                   const T* row, int count, const T* coefficients, const T* const* sources, T* y);
+template <std::floating_point T>
+T stencil_row_vdot(Host, Index n, int reach, const T* row_weights, const T* row, int count,
+                   const T* coefficients, const T* const* sources, T* y);
+
 /// out = alpha * sum_t D_t in + beta * out (out not read when beta == 0) over the local block,
 /// with the adjoint stencils (columns) when `adjoint`.
 template <Scalar T>
 void stencil(Cuda, const StencilPoints<real_type_t<T>>& points, bool adjoint, T alpha, const T* in,
              const T* front_ghosts, const T* back_ghosts, T beta, T* out);
+
+/// The most points of a block stencil_vdot takes (its kernel indexes with 32 bits).
+inline constexpr Index max_fused_stencil_points = 4294967295;
+/// Doubles of device scratch stencil_vdot needs for a block of n points (two per thread block).
+Index stencil_vdot_scratch(Cuda, Index n);
+/// out = sum_t D_t in (the forward) and *re += Re(in^H out), *im += Im(in^H out) (im may be
+/// null; both device memory) in the same launch: each thread block sums its points' terms into
+/// `scratch`, then one block adds those sums in a fixed order. At most
+/// max_fused_stencil_points points.
+template <Scalar T>
+void stencil_vdot(Cuda, const StencilPoints<real_type_t<T>>& points, const T* in,
+                  const T* front_ghosts, const T* back_ghosts, T* out, double* scratch, double* re,
+                  double* im);
 
 }  // namespace distlops::kernels

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <complex>
 #include <map>
 
 #include "../local/support.hpp"
@@ -227,8 +228,34 @@ void StencilOperator<Vector>::make_boxes(Plan& plan, const std::vector<StencilTe
 }
 
 template <class Vector>
-void StencilOperator<Vector>::run(bool adjoint, const Vector& in, Vector& out, T alpha,
-                                  T beta) const {
+bool StencilOperator<Vector>::forward_vdot(const Vector& x, Vector& y, VdotSink& sink) const {
+  const Index points = element_count(local_shape_);
+  if (!std::same_as<Space, Host> && points > kernels::max_fused_stencil_points) {
+    run(false, x, y, T(1), T(0));
+    return false;
+  }
+  // The block's group as ScalarSlots' own reductions find it, asked for on every rank.
+  const Communicator* group = nullptr;
+  if constexpr (distributed) {
+    if (!x.layout().replicated()) group = &x.layout().sub_communicator();
+  }
+  double* target = sink.target(group);
+  if constexpr (std::same_as<Space, Host>) {
+    double partial[2] = {0.0, 0.0};
+    run(false, x, y, T(1), T(0), {&partial[0], &partial[1]});
+    target[0] += partial[0];
+    if (sink.imaginary()) target[1] += partial[1];
+  } else {
+    const Index scratch = kernels::stencil_vdot_scratch(Space{}, points);
+    if (vdot_partials_.size() < scratch) vdot_partials_ = Buffer<double, Space>(scratch);
+    run(false, x, y, T(1), T(0), {target, sink.imaginary() ? target + 1 : nullptr});
+  }
+  return true;
+}
+
+template <class Vector>
+void StencilOperator<Vector>::run(bool adjoint, const Vector& in, Vector& out, T alpha, T beta,
+                                  VdotOut vdot) const {
   const Plan& plan = adjoint ? adjoint_ : forward_;
   if (plan.exchange) {
     const Index front_size = element_count(plan.exchange->front_shape());
@@ -237,35 +264,35 @@ void StencilOperator<Vector>::run(bool adjoint, const Vector& in, Vector& out, T
     if (back_ghosts_.size() < back_size) back_ghosts_ = Buffer<T, Space>(back_size);
   }
   if constexpr (std::same_as<Space, Host>) {
-    run_host(plan, in.data(), out.data(), alpha, beta);
+    run_host(plan, in.data(), out.data(), alpha, beta, vdot);
   } else {
-    run_device(plan, in, out, alpha, beta);
+    run_device(plan, in, out, alpha, beta, vdot);
   }
 }
 
 template <class Vector>
-void StencilOperator<Vector>::run_host(const Plan& plan, const T* in, T* out, T alpha,
-                                       T beta) const {
+void StencilOperator<Vector>::run_host(const Plan& plan, const T* in, T* out, T alpha, T beta,
+                                       VdotOut vdot) const {
   if (!plan.exchange) {
     for (const Box& box : plan.boxes)
-      run_box(plan, box, in, out, alpha, beta);
+      run_box(plan, box, in, out, alpha, beta, vdot);
     return;
   }
   GhostExchange::Pending pending =
       plan.exchange->begin(Host{}, in, front_ghosts_.data(), back_ghosts_.data());
   std::size_t next = 0;
   for (; next < plan.boxes.size() && !plan.boxes[next].needs_ghosts; ++next) {
-    run_box(plan, plan.boxes[next], in, out, alpha, beta);
+    run_box(plan, plan.boxes[next], in, out, alpha, beta, vdot);
   }
   plan.exchange->end(pending);
   for (; next < plan.boxes.size(); ++next) {
-    run_box(plan, plan.boxes[next], in, out, alpha, beta);
+    run_box(plan, plan.boxes[next], in, out, alpha, beta, vdot);
   }
 }
 
 template <class Vector>
 void StencilOperator<Vector>::run_box(const Plan& plan, const Box& box, const T* in, T* out,
-                                      T alpha, T beta) const {
+                                      T alpha, T beta, VdotOut vdot) const {
   const int ndim = static_cast<int>(local_shape_.size());
   const int a = distributed_axis_;
   const int last_axis = ndim - 1;
@@ -344,20 +371,32 @@ void StencilOperator<Vector>::run_box(const Plan& plan, const Box& box, const T*
       }
       sources[t] = (ghost[t] == 1 ? front_ghosts_.data() : back_ghosts_.data()) + offset;
     }
+    bool row_form = false;
     if constexpr (!is_complex_v<T>) {
-      if (reach > 0) {
+      row_form = reach > 0;
+      if (row_form) {
         for (int j = 0; j < others; ++j)
           other_sources[j] = sources[other_taps[j]];
-        kernels::stencil_row(Host{}, run.count, reach,
-                             row_weights.data() + (stencil::radius - reach), in + base, others,
-                             other_coefficients.data(), other_sources.data(), beta, out + base);
-      } else {
-        kernels::combine(Host{}, run.count, count, coefficients.data(), sources.data(), beta,
-                         out + base);
+        const T* weights = row_weights.data() + (stencil::radius - reach);
+        if (vdot.re) {
+          *vdot.re += static_cast<double>(kernels::stencil_row_vdot(
+              Host{}, run.count, reach, weights, in + base, others, other_coefficients.data(),
+              other_sources.data(), out + base));
+        } else {
+          kernels::stencil_row(Host{}, run.count, reach, weights, in + base, others,
+                               other_coefficients.data(), other_sources.data(), beta, out + base);
+        }
       }
-    } else {
+    }
+    if (!row_form) {
       kernels::combine(Host{}, run.count, count, coefficients.data(), sources.data(), beta,
                        out + base);
+      if (vdot.re) {
+        // The line just written is still in cache: no second pass over memory.
+        const T value = kernels::vdot(Host{}, run.count, in + base, out + base);
+        *vdot.re += static_cast<double>(std::real(value));
+        *vdot.im += static_cast<double>(std::imag(value));
+      }
     }
     // Next line: odometer over every axis but the last.
     int k = last_axis - 1;
@@ -373,7 +412,7 @@ void StencilOperator<Vector>::run_box(const Plan& plan, const Box& box, const T*
 // The Cuda space: the ghost planes first (through the space's transport), then one launch.
 template <class Vector>
 void StencilOperator<Vector>::run_device(const Plan& plan, const Vector& in, Vector& out, T alpha,
-                                         T beta) const {
+                                         T beta, VdotOut vdot) const {
   if constexpr (!std::same_as<Space, Host>) {
     if constexpr (distributed) {
       if (plan.exchange) {
@@ -401,8 +440,15 @@ void StencilOperator<Vector>::run_device(const Plan& plan, const Vector& in, Vec
       points.length[t] = global_shape_[static_cast<std::size_t>(terms_[t].axis)];
       points.spec[t] = terms_[t].spec;
     }
-    kernels::stencil(Space{}, points, plan.adjoint, alpha, in.data(), front_ghosts_.data(),
-                     back_ghosts_.data(), beta, out.data());
+    if (vdot.re) {
+      kernels::stencil_vdot(Space{}, points, in.data(), front_ghosts_.data(), back_ghosts_.data(),
+                            out.data(), vdot_partials_.data(), vdot.re, vdot.im);
+    } else {
+      kernels::stencil(Space{}, points, plan.adjoint, alpha, in.data(), front_ghosts_.data(),
+                       back_ghosts_.data(), beta, out.data());
+    }
+  } else {
+    (void)vdot;
   }
 }
 

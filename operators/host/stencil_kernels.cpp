@@ -58,10 +58,11 @@ enum class BetaMode { zero, one, other };
 
 // The sum is formed in the order of the row taps (offsets -Reach ... Reach), then of the
 // sources, and beta * y is added last: the same order in the vector and the scalar parts.
-template <int Bytes, int Reach, int Count, class T>
+// Vdot (beta == 0 only): *partial = sum_i row[i] * y[i], from the registers that form y.
+template <int Bytes, int Reach, int Count, bool Vdot, class T>
 [[gnu::always_inline]] inline void row_kernel(Index n, const T* weights, const T* row,
                                               const T* coefficients, const T* const* sources,
-                                              T beta, T* __restrict y) {
+                                              T beta, T* __restrict y, T* partial) {
   using V = typename Lanes<T, Bytes>::vector;
   constexpr int W = Lanes<T, Bytes>::width;
   constexpr int taps = 2 * Reach + 1;
@@ -74,7 +75,9 @@ template <int Bytes, int Reach, int Count, class T>
   }
   const BetaMode mode =
       beta == T(0) ? BetaMode::zero : (beta == T(1) ? BetaMode::one : BetaMode::other);
+  T scalar_partial = 0;
   auto finish = [&](Index i, T sum) {
+    if constexpr (Vdot) scalar_partial += row[i] * sum;
     if (mode == BetaMode::zero) {
       y[i] = sum;
     } else if (mode == BetaMode::one) {
@@ -97,6 +100,7 @@ template <int Bytes, int Reach, int Count, class T>
   // are then inside it.
   if (n < 3 * W) {
     scalar_points(0, n);
+    if constexpr (Vdot) *partial = scalar_partial;
     return;
   }
   scalar_points(0, W);
@@ -107,6 +111,7 @@ template <int Bytes, int Reach, int Count, class T>
   for (int k = 0; k < Count; ++k)
     c[k] = V{} + coef[k];
   const V b = V{} + beta;
+  V vector_partial{};
   auto vector_points = [&]<BetaMode Mode>(std::integral_constant<BetaMode, Mode>) {
     V previous = load<V>(row);
     V current = load<V>(row + W);
@@ -122,6 +127,7 @@ template <int Bytes, int Reach, int Count, class T>
       (std::make_index_sequence<taps - 1>{});
       for (int k = 0; k < Count; ++k)
         sum += c[k] * load<V>(src[k] + i);
+      if constexpr (Vdot) vector_partial += current * sum;
       if constexpr (Mode == BetaMode::zero) {
         store(y + i, sum);
       } else if constexpr (Mode == BetaMode::one) {
@@ -135,28 +141,38 @@ template <int Bytes, int Reach, int Count, class T>
     return i;
   };
   Index done = 0;
-  switch (mode) {
-    case BetaMode::zero:
-      done = vector_points(std::integral_constant<BetaMode, BetaMode::zero>{});
-      break;
-    case BetaMode::one:
-      done = vector_points(std::integral_constant<BetaMode, BetaMode::one>{});
-      break;
-    case BetaMode::other:
-      done = vector_points(std::integral_constant<BetaMode, BetaMode::other>{});
-      break;
+  if constexpr (Vdot) {
+    done = vector_points(std::integral_constant<BetaMode, BetaMode::zero>{});
+  } else {
+    switch (mode) {
+      case BetaMode::zero:
+        done = vector_points(std::integral_constant<BetaMode, BetaMode::zero>{});
+        break;
+      case BetaMode::one:
+        done = vector_points(std::integral_constant<BetaMode, BetaMode::one>{});
+        break;
+      case BetaMode::other:
+        done = vector_points(std::integral_constant<BetaMode, BetaMode::other>{});
+        break;
+    }
   }
   scalar_points(done, n);
+  if constexpr (Vdot) {
+    T total = scalar_partial;
+    for (int l = 0; l < W; ++l)
+      total += vector_partial[l];
+    *partial = total;
+  }
 }
 
 // The supported shapes: reach 1 or 2, 0, 2 or 4 other rows (2-d and 3-d stencils).
-template <int Bytes, class T>
+template <int Bytes, bool Vdot, class T>
 [[gnu::always_inline]] inline void row_shapes(Index n, int reach, const T* weights, const T* row,
                                               int count, const T* coefficients,
-                                              const T* const* sources, T beta, T* y) {
+                                              const T* const* sources, T beta, T* y, T* partial) {
 #define DISTLOPS_ROW_CASE(R, C) \
   if (reach == R && count == C) \
-    return row_kernel<Bytes, R, C>(n, weights, row, coefficients, sources, beta, y);
+    return row_kernel<Bytes, R, C, Vdot>(n, weights, row, coefficients, sources, beta, y, partial);
   DISTLOPS_ROW_CASE(1, 0)
   DISTLOPS_ROW_CASE(1, 2)
   DISTLOPS_ROW_CASE(1, 4)
@@ -166,34 +182,31 @@ template <int Bytes, class T>
 #undef DISTLOPS_ROW_CASE
 }
 
-template <class T>
+template <bool Vdot, class T>
 void row_portable(Index n, int reach, const T* weights, const T* row, int count,
-                  const T* coefficients, const T* const* sources, T beta, T* y) {
-  row_shapes<16>(n, reach, weights, row, count, coefficients, sources, beta, y);
+                  const T* coefficients, const T* const* sources, T beta, T* y, T* partial) {
+  row_shapes<16, Vdot>(n, reach, weights, row, count, coefficients, sources, beta, y, partial);
 }
 #if DISTLOPS_HAVE_X86_TARGETS
-template <class T>
+template <bool Vdot, class T>
 DISTLOPS_TARGET_AVX2 void row_avx2(Index n, int reach, const T* weights, const T* row, int count,
-                                   const T* coefficients, const T* const* sources, T beta, T* y) {
-  row_shapes<32>(n, reach, weights, row, count, coefficients, sources, beta, y);
+                                   const T* coefficients, const T* const* sources, T beta, T* y,
+                                   T* partial) {
+  row_shapes<32, Vdot>(n, reach, weights, row, count, coefficients, sources, beta, y, partial);
 }
-template <class T>
+template <bool Vdot, class T>
 DISTLOPS_TARGET_AVX512 void row_avx512(Index n, int reach, const T* weights, const T* row,
                                        int count, const T* coefficients, const T* const* sources,
-                                       T beta, T* y) {
-  row_shapes<64>(n, reach, weights, row, count, coefficients, sources, beta, y);
+                                       T beta, T* y, T* partial) {
+  row_shapes<64, Vdot>(n, reach, weights, row, count, coefficients, sources, beta, y, partial);
 }
 #endif
 
-}  // namespace
-
-bool stencil_row_supported(int reach, int count) {
-  return (reach == 1 || reach == 2) && (count == 0 || count == 2 || count == 4);
-}
-
-template <std::floating_point T>
-void stencil_row(Host, InstructionSet level, Index n, int reach, const T* row_weights, const T* row,
-                 int count, const T* coefficients, const T* const* sources, T beta, T* y) {
+// The level's kernel, with the partial sum of row[i] * y[i] when Vdot.
+template <bool Vdot, class T>
+void row_at_level(InstructionSet level, Index n, int reach, const T* row_weights, const T* row,
+                  int count, const T* coefficients, const T* const* sources, T beta, T* y,
+                  T* partial) {
   if (!stencil_row_supported(reach, count)) {
     throw InvalidArgument("stencil_row: reach 1 or 2 and 0, 2 or 4 other rows, got reach " +
                           std::to_string(reach) + " and " + std::to_string(count) + " rows");
@@ -204,13 +217,29 @@ void stencil_row(Host, InstructionSet level, Index n, int reach, const T* row_we
   switch (level) {
 #if DISTLOPS_HAVE_X86_TARGETS
     case InstructionSet::avx512:
-      return row_avx512(n, reach, row_weights, row, count, coefficients, sources, beta, y);
+      return row_avx512<Vdot>(n, reach, row_weights, row, count, coefficients, sources, beta, y,
+                              partial);
     case InstructionSet::avx2:
-      return row_avx2(n, reach, row_weights, row, count, coefficients, sources, beta, y);
+      return row_avx2<Vdot>(n, reach, row_weights, row, count, coefficients, sources, beta, y,
+                            partial);
 #endif
     default:
-      return row_portable(n, reach, row_weights, row, count, coefficients, sources, beta, y);
+      return row_portable<Vdot>(n, reach, row_weights, row, count, coefficients, sources, beta, y,
+                                partial);
   }
+}
+
+}  // namespace
+
+bool stencil_row_supported(int reach, int count) {
+  return (reach == 1 || reach == 2) && (count == 0 || count == 2 || count == 4);
+}
+
+template <std::floating_point T>
+void stencil_row(Host, InstructionSet level, Index n, int reach, const T* row_weights, const T* row,
+                 int count, const T* coefficients, const T* const* sources, T beta, T* y) {
+  row_at_level<false>(level, n, reach, row_weights, row, count, coefficients, sources, beta, y,
+                      static_cast<T*>(nullptr));
 }
 
 template <std::floating_point T>
@@ -220,11 +249,31 @@ void stencil_row(Host, Index n, int reach, const T* row_weights, const T* row, i
               sources, beta, y);
 }
 
-#define DISTLOPS_INSTANTIATE_STENCIL_ROW(T)                                               \
-  template void stencil_row<T>(Host, InstructionSet, Index, int, const T*, const T*, int, \
-                               const T*, const T* const*, T, T*);                         \
-  template void stencil_row<T>(Host, Index, int, const T*, const T*, int, const T*,       \
-                               const T* const*, T, T*);
+template <std::floating_point T>
+T stencil_row_vdot(Host, InstructionSet level, Index n, int reach, const T* row_weights,
+                   const T* row, int count, const T* coefficients, const T* const* sources, T* y) {
+  T partial = 0;
+  row_at_level<true>(level, n, reach, row_weights, row, count, coefficients, sources, T(0), y,
+                     &partial);
+  return partial;
+}
+
+template <std::floating_point T>
+T stencil_row_vdot(Host, Index n, int reach, const T* row_weights, const T* row, int count,
+                   const T* coefficients, const T* const* sources, T* y) {
+  return stencil_row_vdot(Host{}, host_instruction_set(), n, reach, row_weights, row, count,
+                          coefficients, sources, y);
+}
+
+#define DISTLOPS_INSTANTIATE_STENCIL_ROW(T)                                                 \
+  template void stencil_row<T>(Host, InstructionSet, Index, int, const T*, const T*, int,   \
+                               const T*, const T* const*, T, T*);                           \
+  template void stencil_row<T>(Host, Index, int, const T*, const T*, int, const T*,         \
+                               const T* const*, T, T*);                                     \
+  template T stencil_row_vdot<T>(Host, InstructionSet, Index, int, const T*, const T*, int, \
+                                 const T*, const T* const*, T*);                            \
+  template T stencil_row_vdot<T>(Host, Index, int, const T*, const T*, int, const T*,       \
+                                 const T* const*, T*);
 DISTLOPS_INSTANTIATE_STENCIL_ROW(float)
 DISTLOPS_INSTANTIATE_STENCIL_ROW(double)
 #undef DISTLOPS_INSTANTIATE_STENCIL_ROW

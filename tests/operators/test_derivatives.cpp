@@ -4,7 +4,8 @@
 // (written here independently of the library's stencils), for every kind, order, edge flag
 // and sampling, on 1-d, 2-d and 3-d arrays split along the first or a later axis, including
 // splits where ranks own a single plane (the stencil reaches two neighbours away) or none;
-// the adjoint against the transposed reference matrix; dot tests; values computed by PyLops. The
+// the adjoint against the transposed reference matrix; dot tests; values computed by PyLops; the
+// fused apply_vdot (y and x^H y in one pass) against the reference y and its x^H y. The
 // operators run in every memory space (device collectives over both of their paths).
 #include "dense_reference.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
@@ -117,6 +118,62 @@ std::vector<Layout> layouts_of(const Communicator& comm, const Shape& shape) {
   return layouts;
 }
 
+// A VdotSink keeping each group's partial sums in the space's memory, completed over the groups
+// by total(), as CG's scalar slots combine them.
+template <class Space>
+class RecordingSink final : public VdotSink {
+ public:
+  static constexpr int most_groups = 4;
+  RecordingSink() { memory::copy_bytes<Space, Host>(memory_.data(), zeros_, sizeof(zeros_)); }
+  double* target(const Communicator* group) override {
+    REQUIRE(groups_.size() < most_groups);
+    groups_.push_back(group);
+    return memory_.data() + 2 * (groups_.size() - 1);
+  }
+  bool imaginary() const override { return true; }
+  std::size_t groups() const { return groups_.size(); }
+  std::complex<double> total() const {
+    double host[2 * most_groups];
+    memory::copy_bytes<Host, Space>(host, memory_.data(), sizeof(host));
+    std::complex<double> sum = 0;
+    for (std::size_t g = 0; g < groups_.size(); ++g) {
+      double parts[2] = {host[2 * g], host[2 * g + 1]};
+      if (groups_[g]) groups_[g]->allreduce(parts, parts, 2, ReduceOp::sum);
+      sum += std::complex<double>(parts[0], parts[1]);
+    }
+    return sum;
+  }
+
+ private:
+  double zeros_[2 * most_groups] = {};
+  Buffer<double, Space> memory_{2 * most_groups};
+  std::vector<const Communicator*> groups_;
+};
+
+// apply_vdot gives the reference y and x^H y, fused in both spaces (an operator that does not
+// fuse leaves the sink untouched and the caller reduces).
+template <class T, class Space>
+void check_apply_vdot(const LinearOperator<T, Space>& op, const DistributedArray<T, Space>& x,
+                      const std::vector<T>& global_x, const std::vector<T>& expected_y,
+                      double rtol) {
+  DistributedArray<T, Space> y(op.range());
+  RecordingSink<Space> sink;
+  const bool fused = op.apply_vdot(x, y, sink);
+  CHECK(fused);
+  CHECK(all_close(y.gather(), expected_y, rtol));
+  std::complex<double> expected = 0;
+  double scale = 0;
+  for (std::size_t i = 0; i < global_x.size(); ++i) {
+    const std::complex<double> xi(std::real(global_x[i]), std::imag(global_x[i]));
+    const std::complex<double> yi(std::real(expected_y[i]), std::imag(expected_y[i]));
+    expected += std::conj(xi) * yi;
+    scale += std::abs(xi) * std::abs(yi);
+  }
+  if (!fused) CHECK(sink.groups() == 0);
+  const std::complex<double> got = fused ? sink.total() : std::complex<double>(x.vdot(y));
+  CHECK(std::abs(got - expected) <= rtol * scale + 1e-300);
+}
+
 struct Case {
   Derivative which;
   DerivativeKind kind;
@@ -164,6 +221,7 @@ void check_formulas() {
           const auto expected =
               reference_apply(global, shape, axis, c.which, c.kind, c.order, c.edge, sampling);
           CHECK(all_close(op.apply(x).gather(), expected, rtol));
+          check_apply_vdot(op, x, global, expected, rtol);
           // forward_add accumulates: y = 2 D x - 3 y
           DistributedArray<T, Space> y(layout);
           fill_random(y, 4);
@@ -252,6 +310,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Laplacian and Gradient", "[derivatives][lapla
             }
           }
           CHECK(all_close(laplacian.apply(x).gather(), expected, rtol));
+          check_apply_vdot(laplacian, x, global, expected, rtol);
           CHECK(dottest(laplacian, 9, space_dottest_tolerance<T, Space>()).passed);
 
           const auto gradient =

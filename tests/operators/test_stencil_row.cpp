@@ -3,7 +3,8 @@
 // The row form of the stencil kernel (operators/derivative/stencil_kernels.hpp) at every
 // instruction set the processor has, against the formula summed in long double: every
 // supported shape, every kind of beta, rows shorter and longer than the vectors (the scalar
-// head and tail, the shifted vectors), and the shapes it refuses.
+// head and tail, the shifted vectors), the fused form stencil_row_vdot (y and sum row[i] y[i]),
+// and the shapes it refuses.
 #include <array>
 #include <cmath>
 
@@ -57,6 +58,19 @@ TEMPLATE_TEST_CASE("stencil_row sums the row taps and the other rows", "[kernels
             for (Index i = 0; i < n; ++i)
               error = std::max(error, double(std::abs((long double)y[i] - expected[i])));
             CHECK(error <= 20 * tolerance<T>());
+            if (beta_value != 0) continue;
+            // The fused form: the same y, and sum_i row[i] y[i] against the exact sum.
+            std::vector<T> fused_y(static_cast<std::size_t>(n), T(std::nan("")));
+            const T partial = kernels::stencil_row_vdot(
+                Host{}, level, n, reach, weights.data(), row.data() + pad, count,
+                coefficients.data(), sources.data(), fused_y.data());
+            CHECK(fused_y == y);
+            long double vdot = 0, scale = 0;
+            for (Index i = 0; i < n; ++i) {
+              vdot += (long double)row[i + pad] * expected[i];
+              scale += std::abs((long double)row[i + pad] * expected[i]);
+            }
+            CHECK(std::abs((long double)partial - vdot) <= 20 * tolerance<T>() * (scale + 1));
           }
         }
       }
@@ -74,6 +88,9 @@ TEST_CASE("stencil_row refuses the shapes it has no kernel for", "[kernels][sten
     CHECK_FALSE(kernels::stencil_row_supported(reach, count));
     CHECK_THROWS_AS(kernels::stencil_row(Host{}, 8, reach, weights.data(), row.data() + 4, count,
                                          coefficients.data(), sources.data(), 0.0, y.data()),
+                    InvalidArgument);
+    CHECK_THROWS_AS(kernels::stencil_row_vdot(Host{}, 8, reach, weights.data(), row.data() + 4,
+                                              count, coefficients.data(), sources.data(), y.data()),
                     InvalidArgument);
   }
 }

@@ -3,7 +3,9 @@
 // CG and preconditioned CG: every iterate against the serial transcription of PyLops' CG and
 // breakdowns, in every memory space; numbers produced by PyLops itself, convergence on
 // distributed, replicated and local operators and (in every memory space) stacked ones for the
-// four scalar types, the Jacobi preconditioner, and bad input.
+// four scalar types, the Jacobi preconditioner, and bad input; CG on the Laplacian (whose apply
+// fuses c^H A c) against the same transcription on its matrix.
+#include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/stacked.hpp"
 #include "distlops/operators/stack/vstack.hpp"
@@ -95,6 +97,80 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("cg iterates equal the serial transcription of
       CHECK(result.residual_norms == result.costs);
     }
   });
+}
+
+// 1 + 2i for complex types (1 for real ones).
+template <class T>
+T complex_scale() {
+  if constexpr (is_complex_v<T>) {
+    return T(1, 2);
+  } else {
+    return T(1);
+  }
+}
+
+// CG on -L, L the 2-d Laplacian (centered, no edge, unit weights): the stencil operator whose
+// apply also forms c^H A c on the host. Its matrix by the formula: on a row away from the ends
+// of an axis, 2 on the diagonal and -1 at the two neighbours along that axis.
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("cg on the Laplacian equals the serial transcription",
+                                  "[solvers][cg][laplacian]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using V = Array<T, Space>;
+  const Communicator comm = world();
+  const Index nx = 9, ny = 7, n = nx * ny;
+  DenseMatrix<T> m = DenseMatrix<T>::Zero(n, n);
+  for (Index i = 0; i < nx; ++i) {
+    for (Index j = 0; j < ny; ++j) {
+      const Index row = i * ny + j;
+      if (i > 0 && i < nx - 1) {
+        m(row, row) += T(2);
+        m(row, row - ny) -= T(1);
+        m(row, row + ny) -= T(1);
+      }
+      if (j > 0 && j < ny - 1) {
+        m(row, row) += T(2);
+        m(row, row - 1) -= T(1);
+        m(row, row + 1) -= T(1);
+      }
+    }
+  }
+  // Rank r > 0 owns one plane for odd r and none for even r: uneven, with empty ranks.
+  std::vector<Shape> planes(static_cast<std::size_t>(comm.size()), Shape{0, ny});
+  Index rest = nx;
+  for (int r = 1; r < comm.size(); ++r) {
+    planes[r][0] = r % 2;
+    rest -= planes[r][0];
+  }
+  planes[0][0] = rest;
+  const std::vector<Layout> layouts{Layout(comm, {nx, ny}),
+                                    Layout(comm, {nx, ny}, LayoutOptions{.local_shapes = planes}),
+                                    Layout(comm, {nx, ny}, Partition::BROADCAST)};
+  const double tol = iterate_tolerance<T, Space>();
+  for (const Layout& layout : layouts) {
+    INFO("layout " << layout.describe());
+    const auto op = Laplacian<T, Space>(layout, {.axes = {0, 1}, .weights = {-1.0, -1.0}});
+    // The matrix is not Hermitian (its end rows are zero), so c^H A c is real, as CG needs it,
+    // only for vectors that are one complex scalar times a real vector: x_true is such.
+    const std::vector<real_type_t<T>> real_values = random_values<real_type_t<T>>(n, 31);
+    std::vector<T> values;
+    for (const real_type_t<T> v : real_values)
+      values.push_back(T(v) * complex_scale<T>());
+    const V x_true = V::from_global(layout, values);
+    const V y = op.apply(x_true);
+    IterateRecorder<V> recorder;
+    CgOptions<V> options;
+    options.niter = 8;
+    options.callback = recorder.callback();
+    const CgResult<V> result = cg(op, y, options);
+    const DenseVector<T> start = DenseVector<T>::Zero(n);
+    const ReferenceRun<T> reference = reference_cg<T>(m, global_vector(y), start, 8);
+    recorder.iterates.insert(recorder.iterates.begin(), start);
+    CHECK(result.iterations == 8);
+    CHECK(result.reason == StopReason::max_iterations);
+    CHECK(max_relative_difference(recorder.iterates, reference.iterates) <= tol);
+    REQUIRE(result.costs.size() == 9);
+    CHECK(all_close(result.costs, reference.costs, tol));
+  }
 }
 
 TEST_CASE("cg reproduces PyLops' numbers", "[solvers][cg][pylops]") {

@@ -15,6 +15,7 @@
 
 #include "distlops/config.hpp"
 #include "distlops/core/gpu_collectives.hpp"
+#include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/local/matrix_mult.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/stacked.hpp"
@@ -155,6 +156,33 @@ TEMPLATE_TEST_CASE("scalar slots reduce like vdot and norm, one allreduce per co
     CHECK(slots[2] == Approx(static_cast<double>(std::real(ba))).epsilon(tol));
     CHECK(slots[3] == Approx(static_cast<double>(std::imag(ba))).margin(tol * std::abs(ba)));
     CHECK(slots[4] == Approx(static_cast<double>(a.norm(1))).epsilon(tol));
+  }
+  SECTION("an apply with its vdot, fused or not, costs the batch's allreduce alone") {
+    // A stencil operator fuses (its partial sum lands in its layout's group, the mask group of
+    // the masked layout); a scaled one applies, then the slots reduce.
+    for (const Layout* layout : {&plain, &masked, &replicated}) {
+      INFO("layout " << layout->describe());
+      const LinearOperator<T> stencil = SecondDerivative<T>(*layout);
+      const LinearOperator<T> scaled = T(2) * stencil;
+      DistributedArray<T> x(*layout), y(*layout);
+      fill_random(x, 30);
+      for (const LinearOperator<T>* op : {&stencil, &scaled}) {
+        calls = allreduces_of([&] {
+          const AgreedOperands agreed;  // the operands are agreed, as in a solver loop
+          slots.begin(0, 1);
+          slots.add_apply_real_vdot(0, *op, x, y);
+          slots.combine();
+        });
+        const bool spread = !layout->replicated() && layout->sub_communicator().size() > 1;
+        CHECK(calls == (spread ? 1 : 0));
+        slots.read_back();
+        const DistributedArray<T> expected_y = op->apply(x);
+        CHECK(all_close(y.gather(), expected_y.gather(), tol));
+        const double expected = static_cast<double>(std::real(x.vdot(expected_y)));
+        const double scale = static_cast<double>(x.norm() * expected_y.norm());
+        CHECK(std::abs(slots[0] - expected) <= tol * scale);
+      }
+    }
   }
   SECTION("a single distributed array: one allreduce for the batch") {
     const DistributedArray<T>& x = a[0];

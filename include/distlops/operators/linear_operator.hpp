@@ -23,6 +23,7 @@
 
 #include "distlops/core/error.hpp"
 #include "distlops/core/log_view.hpp"
+#include "distlops/operators/vdot_sink.hpp"
 #include "distlops/operators/vector_traits.hpp"
 
 namespace distlops {
@@ -106,6 +107,17 @@ class LinearOperatorBase {
     Domain& scratch = domain_workspace();
     adjoint(y, scratch);
     x.axpby(alpha, scratch, beta);
+  }
+  /// y = A x and, in the same pass, this rank's partial sums of x^H y added into `sink`
+  /// (vdot_sink.hpp); returns true. The default applies the operator and returns false without
+  /// touching the sink: the caller then reduces x^H y itself (ScalarSlots::add_apply_real_vdot),
+  /// so that an operator without a fused kernel gives exactly the results of apply + vdot.
+  /// Operators override it where reading x once instead of twice pays (the stencil operators on
+  /// the host); operators whose domain and range differ keep the default.
+  virtual bool forward_vdot(const Domain& x, Range& y, VdotSink& sink) const {
+    (void)sink;
+    forward(x, y);
+    return false;
   }
 
  protected:
@@ -229,6 +241,16 @@ class BasicLinearOperator {
     LayoutAdapter<Range> output(y, range(), name(), ".apply_add", "y", deferred<Range>);
     input.agree(&output);
     get().forward_add(alpha, input.get_const(), beta, output.get());
+  }
+  /// y = A x and, where the operator has a fused kernel, this rank's partial sums of x^H y
+  /// added into `sink` in the same pass: returns whether it did (LinearOperatorBase::forward_vdot).
+  /// On false only y = A x was computed and the sink was not touched.
+  bool apply_vdot(const Domain& x, Range& y, VdotSink& sink) const {
+    const log_view::ScopedEvent event(log_view::EventKind::apply, name());
+    LayoutAdapter<Domain> input(x, domain(), name(), ".apply_vdot", "x", deferred<Domain>);
+    LayoutAdapter<Range> output(y, range(), name(), ".apply_vdot", "y", deferred<Range>);
+    input.agree(&output);
+    return get().forward_vdot(input.get_const(), output.get(), sink);
   }
   /// x = A^H y in a new vector of the domain layout.
   Domain apply_adjoint(const Range& y) const {

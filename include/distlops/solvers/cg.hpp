@@ -21,9 +21,15 @@
 /// (c^H A c and r^H r), 3 with (c^H A c, r^H r, r^H z), in 2 batches (scalar_slots.hpp):
 /// c^H A c, whose step a_k is computed where the vectors live, then r^H r (and r^H z). That is
 /// 2 collectives per iteration and one read-back of the scalars to the host, after the second
-/// batch; nothing else waits for the device. Without preconditioner the updates of x and r and
-/// r^H r are one pass (ScalarSlots::add_axpy_pair_squared_norm): 13 words per unknown move per
-/// iteration (apply 2, c^H A c 2, that pass 6, c 3) instead of 14, with the same rounding.
+/// batch; nothing else waits for the device. c^H A c is formed by the apply itself where the
+/// operator has a fused kernel (ScalarSlots::add_apply_real_vdot, LinearOperatorBase::
+/// forward_vdot: the stencil operators on the host, so the Laplacian and the derivatives), which
+/// then reads c once instead of twice; its terms are summed line by line instead of in
+/// vdot's order, so iterates differ from those of apply + vdot in the last bits only. Without
+/// preconditioner the updates of x and r and r^H r are one pass
+/// (ScalarSlots::add_axpy_pair_squared_norm). Words per unknown moved per iteration without
+/// preconditioner: 11 with a fused apply (apply 2, that pass 6, c 3), 13 otherwise (c^H A c 2
+/// more).
 /// Work vectors: x, r, c, A c (and z), allocated once before the loop.
 ///
 /// Breakdowns: c^H A c == 0 (zero_curvature), c^H A c < 0 (negative_curvature),
@@ -133,10 +139,10 @@ class Cg : public detail::StepwiseSolver<Cg<V>> {
     const AgreedOperands agreed;  // the operands are the vectors agreed on in setup()
     const BasicLinearOperator<V, V>& m = options_.preconditioner;
     ScalarSlots<typename V::space_type>& slots = *slots_;
-    op_.apply(*c_, *q_);
-    // a = r^H z / c^H A c where the vectors live (0 at a breakdown: x, r stay as they are).
+    // q = A c and c^H A c in the operator's pass where it can (the stencil operators on the
+    // host); a = r^H z / c^H A c where the vectors live (0 at a breakdown: x, r stay as they are).
     slots.begin(curvature_slot, 1);
-    slots.add_real_vdot(curvature_slot, *c_, *q_);
+    slots.add_apply_real_vdot(curvature_slot, op_, *c_, *q_);
     slots.combine();
     slots.step_length(step_slot, rz_, curvature_slot);
     if (preconditioned_) {

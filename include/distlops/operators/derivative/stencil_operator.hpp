@@ -84,6 +84,13 @@ class StencilOperator final : public LinearOperatorBase<Vector> {
   void adjoint_add(value_type alpha, const Vector& y, value_type beta, Vector& x) const override {
     run(true, y, x, alpha, beta);
   }
+  /// y = sum_t D_t x and this rank's x^H y in the same pass; returns true. Host: each output
+  /// line's sum is formed while the line is written, from the row kernel's registers for real
+  /// types or from the line just written (in cache) otherwise, and the lines' sums are added in
+  /// double. Cuda: each thread adds its points' terms in double, each thread block sums its
+  /// threads', and one more block sums the blocks' (kernels::stencil_vdot); a block of more than
+  /// 2^32 - 1 points has the plain apply and false (the caller reduces).
+  bool forward_vdot(const Vector& x, Vector& y, VdotSink& sink) const override;
 
   /// Bytes one apply must move at the least: read the input once, write the output once.
   Index minimal_bytes() const {
@@ -126,10 +133,18 @@ class StencilOperator final : public LinearOperatorBase<Vector> {
 
   Plan make_plan(bool adjoint, const std::vector<StencilTerm>& terms) const;
   void make_boxes(Plan& plan, const std::vector<StencilTerm>& terms) const;
-  void run(bool adjoint, const Vector& in, Vector& out, T alpha, T beta) const;
-  void run_host(const Plan& plan, const T* in, T* out, T alpha, T beta) const;
-  void run_box(const Plan& plan, const Box& box, const T* in, T* out, T alpha, T beta) const;
-  void run_device(const Plan& plan, const Vector& in, Vector& out, T alpha, T beta) const;
+  // Where a fused forward (alpha 1, beta 0) adds Re and Im of in^H out over the local block:
+  // memory of the space; no fusion when re is null.
+  struct VdotOut {
+    double* re = nullptr;
+    double* im = nullptr;
+  };
+  void run(bool adjoint, const Vector& in, Vector& out, T alpha, T beta, VdotOut vdot = {}) const;
+  void run_host(const Plan& plan, const T* in, T* out, T alpha, T beta, VdotOut vdot) const;
+  void run_box(const Plan& plan, const Box& box, const T* in, T* out, T alpha, T beta,
+               VdotOut vdot) const;
+  void run_device(const Plan& plan, const Vector& in, Vector& out, T alpha, T beta,
+                  VdotOut vdot) const;
 
   Shape global_shape_;
   Shape local_shape_;
@@ -141,6 +156,8 @@ class StencilOperator final : public LinearOperatorBase<Vector> {
   Plan adjoint_;
   mutable Buffer<T, Space> front_ghosts_;
   mutable Buffer<T, Space> back_ghosts_;
+  // The Cuda space: the thread blocks' sums of a fused forward.
+  mutable Buffer<double, Space> vdot_partials_;
   // The Cuda space: the transport of the ghost planes.
   KeptTransport<Space> transport_;
 };

@@ -33,6 +33,7 @@
 #include "distlops/core/gpu_collectives.hpp"
 #include "distlops/core/local_array.hpp"
 #include "distlops/core/stacked_distributed_array.hpp"
+#include "distlops/operators/vdot_sink.hpp"
 #include "distlops/solvers/detail/slot_kernels.hpp"
 
 namespace distlops::detail {
@@ -151,6 +152,15 @@ class ScalarSlots {
   void add_real_vdot(int slot, const V& a, const V& b) {
     add_vdot_parts(slot, false, a, b);
   }
+  /// y = op x and slot += Re(x^H y): in the operator's own pass where it has a fused kernel
+  /// (BasicLinearOperator::apply_vdot: x read once), else the apply then add_real_vdot. The two
+  /// sum the same terms, in a different order.
+  template <class Op, class V>
+  void add_apply_real_vdot(int slot, const Op& op, const V& x, V& y) {
+    check_batch_slot(slot);
+    SlotSink sink(*this, slot);
+    if (!op.apply_vdot(x, y, sink)) add_real_vdot(slot, x, y);
+  }
   /// slot += Re(a^H b), slot + 1 += Im(a^H b).
   template <class V>
   void add_vdot(int slot, const V& a, const V& b) {
@@ -242,6 +252,19 @@ class ScalarSlots {
  private:
   static constexpr int scratch_doubles =
       static_cast<int>(kernels::slots::scratch_bytes / sizeof(double));
+
+  // The sink of a fused apply: each block's partial sum lands in its group's region, as the
+  // add_* reductions place theirs.
+  class SlotSink final : public VdotSink {
+   public:
+    SlotSink(ScalarSlots& slots, int slot) : slots_(slots), slot_(slot) {}
+    double* target(const Communicator* group) override { return slots_.region_for(group) + slot_; }
+    bool imaginary() const override { return false; }
+
+   private:
+    ScalarSlots& slots_;
+    int slot_;
+  };
 
   void check_slot(int slot) const {
     if (slot < 0 || slot >= count_) {

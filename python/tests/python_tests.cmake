@@ -8,6 +8,11 @@ find_package(Python3 COMPONENTS Interpreter QUIET)
 set(_distlops_python_driver ${PROJECT_SOURCE_DIR}/python/tests/run_python_tests.py)
 if(Python3_Interpreter_FOUND AND BUILD_SHARED_LIBS)
   set(_distlops_python_defines --define CMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER})
+  if(DISTLOPS_TEST_OPTIMIZATION AND NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
+    # The extension of the tests is compiled like the test programs (cmake/DistlopsTesting.cmake).
+    # One argument: a separate "-O0" would read as an option of its own.
+    list(APPEND _distlops_python_defines --optimization=${DISTLOPS_TEST_OPTIMIZATION})
+  endif()
   if(CMAKE_CXX_COMPILER_LAUNCHER)
     list(APPEND _distlops_python_defines --define
          CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER})

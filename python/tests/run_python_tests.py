@@ -4,6 +4,7 @@
 """The CTest entries of the Python package.
 
     run_python_tests.py install --venv DIR --source DIR --build-dir DIR --distlops-dir DIR
+                                [--optimization=FLAG] [--define NAME=VALUE]...
     run_python_tests.py pytest --venv DIR --source DIR -- COMMAND...
 
 install: makes (or reuses) the virtual environment of the PyLops-MPI comparison
@@ -11,8 +12,10 @@ install: makes (or reuses) the virtual environment of the PyLops-MPI comparison
 scikit-build-core and pytest) and installs the package in it with pip from the checkout,
 building the extension against the build tree in DISTLOPS_DIR (scikit-build-core, no build
 isolation: the pinned nanobind and scikit-build-core of the environment are used, and the build
-directory is kept so that later runs recompile only what changed). It then writes a stamp next to
-the environment. Exit status 77 (Skipped) when the package index cannot be reached.
+directory is kept so that later runs recompile only what changed). With --optimization=FLAG
+(the test programs' DISTLOPS_TEST_OPTIMIZATION) the extension is compiled with that flag alone
+instead of the package's Release flags (-Os for nanobind's bindings). It then writes a stamp next
+to the environment. Exit status 77 (Skipped) when the package index cannot be reached.
 
 pytest: runs the package's tests with COMMAND, the line that starts the environment's Python
 under mpiexec (mpiexec -n N ... VENV/bin/python POSTFLAGS..., from distlops_mpi_command), followed
@@ -46,6 +49,14 @@ def install(args):
                "--no-build-isolation", "--no-deps", "--force-reinstall",
                f"--config-settings=build-dir={args.build_dir}",
                f"--config-settings=cmake.define.distlops_DIR={args.distlops_dir}"]
+    if args.optimization:
+        # The tests' extension, like the C++ test programs: the eight binding units and
+        # nanobind's library take about 113 s of one core at the package's flags (-Os) and 87 s
+        # at -O0, and the tests run as fast (pytest at 1 rank: 8.1 s and 8.3 s), spending their
+        # time in NumPy and the library, which keeps its -O3. Debug is the build type whose
+        # flags get no -Os from nanobind; the flag replaces its -g.
+        command += ["--config-settings=cmake.build-type=Debug",
+                    f"--config-settings=cmake.define.CMAKE_CXX_FLAGS_DEBUG={args.optimization}"]
     for define in args.define:
         command.append(f"--config-settings=cmake.define.{define}")
     command.append(args.source)
@@ -83,6 +94,8 @@ def main():
     parser.add_argument("--source", required=True)
     parser.add_argument("--build-dir")
     parser.add_argument("--distlops-dir")
+    parser.add_argument("--optimization", default="",
+                        help="compile the extension with this flag alone (e.g. -O0)")
     parser.add_argument("--define", action="append", default=[],
                         help="NAME=VALUE, a CMake definition for the extension's build")
     argv = sys.argv[1:]

@@ -10,7 +10,9 @@
 // Only declared here: solver_reference_impl.hpp defines them, and solver_reference_real.cpp
 // and solver_reference_complex.cpp compile them once for the four scalar types of the tests
 // (DISTLOPS_SCALAR_TYPES) into the test support library, so that the test programs do not
-// each instantiate the recurrences and Eigen's decompositions.
+// each instantiate the recurrences and Eigen's decompositions (at -O0, Eigen's self-adjoint
+// eigensolver for the four types costs a test program about 25 s of compile time, an LDL^T
+// solve about 9 s).
 #include <Eigen/Dense>
 
 #include <cstdint>
@@ -68,6 +70,16 @@ double max_relative_difference(const std::vector<DenseVector<T>>& a,
 /// lambda_max(M^H M), from Eigen's self-adjoint eigensolver.
 template <class T>
 double largest_eigenvalue_of_normal(const DenseMatrix<T>& m);
+
+/// The eigenvalue of largest modulus of a Hermitian matrix, with its sign, from Eigen's
+/// self-adjoint eigensolver.
+template <class T>
+double largest_magnitude_eigenvalue(const DenseMatrix<T>& hermitian);
+
+/// x with A x = b for a Hermitian positive definite A (normal equations and the like), from
+/// Eigen's LDL^T factorisation.
+template <class T>
+DenseVector<T> solve_hermitian(const DenseMatrix<T>& a, const DenseVector<T>& b);
 
 /// Q D with Q unitary (from a QR factorisation of a random matrix with this key) and
 /// D = diag(d): (Q D)^H (Q D) = D^2.

@@ -6,6 +6,7 @@
 // solver_reference_complex.cpp: one of four types takes about as long as a whole test program).
 #include "solver_reference.hpp"
 
+#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <Eigen/QR>
 
@@ -222,6 +223,22 @@ double largest_eigenvalue_of_normal(const DenseMatrix<T>& m) {
 }
 
 template <class T>
+double largest_magnitude_eigenvalue(const DenseMatrix<T>& hermitian) {
+  const Eigen::SelfAdjointEigenSolver<DenseMatrix<T>> solver(hermitian, Eigen::EigenvaluesOnly);
+  const auto& values = solver.eigenvalues();
+  double largest = 0;
+  for (Eigen::Index i = 0; i < values.size(); ++i) {
+    if (std::abs(double(values(i))) > std::abs(largest)) largest = double(values(i));
+  }
+  return largest;
+}
+
+template <class T>
+DenseVector<T> solve_hermitian(const DenseMatrix<T>& a, const DenseVector<T>& b) {
+  return a.ldlt().solve(b);
+}
+
+template <class T>
 DenseMatrix<T> with_singular_values(const std::vector<double>& d, std::uint64_t key) {
   const Index n = Index(d.size());
   const DenseMatrix<T> q =
@@ -248,6 +265,8 @@ DenseMatrix<T> with_singular_values(const std::vector<double>& d, std::uint64_t 
   template double max_relative_difference<T>(const std::vector<DenseVector<T>>&,                \
                                              const std::vector<DenseVector<T>>&);               \
   template double largest_eigenvalue_of_normal<T>(const DenseMatrix<T>&);                       \
+  template double largest_magnitude_eigenvalue<T>(const DenseMatrix<T>&);                       \
+  template DenseVector<T> solve_hermitian<T>(const DenseMatrix<T>&, const DenseVector<T>&);     \
   template DenseMatrix<T> with_singular_values<T>(const std::vector<double>&, std::uint64_t);
 
 }  // namespace distlops::testing

@@ -227,10 +227,10 @@ TEMPLATE_TEST_CASE("damped cgls and lsqr solve the damped normal equations",
   const double damp = 0.7;
   const DenseMatrix<T> normal =
       m.adjoint() * m + as_scalar<T>(damp * damp) * DenseMatrix<T>::Identity(6, 6);
-  const DenseVector<T> expected = normal.ldlt().solve(m.adjoint() * global_vector(y));
+  const DenseVector<T> expected = solve_hermitian<T>(normal, m.adjoint() * global_vector(y));
   // LSQR from x0 damps the correction x - x0 (as PyLops and SciPy do).
-  const DenseVector<T> expected_from_x0 = normal.ldlt().solve(DenseVector<T>(
-      m.adjoint() * global_vector(y) + as_scalar<T>(damp * damp) * global_vector(x0)));
+  const DenseVector<T> expected_from_x0 = solve_hermitian<T>(
+      normal, m.adjoint() * global_vector(y) + as_scalar<T>(damp * damp) * global_vector(x0));
   CglsOptions<Array<T>> cgls_options;
   cgls_options.niter = 100;
   cgls_options.damp = damp;

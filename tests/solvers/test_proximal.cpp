@@ -12,6 +12,7 @@
 #include "distlops/solvers/proximal/l2.hpp"
 #include "distlops/solvers/proximal/l21.hpp"
 #include "expect_everywhere.hpp"
+#include "solver_reference.hpp"
 #include "spaces.hpp"
 #include "uneven_layout.hpp"
 
@@ -320,7 +321,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("L2 with an operator: prox by inner CGLS again
   const Dense<T> gradient = rs * m.adjoint() * (m * gx - gb);
   CHECK(max_difference(global_vector(f.gradient(x)), gradient) <= tol);
   const DenseMatrix<T> normal = DenseMatrix<T>::Identity(9, 9) + rts * m.adjoint() * m;
-  const Dense<T> expected = normal.ldlt().solve(Dense<T>(gx + rts * m.adjoint() * gb));
+  const Dense<T> expected = solve_hermitian<T>(normal, gx + rts * m.adjoint() * gb);
   CHECK(max_difference(global_vector(f.prox(x, tau)), expected) <= tol);
   check_moreau(f, x, tau, tol);
 }

@@ -83,9 +83,8 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("proximal_gradient reaches the lasso and ridge
   V d(range);
   fill_random(d, 74);
   const DenseVector<T> ridge =
-      (m.adjoint() * m + static_cast<R>(eps) * DenseMatrix<T>::Identity(11, 11))
-          .ldlt()
-          .solve(DenseVector<T>(m.adjoint() * global_vector(d)));
+      solve_hermitian<T>(m.adjoint() * m + static_cast<R>(eps) * DenseMatrix<T>::Identity(11, 11),
+                         m.adjoint() * global_vector(d));
   ProximalGradientOptions<V> options;
   options.niter = 150;
   options.tau = 1.0 / (largest_eigenvalue_of_normal(m) + eps);
@@ -122,9 +121,8 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
   {
     // 1/2 ||Op x - b||^2 + eps/2 ||A x||^2.
     const DenseVector<T> expected =
-        (op_matrix.adjoint() * op_matrix + static_cast<R>(eps) * a.adjoint() * a)
-            .ldlt()
-            .solve(DenseVector<T>(op_matrix.adjoint() * gb));
+        solve_hermitian<T>(op_matrix.adjoint() * op_matrix + static_cast<R>(eps) * a.adjoint() * a,
+                           op_matrix.adjoint() * gb);
     AdmmOptions<V> options;
     options.niter = 60;
     options.tau = 1.0;
@@ -132,7 +130,8 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
     CHECK(relative_error(result.x, expected) <= tol);
   }
   // 1/2 ||x - b||^2 + eps/2 ||A x||^2.
-  const DenseVector<T> expected = (id + static_cast<R>(eps) * a.adjoint() * a).ldlt().solve(gb);
+  const DenseVector<T> expected =
+      solve_hermitian<T>(id + static_cast<R>(eps) * a.adjoint() * a, gb);
   const L2<V> f(b);
   {
     LinearizedAdmmOptions<V> options;

@@ -64,6 +64,28 @@ double cg_error(const BasicLinearOperator<V, V>& op, std::uint64_t key, StopReas
   return relative_error(result.x, global_vector(x_true));
 }
 
+// Runs 8 iterations of cg from x0 (or from 0) and checks every iterate and cost against the
+// serial transcription of PyLops' CG on the matrix m.
+template <class T, class V, class Op>
+CgResult<V> check_eight_iterations(const Op& op, const DenseMatrix<T>& m, const V& y, const V* x0,
+                                   double tol) {
+  IterateRecorder<V> recorder;
+  CgOptions<V> options;
+  options.niter = 8;
+  options.callback = recorder.callback();
+  CgResult<V> result = x0 ? cg(op, y, *x0, options) : cg(op, y, options);
+  const DenseVector<T> start =
+      x0 ? DenseVector<T>(global_vector(*x0)) : DenseVector<T>::Zero(m.cols());
+  const ReferenceRun<T> reference = reference_cg<T>(m, global_vector(y), start, 8);
+  recorder.iterates.insert(recorder.iterates.begin(), start);
+  CHECK(result.iterations == 8);
+  CHECK(result.reason == StopReason::max_iterations);
+  CHECK(max_relative_difference(recorder.iterates, reference.iterates) <= tol);
+  REQUIRE(result.costs.size() == 9);
+  CHECK(all_close(result.costs, reference.costs, tol));
+  return result;
+}
+
 }  // namespace
 
 DISTLOPS_SPACE_TEMPLATE_TEST_CASE("cg iterates equal the serial transcription of PyLops' CG",
@@ -81,19 +103,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("cg iterates equal the serial transcription of
   const double tol = iterate_tolerance<T, Space>();
   for_each_collective_path<Space>([&] {
     for (const bool with_x0 : {false, true}) {
-      IterateRecorder<V> recorder;
-      CgOptions<V> options;
-      options.niter = 8;
-      options.callback = recorder.callback();
-      const CgResult<V> result = with_x0 ? cg(op, y, x0, options) : cg(op, y, options);
-      const DenseVector<T> start = with_x0 ? global_vector(x0) : DenseVector<T>::Zero(n);
-      const ReferenceRun<T> reference = reference_cg<T>(m, global_vector(y), start, 8);
-      recorder.iterates.insert(recorder.iterates.begin(), start);
-      CHECK(result.iterations == 8);
-      CHECK(result.reason == StopReason::max_iterations);
-      CHECK(max_relative_difference(recorder.iterates, reference.iterates) <= tol);
-      REQUIRE(result.costs.size() == 9);
-      CHECK(all_close(result.costs, reference.costs, tol));
+      const CgResult<V> result = check_eight_iterations<T>(op, m, y, with_x0 ? &x0 : nullptr, tol);
       CHECK(result.residual_norms == result.costs);
     }
   });
@@ -157,19 +167,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("cg on the Laplacian equals the serial transcr
       values.push_back(T(v) * complex_scale<T>());
     const V x_true = V::from_global(layout, values);
     const V y = op.apply(x_true);
-    IterateRecorder<V> recorder;
-    CgOptions<V> options;
-    options.niter = 8;
-    options.callback = recorder.callback();
-    const CgResult<V> result = cg(op, y, options);
-    const DenseVector<T> start = DenseVector<T>::Zero(n);
-    const ReferenceRun<T> reference = reference_cg<T>(m, global_vector(y), start, 8);
-    recorder.iterates.insert(recorder.iterates.begin(), start);
-    CHECK(result.iterations == 8);
-    CHECK(result.reason == StopReason::max_iterations);
-    CHECK(max_relative_difference(recorder.iterates, reference.iterates) <= tol);
-    REQUIRE(result.costs.size() == 9);
-    CHECK(all_close(result.costs, reference.costs, tol));
+    (void)check_eight_iterations<T>(op, m, y, static_cast<const V*>(nullptr), tol);
   }
 }
 

@@ -119,7 +119,9 @@ RedistributePlan::RedistributePlan(const Layout& source, const Layout& destinati
   recv_direct_.assign(size, -1);
   send_displacements_.assign(size, 0);
   recv_displacements_.assign(size, 0);
-  const Shape source_block = source.local_shape(), destination_block = destination.local_shape();
+  source_block_ = source.local_shape();
+  destination_block_ = destination.local_shape();
+  origin_.assign(shape.size(), 0);
   for (int r = 0; r < size; ++r) {
     Shape lo, hi;
     block_bounds(destination, r, lo, hi);
@@ -135,14 +137,14 @@ RedistributePlan::RedistributePlan(const Layout& source, const Layout& destinati
     // A box contiguous in its block needs no copy: the message reads or writes it in place
     // (a split along axis 0 to one along axis 0, or the receiving side of a transpose).
     if (out.count > 0) {
-      send_direct_[r] = contiguous_offset_in_block(source_block, out.corner, out.extent);
+      send_direct_[r] = contiguous_offset_in_block(source_block_, out.corner, out.extent);
       if (send_direct_[r] < 0) {
         send_displacements_[r] = send_packed_;
         send_packed_ += out.count;
       }
     }
     if (in.count > 0) {
-      recv_direct_[r] = contiguous_offset_in_block(destination_block, in.corner, in.extent);
+      recv_direct_[r] = contiguous_offset_in_block(destination_block_, in.corner, in.extent);
       if (recv_direct_[r] < 0) {
         recv_displacements_[r] = recv_packed_;
         recv_packed_ += in.count;
@@ -218,9 +220,10 @@ void RedistributePlan::execute_bytes(Transport& transport, std::size_t element_s
       return;
     }
     case Mode::exchange: {
-      const Shape source_block = source_.local_shape();
-      const Shape destination_block = destination_.local_shape();
-      const Shape zero(shape.size(), 0);
+      // The plan's shapes: an execution inside a solver loop allocates nothing.
+      const Shape& source_block = source_block_;
+      const Shape& destination_block = destination_block_;
+      const Shape& zero = origin_;
       const auto* from = static_cast<const std::byte*>(source);
       auto* to = static_cast<std::byte*>(destination);
       std::byte* send_workspace =

@@ -66,8 +66,9 @@ class RedistributePlan {
   Layout source_;
   Layout destination_;
   Mode mode_ = Mode::local_copy;
-  std::vector<Box> send_boxes_;  // per peer, in the source block
-  std::vector<Box> recv_boxes_;  // per peer, in the destination block
+  Shape source_block_, destination_block_, origin_;  // this rank's block shapes, and zeros
+  std::vector<Box> send_boxes_;                      // per peer, in the source block
+  std::vector<Box> recv_boxes_;                      // per peer, in the destination block
   std::vector<Index> send_counts_, recv_counts_;
   // Element offset of a peer's box in this rank's block where the box is contiguous there (it
   // goes straight from the source or into the destination), -1 where it is packed into or

@@ -12,6 +12,7 @@
 #include "../local/support.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/instantiate.hpp"
+#include "distlops/operators/stack/local_blocks.hpp"
 
 namespace distlops {
 
@@ -144,8 +145,7 @@ WindowedOperator<T, Space>::WindowedOperator(LocalOperator<T, Space> op, const C
       rows_(std::move(rows)),
       columns_(std::move(columns)),
       comm_(comm) {
-  agree_failures_ =
-      comm.allreduce(op_.implementation().runs_user_code() ? 1 : 0, ReduceOp::max) != 0;
+  agree_failures_ = detail::any_block_runs_user_code(std::vector{op_}, comm);
   columns_total_ = 1;
   for (std::size_t k = 1; k < data_shape.size(); ++k)
     columns_total_ *= data_shape[k];
@@ -300,11 +300,7 @@ void WindowedOperator<T, Space>::forward_add(T alpha, const Array& x, T beta, Ar
       }
     }
   };
-  if (agree_failures_) {
-    collective_check(comm_, apply_windows);
-  } else {
-    apply_windows();
-  }
+  detail::apply_blocks(agree_failures_, comm_, apply_windows);
   exchange(true);
   const Index own = own_rows_ * columns_total_;
   if (own == 0) return;
@@ -340,11 +336,7 @@ void WindowedOperator<T, Space>::adjoint_add(T alpha, const Array& y, T beta, Ar
       }
     }
   };
-  if (agree_failures_) {
-    collective_check(comm_, apply_windows);
-  } else {
-    apply_windows();
-  }
+  detail::apply_blocks(agree_failures_, comm_, apply_windows);
 }
 
 template <Scalar T, MemorySpace Space>

@@ -18,6 +18,7 @@
 #include "distlops/core/kernels.hpp"
 #include "distlops/core/redistribute.hpp"
 #include "distlops/core/transport.hpp"
+#include "prefault.hpp"
 
 namespace distlops {
 
@@ -179,8 +180,7 @@ DistributedArray<T, Space> DistributedArray<T, Space>::from_root(const Layout& l
   DistributedArray result(layout);
   detail::with_host_output<T, Space>(result.data_, result.local_size_, false, [&](T* local) {
     if (layout.replicated()) {
-      if (comm.rank() == root) std::copy(global_on_root.begin(), global_on_root.end(), local);
-      comm.broadcast(local, result.local_size_, root);
+      comm.broadcast(global_on_root.data(), local, result.local_size_, root);
       return;
     }
     const int size = comm.size();
@@ -348,12 +348,12 @@ std::vector<T> DistributedArray<T, Space>::gather(bool masked) const {
       comm.allgatherv(local, local_size_, packed, counts, displacements);
     });
   };
-  result.resize(static_cast<std::size_t>(position));
+  result = memory::detail::prefaulted_vector<T>(static_cast<std::size_t>(position));
   if (detail::extent_product(shape, 0, axis()) == 1) {
     allgather_blocks(result.data());
     return result;
   }
-  std::vector<T> packed(result.size());
+  std::vector<T> packed = memory::detail::prefaulted_vector<T>(result.size());
   allgather_blocks(packed.data());
   Index offset = 0;
   for (std::size_t i = 0; i < members.size(); ++i) {
@@ -393,8 +393,8 @@ std::vector<T> DistributedArray<T, Space>::gather_to(int root) const {
     const bool contiguous_blocks = detail::extent_product(global_shape(), 0, axis()) == 1;
     std::vector<T> packed;
     if (comm.rank() == root) {
-      result.resize(static_cast<std::size_t>(global_size()));
-      if (!contiguous_blocks) packed.resize(result.size());
+      result = memory::detail::prefaulted_vector<T>(static_cast<std::size_t>(global_size()));
+      if (!contiguous_blocks) packed = memory::detail::prefaulted_vector<T>(result.size());
     }
     T* target = contiguous_blocks ? result.data() : packed.data();
     comm.gatherv(local, local_size_, target, counts, displacements, root);

@@ -172,13 +172,13 @@ Case big_transfer_case() {
             if (rank == 1) rows.assign(1, value_at(n));
             const Layout layout = split_layout(comm, {n + 1, 1}, {n, 1});
             const auto x = DistributedArray<double>::wrap(layout, rows);
-            timed("ghost", [&] {
-              const LocalArray<double, Host> ghosted = x.add_ghost_cells(rank == 1 ? n : 0, 0);
-              if (rank == 1) {
-                state->wrong += ghosted.size() != n + 1;
-                state->wrong += mismatches(ghosted.data(), std::min(ghosted.size(), n + 1));
-              }
-            });
+            LocalArray<double, Host> ghosted;
+            timed("ghost", [&] { ghosted = x.add_ghost_cells(rank == 1 ? n : 0, 0); });
+            // Checked outside the timed step, as the other steps' results are.
+            if (rank == 1) {
+              state->wrong += ghosted.size() != n + 1;
+              state->wrong += mismatches(ghosted.data(), std::min(ghosted.size(), n + 1));
+            }
           }
           set_message_chunk_bytes(saved_limit);
         };

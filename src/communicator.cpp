@@ -327,6 +327,57 @@ void Communicator::broadcast_bytes(detail::TypedBuffer data, int root) const {
   }
 }
 
+void Communicator::broadcast_copy_bytes(const void* source, detail::TypedBuffer target,
+                                        int root) const {
+  const bool is_root = rank() == root;
+  const std::size_t bytes = static_cast<std::size_t>(target.count) * target.element_size;
+  const Index chunk = chunk_elements(target.element_size);
+  // Below this size (and within one call) the root's copy is cheap next to the broadcast's
+  // latency: copy, then one blocking broadcast. `count` is the same on every rank, so is the path.
+  constexpr std::size_t overlap_bytes = std::size_t(8) << 20;
+  if (bytes < overlap_bytes && target.count <= chunk) {
+    if (is_root && target.count > 0 && source != target.data) {
+      std::memmove(const_cast<void*>(target.data), source, bytes);
+    }
+    broadcast_bytes(target, root);
+    return;
+  }
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Ibcast");
+  // The root sends from `source` (MPI only reads the root's buffer) and copies it into `target`
+  // in slices, letting the broadcast progress between them.
+  void* buffer = is_root ? const_cast<void*>(source) : const_cast<void*>(target.data);
+  Request request;
+  detail::MessageDatatype block;
+  if (target.count > chunk && one_datatype_per_block(chunk)) {
+    block = detail::block_datatype(target.count, target.type, target.element_size, chunk);
+    MPI_Request native_request = MPI_REQUEST_NULL;
+    check_mpi(MPI_Ibcast(buffer, 1, block.get(), root, native(), &native_request), "MPI_Ibcast");
+    request.native().push_back(native_request);
+  } else {
+    for (Index offset = 0; offset < target.count; offset += chunk) {
+      const int count = static_cast<int>(std::min(chunk, target.count - offset));
+      MPI_Request native_request = MPI_REQUEST_NULL;
+      check_mpi(MPI_Ibcast(byte_offset(buffer, offset, target.element_size), count, target.type,
+                           root, native(), &native_request),
+                "MPI_Ibcast");
+      request.native().push_back(native_request);
+    }
+  }
+  if (is_root && source != target.data) {
+    constexpr std::size_t slice = std::size_t(16) << 20;
+    auto* to = static_cast<std::byte*>(const_cast<void*>(target.data));
+    const auto* from = static_cast<const std::byte*>(source);
+    for (std::size_t offset = 0; offset < bytes; offset += slice) {
+      std::memcpy(to + offset, from + offset, std::min(slice, bytes - offset));
+      int done = 0;
+      check_mpi(MPI_Testall(static_cast<int>(request.native().size()), request.native().data(),
+                            &done, MPI_STATUSES_IGNORE),
+                "MPI_Testall");
+    }
+  }
+  request.wait();
+}
+
 void Communicator::send_bytes(detail::TypedBuffer data, int destination, int tag) const {
   const Index chunk = chunk_elements(data.element_size);
   if (data.count > chunk && one_datatype_per_block(chunk)) {
@@ -443,39 +494,22 @@ void Communicator::gatherv_bytes(detail::TypedBuffer send, void* recv,
         "MPI_Gatherv");
     return;
   }
-  if (path == static_cast<int>(VectorPath::derived)) {
-    std::vector<Block> send_blocks(static_cast<std::size_t>(size()));
-    std::vector<Block> recv_blocks(send_blocks.size());
-    if (is_root) {
-      for (int r = 0; r < size(); ++r) {
-        if (r != root) recv_blocks[r] = {displacements[r], counts[r]};
-      }
-      std::byte* own = byte_offset(recv, displacements[root], send.element_size);
-      if (counts[root] > 0 && own != send.data) {
-        std::memmove(own, send.data, static_cast<std::size_t>(counts[root]) * send.element_size);
-      }
-    } else {
-      send_blocks[root] = {0, send.count};
-    }
-    exchange_blocks(native(), send.data, send_blocks, recv, recv_blocks, send.type,
-                    send.element_size, chunk);
-    return;
-  }
+  // Above the per-call limit: one message per block (a derived datatype, or chunks below two
+  // elements per call), the root's own block copied while the others are in flight.
   if (!is_root) {
     send_bytes(send, root, chunked_collective_tag);
     return;
   }
   std::vector<Request> receives;
   for (int r = 0; r < size(); ++r) {
-    std::byte* target = byte_offset(recv, displacements[r], send.element_size);
-    if (r == root) {
-      if (counts[r] > 0 && target != send.data) {
-        std::memmove(target, send.data, static_cast<std::size_t>(counts[r]) * send.element_size);
-      }
-      continue;
-    }
-    receives.push_back(
-        irecv_bytes({target, counts[r], send.type, send.element_size}, r, chunked_collective_tag));
+    if (r == root) continue;
+    receives.push_back(irecv_bytes({byte_offset(recv, displacements[r], send.element_size),
+                                    counts[r], send.type, send.element_size},
+                                   r, chunked_collective_tag));
+  }
+  std::byte* own = byte_offset(recv, displacements[root], send.element_size);
+  if (counts[root] > 0 && own != send.data) {
+    std::memmove(own, send.data, static_cast<std::size_t>(counts[root]) * send.element_size);
   }
   wait_all(receives);
 }
@@ -506,39 +540,22 @@ void Communicator::scatterv_bytes(const void* send, std::span<const Index> count
               "MPI_Scatterv");
     return;
   }
-  if (path == static_cast<int>(VectorPath::derived)) {
-    std::vector<Block> send_blocks(static_cast<std::size_t>(size()));
-    std::vector<Block> recv_blocks(send_blocks.size());
-    if (is_root) {
-      for (int r = 0; r < size(); ++r) {
-        if (r != root) send_blocks[r] = {displacements[r], counts[r]};
-      }
-      const std::byte* own = byte_offset(send, displacements[root], recv.element_size);
-      if (counts[root] > 0 && own != target) {
-        std::memmove(target, own, static_cast<std::size_t>(counts[root]) * recv.element_size);
-      }
-    } else {
-      recv_blocks[root] = {0, recv.count};
-    }
-    exchange_blocks(native(), send, send_blocks, target, recv_blocks, recv.type, recv.element_size,
-                    chunk);
-    return;
-  }
+  // Above the per-call limit: one message per block (a derived datatype, or chunks below two
+  // elements per call), the root's own block copied while the others are in flight.
   if (!is_root) {
     recv_bytes(recv, root, chunked_collective_tag);
     return;
   }
   std::vector<Request> sends;
   for (int r = 0; r < size(); ++r) {
-    const std::byte* source = byte_offset(send, displacements[r], recv.element_size);
-    if (r == root) {
-      if (counts[r] > 0 && source != target) {
-        std::memmove(target, source, static_cast<std::size_t>(counts[r]) * recv.element_size);
-      }
-      continue;
-    }
-    sends.push_back(
-        isend_bytes({source, counts[r], recv.type, recv.element_size}, r, chunked_collective_tag));
+    if (r == root) continue;
+    sends.push_back(isend_bytes({byte_offset(send, displacements[r], recv.element_size), counts[r],
+                                 recv.type, recv.element_size},
+                                r, chunked_collective_tag));
+  }
+  const std::byte* own = byte_offset(send, displacements[root], recv.element_size);
+  if (counts[root] > 0 && own != target) {
+    std::memmove(target, own, static_cast<std::size_t>(counts[root]) * recv.element_size);
   }
   wait_all(sends);
 }
@@ -585,28 +602,24 @@ void Communicator::allgatherv_bytes(detail::TypedBuffer send, void* recv,
         "MPI_Allgatherv");
     return;
   }
+  // Above the per-call limit: this rank's block goes to every other rank from the caller's
+  // buffer, one message each (a derived datatype, or chunks below two elements per call), and is
+  // copied into its own slot while the messages are in flight.
+  std::vector<Request> requests;
+  for (int r = 0; r < size(); ++r) {
+    if (r == rank()) continue;
+    requests.push_back(irecv_bytes({byte_offset(recv, displacements[r], send.element_size),
+                                    counts[r], send.type, send.element_size},
+                                   r, chunked_collective_tag));
+  }
+  for (int r = 0; r < size(); ++r) {
+    if (r == rank()) continue;
+    requests.push_back(isend_bytes(send, r, chunked_collective_tag));
+  }
   if (send.count > 0 && send.data != own_slot) {
     std::memmove(own_slot, send.data, static_cast<std::size_t>(send.count) * send.element_size);
   }
-  if (path == VectorPath::derived) {
-    // Every rank sends its block from its slot of recv, as MPI_IN_PLACE would.
-    std::vector<Block> send_blocks(static_cast<std::size_t>(size()));
-    std::vector<Block> recv_blocks(send_blocks.size());
-    for (int r = 0; r < size(); ++r) {
-      if (r == rank()) continue;
-      send_blocks[r] = {displacements[rank()], send.count};
-      recv_blocks[r] = {displacements[r], counts[r]};
-    }
-    exchange_blocks(native(), recv, send_blocks, recv, recv_blocks, send.type, send.element_size,
-                    chunk);
-    return;
-  }
-  // Limits below two elements: every rank in turn broadcasts its block, in chunks.
-  for (int r = 0; r < size(); ++r) {
-    broadcast_bytes({byte_offset(recv, displacements[r], send.element_size), counts[r], send.type,
-                     send.element_size},
-                    r);
-  }
+  wait_all(requests);
 }
 
 void Communicator::alltoall_bytes(detail::TypedBuffer send, void* recv) const {

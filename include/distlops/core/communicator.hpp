@@ -193,6 +193,13 @@ class Communicator {
   void broadcast(T* data, Index count, int root) const {
     broadcast_bytes(detail::typed(data, count), root);
   }
+  /// Copies rank `root`'s `count` elements at `source` into `target` on every rank, the root
+  /// included; `source` is read on the root only (other ranks may pass nullptr). On large
+  /// counts the root's own copy runs while the message is in flight. Collective.
+  template <detail::Transferable T>
+  void broadcast(const T* source, T* target, Index count, int root) const {
+    broadcast_copy_bytes(source, detail::typed(target, count), root);
+  }
   /// Rank `root`'s `value`, returned on every rank. Collective.
   template <detail::Transferable T>
   T broadcast(T value, int root) const {
@@ -297,6 +304,7 @@ class Communicator {
 
   void allreduce_bytes(detail::TypedBuffer send, void* recv, ReduceOp op) const;
   void broadcast_bytes(detail::TypedBuffer data, int root) const;
+  void broadcast_copy_bytes(const void* source, detail::TypedBuffer target, int root) const;
   void gatherv_bytes(detail::TypedBuffer send, void* recv, std::span<const Index> counts,
                      std::span<const Index> displacements, int root) const;
   void scatterv_bytes(const void* send, std::span<const Index> counts,

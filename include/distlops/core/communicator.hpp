@@ -5,7 +5,7 @@
 /// `Communicator`: a cheap-to-copy handle to an MPI communicator with typed collectives whose
 /// failures become exceptions. Transfers of any size work: a block above the per-call limit
 /// (2^31-1 bytes by default, see set_message_chunk_bytes) is described by one derived datatype
-/// and moves in one MPI call (the vector collectives through one MPI_Alltoallw); only
+/// and moves in one MPI message (the vector collectives: one per block); only
 /// reductions, and limits below two elements, split a message into several calls.
 
 #include <mpi.h>

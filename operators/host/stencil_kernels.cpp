@@ -3,12 +3,15 @@
 // The host kernel of the stencil operators (stencil_kernels.hpp), the row form: the taps along a
 // row come from one input row, loaded once per vector and shifted in registers (one load feeds all
 // 2 reach + 1 taps), and the taps of the other axes are whole rows. Compiled for the portable, AVX2
-// and AVX-512 levels (core/detail/instruction_set.hpp); the vector width follows the level.
+// and AVX-512 levels (core/detail/instruction_set.hpp); the vector width follows the level. With
+// Stores::streaming and beta == 0 the vectors of y go around the cache
+// (core/detail/streaming_stores.hpp).
 #include <cstring>
 #include <utility>
 
 #include "../derivative/stencil_kernels.hpp"
 #include "distlops/core/detail/instruction_set.hpp"
+#include "distlops/core/detail/streaming_stores.hpp"
 #include "distlops/core/error.hpp"
 
 // The vectors below never cross a function boundary that is not inlined.
@@ -62,7 +65,7 @@ enum class BetaMode { zero, one, other };
 template <int Bytes, int Reach, int Count, bool Vdot, class T>
 [[gnu::always_inline]] inline void row_kernel(Index n, const T* weights, const T* row,
                                               const T* coefficients, const T* const* sources,
-                                              T beta, T* __restrict y, T* partial) {
+                                              T beta, T* __restrict y, T* partial, Stores stores) {
   using V = typename Lanes<T, Bytes>::vector;
   constexpr int W = Lanes<T, Bytes>::width;
   constexpr int taps = 2 * Reach + 1;
@@ -112,7 +115,8 @@ template <int Bytes, int Reach, int Count, bool Vdot, class T>
     c[k] = V{} + coef[k];
   const V b = V{} + beta;
   V vector_partial{};
-  auto vector_points = [&]<BetaMode Mode>(std::integral_constant<BetaMode, Mode>) {
+  auto vector_points = [&]<BetaMode Mode, bool Stream>(std::integral_constant<BetaMode, Mode>,
+                                                       std::bool_constant<Stream>) {
     V previous = load<V>(row);
     V current = load<V>(row + W);
     Index i = W;
@@ -128,7 +132,9 @@ template <int Bytes, int Reach, int Count, bool Vdot, class T>
       for (int k = 0; k < Count; ++k)
         sum += c[k] * load<V>(src[k] + i);
       if constexpr (Vdot) vector_partial += current * sum;
-      if constexpr (Mode == BetaMode::zero) {
+      if constexpr (Stream) {
+        stream_vector(y + i, sum);
+      } else if constexpr (Mode == BetaMode::zero) {
         store(y + i, sum);
       } else if constexpr (Mode == BetaMode::one) {
         store(y + i, load<V>(y + i) + sum);
@@ -140,19 +146,28 @@ template <int Bytes, int Reach, int Count, bool Vdot, class T>
     }
     return i;
   };
+  // Streaming stores need y + i aligned to the vector, so only rows with y + W aligned stream:
+  // moving the vectors' grid to align the others would form some points in the scalar code or
+  // in other copies of the vector code, which may contract to FMA differently and change y.
+  using Zero = std::integral_constant<BetaMode, BetaMode::zero>;
+  const bool stream = stores == Stores::streaming && mode == BetaMode::zero &&
+                      elements_to_alignment(y + W, Bytes) == 0;
   Index done = 0;
-  if constexpr (Vdot) {
-    done = vector_points(std::integral_constant<BetaMode, BetaMode::zero>{});
+  if (stream) {
+    done = vector_points(Zero{}, std::true_type{});
+  } else if constexpr (Vdot) {
+    done = vector_points(Zero{}, std::false_type{});
   } else {
     switch (mode) {
       case BetaMode::zero:
-        done = vector_points(std::integral_constant<BetaMode, BetaMode::zero>{});
+        done = vector_points(Zero{}, std::false_type{});
         break;
       case BetaMode::one:
-        done = vector_points(std::integral_constant<BetaMode, BetaMode::one>{});
+        done = vector_points(std::integral_constant<BetaMode, BetaMode::one>{}, std::false_type{});
         break;
       case BetaMode::other:
-        done = vector_points(std::integral_constant<BetaMode, BetaMode::other>{});
+        done =
+            vector_points(std::integral_constant<BetaMode, BetaMode::other>{}, std::false_type{});
         break;
     }
   }
@@ -169,10 +184,12 @@ template <int Bytes, int Reach, int Count, bool Vdot, class T>
 template <int Bytes, bool Vdot, class T>
 [[gnu::always_inline]] inline void row_shapes(Index n, int reach, const T* weights, const T* row,
                                               int count, const T* coefficients,
-                                              const T* const* sources, T beta, T* y, T* partial) {
-#define DISTLOPS_ROW_CASE(R, C) \
-  if (reach == R && count == C) \
-    return row_kernel<Bytes, R, C, Vdot>(n, weights, row, coefficients, sources, beta, y, partial);
+                                              const T* const* sources, T beta, T* y, T* partial,
+                                              Stores stores) {
+#define DISTLOPS_ROW_CASE(R, C)                                                                    \
+  if (reach == R && count == C)                                                                    \
+    return row_kernel<Bytes, R, C, Vdot>(n, weights, row, coefficients, sources, beta, y, partial, \
+                                         stores);
   DISTLOPS_ROW_CASE(1, 0)
   DISTLOPS_ROW_CASE(1, 2)
   DISTLOPS_ROW_CASE(1, 4)
@@ -184,21 +201,25 @@ template <int Bytes, bool Vdot, class T>
 
 template <bool Vdot, class T>
 void row_portable(Index n, int reach, const T* weights, const T* row, int count,
-                  const T* coefficients, const T* const* sources, T beta, T* y, T* partial) {
-  row_shapes<16, Vdot>(n, reach, weights, row, count, coefficients, sources, beta, y, partial);
+                  const T* coefficients, const T* const* sources, T beta, T* y, T* partial,
+                  Stores stores) {
+  row_shapes<16, Vdot>(n, reach, weights, row, count, coefficients, sources, beta, y, partial,
+                       stores);
 }
 #if DISTLOPS_HAVE_X86_TARGETS
 template <bool Vdot, class T>
 DISTLOPS_TARGET_AVX2 void row_avx2(Index n, int reach, const T* weights, const T* row, int count,
                                    const T* coefficients, const T* const* sources, T beta, T* y,
-                                   T* partial) {
-  row_shapes<32, Vdot>(n, reach, weights, row, count, coefficients, sources, beta, y, partial);
+                                   T* partial, Stores stores) {
+  row_shapes<32, Vdot>(n, reach, weights, row, count, coefficients, sources, beta, y, partial,
+                       stores);
 }
 template <bool Vdot, class T>
 DISTLOPS_TARGET_AVX512 void row_avx512(Index n, int reach, const T* weights, const T* row,
                                        int count, const T* coefficients, const T* const* sources,
-                                       T beta, T* y, T* partial) {
-  row_shapes<64, Vdot>(n, reach, weights, row, count, coefficients, sources, beta, y, partial);
+                                       T beta, T* y, T* partial, Stores stores) {
+  row_shapes<64, Vdot>(n, reach, weights, row, count, coefficients, sources, beta, y, partial,
+                       stores);
 }
 #endif
 
@@ -206,7 +227,7 @@ DISTLOPS_TARGET_AVX512 void row_avx512(Index n, int reach, const T* weights, con
 template <bool Vdot, class T>
 void row_at_level(InstructionSet level, Index n, int reach, const T* row_weights, const T* row,
                   int count, const T* coefficients, const T* const* sources, T beta, T* y,
-                  T* partial) {
+                  T* partial, Stores stores) {
   if (!stencil_row_supported(reach, count)) {
     throw InvalidArgument("stencil_row: reach 1 or 2 and 0, 2 or 4 other rows, got reach " +
                           std::to_string(reach) + " and " + std::to_string(count) + " rows");
@@ -218,14 +239,14 @@ void row_at_level(InstructionSet level, Index n, int reach, const T* row_weights
 #if DISTLOPS_HAVE_X86_TARGETS
     case InstructionSet::avx512:
       return row_avx512<Vdot>(n, reach, row_weights, row, count, coefficients, sources, beta, y,
-                              partial);
+                              partial, stores);
     case InstructionSet::avx2:
       return row_avx2<Vdot>(n, reach, row_weights, row, count, coefficients, sources, beta, y,
-                            partial);
+                            partial, stores);
 #endif
     default:
       return row_portable<Vdot>(n, reach, row_weights, row, count, coefficients, sources, beta, y,
-                                partial);
+                                partial, stores);
   }
 }
 
@@ -237,43 +258,45 @@ bool stencil_row_supported(int reach, int count) {
 
 template <std::floating_point T>
 void stencil_row(Host, InstructionSet level, Index n, int reach, const T* row_weights, const T* row,
-                 int count, const T* coefficients, const T* const* sources, T beta, T* y) {
+                 int count, const T* coefficients, const T* const* sources, T beta, T* y,
+                 Stores stores) {
   row_at_level<false>(level, n, reach, row_weights, row, count, coefficients, sources, beta, y,
-                      static_cast<T*>(nullptr));
+                      static_cast<T*>(nullptr), stores);
 }
 
 template <std::floating_point T>
 void stencil_row(Host, Index n, int reach, const T* row_weights, const T* row, int count,
-                 const T* coefficients, const T* const* sources, T beta, T* y) {
+                 const T* coefficients, const T* const* sources, T beta, T* y, Stores stores) {
   stencil_row(Host{}, host_instruction_set(), n, reach, row_weights, row, count, coefficients,
-              sources, beta, y);
+              sources, beta, y, stores);
 }
 
 template <std::floating_point T>
 T stencil_row_vdot(Host, InstructionSet level, Index n, int reach, const T* row_weights,
-                   const T* row, int count, const T* coefficients, const T* const* sources, T* y) {
+                   const T* row, int count, const T* coefficients, const T* const* sources, T* y,
+                   Stores stores) {
   T partial = 0;
   row_at_level<true>(level, n, reach, row_weights, row, count, coefficients, sources, T(0), y,
-                     &partial);
+                     &partial, stores);
   return partial;
 }
 
 template <std::floating_point T>
 T stencil_row_vdot(Host, Index n, int reach, const T* row_weights, const T* row, int count,
-                   const T* coefficients, const T* const* sources, T* y) {
+                   const T* coefficients, const T* const* sources, T* y, Stores stores) {
   return stencil_row_vdot(Host{}, host_instruction_set(), n, reach, row_weights, row, count,
-                          coefficients, sources, y);
+                          coefficients, sources, y, stores);
 }
 
 #define DISTLOPS_INSTANTIATE_STENCIL_ROW(T)                                                 \
   template void stencil_row<T>(Host, InstructionSet, Index, int, const T*, const T*, int,   \
-                               const T*, const T* const*, T, T*);                           \
+                               const T*, const T* const*, T, T*, Stores);                   \
   template void stencil_row<T>(Host, Index, int, const T*, const T*, int, const T*,         \
-                               const T* const*, T, T*);                                     \
+                               const T* const*, T, T*, Stores);                             \
   template T stencil_row_vdot<T>(Host, InstructionSet, Index, int, const T*, const T*, int, \
-                                 const T*, const T* const*, T*);                            \
+                                 const T*, const T* const*, T*, Stores);                    \
   template T stencil_row_vdot<T>(Host, Index, int, const T*, const T*, int, const T*,       \
-                                 const T* const*, T*);
+                                 const T* const*, T*, Stores);
 DISTLOPS_INSTANTIATE_STENCIL_ROW(float)
 DISTLOPS_INSTANTIATE_STENCIL_ROW(double)
 #undef DISTLOPS_INSTANTIATE_STENCIL_ROW

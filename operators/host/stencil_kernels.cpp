@@ -79,7 +79,9 @@ template <int Bytes, int Reach, int Count, bool Vdot, class T>
   const BetaMode mode =
       beta == T(0) ? BetaMode::zero : (beta == T(1) ? BetaMode::one : BetaMode::other);
   T scalar_partial = 0;
-  auto finish = [&](Index i, T sum) {
+  // Every lambda here is inlined: a lambda does not inherit the level's target attribute, and
+  // out of line it would run as portable code (no FMA), rounding differently from the level.
+  auto finish = [&](Index i, T sum) __attribute__((always_inline)) {
     if constexpr (Vdot) scalar_partial += row[i] * sum;
     if (mode == BetaMode::zero) {
       y[i] = sum;
@@ -89,7 +91,7 @@ template <int Bytes, int Reach, int Count, bool Vdot, class T>
       y[i] = sum + beta * y[i];
     }
   };
-  auto scalar_points = [&](Index first, Index last) {
+  auto scalar_points = [&](Index first, Index last) __attribute__((always_inline)) {
     for (Index i = first; i < last; ++i) {
       T sum = weights[0] * row[i - Reach];
       for (int o = 1; o < taps; ++o)
@@ -115,14 +117,21 @@ template <int Bytes, int Reach, int Count, bool Vdot, class T>
     c[k] = V{} + coef[k];
   const V b = V{} + beta;
   V vector_partial{};
-  auto vector_points = [&]<BetaMode Mode, bool Stream>(std::integral_constant<BetaMode, Mode>,
-                                                       std::bool_constant<Stream>) {
+  // Shift < 0: ordinary stores. Shift >= 0: streaming stores, y + W + Shift being aligned to
+  // the vector. The vectors of sums keep their grid (W, 2 W, ...) whatever the alignment, so
+  // every point is formed as with ordinary stores; what is stored are aligned windows of two
+  // consecutive sums, with the Shift points before the first window and the W - Shift after
+  // the last stored one by one.
+  auto vector_points = [&]<BetaMode Mode, int Shift>(std::integral_constant<BetaMode, Mode>,
+                                                     std::integral_constant<int, Shift>)
+      __attribute__((always_inline)) {
     V previous = load<V>(row);
     V current = load<V>(row + W);
+    V carry{};
     Index i = W;
     for (; i + 2 * W <= n; i += W) {
       const V next = load<V>(row + i + W);
-      V sum = [&]<std::size_t... O>(std::index_sequence<O...>) {
+      V sum = [&]<std::size_t... O>(std::index_sequence<O...>) __attribute__((always_inline)) {
         V total = w[0] * shifted<-Reach, W>(previous, current, next);
         ((total += w[O + 1] * shifted<static_cast<int>(O) + 1 - Reach, W>(previous, current, next)),
          ...);
@@ -132,8 +141,17 @@ template <int Bytes, int Reach, int Count, bool Vdot, class T>
       for (int k = 0; k < Count; ++k)
         sum += c[k] * load<V>(src[k] + i);
       if constexpr (Vdot) vector_partial += current * sum;
-      if constexpr (Stream) {
+      if constexpr (Shift == 0) {
         stream_vector(y + i, sum);
+      } else if constexpr (Shift > 0) {
+        if (i == W) {
+          for (int l = 0; l < Shift; ++l)
+            y[i + l] = sum[l];
+        } else {
+          stream_vector(y + i - W + Shift,
+                        window<Shift>(carry, sum, std::make_index_sequence<W>{}));
+        }
+        carry = sum;
       } else if constexpr (Mode == BetaMode::zero) {
         store(y + i, sum);
       } else if constexpr (Mode == BetaMode::one) {
@@ -144,30 +162,36 @@ template <int Bytes, int Reach, int Count, bool Vdot, class T>
       previous = current;
       current = next;
     }
+    if constexpr (Shift > 0) {
+      for (int l = Shift; l < W; ++l)
+        y[i - W + l] = carry[l];
+    }
     return i;
   };
-  // Streaming stores need y + i aligned to the vector, so only rows with y + W aligned stream:
-  // moving the vectors' grid to align the others would form some points in the scalar code or
-  // in other copies of the vector code, which may contract to FMA differently and change y.
   using Zero = std::integral_constant<BetaMode, BetaMode::zero>;
-  const bool stream = stores == Stores::streaming && mode == BetaMode::zero &&
-                      elements_to_alignment(y + W, Bytes) == 0;
+  using Cached = std::integral_constant<int, -1>;
   Index done = 0;
-  if (stream) {
-    done = vector_points(Zero{}, std::true_type{});
+  if (stores == Stores::streaming && mode == BetaMode::zero) {
+    // One instantiation per alignment of y + W.
+    const Index skip = elements_to_alignment(y + W, Bytes);
+    [&]<int... S>(std::integer_sequence<int, S...>) __attribute__((always_inline)) {
+      ((skip == S ? (done = vector_points(Zero{}, std::integral_constant<int, S>{}), true)
+                  : false) ||
+       ...);
+    }
+    (std::make_integer_sequence<int, W>{});
   } else if constexpr (Vdot) {
-    done = vector_points(Zero{}, std::false_type{});
+    done = vector_points(Zero{}, Cached{});
   } else {
     switch (mode) {
       case BetaMode::zero:
-        done = vector_points(Zero{}, std::false_type{});
+        done = vector_points(Zero{}, Cached{});
         break;
       case BetaMode::one:
-        done = vector_points(std::integral_constant<BetaMode, BetaMode::one>{}, std::false_type{});
+        done = vector_points(std::integral_constant<BetaMode, BetaMode::one>{}, Cached{});
         break;
       case BetaMode::other:
-        done =
-            vector_points(std::integral_constant<BetaMode, BetaMode::other>{}, std::false_type{});
+        done = vector_points(std::integral_constant<BetaMode, BetaMode::other>{}, Cached{});
         break;
     }
   }

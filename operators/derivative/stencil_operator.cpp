@@ -265,10 +265,12 @@ void StencilOperator<Vector>::run(bool adjoint, const Vector& in, Vector& out, T
   }
   if constexpr (std::same_as<Space, Host>) {
     // An output larger than the cache is written around it: an ordinary store would read each
-    // line of it first. With beta != 0 the kernel reads y anyway.
+    // line of it first. With beta != 0 the kernel reads y anyway. The fused apply + vdot (CG's
+    // q = A c) keeps ordinary stores: measured, streaming q made laplacian-cg 2048^2 slower per
+    // iteration at 1 rank (docs/benchmarks.md), the next pass reading q right after.
     const std::size_t out_bytes = sizeof(T) * static_cast<std::size_t>(element_count(local_shape_));
     const kernels::Stores stores =
-        beta == T(0) ? kernels::stores_for_output(out_bytes) : kernels::Stores::cached;
+        beta == T(0) && !vdot.re ? kernels::stores_for_output(out_bytes) : kernels::Stores::cached;
     run_host(plan, in.data(), out.data(), alpha, beta, vdot, stores);
     if (stores == kernels::Stores::streaming) kernels::streaming_fence();
   } else {

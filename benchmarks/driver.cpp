@@ -8,7 +8,8 @@
 //   mpiexec -n 2 distlops_bench [--cases a,b] [--repeats N] [--warmup N] [--rounds N]
 //                               [--set key=value]... [--json file] [--triad-elements N]
 //                               [--no-triad] [--list] [--check] [--space host|cuda]
-//                               [--copy-elements N] [--sweep] [--help]
+//                               [--copy-elements N] [--sweep] [--stores auto|cached|streaming]
+//                               [--help]
 //
 // Options are parsed by CLI11 on every rank (examples/support/command_line.hpp): a bad option
 // gives the same message (printed once by rank 0) and the same exit status on every rank. --rounds
@@ -27,6 +28,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <set>
 
 #include "cases.hpp"
@@ -54,6 +56,7 @@ struct Options {
   bool check = false;
   bool sweep = false;
   std::string space = "host";
+  std::string stores = "auto";
 };
 
 // One measured configuration: a case and the parameters it runs with.
@@ -115,6 +118,10 @@ void add_options(examples::CommandLine& line, Options& o) {
             "laplacian-cg and firstderivative at 256^2 .. 4096^2, blockdiag-cgls at n = 500 .. "
             "4000 (--cases selects among them)");
   line.option("--space", o.space, "memory space of the cases").one_of({"host", "cuda"});
+  line.option("--stores", o.stores,
+              "how host stencils write large outputs: auto (streaming above the threshold), "
+              "cached, streaming")
+      .one_of({"auto", "cached", "streaming"});
 }
 
 // key=value pairs of --set, in order (a later value of a key wins).
@@ -141,6 +148,12 @@ int main(int argc, char** argv) {
   if (const auto status = line.parse(argc, argv, comm)) return *status;
   try {
     options.parameters = parse_sets(options.sets);
+    // auto keeps the library's threshold; the others move it beyond or below every output.
+    if (options.stores == "cached") {
+      kernels::set_streaming_threshold_bytes(std::numeric_limits<std::size_t>::max());
+    } else if (options.stores == "streaming") {
+      kernels::set_streaming_threshold_bytes(1);
+    }
     // --space cuda: the cases with a device variant, timed until the device is idle.
     const bool device = options.space == "cuda";
     if (device && (!cuda_built() || cuda_device_count() == 0)) {
@@ -203,6 +216,11 @@ int main(int argc, char** argv) {
     if (!options.no_triad) {
       reference.bytes_per_second = device ? device_copy_bandwidth(comm, options.copy_elements, 10)
                                           : triad_bandwidth(comm, options.triad_elements, 10);
+      if (!device) {
+        reference.copy_bytes_per_second = copy_bandwidth(comm, options.triad_elements, 10, false);
+        reference.copy_streaming_bytes_per_second =
+            copy_bandwidth(comm, options.triad_elements, 10, true);
+      }
     }
     std::ofstream json;
     if (root && !options.json_path.empty()) json.open(options.json_path);

@@ -122,6 +122,14 @@ Result measure(const Communicator& comm, const std::string& name, const Paramete
 /// arrays of `elements` doubles: bytes per second over all ranks (best of `repeats`, as STREAM).
 double triad_bandwidth(const Communicator& comm, Index elements, int repeats);
 
+/// Aggregate bandwidth of a copy a = b run by every rank at once on its own arrays of `elements`
+/// doubles, 16 bytes counted per element (STREAM's count: read b, write a), best of `repeats`.
+/// With ordinary stores each line of a is also read first (write-allocate: 24 bytes move); with
+/// `streaming` the stores go around the cache and 16 bytes move. The two measure, in the same
+/// process as the cases, what the store instruction costs a kernel that reads one array and
+/// writes another. 0 where there are no streaming stores (not x86-64).
+double copy_bandwidth(const Communicator& comm, Index elements, int repeats, bool streaming);
+
 /// Peak resident memory of this process in MiB: its high-water mark so far, so with several
 /// cases in one run a case reports the largest of itself and the cases before it.
 double peak_rss_mib();
@@ -132,6 +140,10 @@ double peak_rss_mib();
 struct Reference {
   std::string name = "triad";
   double bytes_per_second = 0;
+  /// With the host triad: copy_bandwidth() with ordinary and with streaming stores (0 when
+  /// not measured).
+  double copy_bytes_per_second = 0;
+  double copy_streaming_bytes_per_second = 0;
 };
 
 void print_table(std::ostream& out, const std::vector<Result>& results, const Reference& reference);

@@ -50,6 +50,8 @@ void print_json(std::ostream& out, const Result& r, const Reference& reference) 
   line["reference"] = reference.name;
   line["reference_bytes_per_second"] = reference.bytes_per_second;
   line["fraction_of_reference"] = r.fraction_of_reference;
+  line["copy_bytes_per_second"] = reference.copy_bytes_per_second;
+  line["copy_streaming_bytes_per_second"] = reference.copy_streaming_bytes_per_second;
   line["peak_rss_mib"] = r.peak_rss_mib;
   nlohmann::json checks = nlohmann::json::object();
   for (const Check& check : r.checks)

@@ -9,6 +9,7 @@
 #include <concepts>
 
 #include "distlops/core/detail/instruction_set.hpp"
+#include "distlops/core/detail/streaming_stores.hpp"
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
 #include "distlops/operators/derivative/stencil.hpp"
@@ -42,25 +43,33 @@ struct StencilPoints {
 /// |o| <= reach); the sources are whole rows of the other axes. Only the shapes of
 /// stencil_row_supported() (reach 1 or 2 with 0, 2 or 4 sources: the 2-d and 3-d stencils);
 /// others throw InvalidArgument. Real types: complex stencils go through kernels::combine.
+/// Stores::streaming writes y around the cache where beta == 0 (the caller fences,
+/// streaming_fence()); y's values are the same either way.
 bool stencil_row_supported(int reach, int count);
 /// The same with the kernel compiled for `level` (tests; InvalidArgument where the processor
 /// lacks it); the form above runs the best level of the processor.
 template <std::floating_point T>
 void stencil_row(Host, InstructionSet level, Index n, int reach, const T* row_weights, const T* row,
-                 int count, const T* coefficients, const T* const* sources, T beta, T* y);
+                 int count, const T* coefficients, const T* const* sources, T beta, T* y,
+                 Stores stores = Stores::cached);
 template <std::floating_point T>
 void stencil_row(Host, Index n, int reach, const T* row_weights, const T* row, int count,
-                 const T* coefficients, const T* const* sources, T beta, T* y);
+                 const T* coefficients, const T* const* sources, T beta, T* y,
+                 Stores stores = Stores::cached);
 
 /// stencil_row with beta = 0 that also returns sum_i row[i] * y[i] over the points it wrote:
 /// this row's part of x^H (A x) for StencilOperator::forward_vdot. Each input value is already
-/// in a register when its output is formed, so the sum costs no memory traffic.
+/// in a register when its output is formed, so the sum costs no memory traffic. With
+/// Stores::streaming only rows whose vectors of y are aligned stream (elsewhere the aligning head
+/// would change the order of the partial sum).
 template <std::floating_point T>
 T stencil_row_vdot(Host, InstructionSet level, Index n, int reach, const T* row_weights,
-                   const T* row, int count, const T* coefficients, const T* const* sources, T* y);
+                   const T* row, int count, const T* coefficients, const T* const* sources, T* y,
+                   Stores stores = Stores::cached);
 template <std::floating_point T>
 T stencil_row_vdot(Host, Index n, int reach, const T* row_weights, const T* row, int count,
-                   const T* coefficients, const T* const* sources, T* y);
+                   const T* coefficients, const T* const* sources, T* y,
+                   Stores stores = Stores::cached);
 
 /// out = alpha * sum_t D_t in + beta * out (out not read when beta == 0) over the local block,
 /// with the adjoint stencils (columns) when `adjoint`.

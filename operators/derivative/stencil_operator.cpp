@@ -264,7 +264,15 @@ void StencilOperator<Vector>::run(bool adjoint, const Vector& in, Vector& out, T
     if (back_ghosts_.size() < back_size) back_ghosts_ = Buffer<T, Space>(back_size);
   }
   if constexpr (std::same_as<Space, Host>) {
-    run_host(plan, in.data(), out.data(), alpha, beta, vdot);
+    // An output larger than the cache is written around it: an ordinary store would read each
+    // line of it first. With beta != 0 the kernel reads y anyway. The fused apply + vdot (CG's
+    // q = A c) keeps ordinary stores: measured, streaming q made laplacian-cg 2048^2 slower per
+    // iteration at 1 rank (docs/benchmarks.md), the next pass reading q right after.
+    const std::size_t out_bytes = sizeof(T) * static_cast<std::size_t>(element_count(local_shape_));
+    const kernels::Stores stores =
+        beta == T(0) && !vdot.re ? kernels::stores_for_output(out_bytes) : kernels::Stores::cached;
+    run_host(plan, in.data(), out.data(), alpha, beta, vdot, stores);
+    if (stores == kernels::Stores::streaming) kernels::streaming_fence();
   } else {
     run_device(plan, in, out, alpha, beta, vdot);
   }
@@ -272,27 +280,27 @@ void StencilOperator<Vector>::run(bool adjoint, const Vector& in, Vector& out, T
 
 template <class Vector>
 void StencilOperator<Vector>::run_host(const Plan& plan, const T* in, T* out, T alpha, T beta,
-                                       VdotOut vdot) const {
+                                       VdotOut vdot, kernels::Stores stores) const {
   if (!plan.exchange) {
     for (const Box& box : plan.boxes)
-      run_box(plan, box, in, out, alpha, beta, vdot);
+      run_box(plan, box, in, out, alpha, beta, vdot, stores);
     return;
   }
   GhostExchange::Pending pending =
       plan.exchange->begin(Host{}, in, front_ghosts_.data(), back_ghosts_.data());
   std::size_t next = 0;
   for (; next < plan.boxes.size() && !plan.boxes[next].needs_ghosts; ++next) {
-    run_box(plan, plan.boxes[next], in, out, alpha, beta, vdot);
+    run_box(plan, plan.boxes[next], in, out, alpha, beta, vdot, stores);
   }
   plan.exchange->end(pending);
   for (; next < plan.boxes.size(); ++next) {
-    run_box(plan, plan.boxes[next], in, out, alpha, beta, vdot);
+    run_box(plan, plan.boxes[next], in, out, alpha, beta, vdot, stores);
   }
 }
 
 template <class Vector>
 void StencilOperator<Vector>::run_box(const Plan& plan, const Box& box, const T* in, T* out,
-                                      T alpha, T beta, VdotOut vdot) const {
+                                      T alpha, T beta, VdotOut vdot, kernels::Stores stores) const {
   const int ndim = static_cast<int>(local_shape_.size());
   const int a = distributed_axis_;
   const int last_axis = ndim - 1;
@@ -381,16 +389,18 @@ void StencilOperator<Vector>::run_box(const Plan& plan, const Box& box, const T*
         if (vdot.re) {
           *vdot.re += static_cast<double>(kernels::stencil_row_vdot(
               Host{}, run.count, reach, weights, in + base, others, other_coefficients.data(),
-              other_sources.data(), out + base));
+              other_sources.data(), out + base, stores));
         } else {
           kernels::stencil_row(Host{}, run.count, reach, weights, in + base, others,
-                               other_coefficients.data(), other_sources.data(), beta, out + base);
+                               other_coefficients.data(), other_sources.data(), beta, out + base,
+                               stores);
         }
       }
     }
     if (!row_form) {
+      // The vdot below reads the line back: it must stay in the cache.
       kernels::combine(Host{}, run.count, count, coefficients.data(), sources.data(), beta,
-                       out + base);
+                       out + base, vdot.re ? kernels::Stores::cached : stores);
       if (vdot.re) {
         // The line just written is still in cache: no second pass over memory.
         const T value = kernels::vdot(Host{}, run.count, in + base, out + base);

@@ -3,12 +3,15 @@
 // The host kernel of the stencil operators (stencil_kernels.hpp), the row form: the taps along a
 // row come from one input row, loaded once per vector and shifted in registers (one load feeds all
 // 2 reach + 1 taps), and the taps of the other axes are whole rows. Compiled for the portable, AVX2
-// and AVX-512 levels (core/detail/instruction_set.hpp); the vector width follows the level.
+// and AVX-512 levels (core/detail/instruction_set.hpp); the vector width follows the level. With
+// Stores::streaming and beta == 0 the vectors of y go around the cache
+// (core/detail/streaming_stores.hpp).
 #include <cstring>
 #include <utility>
 
 #include "../derivative/stencil_kernels.hpp"
 #include "distlops/core/detail/instruction_set.hpp"
+#include "distlops/core/detail/streaming_stores.hpp"
 #include "distlops/core/error.hpp"
 
 // The vectors below never cross a function boundary that is not inlined.
@@ -62,7 +65,7 @@ enum class BetaMode { zero, one, other };
 template <int Bytes, int Reach, int Count, bool Vdot, class T>
 [[gnu::always_inline]] inline void row_kernel(Index n, const T* weights, const T* row,
                                               const T* coefficients, const T* const* sources,
-                                              T beta, T* __restrict y, T* partial) {
+                                              T beta, T* __restrict y, T* partial, Stores stores) {
   using V = typename Lanes<T, Bytes>::vector;
   constexpr int W = Lanes<T, Bytes>::width;
   constexpr int taps = 2 * Reach + 1;
@@ -76,7 +79,9 @@ template <int Bytes, int Reach, int Count, bool Vdot, class T>
   const BetaMode mode =
       beta == T(0) ? BetaMode::zero : (beta == T(1) ? BetaMode::one : BetaMode::other);
   T scalar_partial = 0;
-  auto finish = [&](Index i, T sum) {
+  // Every lambda here is inlined: a lambda does not inherit the level's target attribute, and
+  // out of line it would run as portable code (no FMA), rounding differently from the level.
+  auto finish = [&](Index i, T sum) __attribute__((always_inline)) {
     if constexpr (Vdot) scalar_partial += row[i] * sum;
     if (mode == BetaMode::zero) {
       y[i] = sum;
@@ -86,7 +91,7 @@ template <int Bytes, int Reach, int Count, bool Vdot, class T>
       y[i] = sum + beta * y[i];
     }
   };
-  auto scalar_points = [&](Index first, Index last) {
+  auto scalar_points = [&](Index first, Index last) __attribute__((always_inline)) {
     for (Index i = first; i < last; ++i) {
       T sum = weights[0] * row[i - Reach];
       for (int o = 1; o < taps; ++o)
@@ -112,13 +117,21 @@ template <int Bytes, int Reach, int Count, bool Vdot, class T>
     c[k] = V{} + coef[k];
   const V b = V{} + beta;
   V vector_partial{};
-  auto vector_points = [&]<BetaMode Mode>(std::integral_constant<BetaMode, Mode>) {
+  // Shift < 0: ordinary stores. Shift >= 0: streaming stores, y + W + Shift being aligned to
+  // the vector. The vectors of sums keep their grid (W, 2 W, ...) whatever the alignment, so
+  // every point is formed as with ordinary stores; what is stored are aligned windows of two
+  // consecutive sums, with the Shift points before the first window and the W - Shift after
+  // the last stored one by one.
+  auto vector_points = [&]<BetaMode Mode, int Shift>(std::integral_constant<BetaMode, Mode>,
+                                                     std::integral_constant<int, Shift>)
+      __attribute__((always_inline)) {
     V previous = load<V>(row);
     V current = load<V>(row + W);
+    V carry{};
     Index i = W;
     for (; i + 2 * W <= n; i += W) {
       const V next = load<V>(row + i + W);
-      V sum = [&]<std::size_t... O>(std::index_sequence<O...>) {
+      V sum = [&]<std::size_t... O>(std::index_sequence<O...>) __attribute__((always_inline)) {
         V total = w[0] * shifted<-Reach, W>(previous, current, next);
         ((total += w[O + 1] * shifted<static_cast<int>(O) + 1 - Reach, W>(previous, current, next)),
          ...);
@@ -128,7 +141,18 @@ template <int Bytes, int Reach, int Count, bool Vdot, class T>
       for (int k = 0; k < Count; ++k)
         sum += c[k] * load<V>(src[k] + i);
       if constexpr (Vdot) vector_partial += current * sum;
-      if constexpr (Mode == BetaMode::zero) {
+      if constexpr (Shift == 0) {
+        stream_vector(y + i, sum);
+      } else if constexpr (Shift > 0) {
+        if (i == W) {
+          for (int l = 0; l < Shift; ++l)
+            y[i + l] = sum[l];
+        } else {
+          stream_vector(y + i - W + Shift,
+                        window<Shift>(carry, sum, std::make_index_sequence<W>{}));
+        }
+        carry = sum;
+      } else if constexpr (Mode == BetaMode::zero) {
         store(y + i, sum);
       } else if constexpr (Mode == BetaMode::one) {
         store(y + i, load<V>(y + i) + sum);
@@ -138,21 +162,36 @@ template <int Bytes, int Reach, int Count, bool Vdot, class T>
       previous = current;
       current = next;
     }
+    if constexpr (Shift > 0) {
+      for (int l = Shift; l < W; ++l)
+        y[i - W + l] = carry[l];
+    }
     return i;
   };
+  using Zero = std::integral_constant<BetaMode, BetaMode::zero>;
+  using Cached = std::integral_constant<int, -1>;
   Index done = 0;
-  if constexpr (Vdot) {
-    done = vector_points(std::integral_constant<BetaMode, BetaMode::zero>{});
+  if (stores == Stores::streaming && mode == BetaMode::zero) {
+    // One instantiation per alignment of y + W.
+    const Index skip = elements_to_alignment(y + W, Bytes);
+    [&]<int... S>(std::integer_sequence<int, S...>) __attribute__((always_inline)) {
+      ((skip == S ? (done = vector_points(Zero{}, std::integral_constant<int, S>{}), true)
+                  : false) ||
+       ...);
+    }
+    (std::make_integer_sequence<int, W>{});
+  } else if constexpr (Vdot) {
+    done = vector_points(Zero{}, Cached{});
   } else {
     switch (mode) {
       case BetaMode::zero:
-        done = vector_points(std::integral_constant<BetaMode, BetaMode::zero>{});
+        done = vector_points(Zero{}, Cached{});
         break;
       case BetaMode::one:
-        done = vector_points(std::integral_constant<BetaMode, BetaMode::one>{});
+        done = vector_points(std::integral_constant<BetaMode, BetaMode::one>{}, Cached{});
         break;
       case BetaMode::other:
-        done = vector_points(std::integral_constant<BetaMode, BetaMode::other>{});
+        done = vector_points(std::integral_constant<BetaMode, BetaMode::other>{}, Cached{});
         break;
     }
   }
@@ -169,10 +208,12 @@ template <int Bytes, int Reach, int Count, bool Vdot, class T>
 template <int Bytes, bool Vdot, class T>
 [[gnu::always_inline]] inline void row_shapes(Index n, int reach, const T* weights, const T* row,
                                               int count, const T* coefficients,
-                                              const T* const* sources, T beta, T* y, T* partial) {
-#define DISTLOPS_ROW_CASE(R, C) \
-  if (reach == R && count == C) \
-    return row_kernel<Bytes, R, C, Vdot>(n, weights, row, coefficients, sources, beta, y, partial);
+                                              const T* const* sources, T beta, T* y, T* partial,
+                                              Stores stores) {
+#define DISTLOPS_ROW_CASE(R, C)                                                                    \
+  if (reach == R && count == C)                                                                    \
+    return row_kernel<Bytes, R, C, Vdot>(n, weights, row, coefficients, sources, beta, y, partial, \
+                                         stores);
   DISTLOPS_ROW_CASE(1, 0)
   DISTLOPS_ROW_CASE(1, 2)
   DISTLOPS_ROW_CASE(1, 4)
@@ -184,21 +225,25 @@ template <int Bytes, bool Vdot, class T>
 
 template <bool Vdot, class T>
 void row_portable(Index n, int reach, const T* weights, const T* row, int count,
-                  const T* coefficients, const T* const* sources, T beta, T* y, T* partial) {
-  row_shapes<16, Vdot>(n, reach, weights, row, count, coefficients, sources, beta, y, partial);
+                  const T* coefficients, const T* const* sources, T beta, T* y, T* partial,
+                  Stores stores) {
+  row_shapes<16, Vdot>(n, reach, weights, row, count, coefficients, sources, beta, y, partial,
+                       stores);
 }
 #if DISTLOPS_HAVE_X86_TARGETS
 template <bool Vdot, class T>
 DISTLOPS_TARGET_AVX2 void row_avx2(Index n, int reach, const T* weights, const T* row, int count,
                                    const T* coefficients, const T* const* sources, T beta, T* y,
-                                   T* partial) {
-  row_shapes<32, Vdot>(n, reach, weights, row, count, coefficients, sources, beta, y, partial);
+                                   T* partial, Stores stores) {
+  row_shapes<32, Vdot>(n, reach, weights, row, count, coefficients, sources, beta, y, partial,
+                       stores);
 }
 template <bool Vdot, class T>
 DISTLOPS_TARGET_AVX512 void row_avx512(Index n, int reach, const T* weights, const T* row,
                                        int count, const T* coefficients, const T* const* sources,
-                                       T beta, T* y, T* partial) {
-  row_shapes<64, Vdot>(n, reach, weights, row, count, coefficients, sources, beta, y, partial);
+                                       T beta, T* y, T* partial, Stores stores) {
+  row_shapes<64, Vdot>(n, reach, weights, row, count, coefficients, sources, beta, y, partial,
+                       stores);
 }
 #endif
 
@@ -206,7 +251,7 @@ DISTLOPS_TARGET_AVX512 void row_avx512(Index n, int reach, const T* weights, con
 template <bool Vdot, class T>
 void row_at_level(InstructionSet level, Index n, int reach, const T* row_weights, const T* row,
                   int count, const T* coefficients, const T* const* sources, T beta, T* y,
-                  T* partial) {
+                  T* partial, Stores stores) {
   if (!stencil_row_supported(reach, count)) {
     throw InvalidArgument("stencil_row: reach 1 or 2 and 0, 2 or 4 other rows, got reach " +
                           std::to_string(reach) + " and " + std::to_string(count) + " rows");
@@ -218,14 +263,14 @@ void row_at_level(InstructionSet level, Index n, int reach, const T* row_weights
 #if DISTLOPS_HAVE_X86_TARGETS
     case InstructionSet::avx512:
       return row_avx512<Vdot>(n, reach, row_weights, row, count, coefficients, sources, beta, y,
-                              partial);
+                              partial, stores);
     case InstructionSet::avx2:
       return row_avx2<Vdot>(n, reach, row_weights, row, count, coefficients, sources, beta, y,
-                            partial);
+                            partial, stores);
 #endif
     default:
       return row_portable<Vdot>(n, reach, row_weights, row, count, coefficients, sources, beta, y,
-                                partial);
+                                partial, stores);
   }
 }
 
@@ -237,43 +282,45 @@ bool stencil_row_supported(int reach, int count) {
 
 template <std::floating_point T>
 void stencil_row(Host, InstructionSet level, Index n, int reach, const T* row_weights, const T* row,
-                 int count, const T* coefficients, const T* const* sources, T beta, T* y) {
+                 int count, const T* coefficients, const T* const* sources, T beta, T* y,
+                 Stores stores) {
   row_at_level<false>(level, n, reach, row_weights, row, count, coefficients, sources, beta, y,
-                      static_cast<T*>(nullptr));
+                      static_cast<T*>(nullptr), stores);
 }
 
 template <std::floating_point T>
 void stencil_row(Host, Index n, int reach, const T* row_weights, const T* row, int count,
-                 const T* coefficients, const T* const* sources, T beta, T* y) {
+                 const T* coefficients, const T* const* sources, T beta, T* y, Stores stores) {
   stencil_row(Host{}, host_instruction_set(), n, reach, row_weights, row, count, coefficients,
-              sources, beta, y);
+              sources, beta, y, stores);
 }
 
 template <std::floating_point T>
 T stencil_row_vdot(Host, InstructionSet level, Index n, int reach, const T* row_weights,
-                   const T* row, int count, const T* coefficients, const T* const* sources, T* y) {
+                   const T* row, int count, const T* coefficients, const T* const* sources, T* y,
+                   Stores stores) {
   T partial = 0;
   row_at_level<true>(level, n, reach, row_weights, row, count, coefficients, sources, T(0), y,
-                     &partial);
+                     &partial, stores);
   return partial;
 }
 
 template <std::floating_point T>
 T stencil_row_vdot(Host, Index n, int reach, const T* row_weights, const T* row, int count,
-                   const T* coefficients, const T* const* sources, T* y) {
+                   const T* coefficients, const T* const* sources, T* y, Stores stores) {
   return stencil_row_vdot(Host{}, host_instruction_set(), n, reach, row_weights, row, count,
-                          coefficients, sources, y);
+                          coefficients, sources, y, stores);
 }
 
 #define DISTLOPS_INSTANTIATE_STENCIL_ROW(T)                                                 \
   template void stencil_row<T>(Host, InstructionSet, Index, int, const T*, const T*, int,   \
-                               const T*, const T* const*, T, T*);                           \
+                               const T*, const T* const*, T, T*, Stores);                   \
   template void stencil_row<T>(Host, Index, int, const T*, const T*, int, const T*,         \
-                               const T* const*, T, T*);                                     \
+                               const T* const*, T, T*, Stores);                             \
   template T stencil_row_vdot<T>(Host, InstructionSet, Index, int, const T*, const T*, int, \
-                                 const T*, const T* const*, T*);                            \
+                                 const T*, const T* const*, T*, Stores);                    \
   template T stencil_row_vdot<T>(Host, Index, int, const T*, const T*, int, const T*,       \
-                                 const T* const*, T*);
+                                 const T* const*, T*, Stores);
 DISTLOPS_INSTANTIATE_STENCIL_ROW(float)
 DISTLOPS_INSTANTIATE_STENCIL_ROW(double)
 #undef DISTLOPS_INSTANTIATE_STENCIL_ROW

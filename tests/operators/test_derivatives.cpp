@@ -6,7 +6,9 @@
 // splits where ranks own a single plane (the stencil reaches two neighbours away) or none;
 // the adjoint against the transposed reference matrix; dot tests; values computed by PyLops; the
 // fused apply_vdot (y and x^H y in one pass) against the reference y and its x^H y. The
-// operators run in every memory space (device collectives over both of their paths).
+// operators run in every memory space (device collectives over both of their paths). On the
+// host, applies above the streaming threshold (lowered for the test) write the same values, bit
+// for bit, as with ordinary stores.
 #include "dense_reference.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/dottest.hpp"
@@ -406,4 +408,93 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("a second apply of a derivative allocates noth
   op.apply(x, y);
   op.apply_adjoint(y, x);
   CHECK(memory::allocation_count() == before);
+}
+
+namespace {
+
+// Lowers the streaming threshold for its lifetime (every output above one byte streams).
+struct StreamEveryOutput {
+  StreamEveryOutput() { kernels::set_streaming_threshold_bytes(1); }
+  ~StreamEveryOutput() { kernels::set_streaming_threshold_bytes(0); }
+  StreamEveryOutput(const StreamEveryOutput&) = delete;
+  StreamEveryOutput& operator=(const StreamEveryOutput&) = delete;
+};
+
+// y = op x, op^H x and the fused apply_vdot's y and x^H y, gathered.
+template <class T>
+struct Applies {
+  std::vector<T> forward, adjoint, fused;
+  std::complex<double> vdot;
+};
+
+template <class T>
+Applies<T> apply_all(const LinearOperator<T>& op, const DistributedArray<T>& x) {
+  Applies<T> result;
+  result.forward = op.apply(x).gather();
+  result.adjoint = op.apply_adjoint(x).gather();
+  DistributedArray<T> y(op.range());
+  RecordingSink<Host> sink;
+  REQUIRE(op.apply_vdot(x, y, sink));
+  result.fused = y.gather();
+  result.vdot = sink.total();
+  return result;
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("stencil applies above the streaming threshold write the same values",
+                   "[derivatives][laplacian][streaming]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const double rtol = 10 * tolerance<T>();
+  // Rows long enough for whole vectors at every level, of lengths that start rows at every
+  // alignment.
+  for (const Shape& shape : std::vector<Shape>{{9, 70}, {4, 3, 53}}) {
+    const int ndim = static_cast<int>(shape.size());
+    const std::vector<T> global = random_values<T>(element_count(shape), 12);
+    std::vector<T> laplacian_expected(global.size(), T(0));
+    for (int axis = 0; axis < ndim; ++axis) {
+      const auto part = reference_apply(global, shape, axis, Derivative::second,
+                                        DerivativeKind::centered, 3, false, 1.0);
+      for (std::size_t i = 0; i < global.size(); ++i)
+        laplacian_expected[i] += part[i];
+    }
+    LaplacianOptions all_axes;
+    all_axes.axes.clear();
+    all_axes.weights.assign(static_cast<std::size_t>(ndim), 1.0);
+    all_axes.sampling.assign(static_cast<std::size_t>(ndim), 1.0);
+    for (int axis = 0; axis < ndim; ++axis)
+      all_axes.axes.push_back(axis);
+    for (const Layout& layout : layouts_of(comm, shape)) {
+      const auto x = DistributedArray<T>::from_global(layout, global);
+      // The combine path (taps on other rows only), the row kernel with no other rows, and
+      // the row kernel with 2 or 4 other rows (with combine on the boundary boxes).
+      const std::vector<std::pair<LinearOperator<T>, std::vector<T>>> operators = {
+          {FirstDerivative<T>(layout, {.axis = 0}),
+           reference_apply(global, shape, 0, Derivative::first, DerivativeKind::centered, 3, false,
+                           1.0)},
+          {SecondDerivative<T>(layout, {.axis = ndim - 1}),
+           reference_apply(global, shape, ndim - 1, Derivative::second, DerivativeKind::centered, 3,
+                           false, 1.0)},
+          {Laplacian<T>(layout, all_axes), laplacian_expected}};
+      for (std::size_t k = 0; k < operators.size(); ++k) {
+        INFO("shape " << to_string(shape) << " layout " << layout.describe() << " operator " << k);
+        const auto& [op, expected] = operators[k];
+        const std::size_t block_bytes = sizeof(T) * static_cast<std::size_t>(x.local_size());
+        REQUIRE(kernels::stores_for_output(block_bytes) == kernels::Stores::cached);
+        const Applies<T> cached = apply_all(op, x);
+        Applies<T> streamed;
+        {
+          const StreamEveryOutput streaming;
+          REQUIRE(kernels::stores_for_output(2) == kernels::Stores::streaming);
+          streamed = apply_all(op, x);
+        }
+        CHECK(all_close(streamed.forward, expected, rtol));
+        CHECK(streamed.forward == cached.forward);
+        CHECK(streamed.adjoint == cached.adjoint);
+        CHECK(streamed.fused == cached.fused);
+        CHECK(streamed.vdot == cached.vdot);
+      }
+    }
+  }
 }

@@ -4,9 +4,11 @@
 // instruction set the processor has, against the formula summed in long double: every
 // supported shape, every kind of beta, rows shorter and longer than the vectors (the scalar
 // head and tail, the shifted vectors), the fused form stencil_row_vdot (y and sum row[i] y[i]),
-// and the shapes it refuses.
+// and the shapes it refuses. Streaming stores (stencil_row and kernels::combine with
+// Stores::streaming) write exactly what ordinary stores write, at every alignment of y.
 #include <array>
 #include <cmath>
+#include <complex>
 
 #include "../../operators/derivative/stencil_kernels.hpp"
 #include "distlops/core/error.hpp"
@@ -92,5 +94,111 @@ TEST_CASE("stencil_row refuses the shapes it has no kernel for", "[kernels][sten
     CHECK_THROWS_AS(kernels::stencil_row_vdot(Host{}, 8, reach, weights.data(), row.data() + 4,
                                               count, coefficients.data(), sources.data(), y.data()),
                     InvalidArgument);
+  }
+}
+
+// A y of n elements starting `offset` elements after a 64-byte boundary, filled with NaN (the
+// kernels never read it with beta == 0).
+template <class T>
+struct OffsetOutput {
+  OffsetOutput(Index n, int offset) : storage(static_cast<std::size_t>(n + 64)) {
+    const std::ptrdiff_t skip = kernels::elements_to_alignment(storage.data(), 64);
+    first = storage.data() + skip + offset;
+    std::fill(storage.begin(), storage.end(), T(std::nan("")));
+  }
+  std::vector<T> values(Index n) const { return std::vector<T>(first, first + n); }
+  std::vector<T> storage;
+  T* first;
+};
+
+TEMPLATE_TEST_CASE("stencil_row with streaming stores writes what ordinary stores write",
+                   "[kernels][stencil][streaming]", float, double) {
+  using T = TestType;
+  constexpr int pad = 2;
+  constexpr int lanes_of_64_bytes = 64 / static_cast<int>(sizeof(T));
+  for (InstructionSet level :
+       {InstructionSet::portable, InstructionSet::avx2, InstructionSet::avx512}) {
+    if (!kernels::instruction_set_available(level)) continue;
+    for (int reach : {1, 2}) {
+      for (int count : {0, 4}) {
+        for (Index n : {5, 47, 100, 131}) {
+          const std::vector<T> row = random_values<T>(n + 2 * pad, 1 + n);
+          const std::vector<T> weights = random_values<T>(2 * reach + 1, 2);
+          const std::vector<T> coefficients = random_values<T>(4, 3);
+          std::array<std::vector<T>, 4> others;
+          std::array<const T*, 4> sources{};
+          for (int k = 0; k < count; ++k) {
+            others[k] = random_values<T>(n, 10 + k);
+            sources[k] = others[k].data();
+          }
+          // Every alignment of y within a 64-byte line.
+          for (int offset = 0; offset < lanes_of_64_bytes; ++offset) {
+            INFO("level " << int(level) << " reach " << reach << " count " << count << " n " << n
+                          << " offset " << offset);
+            OffsetOutput<T> cached(n, offset), streamed(n, offset);
+            kernels::stencil_row(Host{}, level, n, reach, weights.data(), row.data() + pad, count,
+                                 coefficients.data(), sources.data(), T(0), cached.first);
+            kernels::stencil_row(Host{}, level, n, reach, weights.data(), row.data() + pad, count,
+                                 coefficients.data(), sources.data(), T(0), streamed.first,
+                                 kernels::Stores::streaming);
+            kernels::streaming_fence();
+            CHECK(streamed.values(n) == cached.values(n));
+            OffsetOutput<T> fused_cached(n, offset), fused_streamed(n, offset);
+            const T partial_cached = kernels::stencil_row_vdot(
+                Host{}, level, n, reach, weights.data(), row.data() + pad, count,
+                coefficients.data(), sources.data(), fused_cached.first);
+            const T partial_streamed =
+                kernels::stencil_row_vdot(Host{}, level, n, reach, weights.data(), row.data() + pad,
+                                          count, coefficients.data(), sources.data(),
+                                          fused_streamed.first, kernels::Stores::streaming);
+            kernels::streaming_fence();
+            CHECK(fused_streamed.values(n) == cached.values(n));
+            CHECK(partial_streamed == partial_cached);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("combine with streaming stores writes what ordinary stores write",
+                   "[kernels][stencil][streaming]", float, double, std::complex<float>,
+                   std::complex<double>) {
+  using T = TestType;
+  constexpr int lanes_of_64_bytes = 64 / static_cast<int>(sizeof(T));
+  const std::vector<T> coefficients = random_values<T>(9, 5);
+  std::array<std::vector<T>, 9> inputs;
+  std::array<const T*, 9> sources{};
+  for (Index n : {3, 40, 129}) {
+    for (int k = 0; k < 9; ++k) {
+      inputs[k] = random_values<T>(n, 20 + k);
+      sources[k] = inputs[k].data();
+    }
+    for (int count : {1, 2, 5, 7, 9}) {
+      for (int offset = 0; offset < lanes_of_64_bytes; ++offset) {
+        INFO("n " << n << " count " << count << " offset " << offset);
+        OffsetOutput<T> cached(n, offset), streamed(n, offset);
+        kernels::combine(Host{}, n, count, coefficients.data(), sources.data(), T(0), cached.first);
+        kernels::combine(Host{}, n, count, coefficients.data(), sources.data(), T(0),
+                         streamed.first, kernels::Stores::streaming);
+        kernels::streaming_fence();
+        CHECK(streamed.values(n) == cached.values(n));
+        // And the formula, summed in long double.
+        double error = 0, scale = 0;
+        for (Index i = 0; i < n; ++i) {
+          std::complex<long double> sum = 0;
+          for (int k = 0; k < count; ++k) {
+            sum +=
+                std::complex<long double>(std::real(coefficients[k]), std::imag(coefficients[k])) *
+                std::complex<long double>(std::real(inputs[k][i]), std::imag(inputs[k][i]));
+          }
+          const std::complex<long double> got(std::real(streamed.first[i]),
+                                              std::imag(streamed.first[i]));
+          error = std::max(error, double(std::abs(got - sum)));
+          scale = std::max(scale, double(std::abs(sum)) + 1);
+        }
+        CHECK(error <= 20 * count * tolerance<T>() * scale);
+      }
+    }
   }
 }

@@ -13,6 +13,7 @@
 #include <span>
 
 #include "distlops/config.hpp"
+#include "distlops/core/detail/streaming_stores.hpp"
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
 
@@ -121,9 +122,11 @@ R norm_combine(NormKind kind, R a, R b) {
 /// the order of k and beta * y added last (y is not read when beta == 0; beta == 1 adds to y).
 /// The building block of the stencil and convolution operators: each source is a shifted view
 /// of the input, and y must not overlap any source. `count` may be 0 (then y = beta * y).
+/// Stores::streaming writes y around the cache (core/detail/streaming_stores.hpp; the caller
+/// fences) for real T, beta == 0 and up to 7 sources; y's values are the same either way.
 template <Scalar T>
-void combine(Host, Index n, int count, const T* coefficients, const T* const* sources, T beta,
-             T* y);
+void combine(Host, Index n, int count, const T* coefficients, const T* const* sources, T beta, T* y,
+             Stores stores = Stores::cached);
 
 // ---- N-d boxes ------------------------------------------------------------------------------
 /// A rectangular region of a C-order array: the array's shape and the region's corner.

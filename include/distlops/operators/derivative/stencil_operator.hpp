@@ -16,14 +16,17 @@
 /// of ranks) while the boxes that need none are computed; the boxes next to the block edges
 /// follow. Cuda: one kernel launch for the whole block whatever the number of boxes, each thread
 /// evaluating its stencils with stencil::at, after the ghost planes have crossed through the
-/// space's transport. The plan is made once, at construction; applying allocates nothing beyond
-/// the ghost planes of the first apply.
+/// space's transport. On the host, an apply with beta == 0 whose local output exceeds
+/// kernels::streaming_threshold_bytes() writes it with streaming stores (no read of the
+/// destination's cache lines; the same values). The plan is made once, at construction; applying
+/// allocates nothing beyond the ghost planes of the first apply.
 
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "distlops/core/detail/streaming_stores.hpp"
 #include "distlops/core/ghost_cells.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/operators/derivative/stencil.hpp"
@@ -140,9 +143,10 @@ class StencilOperator final : public LinearOperatorBase<Vector> {
     double* im = nullptr;
   };
   void run(bool adjoint, const Vector& in, Vector& out, T alpha, T beta, VdotOut vdot = {}) const;
-  void run_host(const Plan& plan, const T* in, T* out, T alpha, T beta, VdotOut vdot) const;
-  void run_box(const Plan& plan, const Box& box, const T* in, T* out, T alpha, T beta,
-               VdotOut vdot) const;
+  void run_host(const Plan& plan, const T* in, T* out, T alpha, T beta, VdotOut vdot,
+                kernels::Stores stores) const;
+  void run_box(const Plan& plan, const Box& box, const T* in, T* out, T alpha, T beta, VdotOut vdot,
+               kernels::Stores stores) const;
   void run_device(const Plan& plan, const Vector& in, Vector& out, T alpha, T beta,
                   VdotOut vdot) const;
 

@@ -81,7 +81,11 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Convolve1D of large arrays crosses the loops'
                                    {{3, 3000}, 0, 2, 1},
                                    {{5, 2000}, 1, 31, 30},
                                    {{100}, 0, 6000, 50},
-                                   {{4, 700, 9}, 1, 5, 0}};
+                                   {{4, 700, 9}, 1, 5, 0},
+                                   // Traces of a post-stack section: contiguous rows longer
+                                   // than the filter, both ends and a short last block.
+                                   {{6, 203}, 1, 41, 20},
+                                   {{3, 40}, 1, 45, 5}};
   std::uint64_t key = 100;
   for (const Case& c : cases) {
     INFO("dims " << to_string(c.dims) << " axis " << c.axis << " taps " << c.taps);

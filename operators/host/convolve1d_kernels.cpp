@@ -105,31 +105,47 @@ void correlate_row_at_level(InstructionSet level, Index out_rows, Index taps, co
   correlate_row_portable(out_rows, taps, w, padded, first, step, alpha, beta, out);
 }
 
-// Convolve1D along contiguous rows (inner == 1). Tap k of output r reads input r + shift(k),
-// shift(k) = shift0 + k step (forward: offset - k; adjoint: k - offset); the input row is
-// copied into the middle of a zero-padded row so that every output sums every tap.
+// A zero-padded scratch row for one direction of the correlation, and `extra` more elements
+// after it: tap k of output r reads input r + shift(k), shift(k) = shift0 + k step (forward:
+// offset - k; adjoint: k - offset). The input goes to `input`, the middle of the padded row.
+template <class T>
+struct PaddedRow {
+  PaddedRow(bool adjoint, Index in_rows, Index out_rows, Index taps, Index offset, Index extra) {
+    const Index shift0 = adjoint ? -offset : offset;
+    step = adjoint ? 1 : -1;
+    const Index lowest = std::min(shift0, shift0 + (taps - 1) * step);
+    const Index before = std::max<Index>(0, -lowest);
+    // The last block may run short_block - 1 outputs past out_rows, each reaching taps - 1
+    // samples beyond its first.
+    const Index reach = out_rows + short_block + std::max(shift0, shift0 + (taps - 1) * step);
+    const Index length = before + std::max(in_rows, reach);
+    // The scratch of the calling thread, grown once: applies after the first allocate nothing.
+    thread_local std::vector<T> scratch;
+    if (scratch.size() < static_cast<std::size_t>(length + extra)) scratch.resize(length + extra);
+    padded = scratch.data();
+    input = padded + before;
+    first = before + shift0;
+    after = padded + length;
+    std::fill(padded, input, T(0));
+    std::fill(input + in_rows, after, T(0));
+  }
+  T* padded = nullptr;
+  T* input = nullptr;
+  T* after = nullptr;
+  Index first = 0;
+  Index step = 1;
+};
+
+// Convolve1D along contiguous rows (inner == 1): each input row is copied into the middle of a
+// zero-padded row so that every output sums every tap.
 template <class T>
 void convolve_rows(bool adjoint, Index outer, Index in_rows, Index out_rows, Index taps,
                    Index offset, const T* w, T alpha, const T* in, T beta, T* out) {
-  const Index shift0 = adjoint ? -offset : offset;
-  const Index step = adjoint ? 1 : -1;
-  const Index lowest = std::min(shift0, shift0 + (taps - 1) * step);
-  const Index before = std::max<Index>(0, -lowest);
-  // The last block may run short_block - 1 outputs past out_rows, each reaching taps - 1
-  // samples beyond its first.
-  const Index reach = out_rows + short_block + std::max(shift0, shift0 + (taps - 1) * step);
-  const Index length = before + std::max(in_rows, reach);
-  // The scratch row of the calling thread, grown once: applies after the first allocate
-  // nothing.
-  thread_local std::vector<T> scratch;
-  if (scratch.size() < static_cast<std::size_t>(length)) scratch.resize(length);
-  T* padded = scratch.data();
-  std::fill(padded, padded + before, T(0));
-  std::fill(padded + before + in_rows, padded + length, T(0));
+  const PaddedRow<T> row(adjoint, in_rows, out_rows, taps, offset, 0);
   const InstructionSet level = host_instruction_set();
   for (Index o = 0; o < outer; ++o) {
-    std::copy(in + o * in_rows, in + (o + 1) * in_rows, padded + before);
-    correlate_row_at_level(level, out_rows, taps, w, padded, before + shift0, step, alpha, beta,
+    std::copy(in + o * in_rows, in + (o + 1) * in_rows, row.input);
+    correlate_row_at_level(level, out_rows, taps, w, row.padded, row.first, row.step, alpha, beta,
                            out + o * out_rows);
   }
 }
@@ -195,9 +211,58 @@ void convolve1d(Host, bool adjoint, Index outer, Index in_rows, Index out_rows, 
   }
 }
 
+template <Scalar T>
+void derivative_convolve1d(Host, bool adjoint, bool centered, Index rows, Index length, Index taps,
+                           Index offset, const T* w, T alpha, const T* in, T beta, T* out) {
+  const Index n = length;
+  // D's rows 0 (centered) and n - 1 are zero: they neither produce nor take a value.
+  const Index lo = centered ? 1 : 0, hi = n - 1;
+  const T half = centered ? T(0.5) : T(1);
+  const Index back = centered ? 1 : 0;
+  const PaddedRow<T> row(adjoint, n, n, taps, offset, adjoint ? n + 2 : 0);
+  const InstructionSet level = host_instruction_set();
+  if (!adjoint) {
+    // (D x)[t] = half (x[t + 1] - x[t - back]) for lo <= t < hi, written into the padded row.
+    for (Index o = 0; o < rows; ++o) {
+      const T* x = in + o * n;
+      T* d = row.input;
+      for (Index t = 0; t < std::min(lo, n); ++t)
+        d[t] = T(0);
+      for (Index t = lo; t < hi; ++t)
+        d[t] = half * (x[t + 1] - x[t - back]);
+      if (hi >= lo) d[hi] = T(0);
+      correlate_row_at_level(level, n, taps, w, row.padded, row.first, row.step, alpha, beta,
+                             out + o * n);
+    }
+    return;
+  }
+  // z = W^H y with a zero on either side, then (D^H z)[j] = half (z[j - 1] - z[j + back]) over
+  // the z[t] with lo <= t < hi.
+  T* z = row.after + 1;
+  for (Index o = 0; o < rows; ++o) {
+    std::copy(in + o * n, in + (o + 1) * n, row.input);
+    correlate_row_at_level(level, n, taps, w, row.padded, row.first, row.step, T(1), T(0), z);
+    z[-1] = T(0);
+    for (Index t = 0; t < std::min(lo, n); ++t)
+      z[t] = T(0);
+    z[hi] = T(0);
+    z[n] = T(0);
+    T* x = out + o * n;
+    if (beta == T(0)) {
+      for (Index j = 0; j < n; ++j)
+        x[j] = alpha * (half * (z[j - 1] - z[j + back]));
+    } else {
+      for (Index j = 0; j < n; ++j)
+        x[j] = alpha * (half * (z[j - 1] - z[j + back])) + beta * x[j];
+    }
+  }
+}
+
 #define DISTLOPS_INSTANTIATE_CONVOLVE1D_KERNELS(T, Space)                                         \
   template void convolve1d<T>(Space, bool, Index, Index, Index, Index, Index, Index, const T*, T, \
-                              const T*, T, T*);
+                              const T*, T, T*);                                                   \
+  template void derivative_convolve1d<T>(Space, bool, bool, Index, Index, Index, Index, const T*, \
+                                         T, const T*, T, T*);
 DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_CONVOLVE1D_KERNELS, ::distlops::Host)
 
 }  // namespace distlops::kernels

@@ -22,4 +22,16 @@ template <Scalar T>
 void convolve1d(Cuda, bool adjoint, Index outer, Index in_rows, Index out_rows, Index inner,
                 Index taps, Index offset, const T* w, T alpha, const T* in, T beta, T* out);
 
+/// W D along contiguous rows of `length` samples on the host (post-stack modelling): D the
+/// first derivative without edge, centered ((in[t + 1] - in[t - 1]) / 2) or forward
+/// (in[t + 1] - in[t]), zero on the samples it cannot reach; W the convolution with the `taps`
+/// weights w centred at `offset` (Convolve1D's forward, taps <= length):
+///   forward: out = alpha W D in + beta out, with w = h
+///   adjoint: out = alpha D^H W^H in + beta out, with w = conj(h)
+/// (out not read when beta == 0). Each row's derivative or correlation stays in a scratch row:
+/// one pass over in and out.
+template <Scalar T>
+void derivative_convolve1d(Host, bool adjoint, bool centered, Index rows, Index length, Index taps,
+                           Index offset, const T* w, T alpha, const T* in, T beta, T* out);
+
 }  // namespace distlops::kernels

@@ -211,28 +211,29 @@ void convolve1d(Host, bool adjoint, Index outer, Index in_rows, Index out_rows, 
   }
 }
 
-template <Scalar T>
-void derivative_convolve1d(Host, bool adjoint, bool centered, Index rows, Index length, Index taps,
-                           Index offset, const T* w, T alpha, const T* in, T beta, T* out) {
-  const Index n = length;
+namespace {
+
+// The rows of derivative_convolve1d, inlined into each instruction-set level below so that the
+// derivative loops are vectorised like the correlation.
+template <class T>
+[[gnu::always_inline]] inline void modelling_rows(bool adjoint, bool centered, Index rows, Index n,
+                                                  Index taps, const T* w, T alpha, const T* in,
+                                                  T beta, T* out, const PaddedRow<T>& row) {
   // D's rows 0 (centered) and n - 1 are zero: they neither produce nor take a value.
   const Index lo = centered ? 1 : 0, hi = n - 1;
   const T half = centered ? T(0.5) : T(1);
   const Index back = centered ? 1 : 0;
-  const PaddedRow<T> row(adjoint, n, n, taps, offset, adjoint ? n + 2 : 0);
-  const InstructionSet level = host_instruction_set();
   if (!adjoint) {
     // (D x)[t] = half (x[t + 1] - x[t - back]) for lo <= t < hi, written into the padded row.
     for (Index o = 0; o < rows; ++o) {
-      const T* x = in + o * n;
-      T* d = row.input;
+      const T* __restrict x = in + o * n;
+      T* __restrict d = row.input;
       for (Index t = 0; t < std::min(lo, n); ++t)
         d[t] = T(0);
       for (Index t = lo; t < hi; ++t)
         d[t] = half * (x[t + 1] - x[t - back]);
       if (hi >= lo) d[hi] = T(0);
-      correlate_row_at_level(level, n, taps, w, row.padded, row.first, row.step, alpha, beta,
-                             out + o * n);
+      correlate_row(n, taps, w, row.padded, row.first, row.step, alpha, beta, out + o * n);
     }
     return;
   }
@@ -241,21 +242,64 @@ void derivative_convolve1d(Host, bool adjoint, bool centered, Index rows, Index 
   T* z = row.after + 1;
   for (Index o = 0; o < rows; ++o) {
     std::copy(in + o * n, in + (o + 1) * n, row.input);
-    correlate_row_at_level(level, n, taps, w, row.padded, row.first, row.step, T(1), T(0), z);
+    correlate_row(n, taps, w, row.padded, row.first, row.step, T(1), T(0), z);
     z[-1] = T(0);
     for (Index t = 0; t < std::min(lo, n); ++t)
       z[t] = T(0);
     z[hi] = T(0);
     z[n] = T(0);
-    T* x = out + o * n;
+    const T* __restrict zr = z;
+    T* __restrict x = out + o * n;
     if (beta == T(0)) {
       for (Index j = 0; j < n; ++j)
-        x[j] = alpha * (half * (z[j - 1] - z[j + back]));
+        x[j] = alpha * (half * (zr[j - 1] - zr[j + back]));
     } else {
       for (Index j = 0; j < n; ++j)
-        x[j] = alpha * (half * (z[j - 1] - z[j + back])) + beta * x[j];
+        x[j] = alpha * (half * (zr[j - 1] - zr[j + back])) + beta * x[j];
     }
   }
+}
+
+template <class T>
+void modelling_rows_portable(bool adjoint, bool centered, Index rows, Index n, Index taps,
+                             const T* w, T alpha, const T* in, T beta, T* out,
+                             const PaddedRow<T>& row) {
+  modelling_rows(adjoint, centered, rows, n, taps, w, alpha, in, beta, out, row);
+}
+#if DISTLOPS_HAVE_X86_TARGETS
+template <class T>
+DISTLOPS_TARGET_AVX2 void modelling_rows_avx2(bool adjoint, bool centered, Index rows, Index n,
+                                              Index taps, const T* w, T alpha, const T* in, T beta,
+                                              T* out, const PaddedRow<T>& row) {
+  modelling_rows(adjoint, centered, rows, n, taps, w, alpha, in, beta, out, row);
+}
+template <class T>
+DISTLOPS_TARGET_AVX512 void modelling_rows_avx512(bool adjoint, bool centered, Index rows, Index n,
+                                                  Index taps, const T* w, T alpha, const T* in,
+                                                  T beta, T* out, const PaddedRow<T>& row) {
+  modelling_rows(adjoint, centered, rows, n, taps, w, alpha, in, beta, out, row);
+}
+#endif
+
+}  // namespace
+
+template <Scalar T>
+void derivative_convolve1d(Host, bool adjoint, bool centered, Index rows, Index length, Index taps,
+                           Index offset, const T* w, T alpha, const T* in, T beta, T* out) {
+  const PaddedRow<T> row(adjoint, length, length, taps, offset, adjoint ? length + 2 : 0);
+#if DISTLOPS_HAVE_X86_TARGETS
+  switch (host_instruction_set()) {
+    case InstructionSet::avx512:
+      return modelling_rows_avx512(adjoint, centered, rows, length, taps, w, alpha, in, beta, out,
+                                   row);
+    case InstructionSet::avx2:
+      return modelling_rows_avx2(adjoint, centered, rows, length, taps, w, alpha, in, beta, out,
+                                 row);
+    case InstructionSet::portable:
+      break;
+  }
+#endif
+  modelling_rows_portable(adjoint, centered, rows, length, taps, w, alpha, in, beta, out, row);
 }
 
 #define DISTLOPS_INSTANTIATE_CONVOLVE1D_KERNELS(T, Space)                                         \

@@ -8,6 +8,7 @@
 #include "../local/convolve1d_kernels.hpp"
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "../local/support.hpp"
@@ -67,6 +68,70 @@ template <class T>
   }
 }
 
+// The same row with AVX-512 vectors of real values: the taps are taken in classes of equal
+// residue modulo the vector width V, whose inputs are whole vectors apart, so a window of Q
+// loaded vectors slides along the row and each load serves up to Q multiply-adds (one load per
+// multiply-add above, most of them split across cache lines). Q vectors of outputs at once.
+template <class T>
+[[gnu::always_inline]] inline void correlate_row_windowed(Index out_rows, Index taps, const T* w,
+                                                          const T* padded, Index first, Index step,
+                                                          T alpha, T beta, T* out) {
+  constexpr int V = 64 / static_cast<int>(sizeof(T));
+  constexpr int Q = 8;
+  typedef T vec __attribute__((vector_size(64)));
+  // Tap i of the ascending form reads padded[r + start + i] with weight w[i] (step 1) or
+  // w[taps - 1 - i] (step -1).
+  const Index start = step > 0 ? first : first - (taps - 1);
+  for (Index r = 0; r < out_rows; r += V * Q) {
+    vec sum[Q];
+    for (int q = 0; q < Q; ++q)
+      sum[q] = vec{};
+    for (Index residue = 0; residue < V && residue < taps; ++residue) {
+      const T* base = padded + r + start + residue;
+      vec window[Q];
+      for (int q = 0; q < Q; ++q)
+        __builtin_memcpy(&window[q], base + V * q, sizeof(vec));
+#pragma GCC unroll 8
+      for (Index i = residue; i < taps; i += V) {
+        // wi - 0 is wi (also -0): a broadcast, where 0 + wi would be an addition first.
+        const vec weight = (step > 0 ? w[i] : w[taps - 1 - i]) - vec{};
+        for (int q = 0; q < Q; ++q)
+          sum[q] += weight * window[q];
+        for (int q = 0; q + 1 < Q; ++q)
+          window[q] = window[q + 1];
+        base += V;
+        __builtin_memcpy(&window[Q - 1], base + V * (Q - 1), sizeof(vec));
+      }
+    }
+    const Index count = std::min<Index>(V * Q, out_rows - r);
+    T values[V * Q];
+    __builtin_memcpy(values, sum, sizeof(values));
+    if (beta == T(0)) {
+      for (Index j = 0; j < count; ++j)
+        out[r + j] = alpha * values[j];
+    } else {
+      for (Index j = 0; j < count; ++j)
+        out[r + j] = alpha * values[j] + beta * out[r + j];
+    }
+  }
+}
+
+// The row kernel of a level: windowed for real values at AVX-512 width.
+template <bool Windowed, class T>
+[[gnu::always_inline]] inline void correlate_row_of(Index out_rows, Index taps, const T* w,
+                                                    const T* padded, Index first, Index step,
+                                                    T alpha, T beta, T* out) {
+  if constexpr (Windowed && std::is_floating_point_v<T>) {
+    correlate_row_windowed(out_rows, taps, w, padded, first, step, alpha, beta, out);
+  } else {
+    correlate_row(out_rows, taps, w, padded, first, step, alpha, beta, out);
+  }
+}
+
+// How far past out_rows + the filter's reach the windowed row reads (a whole block of V Q
+// outputs and one window beyond the last tap).
+constexpr Index window_reach = 2 * 128 + 16;
+
 template <class T>
 void correlate_row_portable(Index out_rows, Index taps, const T* w, const T* padded, Index first,
                             Index step, T alpha, T beta, T* out) {
@@ -83,7 +148,7 @@ template <class T>
 DISTLOPS_TARGET_AVX512 void correlate_row_avx512(Index out_rows, Index taps, const T* w,
                                                  const T* padded, Index first, Index step, T alpha,
                                                  T beta, T* out) {
-  correlate_row(out_rows, taps, w, padded, first, step, alpha, beta, out);
+  correlate_row_of<true>(out_rows, taps, w, padded, first, step, alpha, beta, out);
 }
 #endif
 
@@ -115,9 +180,9 @@ struct PaddedRow {
     step = adjoint ? 1 : -1;
     const Index lowest = std::min(shift0, shift0 + (taps - 1) * step);
     const Index before = std::max<Index>(0, -lowest);
-    // The last block may run short_block - 1 outputs past out_rows, each reaching taps - 1
-    // samples beyond its first.
-    const Index reach = out_rows + short_block + std::max(shift0, shift0 + (taps - 1) * step);
+    // The last block may run past out_rows (short_block - 1 outputs, or a windowed block and
+    // its window), each output reaching taps - 1 samples beyond its first.
+    const Index reach = out_rows + window_reach + std::max(shift0, shift0 + (taps - 1) * step);
     const Index length = before + std::max(in_rows, reach);
     // The scratch of the calling thread, grown once: applies after the first allocate nothing.
     thread_local std::vector<T> scratch;
@@ -136,13 +201,15 @@ struct PaddedRow {
   Index step = 1;
 };
 
+}  // namespace
+
 // Convolve1D along contiguous rows (inner == 1): each input row is copied into the middle of a
 // zero-padded row so that every output sums every tap.
-template <class T>
-void convolve_rows(bool adjoint, Index outer, Index in_rows, Index out_rows, Index taps,
-                   Index offset, const T* w, T alpha, const T* in, T beta, T* out) {
+template <Scalar T>
+void convolve1d_rows(Host, InstructionSet level, bool adjoint, Index outer, Index in_rows,
+                     Index out_rows, Index taps, Index offset, const T* w, T alpha, const T* in,
+                     T beta, T* out) {
   const PaddedRow<T> row(adjoint, in_rows, out_rows, taps, offset, 0);
-  const InstructionSet level = host_instruction_set();
   for (Index o = 0; o < outer; ++o) {
     std::copy(in + o * in_rows, in + (o + 1) * in_rows, row.input);
     correlate_row_at_level(level, out_rows, taps, w, row.padded, row.first, row.step, alpha, beta,
@@ -150,13 +217,12 @@ void convolve_rows(bool adjoint, Index outer, Index in_rows, Index out_rows, Ind
   }
 }
 
-}  // namespace
-
 template <Scalar T>
 void convolve1d(Host, bool adjoint, Index outer, Index in_rows, Index out_rows, Index inner,
                 Index taps, Index offset, const T* w, T alpha, const T* in, T beta, T* out) {
   if (inner == 1) {
-    convolve_rows(adjoint, outer, in_rows, out_rows, taps, offset, w, alpha, in, beta, out);
+    convolve1d_rows(Host{}, host_instruction_set(), adjoint, outer, in_rows, out_rows, taps, offset,
+                    w, alpha, in, beta, out);
     return;
   }
   const Index slab = out_rows * inner;
@@ -215,7 +281,7 @@ namespace {
 
 // The rows of derivative_convolve1d, inlined into each instruction-set level below so that the
 // derivative loops are vectorised like the correlation.
-template <class T>
+template <bool Windowed, class T>
 [[gnu::always_inline]] inline void modelling_rows(bool adjoint, bool centered, Index rows, Index n,
                                                   Index taps, const T* w, T alpha, const T* in,
                                                   T beta, T* out, const PaddedRow<T>& row) {
@@ -233,7 +299,8 @@ template <class T>
       for (Index t = lo; t < hi; ++t)
         d[t] = half * (x[t + 1] - x[t - back]);
       if (hi >= lo) d[hi] = T(0);
-      correlate_row(n, taps, w, row.padded, row.first, row.step, alpha, beta, out + o * n);
+      correlate_row_of<Windowed>(n, taps, w, row.padded, row.first, row.step, alpha, beta,
+                                 out + o * n);
     }
     return;
   }
@@ -242,7 +309,7 @@ template <class T>
   T* z = row.after + 1;
   for (Index o = 0; o < rows; ++o) {
     std::copy(in + o * n, in + (o + 1) * n, row.input);
-    correlate_row(n, taps, w, row.padded, row.first, row.step, T(1), T(0), z);
+    correlate_row_of<Windowed>(n, taps, w, row.padded, row.first, row.step, T(1), T(0), z);
     z[-1] = T(0);
     for (Index t = 0; t < std::min(lo, n); ++t)
       z[t] = T(0);
@@ -264,31 +331,32 @@ template <class T>
 void modelling_rows_portable(bool adjoint, bool centered, Index rows, Index n, Index taps,
                              const T* w, T alpha, const T* in, T beta, T* out,
                              const PaddedRow<T>& row) {
-  modelling_rows(adjoint, centered, rows, n, taps, w, alpha, in, beta, out, row);
+  modelling_rows<false>(adjoint, centered, rows, n, taps, w, alpha, in, beta, out, row);
 }
 #if DISTLOPS_HAVE_X86_TARGETS
 template <class T>
 DISTLOPS_TARGET_AVX2 void modelling_rows_avx2(bool adjoint, bool centered, Index rows, Index n,
                                               Index taps, const T* w, T alpha, const T* in, T beta,
                                               T* out, const PaddedRow<T>& row) {
-  modelling_rows(adjoint, centered, rows, n, taps, w, alpha, in, beta, out, row);
+  modelling_rows<false>(adjoint, centered, rows, n, taps, w, alpha, in, beta, out, row);
 }
 template <class T>
 DISTLOPS_TARGET_AVX512 void modelling_rows_avx512(bool adjoint, bool centered, Index rows, Index n,
                                                   Index taps, const T* w, T alpha, const T* in,
                                                   T beta, T* out, const PaddedRow<T>& row) {
-  modelling_rows(adjoint, centered, rows, n, taps, w, alpha, in, beta, out, row);
+  modelling_rows<true>(adjoint, centered, rows, n, taps, w, alpha, in, beta, out, row);
 }
 #endif
 
 }  // namespace
 
 template <Scalar T>
-void derivative_convolve1d(Host, bool adjoint, bool centered, Index rows, Index length, Index taps,
-                           Index offset, const T* w, T alpha, const T* in, T beta, T* out) {
+void derivative_convolve1d(Host, InstructionSet level, bool adjoint, bool centered, Index rows,
+                           Index length, Index taps, Index offset, const T* w, T alpha, const T* in,
+                           T beta, T* out) {
   const PaddedRow<T> row(adjoint, length, length, taps, offset, adjoint ? length + 2 : 0);
 #if DISTLOPS_HAVE_X86_TARGETS
-  switch (host_instruction_set()) {
+  switch (level) {
     case InstructionSet::avx512:
       return modelling_rows_avx512(adjoint, centered, rows, length, taps, w, alpha, in, beta, out,
                                    row);
@@ -298,15 +366,19 @@ void derivative_convolve1d(Host, bool adjoint, bool centered, Index rows, Index 
     case InstructionSet::portable:
       break;
   }
+#else
+  (void)level;
 #endif
   modelling_rows_portable(adjoint, centered, rows, length, taps, w, alpha, in, beta, out, row);
 }
 
-#define DISTLOPS_INSTANTIATE_CONVOLVE1D_KERNELS(T, Space)                                         \
-  template void convolve1d<T>(Space, bool, Index, Index, Index, Index, Index, Index, const T*, T, \
-                              const T*, T, T*);                                                   \
-  template void derivative_convolve1d<T>(Space, bool, bool, Index, Index, Index, Index, const T*, \
-                                         T, const T*, T, T*);
+#define DISTLOPS_INSTANTIATE_CONVOLVE1D_KERNELS(T, Space)                                          \
+  template void convolve1d<T>(Space, bool, Index, Index, Index, Index, Index, Index, const T*, T,  \
+                              const T*, T, T*);                                                    \
+  template void convolve1d_rows<T>(Space, InstructionSet, bool, Index, Index, Index, Index, Index, \
+                                   const T*, T, const T*, T, T*);                                  \
+  template void derivative_convolve1d<T>(Space, InstructionSet, bool, bool, Index, Index, Index,   \
+                                         Index, const T*, T, const T*, T, T*);
 DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_CONVOLVE1D_KERNELS, ::distlops::Host)
 
 }  // namespace distlops::kernels

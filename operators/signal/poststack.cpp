@@ -100,12 +100,14 @@ class TraceModellingOperator final : public local::AccumulatingOperator<T, Host>
   }
 
   void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override {
-    kernels::derivative_convolve1d(Host{}, false, centered_, traces_, length_, taps_, taps_ / 2,
-                                   filters_.data(), alpha, x.data(), beta, y.data());
+    kernels::derivative_convolve1d(Host{}, kernels::host_instruction_set(), false, centered_,
+                                   traces_, length_, taps_, taps_ / 2, filters_.data(), alpha,
+                                   x.data(), beta, y.data());
   }
   void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override {
-    kernels::derivative_convolve1d(Host{}, true, centered_, traces_, length_, taps_, taps_ / 2,
-                                   filters_.data() + taps_, alpha, y.data(), beta, x.data());
+    kernels::derivative_convolve1d(Host{}, kernels::host_instruction_set(), true, centered_,
+                                   traces_, length_, taps_, taps_ / 2, filters_.data() + taps_,
+                                   alpha, y.data(), beta, x.data());
   }
 
  private:

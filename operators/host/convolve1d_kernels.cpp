@@ -72,10 +72,14 @@ template <class T>
 // residue modulo the vector width V, whose inputs are whole vectors apart, so a window of Q
 // loaded vectors slides along the row and each load serves up to Q multiply-adds (one load per
 // multiply-add above, most of them split across cache lines). Q vectors of outputs at once.
+//
+// A symmetric filter (w[i] == w[taps - 1 - i], as a zero-phase wavelet) adds the two inputs of
+// each pair of mirrored taps first: half the multiply-adds, the additions going to the other
+// floating-point pipes; the mirrored taps' window slides the other way.
 template <class T>
 [[gnu::always_inline]] inline void correlate_row_windowed(Index out_rows, Index taps, const T* w,
                                                           const T* padded, Index first, Index step,
-                                                          T alpha, T beta, T* out) {
+                                                          T alpha, T beta, T* out, bool symmetric) {
   constexpr int V = 64 / static_cast<int>(sizeof(T));
   constexpr int Q = 8;
   typedef T vec __attribute__((vector_size(64)));
@@ -86,7 +90,41 @@ template <class T>
     vec sum[Q];
     for (int q = 0; q < Q; ++q)
       sum[q] = vec{};
-    for (Index residue = 0; residue < V && residue < taps; ++residue) {
+    if (symmetric) {
+      const Index pairs = taps / 2;
+      for (Index residue = 0; residue < V && residue < pairs; ++residue) {
+        const T* ahead = padded + r + start + residue;
+        const T* behind = padded + r + start + (taps - 1 - residue);
+        vec low[Q], high[Q];
+        for (int q = 0; q < Q; ++q) {
+          __builtin_memcpy(&low[q], ahead + V * q, sizeof(vec));
+          __builtin_memcpy(&high[q], behind + V * q, sizeof(vec));
+        }
+        for (Index i = residue; i < pairs; i += V) {
+          const vec weight = w[i] - vec{};
+          for (int q = 0; q < Q; ++q)
+            sum[q] += weight * (low[q] + high[q]);
+          for (int q = 0; q + 1 < Q; ++q)
+            low[q] = low[q + 1];
+          for (int q = Q - 1; q > 0; --q)
+            high[q] = high[q - 1];
+          ahead += V;
+          behind -= V;
+          __builtin_memcpy(&low[Q - 1], ahead + V * (Q - 1), sizeof(vec));
+          __builtin_memcpy(&high[0], behind, sizeof(vec));
+        }
+      }
+      if (taps % 2 == 1) {
+        const vec weight = w[pairs] - vec{};
+        const T* middle = padded + r + start + pairs;
+        for (int q = 0; q < Q; ++q) {
+          vec input;
+          __builtin_memcpy(&input, middle + V * q, sizeof(vec));
+          sum[q] += weight * input;
+        }
+      }
+    }
+    for (Index residue = 0; !symmetric && residue < V && residue < taps; ++residue) {
       const T* base = padded + r + start + residue;
       vec window[Q];
       for (int q = 0; q < Q; ++q)
@@ -120,13 +158,26 @@ template <class T>
 template <bool Windowed, class T>
 [[gnu::always_inline]] inline void correlate_row_of(Index out_rows, Index taps, const T* w,
                                                     const T* padded, Index first, Index step,
-                                                    T alpha, T beta, T* out) {
+                                                    T alpha, T beta, T* out, bool symmetric) {
   if constexpr (Windowed && std::is_floating_point_v<T>) {
-    correlate_row_windowed(out_rows, taps, w, padded, first, step, alpha, beta, out);
+    correlate_row_windowed(out_rows, taps, w, padded, first, step, alpha, beta, out, symmetric);
   } else {
+    (void)symmetric;
     correlate_row(out_rows, taps, w, padded, first, step, alpha, beta, out);
   }
 }
+
+// Whether w[i] == w[taps - 1 - i] for every tap.
+template <class T>
+bool symmetric_filter(Index taps, const T* w) {
+  for (Index i = 0; i < taps / 2; ++i) {
+    if (!(w[i] == w[taps - 1 - i])) return false;
+  }
+  return true;
+}
+
+// Zeros kept before the padding the filter needs (one AVX-512 vector of floats).
+constexpr Index front_margin = 16;
 
 // How far past out_rows + the filter's reach the windowed row reads (a whole block of V Q
 // outputs and one window beyond the last tap).
@@ -148,7 +199,8 @@ template <class T>
 DISTLOPS_TARGET_AVX512 void correlate_row_avx512(Index out_rows, Index taps, const T* w,
                                                  const T* padded, Index first, Index step, T alpha,
                                                  T beta, T* out) {
-  correlate_row_of<true>(out_rows, taps, w, padded, first, step, alpha, beta, out);
+  correlate_row_of<true>(out_rows, taps, w, padded, first, step, alpha, beta, out,
+                         symmetric_filter(taps, w));
 }
 #endif
 
@@ -179,7 +231,8 @@ struct PaddedRow {
     const Index shift0 = adjoint ? -offset : offset;
     step = adjoint ? 1 : -1;
     const Index lowest = std::min(shift0, shift0 + (taps - 1) * step);
-    const Index before = std::max<Index>(0, -lowest);
+    // The mirrored window of a symmetric filter looks up to one vector before the first tap.
+    const Index before = std::max<Index>(0, -lowest) + front_margin;
     // The last block may run past out_rows (short_block - 1 outputs, or a windowed block and
     // its window), each output reaching taps - 1 samples beyond its first.
     const Index reach = out_rows + window_reach + std::max(shift0, shift0 + (taps - 1) * step);
@@ -289,6 +342,7 @@ template <bool Windowed, class T>
   const Index lo = centered ? 1 : 0, hi = n - 1;
   const T half = centered ? T(0.5) : T(1);
   const Index back = centered ? 1 : 0;
+  const bool symmetric = Windowed && symmetric_filter(taps, w);
   if (!adjoint) {
     // (D x)[t] = half (x[t + 1] - x[t - back]) for lo <= t < hi, written into the padded row.
     for (Index o = 0; o < rows; ++o) {
@@ -300,7 +354,7 @@ template <bool Windowed, class T>
         d[t] = half * (x[t + 1] - x[t - back]);
       if (hi >= lo) d[hi] = T(0);
       correlate_row_of<Windowed>(n, taps, w, row.padded, row.first, row.step, alpha, beta,
-                                 out + o * n);
+                                 out + o * n, symmetric);
     }
     return;
   }
@@ -309,7 +363,8 @@ template <bool Windowed, class T>
   T* z = row.after + 1;
   for (Index o = 0; o < rows; ++o) {
     std::copy(in + o * n, in + (o + 1) * n, row.input);
-    correlate_row_of<Windowed>(n, taps, w, row.padded, row.first, row.step, T(1), T(0), z);
+    correlate_row_of<Windowed>(n, taps, w, row.padded, row.first, row.step, T(1), T(0), z,
+                               symmetric);
     z[-1] = T(0);
     for (Index t = 0; t < std::min(lo, n); ++t)
       z[t] = T(0);

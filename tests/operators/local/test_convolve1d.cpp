@@ -237,14 +237,21 @@ TEMPLATE_TEST_CASE("Convolve1D's row kernels agree with the sum at every instruc
        {InstructionSet::portable, InstructionSet::avx2, InstructionSet::avx512}) {
     if (!kernels::instruction_set_available(level)) continue;
     for (Index n : {1, 7, 203}) {
-      for (Index taps : {1, 9, 41}) {
+      for (Index taps : {1, 8, 9, 41}) {
         if (taps > n) continue;
         for (bool adjoint : {false, true}) {
           for (double beta_value : {0.0, -0.5}) {
+            // Odd taps with beta == 0: a symmetric filter (the paired taps of the windowed
+            // kernel); otherwise a random one.
+            const bool symmetric = taps % 2 == 1 && beta_value == 0;
             INFO("level " << int(level) << " n " << n << " taps " << taps << " adjoint " << adjoint
-                          << " beta " << beta_value);
+                          << " beta " << beta_value << " symmetric " << symmetric);
             const Index rows = 3, offset = taps / 2;
-            const std::vector<T> w = random_values<T>(taps, key++);
+            std::vector<T> w = random_values<T>(taps, key++);
+            if (symmetric) {
+              for (Index k = 0; k < taps / 2; ++k)
+                w[std::size_t(taps - 1 - k)] = w[std::size_t(k)];
+            }
             const std::vector<T> x = random_values<T>(rows * n, key++);
             std::vector<T> y = random_values<T>(rows * n, key++);
             const std::vector<T> y0 = y;

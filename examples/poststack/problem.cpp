@@ -184,8 +184,8 @@ PoststackProblem<Space> make_poststack_problem(const Communicator& comm,
 
 /// With a true model, sets options.callback to record the relative model error of every
 /// iterate (the starting one first) in `errors`: ||m_true|| and the work array `difference`
-/// are set up once, so each iteration adds one copy, one update and one norm and allocates
-/// nothing. `difference` and `errors` must outlive the solve.
+/// are set up once, so each iteration adds one subtraction (reading both arrays once) and one
+/// norm and allocates nothing. `difference` and `errors` must outlive the solve.
 template <MemorySpace Space, class Options>
 void record_model_errors(const PoststackProblem<Space>& problem, int niter,
                          std::optional<DistributedArray<double, Space>>& difference,
@@ -195,7 +195,7 @@ void record_model_errors(const PoststackProblem<Space>& problem, int niter,
   difference.emplace(problem.true_model->empty_like());
   const double true_norm = problem.true_model->norm();
   const auto model_error = [&problem, &difference, true_norm](const Array& x) {
-    difference->copy_from(x).axpy(-1.0, *problem.true_model);
+    difference->axpbypcz(1.0, x, -1.0, *problem.true_model, 0.0);
     return difference->norm() / true_norm;
   };
   errors.reserve(static_cast<std::size_t>(niter) + 1);

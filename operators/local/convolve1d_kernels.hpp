@@ -3,6 +3,7 @@
 #pragma once
 // The kernel of local::Convolve1D, one definition per memory space (operators/host/ and
 // operators/cuda/convolve1d_kernels.*). Pointers are memory of the space.
+#include "distlops/core/detail/instruction_set.hpp"
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
 
@@ -21,5 +22,26 @@ void convolve1d(Host, bool adjoint, Index outer, Index in_rows, Index out_rows, 
 template <Scalar T>
 void convolve1d(Cuda, bool adjoint, Index outer, Index in_rows, Index out_rows, Index inner,
                 Index taps, Index offset, const T* w, T alpha, const T* in, T beta, T* out);
+
+/// W D along contiguous rows of `length` samples on the host (post-stack modelling): D the
+/// first derivative without edge, centered ((in[t + 1] - in[t - 1]) / 2) or forward
+/// (in[t + 1] - in[t]), zero on the samples it cannot reach; W the convolution with the `taps`
+/// weights w centred at `offset` (Convolve1D's forward, taps <= length):
+///   forward: out = alpha W D in + beta out, with w = h
+///   adjoint: out = alpha D^H W^H in + beta out, with w = conj(h)
+/// (out not read when beta == 0). Each row's derivative or correlation stays in a scratch row:
+/// one pass over in and out, at instruction set `level`.
+template <Scalar T>
+void derivative_convolve1d(Host, InstructionSet level, bool adjoint, bool centered, Index rows,
+                           Index length, Index taps, Index offset, const T* w, T alpha, const T* in,
+                           T beta, T* out);
+
+/// convolve1d on the host for inner == 1 (contiguous rows), with the kernels of `level`, which
+/// the processor must have (convolve1d and the operators use host_instruction_set(); the tests
+/// run every level). derivative_convolve1d takes its level the same way.
+template <Scalar T>
+void convolve1d_rows(Host, InstructionSet level, bool adjoint, Index outer, Index in_rows,
+                     Index out_rows, Index taps, Index offset, const T* w, T alpha, const T* in,
+                     T beta, T* out);
 
 }  // namespace distlops::kernels

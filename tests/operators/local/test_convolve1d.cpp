@@ -4,7 +4,13 @@
 // y[i] = sum_j h[i + offset - j] x[j] for 0 <= i < max(n, nh) (checked against PyLops 2.8's
 // operator for every filter length and offset of the cases below), along every axis of 1-d to
 // 3-d arrays, short and long filters, every valid offset, and large arrays, in every memory
-// space; values computed by PyLops; errors.
+// space; values computed by PyLops; errors. The host's row kernels (time on the last axis) and
+// the post-stack modelling kernel beside them at every instruction set the processor has,
+// against sums in long double.
+#include <cmath>
+#include <complex>
+
+#include "../../../operators/local/convolve1d_kernels.hpp"
 #include "distlops/operators/local/convolve1d.hpp"
 #include "local_operator_checks.hpp"
 #include "spaces.hpp"
@@ -81,7 +87,11 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Convolve1D of large arrays crosses the loops'
                                    {{3, 3000}, 0, 2, 1},
                                    {{5, 2000}, 1, 31, 30},
                                    {{100}, 0, 6000, 50},
-                                   {{4, 700, 9}, 1, 5, 0}};
+                                   {{4, 700, 9}, 1, 5, 0},
+                                   // Traces of a post-stack section: contiguous rows longer
+                                   // than the filter, both ends and a short last block.
+                                   {{6, 203}, 1, 41, 20},
+                                   {{3, 40}, 1, 45, 5}};
   std::uint64_t key = 100;
   for (const Case& c : cases) {
     INFO("dims " << to_string(c.dims) << " axis " << c.axis << " taps " << c.taps);
@@ -191,5 +201,138 @@ TEMPLATE_TEST_CASE("Convolve1D rejects bad arguments", "[local][convolve1d][erro
     CHECK(std::string(error.what()) ==
           "Convolve1D: offset 6 is outside [0, 6) (the extent of axis 0 of dims (6, 5), shorter "
           "than the filter)");
+  }
+}
+
+TEMPLATE_TEST_CASE("Convolve1D's row kernels agree with the sum at every instruction set",
+                   "[local][convolve1d][kernels]", float, double, std::complex<double>) {
+  using T = TestType;
+  using kernels::InstructionSet;
+  // y[r] = alpha sum_k w[k] x[r + shift(k)] + beta y[r], shift(k) = offset - k (forward) or
+  // k - offset (adjoint), summed in long double; then W D and D^H W^H of post-stack modelling.
+  const auto reference = [](bool adjoint, Index n_in, Index n_out, const std::vector<T>& w,
+                            Index offset, const T* x, T alpha, T beta, const T* y0, Index r) {
+    std::complex<long double> sum = 0;
+    for (Index k = 0; k < Index(w.size()); ++k) {
+      const Index i = r + (adjoint ? k - offset : offset - k);
+      if (i >= 0 && i < n_in) {
+        const std::complex<long double> wk(std::real(w[std::size_t(k)]),
+                                           std::imag(w[std::size_t(k)]));
+        sum += wk * std::complex<long double>(std::real(x[i]), std::imag(x[i]));
+      }
+    }
+    (void)n_out;
+    sum *= std::complex<long double>(std::real(alpha), std::imag(alpha));
+    if (y0) {
+      sum += std::complex<long double>(std::real(beta), std::imag(beta)) *
+             std::complex<long double>(std::real(y0[r]), std::imag(y0[r]));
+    }
+    return sum;
+  };
+  const auto error_of = [](const std::complex<long double>& a, const T& b) {
+    return double(std::abs(a - std::complex<long double>(std::real(b), std::imag(b))));
+  };
+  std::uint64_t key = 300;
+  for (InstructionSet level :
+       {InstructionSet::portable, InstructionSet::avx2, InstructionSet::avx512}) {
+    if (!kernels::instruction_set_available(level)) continue;
+    for (Index n : {1, 7, 203}) {
+      for (Index taps : {1, 8, 9, 41}) {
+        if (taps > n) continue;
+        for (bool adjoint : {false, true}) {
+          for (double beta_value : {0.0, -0.5}) {
+            // Odd taps with beta == 0: a symmetric filter (the paired taps of the windowed
+            // kernel); otherwise a random one.
+            const bool symmetric = taps % 2 == 1 && beta_value == 0;
+            INFO("level " << int(level) << " n " << n << " taps " << taps << " adjoint " << adjoint
+                          << " beta " << beta_value << " symmetric " << symmetric);
+            const Index rows = 3, offset = taps / 2;
+            std::vector<T> w = random_values<T>(taps, key++);
+            if (symmetric) {
+              for (Index k = 0; k < taps / 2; ++k)
+                w[std::size_t(taps - 1 - k)] = w[std::size_t(k)];
+            }
+            const std::vector<T> x = random_values<T>(rows * n, key++);
+            std::vector<T> y = random_values<T>(rows * n, key++);
+            const std::vector<T> y0 = y;
+            if (beta_value == 0) std::fill(y.begin(), y.end(), T(std::nan("")));  // never read
+            const T alpha = T(1.5), beta = T(beta_value);
+            kernels::convolve1d_rows(Host{}, level, adjoint, rows, n, n, taps, offset, w.data(),
+                                     alpha, x.data(), beta, y.data());
+            double error = 0, scale = 0;
+            for (Index o = 0; o < rows; ++o) {
+              for (Index r = 0; r < n; ++r) {
+                const auto expected =
+                    reference(adjoint, n, n, w, offset, x.data() + o * n, alpha, beta,
+                              beta_value == 0 ? nullptr : y0.data() + o * n, r);
+                error = std::max(error, error_of(expected, y[std::size_t(o * n + r)]));
+                scale = std::max(scale, double(std::abs(expected)));
+              }
+            }
+            CHECK(error <= 50 * tolerance<T>() * std::max(1.0, scale));
+            // W D (forward) and D^H W^H (adjoint) with the centered and forward derivatives.
+            for (bool centered : {true, false}) {
+              std::vector<T> d(std::size_t(rows * n), T(0));
+              const std::vector<T>& source = x;
+              std::vector<T> out = random_values<T>(rows * n, key++);
+              const std::vector<T> out0 = out;
+              if (beta_value == 0) std::fill(out.begin(), out.end(), T(std::nan("")));
+              kernels::derivative_convolve1d(Host{}, level, adjoint, centered, rows, n, taps,
+                                             offset, w.data(), alpha, source.data(), beta,
+                                             out.data());
+              const Index lo = centered ? 1 : 0;
+              const auto derivative = [&](const T* v, Index t) {
+                if (t < lo || t >= n - 1) return T(0);
+                return centered ? T(0.5) * (v[t + 1] - v[t - 1]) : v[t + 1] - v[t];
+              };
+              double modelling_error = 0, modelling_scale = 0;
+              for (Index o = 0; o < rows; ++o) {
+                const T* v = source.data() + o * n;
+                std::vector<T> inner(static_cast<std::size_t>(n));
+                std::vector<std::complex<long double>> expected(static_cast<std::size_t>(n));
+                if (!adjoint) {
+                  for (Index t = 0; t < n; ++t)
+                    inner[std::size_t(t)] = derivative(v, t);
+                  for (Index r = 0; r < n; ++r) {
+                    expected[std::size_t(r)] =
+                        reference(false, n, n, w, offset, inner.data(), alpha, beta,
+                                  beta_value == 0 ? nullptr : out0.data() + o * n, r);
+                  }
+                } else {
+                  // D^H z with z = W^H v: z[t] enters D's rows t only for lo <= t < n - 1.
+                  std::vector<std::complex<long double>> z(static_cast<std::size_t>(n));
+                  for (Index t = 0; t < n; ++t)
+                    z[std::size_t(t)] = (t < lo || t >= n - 1) ? 0
+                                                               : reference(true, n, n, w, offset, v,
+                                                                           T(1), T(0), nullptr, t);
+                  const long double half = centered ? 0.5L : 1.0L;
+                  for (Index j = 0; j < n; ++j) {
+                    std::complex<long double> sum = 0;
+                    if (j - 1 >= 0) sum += half * z[std::size_t(j - 1)];
+                    const Index ahead = centered ? j + 1 : j;
+                    if (ahead < n) sum -= half * z[std::size_t(ahead)];
+                    sum *= std::complex<long double>(std::real(alpha), std::imag(alpha));
+                    if (beta_value != 0) {
+                      const T previous = out0[std::size_t(o * n + j)];
+                      sum += std::complex<long double>(beta_value) *
+                             std::complex<long double>(std::real(previous), std::imag(previous));
+                    }
+                    expected[std::size_t(j)] = sum;
+                  }
+                }
+                for (Index r = 0; r < n; ++r) {
+                  modelling_error =
+                      std::max(modelling_error,
+                               error_of(expected[std::size_t(r)], out[std::size_t(o * n + r)]));
+                  modelling_scale =
+                      std::max(modelling_scale, double(std::abs(expected[std::size_t(r)])));
+                }
+              }
+              CHECK(modelling_error <= 50 * tolerance<T>() * std::max(1.0, modelling_scale));
+            }
+          }
+        }
+      }
+    }
   }
 }

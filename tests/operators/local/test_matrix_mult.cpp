@@ -21,9 +21,9 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("MatrixMult applies A along the first axis",
     Index rows, cols;
     Shape otherdims;
   };
-  const std::vector<Case> cases = {{3, 4, {}},     {4, 3, {}},    {1, 1, {}}, {5, 2, {3}},
-                                   {2, 3, {2, 2}}, {4, 1, {1}},   {0, 3, {}}, {3, 0, {2}},
-                                   {6, 5, {4, 3}}, {40, 30, {7}}, {2, 2, {0}}};
+  const std::vector<Case> cases = {{3, 4, {}},     {4, 3, {}},    {1, 1, {}},  {5, 2, {3}},
+                                   {2, 3, {2, 2}}, {4, 1, {1}},   {0, 3, {}},  {3, 0, {2}},
+                                   {6, 5, {4, 3}}, {40, 30, {7}}, {2, 2, {0}}, {40, 30, {}}};
   std::uint64_t key = 1;
   for (const Case& c : cases) {
     INFO(c.rows << " x " << c.cols << " otherdims " << to_string(c.otherdims));

@@ -129,45 +129,33 @@ Case big_transfer_case() {
             });
             state->wrong += mismatches(received.data(), Index(received.size()));
           }
-          {
-            // The reference again into a buffer first touched by the receive, as the library's
-            // steps below allocate their results.
+          // The reference into a buffer first touched by the receive, as the library's steps
+          // allocate their results: `source`'s n values from rank `from` to rank `to`.
+          auto fresh_send = [&](const std::string& name, const double* source, int from, int to,
+                                int tag) {
             std::unique_ptr<double[]> fresh;
-            timed("send_fresh", [&] {
-              if (rank == 0) {
-                detail::check_mpi(MPI_Send(global.data(), int(n), MPI_DOUBLE, 1, 73, comm.native()),
+            timed(name, [&] {
+              if (rank == from) {
+                detail::check_mpi(MPI_Send(source, int(n), MPI_DOUBLE, to, tag, comm.native()),
                                   "MPI_Send");
-              } else if (rank == 1) {
+              } else if (rank == to) {
                 fresh.reset(new double[std::size_t(n)]);
-                detail::check_mpi(MPI_Recv(fresh.get(), int(n), MPI_DOUBLE, 0, 73, comm.native(),
-                                           MPI_STATUS_IGNORE),
+                detail::check_mpi(MPI_Recv(fresh.get(), int(n), MPI_DOUBLE, from, tag,
+                                           comm.native(), MPI_STATUS_IGNORE),
                                   "MPI_Recv");
               }
             });
-            if (rank == 1) state->wrong += mismatches(fresh.get(), n);
-          }
+            if (rank == to) state->wrong += mismatches(fresh.get(), n);
+          };
+          fresh_send("send_fresh", global.data(), 0, 1, 73);
           const Layout on_one = split_layout(comm, {n}, {0, n});
           {
             DistributedArray<double> x;
             timed("scatter", [&] { x = DistributedArray<double>::from_root(on_one, global, 0); });
             state->wrong += mismatches(x.data(), x.local_size());
-            {
-              // The fresh-buffer reference in the other direction, for the steps whose result
-              // lands on rank 0: receives into fresh memory differ in cost between the ranks.
-              std::unique_ptr<double[]> fresh;
-              timed("send_fresh_to_root", [&] {
-                if (rank == 1) {
-                  detail::check_mpi(MPI_Send(x.data(), int(n), MPI_DOUBLE, 0, 74, comm.native()),
-                                    "MPI_Send");
-                } else if (rank == 0) {
-                  fresh.reset(new double[std::size_t(n)]);
-                  detail::check_mpi(MPI_Recv(fresh.get(), int(n), MPI_DOUBLE, 1, 74, comm.native(),
-                                             MPI_STATUS_IGNORE),
-                                    "MPI_Recv");
-                }
-              });
-              if (rank == 0) state->wrong += mismatches(fresh.get(), n);
-            }
+            // The other direction, for the steps whose result lands on rank 0: receives into
+            // fresh memory differ in cost between the ranks.
+            fresh_send("send_fresh_to_root", x.data(), 1, 0, 74);
             {
               std::vector<double> on_root;
               timed("gather", [&] { on_root = x.gather_to(0); });

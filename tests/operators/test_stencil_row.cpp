@@ -18,6 +18,31 @@ using namespace distlops;
 using namespace distlops::testing;
 using kernels::InstructionSet;
 
+namespace {
+
+// The inputs of one stencil_row call: a row padded by `pad` points on each side, its 2 reach + 1
+// taps, and `count` other rows with their coefficients.
+template <class T>
+struct RowInputs {
+  RowInputs(Index n, int pad, int reach, int count)
+      : row(random_values<T>(n + 2 * pad, 1 + n)),
+        weights(random_values<T>(2 * reach + 1, 2)),
+        coefficients(random_values<T>(4, 3)) {
+    for (int k = 0; k < count; ++k) {
+      others[k] = random_values<T>(n, 10 + k);
+      sources[k] = others[k].data();
+    }
+  }
+  RowInputs(const RowInputs&) = delete;  // sources point into others
+  RowInputs& operator=(const RowInputs&) = delete;
+
+  std::vector<T> row, weights, coefficients;
+  std::array<std::vector<T>, 4> others;
+  std::array<const T*, 4> sources{};
+};
+
+}  // namespace
+
 TEMPLATE_TEST_CASE("stencil_row sums the row taps and the other rows", "[kernels][stencil]", float,
                    double) {
   using T = TestType;
@@ -31,16 +56,8 @@ TEMPLATE_TEST_CASE("stencil_row sums the row taps and the other rows", "[kernels
           for (double beta_value : {0.0, 1.0, -0.75}) {
             INFO("level " << int(level) << " reach " << reach << " count " << count << " n " << n
                           << " beta " << beta_value);
-            const std::size_t length = static_cast<std::size_t>(n + 2 * pad);
-            const std::vector<T> row = random_values<T>(Index(length), 1 + n);
-            const std::vector<T> weights = random_values<T>(2 * reach + 1, 2);
-            const std::vector<T> coefficients = random_values<T>(4, 3);
-            std::array<std::vector<T>, 4> others;
-            std::array<const T*, 4> sources{};
-            for (int k = 0; k < count; ++k) {
-              others[k] = random_values<T>(n, 10 + k);
-              sources[k] = others[k].data();
-            }
+            const RowInputs<T> inputs(n, pad, reach, count);
+            const auto& [row, weights, coefficients, others, sources] = inputs;
             const T beta = static_cast<T>(beta_value);
             std::vector<T> y = random_values<T>(n, 4);
             if (beta_value == 0) std::fill(y.begin(), y.end(), std::nan(""));  // never read
@@ -122,15 +139,8 @@ TEMPLATE_TEST_CASE("stencil_row with streaming stores writes what ordinary store
     for (int reach : {1, 2}) {
       for (int count : {0, 4}) {
         for (Index n : {5, 47, 100, 131}) {
-          const std::vector<T> row = random_values<T>(n + 2 * pad, 1 + n);
-          const std::vector<T> weights = random_values<T>(2 * reach + 1, 2);
-          const std::vector<T> coefficients = random_values<T>(4, 3);
-          std::array<std::vector<T>, 4> others;
-          std::array<const T*, 4> sources{};
-          for (int k = 0; k < count; ++k) {
-            others[k] = random_values<T>(n, 10 + k);
-            sources[k] = others[k].data();
-          }
+          const RowInputs<T> inputs(n, pad, reach, count);
+          const auto& [row, weights, coefficients, others, sources] = inputs;
           // Every alignment of y within a 64-byte line.
           for (int offset = 0; offset < lanes_of_64_bytes; ++offset) {
             INFO("level " << int(level) << " reach " << reach << " count " << count << " n " << n

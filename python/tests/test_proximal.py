@@ -103,7 +103,9 @@ def test_l21_on_a_stacked_array(comm, dtype):
 def test_l2_with_an_operator_solves_its_normal_equations(comm, dtype):
     Op, dense, b, bg, x, xg = blockdiag_problem(comm, dtype)
     sigma, tau = 0.5, 0.8
-    l2 = dl.L2(Op=Op, b=b, sigma=sigma, niter=4 * dense.shape[0], rtol=0)
+    # CG converges in n steps in exact arithmetic; 2n leave room for rounding. Far past
+    # convergence single precision drifts (4n steps: 1.6e-3 relative at 4 ranks).
+    l2 = dl.L2(Op=Op, b=b, sigma=sigma, niter=2 * dense.shape[0], rtol=0)
     assert l2(x) == pytest.approx(sigma / 2 * np.linalg.norm(dense @ xg - bg) ** 2,
                                   rel=tolerance(dtype) * 10)
     normal = np.eye(dense.shape[0]) + tau * sigma * dense.conj().T @ dense

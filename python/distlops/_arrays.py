@@ -6,7 +6,7 @@ Each wraps the C++ array of its dtype (``_distlops.DistributedArray_float64``, .
 live in the library's memory and ``local_array`` is a writable NumPy view of this rank's
 block, without copy.
 """
-from numbers import Number
+from numbers import Integral, Number
 
 import numpy as np
 from mpi4py import MPI
@@ -279,8 +279,10 @@ class DistributedArray:
 
 
 class StackedDistributedArray:
-    """A sequence of DistributedArrays seen as one vector (PyLops-MPI's class). The stack holds
-    copies of the arrays it is built from; ``s[i]`` is the stack's own block i (no copy)."""
+    """A sequence of DistributedArrays and nested StackedDistributedArrays seen as one vector
+    (PyLops-MPI's class): the concatenation of the flattened items, nested to any depth. The
+    stack holds copies of the arrays it is built from; ``s[i]`` is the stack's own item i without
+    copy (a DistributedArray, or a StackedDistributedArray for a nested item)."""
 
     __slots__ = ("_a", "_comm")
 
@@ -289,8 +291,16 @@ class StackedDistributedArray:
         if not distarrays:
             raise ValueError("StackedDistributedArray: no arrays given")
         dtype = distarrays[0].dtype
-        cls = ext_class("StackedDistributedArray", dtype)
-        self._a = cls([d._a for d in distarrays])
+        for i, item in enumerate(distarrays):
+            if not isinstance(item, (DistributedArray, StackedDistributedArray)):
+                raise TypeError(f"StackedDistributedArray: item {i} is a {type(item).__name__}, "
+                                f"expected a DistributedArray or StackedDistributedArray")
+            if item.dtype != dtype:
+                raise ValueError(f"StackedDistributedArray: item {i} has dtype {item.dtype}, "
+                                 f"item 0 has {dtype}")
+        self._a = ext_class("StackedDistributedArray", dtype)()
+        for item in distarrays:
+            self._a.append(item._a)
         self._comm = base_comm
 
     @classmethod
@@ -319,11 +329,35 @@ class StackedDistributedArray:
     def __len__(self):
         return len(self._a)
 
+    def _index(self, index):
+        count = len(self._a)
+        if not isinstance(index, Integral):
+            raise TypeError(f"StackedDistributedArray indices are integers, got "
+                            f"{type(index).__name__}")
+        if not -count <= index < count:
+            raise IndexError(f"StackedDistributedArray: index {index} out of range for "
+                             f"{count} items")
+        return int(index) % count
+
     def __getitem__(self, index):
+        index = self._index(index)
+        if self._a.is_nested(index):
+            return StackedDistributedArray._wrap(self._a.get_nested(index), self._comm)
         return DistributedArray._wrap(self._a.get(index), self._comm)
 
     def __setitem__(self, index, value):
-        self._a.get(index).copy_from(value._a)
+        """Copies ``value`` into item i: a DistributedArray of the same layout for a plain item,
+        a StackedDistributedArray of the same nesting and layouts for a nested one; a plain item
+        also takes a scalar or a NumPy array of its local shape."""
+        target = self[index]
+        if isinstance(target, DistributedArray) and not isinstance(
+                value, (DistributedArray, StackedDistributedArray)):
+            target[:] = value
+            return
+        if not isinstance(value, type(target)):
+            raise ValueError(f"StackedDistributedArray: item {index} is a "
+                             f"{type(target).__name__}, got a {type(value).__name__}")
+        target._a.copy_from(value._a)
 
     def asarray(self):
         return self._a.asarray()

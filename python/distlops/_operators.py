@@ -420,6 +420,13 @@ def _distributed(ops):
     ops = list(ops)
     if not ops or not all(isinstance(op, LinearOperator) for op in ops):
         raise TypeError("expected a non-empty list of distlops LinearOperators")
+    for i, op in enumerate(ops):
+        # The stacks' blocks act on plain arrays: an operator with a stacked domain or range
+        # (a stacked operator, MPIGradient) would make nested stacks, which they do not build.
+        if "Stacked" in type(op._op).__name__:
+            raise ValueError(f"stacked operators take operators between DistributedArrays; "
+                             f"operator {i} ({op.name}) has a StackedDistributedArray domain "
+                             f"or range")
     return [op._op for op in ops], ops[0].dtype, ops[0]._comm
 
 

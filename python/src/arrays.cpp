@@ -147,9 +147,19 @@ void bind_array(nb::module_& m) {
   using S = Stacked<T>;
   nb::class_<S>(m, class_name("StackedDistributedArray", dtype_name<T>()).c_str())
       .def(nb::init<std::vector<A>>(), nb::arg("arrays"))
+      .def(nb::init<>())
+      // Appends a copy of a plain array or of a nested stack as one block.
+      .def(
+          "append", [](S& s, const A& a) { s.push_back(a); }, nb::arg("array"))
+      .def(
+          "append", [](S& s, const S& nested) { s.push_back(nested); }, nb::arg("array"))
       .def("__len__", &S::narrays)
+      .def("is_nested", &S::is_nested, nb::arg("index"))
       .def(
           "get", [](S& s, std::size_t i) -> A& { return s[i]; }, nb::rv_policy::reference_internal)
+      .def(
+          "get_nested", [](S& s, std::size_t i) -> S& { return s.nested(i); },
+          nb::rv_policy::reference_internal)
       .def("asarray", [](const S& s) { return owning_numpy<T>(s.gather(), {s.global_size()}); })
       .def("copy", &S::copy)
       .def("conj", &S::conj)

@@ -123,6 +123,114 @@ def test_stacked_array(comm):
     np.testing.assert_array_equal((s + s).asarray(), 2 * s.asarray())
 
 
+NESTED_SHAPES = [7, (3, 4), 5, 2, 4]
+
+
+def nested_globals(dtype, seed):
+    return [random_array(shape, dtype, seed + i) for i, shape in enumerate(NESTED_SHAPES)]
+
+
+def nested_stack(module, globals_, comm):
+    """[a, [b, [c, d]], e] from the global arrays, c split unevenly (the last rank owns none of
+    it), with the DistributedArray and StackedDistributedArray classes of ``module``."""
+    a, b, c, d, e = globals_
+    dist, stacked = module.DistributedArray.to_dist, module.StackedDistributedArray
+    inner = stacked([dist(c, local_shapes=uneven_local_shapes(5, comm.size)), dist(d)])
+    return stacked([dist(a), stacked([dist(b), inner]), dist(e)])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex64])
+def test_nested_stack_items_and_views(comm, dtype):
+    g = nested_globals(dtype, 40)
+    s = nested_stack(dl, g, comm)
+    assert s.narrays == 3 and len(s.distarrays) == 3
+    assert isinstance(s[0], dl.DistributedArray) and isinstance(s[-1], dl.DistributedArray)
+    assert isinstance(s[1], dl.StackedDistributedArray) and s[1].narrays == 2
+    assert isinstance(s[1][1], dl.StackedDistributedArray) and s[1][1].narrays == 2
+    assert s.dtype == np.dtype(dtype)
+    flat = np.concatenate([x.ravel() for x in g])
+    np.testing.assert_array_equal(s.asarray(), flat)
+    np.testing.assert_array_equal(s[1].asarray(), np.concatenate([x.ravel() for x in g[1:4]]))
+    # A nested item is the stack's own block: writing through it changes the stack.
+    s[1][1][0].local_array[...] = 3
+    flat[19:24] = 3
+    np.testing.assert_array_equal(s.asarray(), flat)
+    # Assigning a nested item copies a stack of the same nesting into it.
+    s[1] = s[1] * 2
+    flat[7:26] *= 2
+    np.testing.assert_array_equal(s.asarray(), flat)
+    s[0] = 1
+    flat[:7] = 1
+    np.testing.assert_array_equal(s.asarray(), flat)
+    with pytest.raises(ValueError, match="item 1 is a StackedDistributedArray"):
+        s[1] = dl.DistributedArray.to_dist(g[1])
+    with pytest.raises(IndexError):
+        s[3]
+    with pytest.raises(ValueError, match="dtype"):
+        dl.StackedDistributedArray([s, dl.DistributedArray(3, dtype=np.float32)])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
+def test_nested_stack_matches_pylops_mpi(comm, dtype):
+    pylops_mpi = pytest.importorskip("pylops_mpi")
+    g, h = nested_globals(dtype, 50), nested_globals(dtype, 60)
+    s, t = nested_stack(dl, g, comm), nested_stack(dl, h, comm)
+    ps, pt = nested_stack(pylops_mpi, g, comm), nested_stack(pylops_mpi, h, comm)
+    rtol = tolerance(dtype)
+
+    def same(ours, theirs):
+        np.testing.assert_allclose(ours.asarray(), theirs.asarray(), rtol=rtol, atol=rtol)
+
+    same(s, ps)
+    same(s + t, ps + pt)
+    same(s - t, ps - pt)
+    same(s * t, ps * pt)
+    same(2.5 * s, 2.5 * ps)
+    same(s * 2.5, ps * 2.5)
+    same(-s, -ps)
+    same(s.conj(), ps.conj())
+    for vdot in (False, True):
+        np.testing.assert_allclose(s.dot(t, vdot=vdot), ps.dot(pt, vdot=vdot), rtol=rtol)
+    for order in (None, 1, 3, 0):
+        np.testing.assert_allclose(s.norm(order), ps.norm(order), rtol=rtol)
+    # PyLops-MPI's max and min norms fail on a rank that owns no element of an array.
+    for order in (np.inf, -np.inf):
+        expected = np.linalg.norm(np.concatenate([x.ravel() for x in g]), order)
+        np.testing.assert_allclose(s.norm(order), expected, rtol=rtol)
+    u, pu = s.copy(), ps.copy()
+    u += t
+    pu += pt
+    same(u, pu)
+    u -= s
+    pu -= ps
+    same(u, pu)
+    u *= t
+    pu = pu * pt
+    same(u, pu)
+    same(s, ps)  # the in-place updates left the originals alone
+
+
+def test_nested_stack_copies_and_mismatches(comm):
+    g = nested_globals(np.float64, 70)
+    s = nested_stack(dl, g, comm)
+    flat = s.asarray()
+    c = s.copy()
+    c[1][1][1].local_array[...] = -1
+    np.testing.assert_array_equal(s.asarray(), flat)  # a copy owns its blocks
+    z = s.zeros_like()
+    assert isinstance(z[1][1], dl.StackedDistributedArray)
+    np.testing.assert_array_equal(z.asarray(), np.zeros_like(flat))
+    np.testing.assert_array_equal((z + s).asarray(), flat)
+    # The same elements stacked without nesting are another vector: every rank raises.
+    dist = dl.DistributedArray.to_dist
+    flat_stack = dl.StackedDistributedArray([dist(g[0]), dist(g[1]), dist(g[2]), dist(g[3]),
+                                             dist(g[4])])
+    with pytest.raises(ValueError):
+        s + flat_stack
+    with pytest.raises(ValueError):
+        s.dot(flat_stack)
+
+
 def test_errors_are_raised_on_every_rank(comm):
     with pytest.raises(ValueError, match="supports float32"):
         dl.DistributedArray(4, dtype=np.int32)

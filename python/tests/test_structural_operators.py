@@ -116,3 +116,27 @@ def test_replicated_applies_a_local_operator_to_every_replica(comm, dtype):
     assert dl.dottest(R)
     with pytest.raises(ValueError, match="BROADCAST"):
         dl.asmpilinearoperator(dl.MatrixMult(W), partition=dl.Partition.SCATTER)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
+def test_stacked_operators_take_flat_stacks_and_refuse_nested_ones(comm, dtype):
+    W1, W2 = random_array((4, 3), dtype, 190 + comm.rank), random_array((2, 3), dtype, 195)
+    A1, A2 = dl.MPIBlockDiag([dl.MatrixMult(W1)]), dl.MPIBlockDiag([dl.MatrixMult(W2)])
+    V = dl.MPIStackedVStack([A1, A2])
+    m = random_array(3 * comm.size, dtype, 191)
+    x = dl.DistributedArray.to_dist(m, local_shapes=[(3,)] * comm.size)
+    dense1 = scipy.linalg.block_diag(*comm.allgather(W1))
+    dense2 = scipy.linalg.block_diag(*([W2] * comm.size))
+    y = V.matvec(x)
+    np.testing.assert_allclose(y.asarray(), np.concatenate([dense1 @ m, dense2 @ m]),
+                               rtol=tolerance(dtype) * 10)
+    # A stacked operator as a block would give nested stacks: refused, naming the block.
+    for stack in (dl.MPIStackedVStack, dl.MPIStackedHStack, dl.MPIStackedBlockDiag):
+        with pytest.raises(ValueError, match="operator 0 .*StackedDistributedArray"):
+            stack([V, A1])
+    # A nested stack with the same elements as V's range is another vector: every rank raises.
+    nested = dl.StackedDistributedArray([dl.StackedDistributedArray([y[0]]), y[1]])
+    with pytest.raises(ValueError):
+        V.rmatvec(nested)
+    with pytest.raises(ValueError):
+        dl.cgls(V, nested, niter=2)

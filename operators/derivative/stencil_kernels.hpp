@@ -59,17 +59,14 @@ void stencil_row(Host, Index n, int reach, const T* row_weights, const T* row, i
 
 /// stencil_row with beta = 0 that also returns sum_i row[i] * y[i] over the points it wrote:
 /// this row's part of x^H (A x) for StencilOperator::forward_vdot. Each input value is already
-/// in a register when its output is formed, so the sum costs no memory traffic. With
-/// Stores::streaming only rows whose vectors of y are aligned stream (elsewhere the aligning head
-/// would change the order of the partial sum).
+/// in a register when its output is formed, so the sum costs no memory traffic. It stores
+/// through the cache: its caller, CG, reads y back at once.
 template <std::floating_point T>
 T stencil_row_vdot(Host, InstructionSet level, Index n, int reach, const T* row_weights,
-                   const T* row, int count, const T* coefficients, const T* const* sources, T* y,
-                   Stores stores = Stores::cached);
+                   const T* row, int count, const T* coefficients, const T* const* sources, T* y);
 template <std::floating_point T>
 T stencil_row_vdot(Host, Index n, int reach, const T* row_weights, const T* row, int count,
-                   const T* coefficients, const T* const* sources, T* y,
-                   Stores stores = Stores::cached);
+                   const T* coefficients, const T* const* sources, T* y);
 
 /// out = alpha * sum_t D_t in + beta * out (out not read when beta == 0) over the local block,
 /// with the adjoint stencils (columns) when `adjoint`.

@@ -389,7 +389,7 @@ void StencilOperator<Vector>::run_box(const Plan& plan, const Box& box, const T*
         if (vdot.re) {
           *vdot.re += static_cast<double>(kernels::stencil_row_vdot(
               Host{}, run.count, reach, weights, in + base, others, other_coefficients.data(),
-              other_sources.data(), out + base, stores));
+              other_sources.data(), out + base));
         } else {
           kernels::stencil_row(Host{}, run.count, reach, weights, in + base, others,
                                other_coefficients.data(), other_sources.data(), beta, out + base,

@@ -9,6 +9,7 @@
 #include <complex>
 #include <concepts>
 #include <cstring>
+#include <utility>
 
 #include "distlops/core/detail/instruction_set.hpp"
 #include "distlops/core/instantiate.hpp"
@@ -107,24 +108,13 @@ template <int Bytes, class T>
                                                             const T* coefficients,
                                                             const T* const* sources, T* y) {
   if constexpr (std::floating_point<T>) {
-    switch (count) {
-      case 1:
-        return combine_streaming<Bytes, 1>(n, coefficients, sources, y), true;
-      case 2:
-        return combine_streaming<Bytes, 2>(n, coefficients, sources, y), true;
-      case 3:
-        return combine_streaming<Bytes, 3>(n, coefficients, sources, y), true;
-      case 4:
-        return combine_streaming<Bytes, 4>(n, coefficients, sources, y), true;
-      case 5:
-        return combine_streaming<Bytes, 5>(n, coefficients, sources, y), true;
-      case 6:
-        return combine_streaming<Bytes, 6>(n, coefficients, sources, y), true;
-      case 7:
-        return combine_streaming<Bytes, 7>(n, coefficients, sources, y), true;
-      default:
-        return false;
+    // One instantiation per unrolled count, 1 to max_unrolled.
+    return [&]<int... K>(std::integer_sequence<int, K...>) __attribute__((always_inline)) {
+      return ((count == K + 1 &&
+               (combine_streaming<Bytes, K + 1>(n, coefficients, sources, y), true)) ||
+              ...);
     }
+    (std::make_integer_sequence<int, max_unrolled>{});
   }
   return false;
 }

@@ -232,12 +232,9 @@ Case big_transfer_case() {
           }
           return checks;
         };
-        run.verify = [](const std::vector<Check>& checks) {
-          std::vector<std::string> failures;
-          if (check_value(checks, "values_wrong") != 0) {
-            failures.push_back("values arrived wrong after a large transfer");
-          }
-          return failures;
+        run.verify = [](const std::vector<Check>& checks) -> std::vector<std::string> {
+          if (check_value(checks, "values_wrong") == 0) return {};
+          return {"values arrived wrong after a large transfer"};
         };
         run.default_repeats = 1;
         return run;

@@ -85,12 +85,9 @@ Case io_hdf5_case() {
                                         {"dd_read_MBps", dd[1] / 1e6}};
             };
             // What is read back is what was written, bit for bit.
-            run.verify = [](const std::vector<Check>& checks) {
-              std::vector<std::string> failures;
-              if (check_value(checks, "max_abs_difference") != 0) {
-                failures.push_back("the array read back differs from the one written");
-              }
-              return failures;
+            run.verify = [](const std::vector<Check>& checks) -> std::vector<std::string> {
+              if (check_value(checks, "max_abs_difference") == 0) return {};
+              return {"the array read back differs from the one written"};
             };
             run.default_repeats = 3;
             return run;

@@ -7,8 +7,9 @@
 #
 # MPI has no pkg-config module common to every implementation, so the flags FindMPI found are
 # written out (as mpicxx would add them). Eigen is a public dependency (the headers use it);
-# FFTW, zlib, cuFFT and NCCL are private: a shared libdistlops carries them itself, a static
-# one needs them on the link line, which --static adds (Requires.private, Libs.private).
+# FFTW, zlib and NCCL are private: a shared libdistlops carries them itself, a static one needs
+# them on the link line, which --static adds (Requires.private, Libs.private). cuBLAS and cuFFT
+# are not linked at all: the library opens them on first use.
 #
 #   distlops_write_pkg_config(<output file>)
 
@@ -64,8 +65,11 @@ function(distlops_write_pkg_config output)
     foreach(dir IN LISTS CUDAToolkit_INCLUDE_DIRS)
       string(APPEND cflags " -isystem ${dir}")
     endforeach()
-    string(APPEND libs " -L${CUDAToolkit_LIBRARY_DIR} -lcudart -lcublas")
-    string(APPEND libs_private " -lcufft")
+    # cuBLAS and cuFFT are opened on first use (dlopen), not linked: no -lcublas or -lcufft;
+    # a static libdistlops needs the dynamic loader's library instead.
+    string(APPEND libs " -L${CUDAToolkit_LIBRARY_DIR} -lcudart")
+    _distlops_pc_libs(dl_libs ${CMAKE_DL_LIBS})
+    string(APPEND libs_private " ${dl_libs}")
     if(DISTLOPS_WITH_NCCL)
       string(APPEND libs_private " ${DISTLOPS_NCCL_LIBRARY}")
     endif()

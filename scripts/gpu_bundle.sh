@@ -6,7 +6,10 @@
 # pkg-config and Open MPI (headers, libraries, mpiexec, the wrappers and their run-time
 # libraries). Runs on a Debian
 # machine with the package registry (as root, or with sudo for apt-get update); nothing is
-# installed: the packages are downloaded (apt-get download) and unpacked (dpkg -x).
+# installed: the packages are downloaded (apt-get download) and unpacked (dpkg -x). The CUDA
+# libraries are not gathered: the build on the GPU machine uses that machine's toolkit, links its
+# cudart and NCCL, and records where its cuBLAS and cuFFT are, which the library opens on first
+# use (by SONAME, else by that path; docs/gpu.md).
 #
 #   bash scripts/gpu_bundle.sh OUTDIR        # e.g. gpu-deps (ignored by git)
 #

@@ -10,6 +10,7 @@
 #include "../local/support.hpp"
 #include "distlops/core/cuda_context.hpp"
 #include "distlops/core/detail/cufft_check.hpp"
+#include "distlops/core/detail/cufft_library.hpp"
 #include "distlops/core/error.hpp"
 
 namespace distlops::detail {
@@ -52,27 +53,33 @@ struct CufftTypes<double> {
 
 void execute(const CufftPlan& plan, std::complex<float>* data, int direction) {
   auto* p = reinterpret_cast<cufftComplex*>(data);
-  cuda::check_cufft(cufftExecC2C(plan.handle(), p, p, direction), "cufftExecC2C (FFT)");
+  cuda::check_cufft(cuda::cufft_library().exec_c2c(plan.handle(), p, p, direction),
+                    "cufftExecC2C (FFT)");
 }
 void execute(const CufftPlan& plan, std::complex<double>* data, int direction) {
   auto* p = reinterpret_cast<cufftDoubleComplex*>(data);
-  cuda::check_cufft(cufftExecZ2Z(plan.handle(), p, p, direction), "cufftExecZ2Z (FFT)");
+  cuda::check_cufft(cuda::cufft_library().exec_z2z(plan.handle(), p, p, direction),
+                    "cufftExecZ2Z (FFT)");
 }
 void execute(const CufftPlan& plan, float* in, std::complex<float>* out) {
-  cuda::check_cufft(cufftExecR2C(plan.handle(), in, reinterpret_cast<cufftComplex*>(out)),
-                    "cufftExecR2C (FFT)");
+  cuda::check_cufft(
+      cuda::cufft_library().exec_r2c(plan.handle(), in, reinterpret_cast<cufftComplex*>(out)),
+      "cufftExecR2C (FFT)");
 }
 void execute(const CufftPlan& plan, double* in, std::complex<double>* out) {
-  cuda::check_cufft(cufftExecD2Z(plan.handle(), in, reinterpret_cast<cufftDoubleComplex*>(out)),
-                    "cufftExecD2Z (FFT)");
+  cuda::check_cufft(
+      cuda::cufft_library().exec_d2z(plan.handle(), in, reinterpret_cast<cufftDoubleComplex*>(out)),
+      "cufftExecD2Z (FFT)");
 }
 void execute(const CufftPlan& plan, std::complex<float>* in, float* out) {
-  cuda::check_cufft(cufftExecC2R(plan.handle(), reinterpret_cast<cufftComplex*>(in), out),
-                    "cufftExecC2R (FFT adjoint)");
+  cuda::check_cufft(
+      cuda::cufft_library().exec_c2r(plan.handle(), reinterpret_cast<cufftComplex*>(in), out),
+      "cufftExecC2R (FFT adjoint)");
 }
 void execute(const CufftPlan& plan, std::complex<double>* in, double* out) {
-  cuda::check_cufft(cufftExecZ2D(plan.handle(), reinterpret_cast<cufftDoubleComplex*>(in), out),
-                    "cufftExecZ2D (FFT adjoint)");
+  cuda::check_cufft(
+      cuda::cufft_library().exec_z2d(plan.handle(), reinterpret_cast<cufftDoubleComplex*>(in), out),
+      "cufftExecZ2D (FFT adjoint)");
 }
 
 }  // namespace
@@ -81,21 +88,23 @@ void execute(const CufftPlan& plan, std::complex<double>* in, double* out) {
 
 CufftPlan::CufftPlan(int type, Index n, Index batch, const char* what) {
   const cuda::Context& context = cuda::Context::get();
+  // The first plan loads cuFFT (cufft_library.hpp).
+  const cuda::CufftLibrary& cufft = cuda::cufft_library();
   cufftHandle handle = 0;
-  cuda::check_cufft(cufftCreate(&handle), "cufftCreate");
+  cuda::check_cufft(cufft.create(&handle), "cufftCreate");
   try {
     // The stage gives its plans one work area (use_work_area), allocated with the stage.
-    cuda::check_cufft(cufftSetAutoAllocation(handle, 0), "cufftSetAutoAllocation");
+    cuda::check_cufft(cufft.set_auto_allocation(handle, 0), "cufftSetAutoAllocation");
     long long length = n;
     // The basic data layout: `batch` contiguous lines of n values (n / 2 + 1 on the complex
     // side of real transforms).
-    cuda::check_cufft(cufftMakePlanMany64(handle, 1, &length, nullptr, 1, 0, nullptr, 1, 0,
-                                          static_cast<cufftType>(type),
-                                          static_cast<long long>(batch), &work_bytes_),
+    cuda::check_cufft(cufft.make_plan_many64(handle, 1, &length, nullptr, 1, 0, nullptr, 1, 0,
+                                             static_cast<cufftType>(type),
+                                             static_cast<long long>(batch), &work_bytes_),
                       (std::string("cufftMakePlanMany64 (") + what + ")").c_str());
-    cuda::check_cufft(cufftSetStream(handle, context.stream()), "cufftSetStream");
+    cuda::check_cufft(cufft.set_stream(handle, context.stream()), "cufftSetStream");
   } catch (...) {
-    (void)cufftDestroy(handle);
+    (void)cufft.destroy(handle);
     throw;
   }
   handle_ = handle;
@@ -104,17 +113,18 @@ CufftPlan::CufftPlan(int type, Index n, Index batch, const char* what) {
 
 void CufftPlan::use_work_area(void* area) {
   if (!valid_ || work_bytes_ == 0) return;
-  cuda::check_cufft(cufftSetWorkArea(handle_, area), "cufftSetWorkArea");
+  cuda::check_cufft(cuda::cufft_library().set_work_area(handle_, area), "cufftSetWorkArea");
 }
 
 CufftPlan::~CufftPlan() {
-  // Nothing to report from a destructor: a failure here leaves at worst a plan behind.
-  if (valid_) (void)cufftDestroy(handle_);
+  // Nothing to report from a destructor: a failure here leaves at worst a plan behind. A valid
+  // plan was made through cuFFT, so cufft_library() returns it without loading (or throwing).
+  if (valid_) (void)cuda::cufft_library().destroy(handle_);
 }
 
 CufftPlan& CufftPlan::operator=(CufftPlan&& other) noexcept {
   if (this != &other) {
-    if (valid_) (void)cufftDestroy(handle_);
+    if (valid_) (void)cuda::cufft_library().destroy(handle_);
     handle_ = other.handle_;
     valid_ = other.valid_;
     work_bytes_ = other.work_bytes_;

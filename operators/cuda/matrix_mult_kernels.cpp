@@ -11,7 +11,7 @@
 
 #include "../dense/matrix_mult_kernels.hpp"
 #include "distlops/core/cuda_context.hpp"
-#include "distlops/core/detail/cuda_check.hpp"
+#include "distlops/core/detail/cublas_library.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
 
@@ -29,26 +29,26 @@ int blas_int(Index value, const char* what, const char* caller = "MatrixMult") {
 
 cublasStatus_t gemv_call(cublasHandle_t h, cublasOperation_t op, int m, int n, const float* alpha,
                          const float* a, int lda, const float* x, const float* beta, float* y) {
-  return cublasSgemv(h, op, m, n, alpha, a, lda, x, 1, beta, y, 1);
+  return cuda::cublas_library().sgemv(h, op, m, n, alpha, a, lda, x, 1, beta, y, 1);
 }
 cublasStatus_t gemv_call(cublasHandle_t h, cublasOperation_t op, int m, int n, const double* alpha,
                          const double* a, int lda, const double* x, const double* beta, double* y) {
-  return cublasDgemv(h, op, m, n, alpha, a, lda, x, 1, beta, y, 1);
+  return cuda::cublas_library().dgemv(h, op, m, n, alpha, a, lda, x, 1, beta, y, 1);
 }
 cublasStatus_t gemv_call(cublasHandle_t h, cublasOperation_t op, int m, int n,
                          const std::complex<float>* alpha, const std::complex<float>* a, int lda,
                          const std::complex<float>* x, const std::complex<float>* beta,
                          std::complex<float>* y) {
-  return cublasCgemv(h, op, m, n, reinterpret_cast<const cuComplex*>(alpha),
-                     reinterpret_cast<const cuComplex*>(a), lda,
-                     reinterpret_cast<const cuComplex*>(x), 1,
-                     reinterpret_cast<const cuComplex*>(beta), reinterpret_cast<cuComplex*>(y), 1);
+  return cuda::cublas_library().cgemv(
+      h, op, m, n, reinterpret_cast<const cuComplex*>(alpha), reinterpret_cast<const cuComplex*>(a),
+      lda, reinterpret_cast<const cuComplex*>(x), 1, reinterpret_cast<const cuComplex*>(beta),
+      reinterpret_cast<cuComplex*>(y), 1);
 }
 cublasStatus_t gemv_call(cublasHandle_t h, cublasOperation_t op, int m, int n,
                          const std::complex<double>* alpha, const std::complex<double>* a, int lda,
                          const std::complex<double>* x, const std::complex<double>* beta,
                          std::complex<double>* y) {
-  return cublasZgemv(
+  return cuda::cublas_library().zgemv(
       h, op, m, n, reinterpret_cast<const cuDoubleComplex*>(alpha),
       reinterpret_cast<const cuDoubleComplex*>(a), lda, reinterpret_cast<const cuDoubleComplex*>(x),
       1, reinterpret_cast<const cuDoubleComplex*>(beta), reinterpret_cast<cuDoubleComplex*>(y), 1);
@@ -57,18 +57,20 @@ cublasStatus_t gemv_call(cublasHandle_t h, cublasOperation_t op, int m, int n,
 cublasStatus_t gemm_call(cublasHandle_t h, cublasOperation_t opb, int m, int n, int k,
                          const float* alpha, const float* a, int lda, const float* b, int ldb,
                          const float* beta, float* c, int ldc) {
-  return cublasSgemm(h, CUBLAS_OP_N, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  return cuda::cublas_library().sgemm(h, CUBLAS_OP_N, opb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+                                      ldc);
 }
 cublasStatus_t gemm_call(cublasHandle_t h, cublasOperation_t opb, int m, int n, int k,
                          const double* alpha, const double* a, int lda, const double* b, int ldb,
                          const double* beta, double* c, int ldc) {
-  return cublasDgemm(h, CUBLAS_OP_N, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  return cuda::cublas_library().dgemm(h, CUBLAS_OP_N, opb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+                                      ldc);
 }
 cublasStatus_t gemm_call(cublasHandle_t h, cublasOperation_t opb, int m, int n, int k,
                          const std::complex<float>* alpha, const std::complex<float>* a, int lda,
                          const std::complex<float>* b, int ldb, const std::complex<float>* beta,
                          std::complex<float>* c, int ldc) {
-  return cublasCgemm(
+  return cuda::cublas_library().cgemm(
       h, CUBLAS_OP_N, opb, m, n, k, reinterpret_cast<const cuComplex*>(alpha),
       reinterpret_cast<const cuComplex*>(a), lda, reinterpret_cast<const cuComplex*>(b), ldb,
       reinterpret_cast<const cuComplex*>(beta), reinterpret_cast<cuComplex*>(c), ldc);
@@ -77,11 +79,11 @@ cublasStatus_t gemm_call(cublasHandle_t h, cublasOperation_t opb, int m, int n, 
                          const std::complex<double>* alpha, const std::complex<double>* a, int lda,
                          const std::complex<double>* b, int ldb, const std::complex<double>* beta,
                          std::complex<double>* c, int ldc) {
-  return cublasZgemm(h, CUBLAS_OP_N, opb, m, n, k, reinterpret_cast<const cuDoubleComplex*>(alpha),
-                     reinterpret_cast<const cuDoubleComplex*>(a), lda,
-                     reinterpret_cast<const cuDoubleComplex*>(b), ldb,
-                     reinterpret_cast<const cuDoubleComplex*>(beta),
-                     reinterpret_cast<cuDoubleComplex*>(c), ldc);
+  return cuda::cublas_library().zgemm(
+      h, CUBLAS_OP_N, opb, m, n, k, reinterpret_cast<const cuDoubleComplex*>(alpha),
+      reinterpret_cast<const cuDoubleComplex*>(a), lda, reinterpret_cast<const cuDoubleComplex*>(b),
+      ldb, reinterpret_cast<const cuDoubleComplex*>(beta), reinterpret_cast<cuDoubleComplex*>(c),
+      ldc);
 }
 
 using Stride = long long;  // NOLINT(google-runtime-int): cuBLAS' stride type
@@ -90,20 +92,22 @@ cublasStatus_t gemv_batched_call(cublasHandle_t h, cublasOperation_t op, int m, 
                                  const float* alpha, const float* a, int lda, Stride sa,
                                  const float* x, Stride sx, const float* beta, float* y, Stride sy,
                                  int batch) {
-  return cublasSgemvStridedBatched(h, op, m, n, alpha, a, lda, sa, x, 1, sx, beta, y, 1, sy, batch);
+  return cuda::cublas_library().sgemv_strided_batched(h, op, m, n, alpha, a, lda, sa, x, 1, sx,
+                                                      beta, y, 1, sy, batch);
 }
 cublasStatus_t gemv_batched_call(cublasHandle_t h, cublasOperation_t op, int m, int n,
                                  const double* alpha, const double* a, int lda, Stride sa,
                                  const double* x, Stride sx, const double* beta, double* y,
                                  Stride sy, int batch) {
-  return cublasDgemvStridedBatched(h, op, m, n, alpha, a, lda, sa, x, 1, sx, beta, y, 1, sy, batch);
+  return cuda::cublas_library().dgemv_strided_batched(h, op, m, n, alpha, a, lda, sa, x, 1, sx,
+                                                      beta, y, 1, sy, batch);
 }
 cublasStatus_t gemv_batched_call(cublasHandle_t h, cublasOperation_t op, int m, int n,
                                  const std::complex<float>* alpha, const std::complex<float>* a,
                                  int lda, Stride sa, const std::complex<float>* x, Stride sx,
                                  const std::complex<float>* beta, std::complex<float>* y, Stride sy,
                                  int batch) {
-  return cublasCgemvStridedBatched(
+  return cuda::cublas_library().cgemv_strided_batched(
       h, op, m, n, reinterpret_cast<const cuComplex*>(alpha), reinterpret_cast<const cuComplex*>(a),
       lda, sa, reinterpret_cast<const cuComplex*>(x), 1, sx,
       reinterpret_cast<const cuComplex*>(beta), reinterpret_cast<cuComplex*>(y), 1, sy, batch);
@@ -113,33 +117,34 @@ cublasStatus_t gemv_batched_call(cublasHandle_t h, cublasOperation_t op, int m, 
                                  int lda, Stride sa, const std::complex<double>* x, Stride sx,
                                  const std::complex<double>* beta, std::complex<double>* y,
                                  Stride sy, int batch) {
-  return cublasZgemvStridedBatched(h, op, m, n, reinterpret_cast<const cuDoubleComplex*>(alpha),
-                                   reinterpret_cast<const cuDoubleComplex*>(a), lda, sa,
-                                   reinterpret_cast<const cuDoubleComplex*>(x), 1, sx,
-                                   reinterpret_cast<const cuDoubleComplex*>(beta),
-                                   reinterpret_cast<cuDoubleComplex*>(y), 1, sy, batch);
+  return cuda::cublas_library().zgemv_strided_batched(
+      h, op, m, n, reinterpret_cast<const cuDoubleComplex*>(alpha),
+      reinterpret_cast<const cuDoubleComplex*>(a), lda, sa,
+      reinterpret_cast<const cuDoubleComplex*>(x), 1, sx,
+      reinterpret_cast<const cuDoubleComplex*>(beta), reinterpret_cast<cuDoubleComplex*>(y), 1, sy,
+      batch);
 }
 
 cublasStatus_t gemm_batched_call(cublasHandle_t h, cublasOperation_t opb, int m, int n, int k,
                                  const float* alpha, const float* a, int lda, Stride sa,
                                  const float* b, int ldb, Stride sb, const float* beta, float* c,
                                  int ldc, Stride sc, int batch) {
-  return cublasSgemmStridedBatched(h, CUBLAS_OP_N, opb, m, n, k, alpha, a, lda, sa, b, ldb, sb,
-                                   beta, c, ldc, sc, batch);
+  return cuda::cublas_library().sgemm_strided_batched(h, CUBLAS_OP_N, opb, m, n, k, alpha, a, lda,
+                                                      sa, b, ldb, sb, beta, c, ldc, sc, batch);
 }
 cublasStatus_t gemm_batched_call(cublasHandle_t h, cublasOperation_t opb, int m, int n, int k,
                                  const double* alpha, const double* a, int lda, Stride sa,
                                  const double* b, int ldb, Stride sb, const double* beta, double* c,
                                  int ldc, Stride sc, int batch) {
-  return cublasDgemmStridedBatched(h, CUBLAS_OP_N, opb, m, n, k, alpha, a, lda, sa, b, ldb, sb,
-                                   beta, c, ldc, sc, batch);
+  return cuda::cublas_library().dgemm_strided_batched(h, CUBLAS_OP_N, opb, m, n, k, alpha, a, lda,
+                                                      sa, b, ldb, sb, beta, c, ldc, sc, batch);
 }
 cublasStatus_t gemm_batched_call(cublasHandle_t h, cublasOperation_t opb, int m, int n, int k,
                                  const std::complex<float>* alpha, const std::complex<float>* a,
                                  int lda, Stride sa, const std::complex<float>* b, int ldb,
                                  Stride sb, const std::complex<float>* beta, std::complex<float>* c,
                                  int ldc, Stride sc, int batch) {
-  return cublasCgemmStridedBatched(
+  return cuda::cublas_library().cgemm_strided_batched(
       h, CUBLAS_OP_N, opb, m, n, k, reinterpret_cast<const cuComplex*>(alpha),
       reinterpret_cast<const cuComplex*>(a), lda, sa, reinterpret_cast<const cuComplex*>(b), ldb,
       sb, reinterpret_cast<const cuComplex*>(beta), reinterpret_cast<cuComplex*>(c), ldc, sc,
@@ -150,12 +155,12 @@ cublasStatus_t gemm_batched_call(cublasHandle_t h, cublasOperation_t opb, int m,
                                  int lda, Stride sa, const std::complex<double>* b, int ldb,
                                  Stride sb, const std::complex<double>* beta,
                                  std::complex<double>* c, int ldc, Stride sc, int batch) {
-  return cublasZgemmStridedBatched(h, CUBLAS_OP_N, opb, m, n, k,
-                                   reinterpret_cast<const cuDoubleComplex*>(alpha),
-                                   reinterpret_cast<const cuDoubleComplex*>(a), lda, sa,
-                                   reinterpret_cast<const cuDoubleComplex*>(b), ldb, sb,
-                                   reinterpret_cast<const cuDoubleComplex*>(beta),
-                                   reinterpret_cast<cuDoubleComplex*>(c), ldc, sc, batch);
+  return cuda::cublas_library().zgemm_strided_batched(
+      h, CUBLAS_OP_N, opb, m, n, k, reinterpret_cast<const cuDoubleComplex*>(alpha),
+      reinterpret_cast<const cuDoubleComplex*>(a), lda, sa,
+      reinterpret_cast<const cuDoubleComplex*>(b), ldb, sb,
+      reinterpret_cast<const cuDoubleComplex*>(beta), reinterpret_cast<cuDoubleComplex*>(c), ldc,
+      sc, batch);
 }
 
 }  // namespace
@@ -176,7 +181,7 @@ void gemm(Cuda, bool adjoint, Index rows, Index cols, const T* a, Index k, T alp
     return;
   }
   cublasHandle_t handle = cuda::Context::get().blas();
-  cuda::check_cublas(cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_HOST),
+  cuda::check_cublas(cuda::cublas_library().set_pointer_mode(handle, CUBLAS_POINTER_MODE_HOST),
                      "cublasSetPointerMode (MatrixMult)");
   // A as a column-major cols x rows matrix (leading dimension cols).
   const int m_rows = blas_int(rows, "rows");
@@ -227,7 +232,7 @@ void gemm_strided_batched(Cuda, const char* caller, bool adjoint, Index batch, I
   }
   const std::string name(caller);
   cublasHandle_t handle = cuda::Context::get().blas();
-  cuda::check_cublas(cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_HOST),
+  cuda::check_cublas(cuda::cublas_library().set_pointer_mode(handle, CUBLAS_POINTER_MODE_HOST),
                      ("cublasSetPointerMode (" + name + ")").c_str());
   const int count = blas_int(batch, "batch count", caller);
   const int m_rows = blas_int(rows, "rows", caller);

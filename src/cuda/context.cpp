@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "distlops/core/detail/cublas_library.hpp"
 #include "distlops/core/detail/cuda_check.hpp"
 #include "distlops/core/environment.hpp"
 
@@ -78,9 +79,11 @@ void Context::make_current() const {
 cublasHandle_t Context::blas() {
   std::call_once(blas_created, [this] {
     cublasHandle_t handle = nullptr;
-    check_cublas(cublasCreate(&handle), "cublasCreate");
-    const cublasStatus_t bound = cublasSetStream(handle, stream_);
-    if (bound != CUBLAS_STATUS_SUCCESS) cublasDestroy(handle);
+    // Loads cuBLAS on this first use (cublas_library.hpp).
+    const CublasLibrary& cublas = cublas_library();
+    check_cublas(cublas.create(&handle), "cublasCreate");
+    const cublasStatus_t bound = cublas.set_stream(handle, stream_);
+    if (bound != CUBLAS_STATUS_SUCCESS) cublas.destroy(handle);
     check_cublas(bound, "cublasSetStream");
     blas_ = handle;
   });

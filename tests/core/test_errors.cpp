@@ -4,7 +4,9 @@
 // each case is fed at every rank count, including input that is bad on one rank only. A hang
 // would exceed the test's timeout and fail it. Device memory in a process without a device
 // raises DeviceError on every rank.
+#include <fstream>
 #include <limits>
+#include <string>
 
 #include "distlops/config.hpp"
 #include "distlops/core/buffer.hpp"
@@ -14,6 +16,11 @@
 #include "distlops/core/memory_space.hpp"
 #include "expect_everywhere.hpp"
 #include "test_support.hpp"
+#if DISTLOPS_WITH_CUDA
+#include "distlops/core/detail/cublas_library.hpp"
+#include "distlops/core/detail/cufft_library.hpp"
+#include "distlops/core/detail/dynamic_library.hpp"
+#endif
 #if DISTLOPS_WITH_NCCL
 #include "distlops/core/nccl_communicator.hpp"
 #endif
@@ -225,3 +232,77 @@ TEMPLATE_TEST_CASE("the Cuda space without a device raises DeviceError on every 
   if (!device) expect_device_error(comm, device, [&] { (void)NcclCommunicator(comm); });
 #endif
 }
+
+#if DISTLOPS_WITH_CUDA
+namespace {
+
+// Whether a file whose path contains `name` is mapped into this process.
+bool process_maps(const std::string& name) {
+  std::ifstream maps("/proc/self/maps");
+  REQUIRE(maps.good());
+  for (std::string line; std::getline(maps, line);) {
+    if (line.find(name) != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// cuBLAS and cuFFT are opened on first use (dlopen), not linked: a library that cannot be
+// loaded, or lacks a function, raises DeviceError naming it when it is first needed.
+TEST_CASE("a library opened on first use raises DeviceError naming what it lacks",
+          "[errors][device]") {
+  const std::string absent = "libdistlops-absent.so.0";
+  const std::string absent_path = "/nonexistent/" + absent;
+  try {
+    const cuda::DynamicLibrary library("cuAbsent", {absent.c_str(), absent_path.c_str()});
+    FAIL("opened " << library.loaded_from());
+  } catch (const DeviceError& error) {
+    const std::string message = error.what();
+    INFO("message: " << message);
+    CHECK(message.rfind("cuAbsent cannot be loaded (", 0) == 0);
+    // Both candidates, each with the loader's reason.
+    CHECK(message.find(absent + ": ") != std::string::npos);
+    CHECK(message.find(absent_path + ": ") != std::string::npos);
+  }
+  // A library that loads but lacks the function asked for.
+  const cuda::DynamicLibrary c_library("the C library", {absent.c_str(), "libc.so.6"});
+  CHECK(c_library.loaded_from() == "libc.so.6");
+  try {
+    (void)c_library.symbol("distlops_absent_function");
+    FAIL("resolved a function the C library does not have");
+  } catch (const DeviceError& error) {
+    const std::string message = error.what();
+    INFO("message: " << message);
+    CHECK(message.rfind("the C library (libc.so.6) lacks the function distlops_absent_function",
+                        0) == 0);
+  }
+}
+
+// The libraries the build found export every function the library resolves (their names after
+// cublas_v2.h's macros), and calls through the pointers work; no device is needed to load them.
+// Once, at one rank: loading cuBLAS costs a tenth of a second of CPU per process.
+TEST_CASE("cuBLAS and cuFFT load on first use with every function distlops calls",
+          "[errors][device]") {
+  if (world().size() > 1) return;
+  // Nothing in this program uses cuBLAS or cuFFT before: neither is mapped yet, which a link
+  // to them would have done at start-up.
+  CHECK_FALSE(process_maps("libcublas"));
+  CHECK_FALSE(process_maps("libcufft"));
+  const cuda::CublasLibrary* cublas = nullptr;
+  REQUIRE_NOTHROW(cublas = &cuda::cublas_library());
+  CHECK(std::string(cublas->get_status_name(CUBLAS_STATUS_NOT_INITIALIZED)) ==
+        "CUBLAS_STATUS_NOT_INITIALIZED");
+  CHECK(&cuda::cublas_library() == cublas);  // loaded once
+  try {
+    cuda::check_cublas(CUBLAS_STATUS_INVALID_VALUE, "cublasSgemm (test)");
+    FAIL("no exception");
+  } catch (const DeviceError& error) {
+    CHECK(std::string(error.what())
+              .rfind("cublasSgemm (test) failed: CUBLAS_STATUS_INVALID_VALUE: ", 0) == 0);
+  }
+  CHECK_NOTHROW(cuda::cufft_library());
+  CHECK(process_maps("libcublas"));
+  CHECK(process_maps("libcufft"));
+}
+#endif

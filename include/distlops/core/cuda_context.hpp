@@ -45,7 +45,8 @@ class Context {
   int device() const { return device_; }
   /// The blocking stream every device operation of the library is enqueued on.
   cudaStream_t stream() const { return stream_; }
-  /// A cuBLAS handle bound to stream(), created on the first call.
+  /// A cuBLAS handle bound to stream(), created on the first call, which loads cuBLAS
+  /// (detail/cublas_library.hpp); throws DeviceError when it cannot be loaded.
   cublasHandle_t blas();
   /// Blocks until every operation enqueued on stream() has completed. With a wait check
   /// installed (set_wait_check) it polls the stream and runs the check between polls, so that

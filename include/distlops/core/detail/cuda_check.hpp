@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
 #pragma once
-// Turns CUDA runtime and cuBLAS return codes into distlops::DeviceError naming the call.
-#include <cublas_v2.h>
+// Turns CUDA runtime return codes into distlops::DeviceError naming the call (cuBLAS' are
+// turned by cublas_library.hpp, cuFFT's by cufft_check.hpp).
 #include <cuda_runtime_api.h>
 
 #include <string>
@@ -15,12 +15,6 @@ inline void check_cuda(cudaError_t code, const char* call) {
   if (code == cudaSuccess) return;
   throw DeviceError(std::string(call) + " failed: " + cudaGetErrorName(code) + ": " +
                     cudaGetErrorString(code));
-}
-
-inline void check_cublas(cublasStatus_t code, const char* call) {
-  if (code == CUBLAS_STATUS_SUCCESS) return;
-  throw DeviceError(std::string(call) + " failed: " + cublasGetStatusName(code) + ": " +
-                    cublasGetStatusString(code));
 }
 
 /// Checks a kernel launch (launch errors such as an invalid configuration; errors during the

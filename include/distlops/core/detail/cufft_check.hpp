@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The distlops authors
 #pragma once
 // Turns cuFFT return codes into distlops::DeviceError naming the call (cuda_check.hpp does the
-// same for the CUDA runtime and cuBLAS).
+// same for the CUDA runtime, cublas_library.hpp for cuBLAS).
 #include <cufft.h>
 
 #include <string>

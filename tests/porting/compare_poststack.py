@@ -110,9 +110,12 @@ def ensure_venv(venv):
         if made.returncode != 0:
             log(f"python -m venv failed:\n{made.stdout}{made.stderr}")
             sys.exit(1)
+        # --no-compile: pip would byte-compile every module of the packages (10 of its 16 s of
+        # CPU here, most of it for SciPy); Python compiles the few that are imported on first
+        # import instead.
         pip = subprocess.run(
             [python, "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
-             "--retries", "1", "--timeout", "20", *REQUIREMENTS],
+             "--no-compile", "--retries", "1", "--timeout", "20", *REQUIREMENTS],
             capture_output=True, text=True)
         if pip.returncode != 0:
             output = pip.stdout + pip.stderr

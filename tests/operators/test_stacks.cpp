@@ -12,7 +12,7 @@
 #include "distlops/operators/stack/replicated.hpp"
 #include "distlops/operators/stack/stacked.hpp"
 #include "distlops/operators/stack/vstack.hpp"
-#include "distlops/solvers/cgls.hpp"
+#include "gradient_reference.hpp"
 #include "spaces.hpp"
 #include "test_support.hpp"
 
@@ -218,28 +218,6 @@ StackedLayout flat_of(const StackedLayout& layout) {
   return flat;
 }
 
-// PyLops' centered first derivative (order 3, no edge) along a line of n samples.
-template <class T>
-DenseMatrix<T> centered_derivative(Index n) {
-  DenseMatrix<T> d = DenseMatrix<T>::Zero(n, n);
-  for (Index i = 1; i + 1 < n; ++i) {
-    d(i, i - 1) = T(-0.5);
-    d(i, i + 1) = T(0.5);
-  }
-  return d;
-}
-
-// The Kronecker product a (x) b.
-template <class T>
-DenseMatrix<T> kronecker(const DenseMatrix<T>& a, const DenseMatrix<T>& b) {
-  DenseMatrix<T> result(a.rows() * b.rows(), a.cols() * b.cols());
-  for (Index i = 0; i < a.rows(); ++i) {
-    for (Index j = 0; j < a.cols(); ++j)
-      result.block(i * b.rows(), j * b.cols(), b.rows(), b.cols()) = a(i, j) * b;
-  }
-  return result;
-}
-
 }  // namespace
 
 DISTLOPS_SPACE_TEMPLATE_TEST_CASE("operators view stacks of flat blocks as their N-d blocks",
@@ -361,10 +339,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("stacked operators of stacked operators nest t
   // The gradient of a 3 x 4 array: [D (x) I; I (x) D] in C order.
   const real_type_t<T> eps(0.5);
   const auto gradient = T(eps) * Gradient<T, Space>(grid);
-  DenseMatrix<T> g(24, 12);
-  g << kronecker<T>(centered_derivative<T>(3), DenseMatrix<T>::Identity(4, 4)),
-      kronecker<T>(DenseMatrix<T>::Identity(3, 3), centered_derivative<T>(4));
-  g *= T(eps);
+  const DenseMatrix<T> g = T(eps) * centered_gradient<T>(3, 4);
 
   // [A; eps G]: a plain block and a nested one.
   const auto regularised = StackedVStack<Array>({a, gradient});
@@ -420,25 +395,6 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("stacked operators of stacked operators nest t
   ac2 << ac, T(2) * ac;
   CHECK(matrices_close(assemble(on_stacks), ac2, rtol));
   CHECK(dottest(on_stacks, 65, dot_tolerance).passed);
-
-  SECTION("cgls on [A; eps G] equals the serial least-squares solution") {
-    // A tall well-conditioned A (14 x 12): the regularised problem has one solution.
-    const Layout l14(comm, {14});
-    DenseMatrix<T> tall = DenseMatrix<T>::Identity(14, 12) + T(0.1) * random_matrix<T>(14, 12, 56);
-    const auto op = StackedVStack<Array>({dense_op(tall, grid, l14), gradient});
-    DenseMatrix<T> m(38, 12);
-    m << tall, g;
-    DenseVector<T> y_global = DenseVector<T>::Zero(38);
-    y_global.head(14) = Eigen::Map<const DenseVector<T>>(random_values<T>(14, 57).data(), 14);
-    Stacked y(op.range());
-    scatter_vector<T>(y_global, y);
-    CglsOptions<Array> options;
-    options.niter = 20;  // 12 unknowns: converged; more steps at tol 0 only drift
-    const auto result = cgls(op, y, options);
-    const DenseVector<T> expected = (m.adjoint() * m).ldlt().solve(m.adjoint() * y_global);
-    const DenseVector<T> x = global_vector(result.x);
-    CHECK((x - expected).norm() <= 100 * tolerance<T>() * expected.norm());
-  }
 
   SECTION("mismatched nested blocks fail on every rank") {
     // Another model layout than A's.

@@ -20,6 +20,7 @@
 #include <utility>
 #include <variant>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/linear_operator.hpp"
 
 namespace distlops {
@@ -82,6 +83,8 @@ class StackBlock {
                BasicLinearOperator<Stacked, Array>, BasicLinearOperator<Stacked, Stacked>>
       op_;
 };
+
+DISTLOPS_EXTERN_TEMPLATE_CLASS(StackBlock)
 
 namespace detail {
 

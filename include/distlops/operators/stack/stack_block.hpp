@@ -25,6 +25,8 @@
 
 namespace distlops {
 
+/// One block of a stacked operator: a handle to an operator of any of the four kinds, with the
+/// nesting of its sides.
 template <Scalar T, MemorySpace Space = Host>
 class StackBlock {
  public:

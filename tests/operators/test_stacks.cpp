@@ -396,6 +396,18 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("stacked operators of stacked operators nest t
   CHECK(matrices_close(assemble(on_stacks), ac2, rtol));
   CHECK(dottest(on_stacks, 65, dot_tolerance).passed);
 
+  SECTION("nested stacks allocate nothing after the first apply") {
+    Array x(twice.domain());
+    Stacked y(twice.range());
+    fill_random(x, 66);
+    twice.apply(x, y);
+    twice.apply_adjoint(y, x);
+    const std::uint64_t before = memory::allocation_count();
+    twice.apply(x, y);
+    twice.apply_adjoint(y, x);
+    CHECK(memory::allocation_count() == before);
+  }
+
   SECTION("mismatched nested blocks fail on every rank") {
     // Another model layout than A's.
     const auto other_gradient = Gradient<T, Space>(Layout(comm, {4, 3}));

@@ -9,8 +9,10 @@
 ///   StackedVStack([A_1, ..., A_n])    : x -> [A_1 x; ...; A_n x]   (all A_i share a domain)
 ///   StackedHStack([A_1, ..., A_n])    : [x_1; ...; x_n] -> sum_i A_i x_i (all share a range)
 ///
-/// The blocks keep their own layouts and communication; the stacks add none and allocate no
-/// temporaries (sums accumulate in the output).
+/// A block may itself map to or from a stacked array (Gradient, another stacked operator: see
+/// StackBlock); that block of the stacked vector is then a nested stack. The blocks keep their
+/// own layouts and communication; the stacks add none and allocate no temporaries (sums
+/// accumulate in the output).
 
 #include <initializer_list>
 #include <vector>

@@ -217,7 +217,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("cgls and lsqr converge on stacked operators",
   CHECK(least_squares_error(StackedBlockDiag({a, b}), 49) <= tol);
 
   // [A; eps G] on a 3 x 4 grid (nothing on rank 3 of 4), the gradient's stack nested in the
-  // data [d; 0]: the serial least-squares solution of the regularised problem.
+  // data [d; 0]: cgls and lsqr reach the serial least-squares solution of the regularised problem.
   const Layout grid(comm, {3, 4}), l14(comm, {14});
   const real_type_t<T> eps(0.5);
   const DenseMatrix<T> tall = well_conditioned<T>(14, 12, 50);
@@ -235,6 +235,9 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("cgls and lsqr converge on stacked operators",
   const DenseVector<T> expected =
       solve_hermitian<T>(DenseMatrix<T>(m.adjoint() * m), DenseVector<T>(m.adjoint() * y_global));
   CHECK(relative_error(result.x, expected) <= tol);
+  LsqrOptions<V> lsqr_options;
+  lsqr_options.niter = 20;
+  CHECK(relative_error(lsqr(regularised, y, lsqr_options).x, expected) <= tol);
 }
 
 TEMPLATE_TEST_CASE("damped cgls and lsqr solve the damped normal equations",

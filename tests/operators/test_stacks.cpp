@@ -353,13 +353,13 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("stacked operators of stacked operators nest t
   CHECK(matrices_close(assemble_adjoint(regularised), DenseMatrix<T>(ag.adjoint()), rtol));
   CHECK(dottest(regularised, 61, dot_tolerance).passed);
 
-  // [[A; eps G]; B]: a stacked operator as a block; its range nests twice.
+  // [[A; eps G]; B]: a stacked operator as a block; its range nests twice. From here on the
+  // dot tests carry the adjoints (each column of a dense adjoint costs collectives).
   const auto twice = StackedVStack<Array>({regularised, b});
   CHECK(twice.range().nested(0) == regularised.range());
   DenseMatrix<T> agb(33, 12);
   agb << ag, mb;
   CHECK(matrices_close(assemble(twice), agb, rtol));
-  CHECK(matrices_close(assemble_adjoint(twice), DenseMatrix<T>(agb.adjoint()), rtol));
   CHECK(dottest(twice, 62, dot_tolerance).passed);
 
   // Block diagonal of the four block kinds: array -> array, stack -> stack (a StackedBlockDiag),
@@ -374,7 +374,6 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("stacked operators of stacked operators nest t
   bc << mb, mc;
   const DenseMatrix<T> diag_expected = block_diagonal<T>({md, block_diagonal<T>({ma, mc}), ag, bc});
   CHECK(matrices_close(assemble(diag), diag_expected, rtol));
-  CHECK(matrices_close(assemble_adjoint(diag), DenseMatrix<T>(diag_expected.adjoint()), rtol));
   CHECK(dottest(diag, 63, dot_tolerance).passed);
 
   // Horizontal stack with a horizontal stack as a block: [[B C] D'], sharing the range l4.
@@ -385,7 +384,6 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("stacked operators of stacked operators nest t
   DenseMatrix<T> bce(4, 23);
   bce << bc, me;
   CHECK(matrices_close(assemble(nested_h), bce, rtol));
-  CHECK(matrices_close(assemble_adjoint(nested_h), DenseMatrix<T>(bce.adjoint()), rtol));
   CHECK(dottest(nested_h, 64, dot_tolerance).passed);
 
   // A vertical stack on a stacked model: [diag(A, C); 2 diag(A, C)].

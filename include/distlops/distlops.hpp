@@ -54,6 +54,7 @@
 #include "distlops/operators/signal/tapers.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/replicated.hpp"
+#include "distlops/operators/stack/stack_block.hpp"
 #include "distlops/operators/stack/stacked.hpp"
 #include "distlops/operators/stack/vstack.hpp"
 #include "distlops/operators/vector_traits.hpp"

@@ -6,11 +6,17 @@ import numpy as np
 from ._arrays import Partition
 
 
+def _leaves(x):
+    """The plain arrays of a vector, depth first through nested stacks."""
+    if hasattr(x, "distarrays"):
+        return [leaf for item in x.distarrays for leaf in _leaves(item)]
+    return [x]
+
+
 def _fill_random(x, seed):
     """Random values, the same on every rank for replicated arrays (their replicas must agree)
     and different per rank for split ones."""
-    arrays = x.distarrays if hasattr(x, "distarrays") else [x]
-    for i, a in enumerate(arrays):
+    for i, a in enumerate(_leaves(x)):
         local = a.local_array
         split = a.partition == Partition.SCATTER
         rng = np.random.default_rng([seed, i, a.rank if split else 2**31])
@@ -21,7 +27,7 @@ def _fill_random(x, seed):
 
 
 def _first(x):
-    return x.distarrays[0] if hasattr(x, "distarrays") else x
+    return _leaves(x)[0]
 
 
 def dottest(Op, u=None, v=None, nr=None, nc=None, rtol=None, atol=1e-21, raiseerror=True,

@@ -420,27 +420,26 @@ def _distributed(ops):
     ops = list(ops)
     if not ops or not all(isinstance(op, LinearOperator) for op in ops):
         raise TypeError("expected a non-empty list of distlops LinearOperators")
-    for i, op in enumerate(ops):
-        # The stacks' blocks act on plain arrays: an operator with a stacked domain or range
-        # (a stacked operator, MPIGradient) would make nested stacks, which they do not build.
-        if "Stacked" in type(op._op).__name__:
-            raise ValueError(f"stacked operators take operators between DistributedArrays; "
-                             f"operator {i} ({op.name}) has a StackedDistributedArray domain "
-                             f"or range")
     return [op._op for op in ops], ops[0].dtype, ops[0]._comm
 
 
 def MPIStackedVStack(ops):
+    """[A_1 x; ...; A_n x]. A block with a stacked range (MPIGradient, a stacked operator)
+    makes that item of the data a nested StackedDistributedArray; blocks with a stacked domain
+    make x a StackedDistributedArray. The blocks must share their domain."""
     handles, dtype, comm = _distributed(ops)
     return LinearOperator(_ext_function("StackedVStack", dtype)(handles), dtype, comm)
 
 
 def MPIStackedHStack(ops):
+    """sum_i A_i x_i on [x_1; ...; x_n], x_i nested where A_i's domain is stacked; the blocks
+    must share their range."""
     handles, dtype, comm = _distributed(ops)
     return LinearOperator(_ext_function("StackedHStack", dtype)(handles), dtype, comm)
 
 
 def MPIStackedBlockDiag(ops):
+    """[A_1 x_1; ...; A_n x_n], each x_i and y_i nested where A_i's side is stacked."""
     handles, dtype, comm = _distributed(ops)
     return LinearOperator(_ext_function("StackedBlockDiag", dtype)(handles), dtype, comm)
 

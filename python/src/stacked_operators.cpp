@@ -3,7 +3,10 @@
 // The operators on StackedDistributedArray: the stacks of distributed operators
 // (StackedBlockDiag, StackedVStack, StackedHStack), the gradient, and the compositions that mix
 // plain and stacked vectors.
+#include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
+
+#include <string>
 
 #include <vector>
 
@@ -16,6 +19,34 @@
 
 namespace distlops::python {
 namespace {
+
+// The blocks of a stack from the extension's operator handles of dtype T, whatever their
+// sides; TypeError naming the first other object, InvalidArgument for an empty list.
+template <class T>
+std::vector<StackBlock<T, Host>> stack_blocks(const std::vector<nb::handle>& ops) {
+  using DA = DistributedArray<T, Host>;
+  using SDA = StackedDistributedArray<T, Host>;
+  if (ops.empty()) throw InvalidArgument("stacked operators need at least one operator");
+  std::vector<StackBlock<T, Host>> blocks;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const nb::handle op = ops[i];
+    if (nb::isinstance<BasicLinearOperator<DA, DA>>(op)) {
+      blocks.emplace_back(nb::cast<BasicLinearOperator<DA, DA>>(op));
+    } else if (nb::isinstance<BasicLinearOperator<DA, SDA>>(op)) {
+      blocks.emplace_back(nb::cast<BasicLinearOperator<DA, SDA>>(op));
+    } else if (nb::isinstance<BasicLinearOperator<SDA, DA>>(op)) {
+      blocks.emplace_back(nb::cast<BasicLinearOperator<SDA, DA>>(op));
+    } else if (nb::isinstance<BasicLinearOperator<SDA, SDA>>(op)) {
+      blocks.emplace_back(nb::cast<BasicLinearOperator<SDA, SDA>>(op));
+    } else {
+      throw nb::type_error(("operator " + std::to_string(i) + " is a " +
+                            nb::cast<std::string>(nb::str(op.type())) + ", not a distributed " +
+                            dtype_name<T>() + " operator")
+                               .c_str());
+    }
+  }
+  return blocks;
+}
 
 template <class T>
 void bind_for_type(nb::module_& m) {
@@ -34,14 +65,20 @@ void bind_for_type(nb::module_& m) {
   bind_composition<SDA, SDA, DA>(m);
   bind_composition<SDA, SDA, SDA>(m);
 
-  m.def(class_name("StackedBlockDiag", t).c_str(), [](std::vector<LinearOperator<T, Host>> ops) {
-    return StackedBlockDiag<T, Host>(std::move(ops));
+  // The stacks take blocks of the four kinds; a block with a stacked side nests the stack's
+  // vector on that side. The kind of the stacks' shared side follows the first block.
+  m.def(class_name("StackedBlockDiag", t).c_str(), [](const std::vector<nb::handle>& ops) {
+    return StackedBlockDiag<T, Host>(stack_blocks<T>(ops));
   });
-  m.def(class_name("StackedVStack", t).c_str(), [](std::vector<LinearOperator<T, Host>> ops) {
-    return StackedVStack<T, Host>(std::move(ops));
+  m.def(class_name("StackedVStack", t).c_str(), [](const std::vector<nb::handle>& ops) {
+    std::vector<StackBlock<T, Host>> blocks = stack_blocks<T>(ops);
+    return blocks[0].nested_domain() ? nb::cast(StackedVStack<SDA>(std::move(blocks)))
+                                     : nb::cast(StackedVStack<DA>(std::move(blocks)));
   });
-  m.def(class_name("StackedHStack", t).c_str(), [](std::vector<LinearOperator<T, Host>> ops) {
-    return StackedHStack<T, Host>(std::move(ops));
+  m.def(class_name("StackedHStack", t).c_str(), [](const std::vector<nb::handle>& ops) {
+    std::vector<StackBlock<T, Host>> blocks = stack_blocks<T>(ops);
+    return blocks[0].nested_range() ? nb::cast(StackedHStack<SDA>(std::move(blocks)))
+                                    : nb::cast(StackedHStack<DA>(std::move(blocks)));
   });
   m.def(class_name("Gradient", t).c_str(), [](const Layout& layout, std::vector<double> sampling,
                                               bool edge, DerivativeKind kind) {

@@ -3,7 +3,7 @@
 """Zero, Scaling, Transpose, Pad, Restriction and Convolve1D as the blocks of a BlockDiag (one
 per rank, each rank its own parameters) against PyLops' serial operators applied block by
 block, with dot tests, at any rank count; Reshape of a flat BlockDiag onto a derivative's
-grid."""
+grid; stacked operators of stacked operators (nested stacks) against PyLops-MPI."""
 import numpy as np
 import pylops
 import pytest
@@ -119,7 +119,7 @@ def test_replicated_applies_a_local_operator_to_every_replica(comm, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.complex128])
-def test_stacked_operators_take_flat_stacks_and_refuse_nested_ones(comm, dtype):
+def test_stacked_operators_take_flat_stacks_and_other_nestings_raise(comm, dtype):
     W1, W2 = random_array((4, 3), dtype, 190 + comm.rank), random_array((2, 3), dtype, 195)
     A1, A2 = dl.MPIBlockDiag([dl.MatrixMult(W1)]), dl.MPIBlockDiag([dl.MatrixMult(W2)])
     V = dl.MPIStackedVStack([A1, A2])
@@ -130,13 +130,110 @@ def test_stacked_operators_take_flat_stacks_and_refuse_nested_ones(comm, dtype):
     y = V.matvec(x)
     np.testing.assert_allclose(y.asarray(), np.concatenate([dense1 @ m, dense2 @ m]),
                                rtol=tolerance(dtype) * 10)
-    # A stacked operator as a block would give nested stacks: refused, naming the block.
-    for stack in (dl.MPIStackedVStack, dl.MPIStackedHStack, dl.MPIStackedBlockDiag):
-        with pytest.raises(ValueError, match="operator 0 .*StackedDistributedArray"):
-            stack([V, A1])
+    # Blocks whose shared side differs in kind (a stacked model beside a plain one) or layout.
+    with pytest.raises(ValueError, match="operator 1"):
+        dl.MPIStackedVStack([A1, dl.MPIStackedBlockDiag([A1])])
+    with pytest.raises(ValueError, match="operator 1"):
+        dl.MPIStackedHStack([A1, V])
+    with pytest.raises(TypeError):
+        dl.MPIStackedVStack([A1, dl.MatrixMult(W1)])
     # A nested stack with the same elements as V's range is another vector: every rank raises.
     nested = dl.StackedDistributedArray([dl.StackedDistributedArray([y[0]]), y[1]])
     with pytest.raises(ValueError):
         V.rmatvec(nested)
     with pytest.raises(ValueError):
         dl.cgls(V, nested, niter=2)
+
+
+def their_copy(pylops_mpi, comm, ours):
+    """A PyLops-MPI copy of a distlops (nested) stack or SCATTER array, flat as PyLops-MPI's
+    operators take them: each rank's part in its local order."""
+    if isinstance(ours, dl.StackedDistributedArray):
+        return pylops_mpi.StackedDistributedArray(
+            [their_copy(pylops_mpi, comm, ours[i]) for i in range(ours.narrays)])
+    sizes = comm.allgather(ours.local_array.size)
+    theirs = pylops_mpi.DistributedArray(global_shape=sum(sizes), base_comm=comm,
+                                         local_shapes=[(n,) for n in sizes], dtype=ours.dtype)
+    theirs[:] = ours.local_array.ravel()
+    return theirs
+
+
+def regularised_problems(comm, dtype, pylops_mpi):
+    """[A; eps G] over a (2P + 1, 4) grid split along axis 0, A block diagonal (one tall block
+    per rank), G the gradient, in distlops and in PyLops-MPI."""
+    dims, eps = (2 * comm.size + 1, 4), 0.5
+    n = dims[0] // comm.size + (comm.rank < dims[0] % comm.size)
+    W = random_array((n + 1, n), dtype, 300 + comm.rank) + 2 * np.eye(n + 1, n)
+    ours_a = dl.MPIBlockDiag([dl.MatrixMult(W, otherdims=(4,))])
+    theirs_a = pylops_mpi.MPIBlockDiag([pylops.MatrixMult(W, otherdims=(4,), dtype=dtype)])
+    ours_g = dl.MPIGradient(dims, dtype=dtype)
+    theirs_g = pylops_mpi.MPIGradient(dims, dtype=dtype)
+    ours = dl.MPIStackedVStack([ours_a, eps * ours_g])
+    theirs = pylops_mpi.MPIStackedVStack([theirs_a, eps * theirs_g])
+    return dims, (ours_a, ours_g, ours), (theirs_a, theirs_g, theirs)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
+def test_nested_stacks_match_pylops_mpi(comm, dtype):
+    pylops_mpi = pytest.importorskip("pylops_mpi")
+    rtol = tolerance(dtype) * 10
+    dims, (ours_a, ours_g, ours), (theirs_a, theirs_g, theirs) = \
+        regularised_problems(comm, dtype, pylops_mpi)
+    x = dl.DistributedArray.to_dist(random_array(dims, dtype, 310))
+    their_x = their_copy(pylops_mpi, comm, x)
+
+    # [A; eps G]: the gradient's stack nests in the data.
+    y = ours.matvec(x)
+    assert y.narrays == 2 and isinstance(y[1], dl.StackedDistributedArray) and y[1].narrays == 2
+    np.testing.assert_allclose(y.asarray(), theirs.matvec(their_x).asarray(), rtol=rtol)
+    z = ours.range_zeros()
+    for i, item in enumerate((z[0], z[1][0], z[1][1])):
+        item.local_array[...] = random_array(item.local_array.shape, dtype,
+                                             311 + 10 * i + comm.rank)
+    np.testing.assert_allclose(ours.rmatvec(z).asarray().ravel(),
+                               theirs.rmatvec(their_copy(pylops_mpi, comm, z)).asarray(),
+                               rtol=rtol)
+    assert dl.dottest(ours)
+
+    # Block diagonal with a nested block, and a vertical stack of a stacked operator.
+    diag = dl.MPIStackedBlockDiag([ours_a, ours])
+    their_diag = pylops_mpi.MPIStackedBlockDiag([theirs_a, theirs])
+    xs = dl.StackedDistributedArray([x, 2 * x])
+    np.testing.assert_allclose(diag.matvec(xs).asarray(),
+                               their_diag.matvec(their_copy(pylops_mpi, comm, xs)).asarray(),
+                               rtol=rtol)
+    ys = diag.matvec(xs)
+    np.testing.assert_allclose(diag.rmatvec(ys).asarray(),
+                               their_diag.rmatvec(their_copy(pylops_mpi, comm, ys)).asarray(),
+                               rtol=rtol)
+    assert dl.dottest(diag)
+    twice = dl.MPIStackedVStack([ours, ours_g])
+    their_twice = pylops_mpi.MPIStackedVStack([theirs, theirs_g])
+    np.testing.assert_allclose(twice.matvec(x).asarray(), their_twice.matvec(their_x).asarray(),
+                               rtol=rtol)
+    assert dl.dottest(twice)
+
+    # Horizontal stack with a nested model item: [A, eps G]^H's blocks summed into one model.
+    wide = dl.MPIStackedHStack([ours.H, ours_a.H])
+    zs = dl.StackedDistributedArray([z, z[0]])
+    expected = theirs.rmatvec(their_copy(pylops_mpi, comm, z)).asarray() + \
+        theirs_a.rmatvec(their_copy(pylops_mpi, comm, z[0])).asarray()
+    np.testing.assert_allclose(wide.matvec(zs).asarray().ravel(), expected, rtol=rtol)
+    assert dl.dottest(wide)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
+def test_cgls_on_a_regularised_nested_stack_matches_pylops_mpi(comm, dtype):
+    pylops_mpi = pytest.importorskip("pylops_mpi")
+    dims, (ours_a, _, ours), (_, _, theirs) = regularised_problems(comm, dtype, pylops_mpi)
+    # Data [A x_true; 0]: a plain item and the gradient's nested stack of zeros.
+    y = ours.range_zeros()
+    y[0] = ours_a.matvec(dl.DistributedArray.to_dist(random_array(dims, dtype, 320)))
+    x0 = ours.domain_zeros()
+    reference = pylops_mpi.cgls(theirs, their_copy(pylops_mpi, comm, y),
+                                x0=their_copy(pylops_mpi, comm, x0), niter=10, tol=0)
+    x, istop, iiter, r1norm, r2norm, cost = dl.cgls(ours, y, x0=x0, niter=10, tol=0)
+    np.testing.assert_allclose(x.asarray().ravel(), reference[0].asarray(), rtol=1e-9,
+                               atol=1e-12)
+    np.testing.assert_allclose(cost, reference[5], rtol=1e-9)
+    assert iiter == reference[2]

@@ -12,6 +12,7 @@
 #include "distlops/operators/stack/replicated.hpp"
 #include "distlops/operators/stack/stacked.hpp"
 #include "distlops/operators/stack/vstack.hpp"
+#include "gradient_reference.hpp"
 #include "spaces.hpp"
 #include "test_support.hpp"
 
@@ -217,28 +218,6 @@ StackedLayout flat_of(const StackedLayout& layout) {
   return flat;
 }
 
-// PyLops' centered first derivative (order 3, no edge) along a line of n samples.
-template <class T>
-DenseMatrix<T> centered_derivative(Index n) {
-  DenseMatrix<T> d = DenseMatrix<T>::Zero(n, n);
-  for (Index i = 1; i + 1 < n; ++i) {
-    d(i, i - 1) = T(-0.5);
-    d(i, i + 1) = T(0.5);
-  }
-  return d;
-}
-
-// The Kronecker product a (x) b.
-template <class T>
-DenseMatrix<T> kronecker(const DenseMatrix<T>& a, const DenseMatrix<T>& b) {
-  DenseMatrix<T> result(a.rows() * b.rows(), a.cols() * b.cols());
-  for (Index i = 0; i < a.rows(); ++i) {
-    for (Index j = 0; j < a.cols(); ++j)
-      result.block(i * b.rows(), j * b.cols(), b.rows(), b.cols()) = a(i, j) * b;
-  }
-  return result;
-}
-
 }  // namespace
 
 DISTLOPS_SPACE_TEMPLATE_TEST_CASE("operators view stacks of flat blocks as their N-d blocks",
@@ -334,6 +313,121 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("operators view stacks of flat blocks as their
     StackedLayout scattered;
     scattered.push_back(flat_of(l3x4)).push_back(Layout(comm, {6}));
     CHECK_THROWS_AS(diag.apply(Stacked(scattered)), ShapeMismatch);
+    CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
+  }
+}
+
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("stacked operators of stacked operators nest their stacks",
+                                  "[operators][stacked][nested]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using Array = DistributedArray<T, Space>;
+  using Stacked = StackedDistributedArray<T, Space>;
+  using Block = StackBlock<T, Space>;
+  const Communicator comm = world();
+  const double rtol = 10 * space_tolerance<T, Space>();
+  const double dot_tolerance = space_dottest_tolerance<T, Space>();
+  // A 3 x 4 model split along axis 0: uneven over 2 ranks, nothing on rank 3 of 4.
+  const Layout grid(comm, {3, 4}), l5(comm, {5}), l4(comm, {4}, Partition::BROADCAST),
+      l2x3(comm, {2, 3}, Partition::SCATTER, 1);
+  auto dense_op = [](const DenseMatrix<T>& m, const Layout& d, const Layout& r) {
+    return LinearOperator<T, Space>::template make<DenseOperator<Array>>(m, d, r);
+  };
+  const DenseMatrix<T> ma = random_matrix<T>(5, 12, 51), mb = random_matrix<T>(4, 12, 52),
+                       mc = random_matrix<T>(4, 6, 53), md = random_matrix<T>(6, 5, 54);
+  const auto a = dense_op(ma, grid, l5), b = dense_op(mb, grid, l4), c = dense_op(mc, l2x3, l4),
+             d = dense_op(md, l5, l2x3);
+  // The gradient of a 3 x 4 array: [D (x) I; I (x) D] in C order.
+  const real_type_t<T> eps(0.5);
+  const auto gradient = T(eps) * Gradient<T, Space>(grid);
+  const DenseMatrix<T> g = T(eps) * centered_gradient<T>(3, 4);
+
+  // [A; eps G]: a plain block and a nested one.
+  const auto regularised = StackedVStack<Array>({a, gradient});
+  REQUIRE(regularised.range().size() == 2);
+  CHECK_FALSE(regularised.range().is_nested(0));
+  CHECK(regularised.range().is_nested(1));
+  CHECK(regularised.range().nested(1) == gradient.range());
+  DenseMatrix<T> ag(29, 12);
+  ag << ma, g;
+  CHECK(matrices_close(assemble(regularised), ag, rtol));
+  CHECK(matrices_close(assemble_adjoint(regularised), DenseMatrix<T>(ag.adjoint()), rtol));
+  CHECK(dottest(regularised, 61, dot_tolerance).passed);
+
+  // [[A; eps G]; B]: a stacked operator as a block; its range nests twice. From here on the
+  // dot tests carry the adjoints (each column of a dense adjoint costs collectives).
+  const auto twice = StackedVStack<Array>({regularised, b});
+  CHECK(twice.range().nested(0) == regularised.range());
+  DenseMatrix<T> agb(33, 12);
+  agb << ag, mb;
+  CHECK(matrices_close(assemble(twice), agb, rtol));
+  CHECK(dottest(twice, 62, dot_tolerance).passed);
+
+  // Block diagonal of the four block kinds: array -> array, stack -> stack (a StackedBlockDiag),
+  // array -> stack ([A; eps G]) and stack -> array (a StackedHStack).
+  const auto inner_diag = StackedBlockDiag({a, c});
+  const auto hstack = StackedHStack({b, c});
+  const auto diag = StackedBlockDiag<T, Space>({d, inner_diag, regularised, hstack});
+  CHECK(diag.domain().is_nested(1));
+  CHECK(diag.range().is_nested(2));
+  CHECK(diag.domain().is_nested(3));
+  DenseMatrix<T> bc(4, 18);
+  bc << mb, mc;
+  const DenseMatrix<T> diag_expected = block_diagonal<T>({md, block_diagonal<T>({ma, mc}), ag, bc});
+  CHECK(matrices_close(assemble(diag), diag_expected, rtol));
+  CHECK(dottest(diag, 63, dot_tolerance).passed);
+
+  // Horizontal stack with a horizontal stack as a block: [[B C] D'], sharing the range l4.
+  const DenseMatrix<T> me = random_matrix<T>(4, 5, 55);
+  const auto e = dense_op(me, l5, l4);
+  const auto nested_h = StackedHStack<Array>({hstack, e});
+  CHECK(nested_h.domain().nested(0) == hstack.domain());
+  DenseMatrix<T> bce(4, 23);
+  bce << bc, me;
+  CHECK(matrices_close(assemble(nested_h), bce, rtol));
+  CHECK(dottest(nested_h, 64, dot_tolerance).passed);
+
+  // A vertical stack on a stacked model: [diag(A, C); 2 diag(A, C)].
+  const auto on_stacks = StackedVStack<Stacked>({inner_diag, T(2) * inner_diag});
+  const DenseMatrix<T> ac = block_diagonal<T>({ma, mc});
+  DenseMatrix<T> ac2(2 * ac.rows(), ac.cols());
+  ac2 << ac, T(2) * ac;
+  CHECK(matrices_close(assemble(on_stacks), ac2, rtol));
+  CHECK(dottest(on_stacks, 65, dot_tolerance).passed);
+
+  SECTION("nested stacks allocate nothing after the first apply") {
+    Array x(twice.domain());
+    Stacked y(twice.range());
+    fill_random(x, 66);
+    twice.apply(x, y);
+    twice.apply_adjoint(y, x);
+    const std::uint64_t before = memory::allocation_count();
+    twice.apply(x, y);
+    twice.apply_adjoint(y, x);
+    CHECK(memory::allocation_count() == before);
+  }
+
+  SECTION("mismatched nested blocks fail on every rank") {
+    // Another model layout than A's.
+    const auto other_gradient = Gradient<T, Space>(Layout(comm, {4, 3}));
+    CHECK_THROWS_AS(StackedVStack<Array>({a, other_gradient}), ShapeMismatch);
+    // A stacked model in a stack of array models, and the other way round.
+    CHECK_THROWS_AS(StackedVStack<Array>({a, hstack}), ShapeMismatch);
+    CHECK_THROWS_AS(StackedVStack<Array>({hstack, a}), ShapeMismatch);
+    CHECK_THROWS_AS(StackedVStack<Stacked>({a, inner_diag}), ShapeMismatch);
+    // Ranges of another layout or kind in a horizontal stack.
+    CHECK_THROWS_AS(StackedHStack<Array>({hstack, a}), ShapeMismatch);
+    CHECK_THROWS_AS(StackedHStack<Array>({hstack, regularised.adjoint()}), ShapeMismatch);
+    // No block, or an empty handle.
+    CHECK_THROWS_AS(StackedVStack<Array>({}), InvalidArgument);
+    CHECK_THROWS_AS(StackedBlockDiag(std::vector<Block>{}), InvalidArgument);
+    CHECK_THROWS_AS(StackedVStack<Array>({a, BasicLinearOperator<Array, Stacked>()}),
+                    InvalidArgument);
+    const StackedLinearOperator<T, Space> empty_stacked;
+    CHECK_THROWS_AS(StackedBlockDiag(std::vector<Block>{a, empty_stacked}), InvalidArgument);
+    // Data of the wrong nesting.
+    StackedLayout flat;
+    flat.push_back(l5).push_back(Layout(comm, {24}));
+    CHECK_THROWS_AS(regularised.apply_adjoint(Stacked(flat)), ShapeMismatch);
     CHECK(comm.allreduce(1, ReduceOp::sum) == comm.size());
   }
 }

@@ -2,11 +2,14 @@
 // Copyright (c) 2026 The distlops authors
 // CGLS and LSQR: every iterate against the serial transcriptions of PyLops' recurrences (in
 // every memory space), numbers produced by PyLops itself, convergence on BlockDiag, VStack, HStack,
-// local and (in every memory space) stacked operators for the four scalar types, damping against
+// local and (in every memory space) stacked operators, a nested one ([A; eps Gradient]) included,
+// for the four scalar types, damping against
 // the dense normal equations, LSQR's stopping tests, breakdowns and bad input.
+#include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/stacked.hpp"
 #include "distlops/operators/stack/vstack.hpp"
+#include "gradient_reference.hpp"
 #include "solver_test_support.hpp"
 
 using namespace distlops;
@@ -212,6 +215,29 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("cgls and lsqr converge on stacked operators",
   const auto c = dense_operator<V>(random_matrix<T>(9, 3, 47), l3, l9);
   CHECK(least_squares_error(StackedHStack({a, c}), 48) <= tol);
   CHECK(least_squares_error(StackedBlockDiag({a, b}), 49) <= tol);
+
+  // [A; eps G] on a 3 x 4 grid (nothing on rank 3 of 4), the gradient's stack nested in the
+  // data [d; 0]: cgls and lsqr reach the serial least-squares solution of the regularised problem.
+  const Layout grid(comm, {3, 4}), l14(comm, {14});
+  const real_type_t<T> eps(0.5);
+  const DenseMatrix<T> tall = well_conditioned<T>(14, 12, 50);
+  const auto regularised =
+      StackedVStack<V>({dense_operator<V>(tall, grid, l14), T(eps) * Gradient<T, Space>(grid)});
+  DenseMatrix<T> m(38, 12);
+  m << tall, T(eps) * centered_gradient<T>(3, 4);
+  DenseVector<T> y_global = DenseVector<T>::Zero(38);
+  y_global.head(14) = Eigen::Map<const DenseVector<T>>(random_values<T>(14, 51).data(), 14);
+  StackedDistributedArray<T, Space> y(regularised.range());
+  scatter_vector<T>(y_global, y);
+  CglsOptions<V> options;
+  options.niter = 20;  // 12 unknowns: converged; more steps at tol 0 only drift
+  const auto result = cgls(regularised, y, options);
+  const DenseVector<T> expected =
+      solve_hermitian<T>(DenseMatrix<T>(m.adjoint() * m), DenseVector<T>(m.adjoint() * y_global));
+  CHECK(relative_error(result.x, expected) <= tol);
+  LsqrOptions<V> lsqr_options;
+  lsqr_options.niter = 20;
+  CHECK(relative_error(lsqr(regularised, y, lsqr_options).x, expected) <= tol);
 }
 
 TEMPLATE_TEST_CASE("damped cgls and lsqr solve the damped normal equations",

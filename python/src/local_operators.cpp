@@ -28,7 +28,7 @@ namespace distlops::python {
 namespace {
 
 template <class T>
-void bind_for_type(nb::module_& m) {
+void bind_local_operators_for_type(nb::module_& m) {
   const char* t = dtype_name<T>();
   m.def(class_name("local_Zero", t).c_str(),
         [](const Shape& data, const Shape& model) { return local::Zero<T, Host>(data, model); });
@@ -89,7 +89,7 @@ void bind_for_type(nb::module_& m) {
 }  // namespace
 
 void bind_local_operators(nb::module_& m) {
-  for_each_scalar([&]<class T>() { bind_for_type<T>(m); });
+  for_each_scalar([&]<class T>() { bind_local_operators_for_type<T>(m); });
 }
 
 }  // namespace distlops::python

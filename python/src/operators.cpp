@@ -75,7 +75,7 @@ typename local::CallableOperator<T, Host>::Function python_function(nb::callable
 }
 
 template <class T>
-void bind_for_type(nb::module_& m) {
+void bind_operators_for_type(nb::module_& m) {
   const char* t = dtype_name<T>();
   using DA = DistributedArray<T, Host>;
   bind_operator<LocalArray<T, Host>, LocalArray<T, Host>>(m, class_name("LocalOperator", t));
@@ -189,7 +189,7 @@ void bind_for_type(nb::module_& m) {
 }  // namespace
 
 void bind_operators(nb::module_& m) {
-  for_each_scalar([&]<class T>() { bind_for_type<T>(m); });
+  for_each_scalar([&]<class T>() { bind_operators_for_type<T>(m); });
 }
 
 }  // namespace distlops::python

@@ -219,7 +219,7 @@ void bind_split_solvers(nb::module_& m) {
 }
 
 template <class T>
-void bind_for_type(nb::module_& m) {
+void bind_proximal_for_type(nb::module_& m) {
   using DA = DistributedArray<T, Host>;
   using SDA = StackedDistributedArray<T, Host>;
   const std::string t = dtype_name<T>();
@@ -234,7 +234,7 @@ void bind_for_type(nb::module_& m) {
 }  // namespace
 
 void bind_proximal(nb::module_& m) {
-  for_each_scalar([&]<class T>() { bind_for_type<T>(m); });
+  for_each_scalar([&]<class T>() { bind_proximal_for_type<T>(m); });
 }
 
 }  // namespace distlops::python

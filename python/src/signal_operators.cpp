@@ -121,7 +121,7 @@ PoststackOptions poststack_options(const std::string& kind, bool explicit_matrix
 }
 
 template <class T>
-void bind_for_type(nb::module_& m) {
+void bind_signal_operators_for_type(nb::module_& m) {
   const char* t = dtype_name<T>();
   m.def(class_name("local_PoststackLinearModelling", t).c_str(),
         [](const ConstInput<T>& wavelet, Index nt0, const Shape& spatial_dims,
@@ -234,7 +234,7 @@ void bind_for_type(nb::module_& m) {
 }  // namespace
 
 void bind_signal_operators(nb::module_& m) {
-  for_each_scalar([&]<class T>() { bind_for_type<T>(m); });
+  for_each_scalar([&]<class T>() { bind_signal_operators_for_type<T>(m); });
 }
 
 }  // namespace distlops::python

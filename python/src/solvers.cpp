@@ -160,7 +160,7 @@ void bind_square(nb::module_& m) {
 }
 
 template <class T>
-void bind_for_type(nb::module_& m) {
+void bind_solvers_for_type(nb::module_& m) {
   using DA = DistributedArray<T, Host>;
   using SDA = StackedDistributedArray<T, Host>;
   bind_least_squares<DA, DA>(m);
@@ -178,7 +178,7 @@ void bind_solvers(nb::module_& m) {
       .value("soft", ThresholdKind::soft)
       .value("hard", ThresholdKind::hard)
       .value("half", ThresholdKind::half);
-  for_each_scalar([&]<class T>() { bind_for_type<T>(m); });
+  for_each_scalar([&]<class T>() { bind_solvers_for_type<T>(m); });
 }
 
 }  // namespace distlops::python

@@ -49,7 +49,7 @@ std::vector<StackBlock<T, Host>> stack_blocks(const std::vector<nb::handle>& ops
 }
 
 template <class T>
-void bind_for_type(nb::module_& m) {
+void bind_stacked_operators_for_type(nb::module_& m) {
   const char* t = dtype_name<T>();
   using DA = DistributedArray<T, Host>;
   using SDA = StackedDistributedArray<T, Host>;
@@ -93,7 +93,7 @@ void bind_stacked_operators(nb::module_& m) {
       .value("forward", DerivativeKind::forward)
       .value("backward", DerivativeKind::backward)
       .value("centered", DerivativeKind::centered);
-  for_each_scalar([&]<class T>() { bind_for_type<T>(m); });
+  for_each_scalar([&]<class T>() { bind_stacked_operators_for_type<T>(m); });
 }
 
 }  // namespace distlops::python

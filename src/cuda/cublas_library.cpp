@@ -10,12 +10,7 @@
 #error "cublas_library.cpp needs DISTLOPS_CUBLAS_SONAME and DISTLOPS_CUBLAS_PATH from the build"
 #endif
 
-// The exported name of `declared` after cublas_v2.h's macros (cublasSgemm is cublasSgemm_v2):
-// the argument is expanded before it is turned into a string.
-#define DISTLOPS_EXPORTED_NAME(declared) DISTLOPS_EXPORTED_NAME_TEXT(declared)
-#define DISTLOPS_EXPORTED_NAME_TEXT(declared) #declared
-#define DISTLOPS_RESOLVE(member, declared) \
-  (member) = cublas.function<decltype(&declared)>(DISTLOPS_EXPORTED_NAME(declared))
+#define DISTLOPS_RESOLVE(member, declared) DISTLOPS_RESOLVE_FUNCTION(cublas, member, declared)
 
 namespace distlops::cuda {
 

@@ -10,7 +10,7 @@
 #error "cufft_library.cpp needs DISTLOPS_CUFFT_SONAME and DISTLOPS_CUFFT_PATH from the build"
 #endif
 
-#define DISTLOPS_RESOLVE(member, declared) (member) = cufft.function<decltype(&declared)>(#declared)
+#define DISTLOPS_RESOLVE(member, declared) DISTLOPS_RESOLVE_FUNCTION(cufft, member, declared)
 
 namespace distlops::cuda {
 

@@ -42,3 +42,12 @@ class DynamicLibrary {
 };
 
 }  // namespace distlops::cuda
+
+/// `member = library.function<type of declared>(exported name of declared)`, for the function
+/// tables of the loaded libraries. The name is taken after the library headers' macros are
+/// expanded (cublas_v2.h declares cublasSgemm as a macro for cublasSgemm_v2, the exported
+/// symbol), so the argument goes through one more macro before it is turned into a string.
+#define DISTLOPS_RESOLVE_FUNCTION(library, member, declared) \
+  ((member) = (library).function<decltype(&declared)>(DISTLOPS_DETAIL_EXPORTED_NAME(declared)))
+#define DISTLOPS_DETAIL_EXPORTED_NAME(declared) DISTLOPS_DETAIL_EXPORTED_NAME_TEXT(declared)
+#define DISTLOPS_DETAIL_EXPORTED_NAME_TEXT(declared) #declared

@@ -68,6 +68,31 @@ template <std::floating_point T>
 T stencil_row_vdot(Host, Index n, int reach, const T* row_weights, const T* row, int count,
                    const T* coefficients, const T* const* sources, T* y);
 
+/// stencil_row over `lines` lines of one length at once: line k reads rows[k] and the `count`
+/// sources sources[k * count] ... sources[k * count + count - 1] and writes ys[k]. The values
+/// are those of `lines` calls of stencil_row, bit for bit; interleaving the lines keeps several
+/// input rows streaming from memory at once (a 2-d or 3-d box passes its lines in batches).
+template <std::floating_point T>
+void stencil_rows(Host, InstructionSet level, Index n, int lines, int reach, const T* row_weights,
+                  const T* const* rows, int count, const T* coefficients, const T* const* sources,
+                  T beta, T* const* ys, Stores stores = Stores::cached);
+template <std::floating_point T>
+void stencil_rows(Host, Index n, int lines, int reach, const T* row_weights, const T* const* rows,
+                  int count, const T* coefficients, const T* const* sources, T beta, T* const* ys,
+                  Stores stores = Stores::cached);
+/// stencil_row_vdot over `lines` lines at once: partials[k] = sum_i rows[k][i] * ys[k][i], each
+/// as stencil_row_vdot returns it for that line alone. The kernels start their vectors where y
+/// is aligned: the values of y do not depend on its address, the order of this sum's terms does
+/// (by the last bits; the same arrays give the same sums).
+template <std::floating_point T>
+void stencil_rows_vdot(Host, InstructionSet level, Index n, int lines, int reach,
+                       const T* row_weights, const T* const* rows, int count, const T* coefficients,
+                       const T* const* sources, T* const* ys, T* partials);
+template <std::floating_point T>
+void stencil_rows_vdot(Host, Index n, int lines, int reach, const T* row_weights,
+                       const T* const* rows, int count, const T* coefficients,
+                       const T* const* sources, T* const* ys, T* partials);
+
 /// out = alpha * sum_t D_t in + beta * out (out not read when beta == 0) over the local block,
 /// with the adjoint stencils (columns) when `adjoint`.
 template <Scalar T>

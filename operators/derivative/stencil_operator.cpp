@@ -356,10 +356,35 @@ void StencilOperator<Vector>::run_box(const Plan& plan, const Box& box, const T*
     if (in_row != 2 * reach + 1 || !kernels::stencil_row_supported(reach, others)) reach = 0;
   }
   std::array<const T*, max_taps> sources;
-  std::array<const T*, max_taps> other_sources;
   std::array<T, max_taps> other_coefficients;
   for (int j = 0; j < others; ++j)
     other_coefficients[j] = coefficients[other_taps[j]];
+  // The row form takes the box's lines in batches (kernels::stencil_rows interleaves them).
+  constexpr int batch = 8;
+  std::array<const T*, batch> batch_rows;
+  std::array<T*, batch> batch_outs;
+  std::array<const T*, batch * max_taps> batch_sources;
+  std::array<T, batch> batch_partials;
+  int batched = 0;
+  auto flush = [&] {
+    if (batched == 0) return;
+    if constexpr (!is_complex_v<T>) {  // complex types go through combine
+      const T* weights = row_weights.data() + (stencil::radius - reach);
+      if (vdot.re) {
+        kernels::stencil_rows_vdot(Host{}, run.count, batched, reach, weights, batch_rows.data(),
+                                   others, other_coefficients.data(), batch_sources.data(),
+                                   batch_outs.data(), batch_partials.data());
+        // Added line by line, in the order of the lines, as one line at a time would.
+        for (int k = 0; k < batched; ++k)
+          *vdot.re += static_cast<double>(batch_partials[k]);
+      } else {
+        kernels::stencil_rows(Host{}, run.count, batched, reach, weights, batch_rows.data(), others,
+                              other_coefficients.data(), batch_sources.data(), beta,
+                              batch_outs.data(), stores);
+      }
+    }
+    batched = 0;
+  };
   std::array<Index, max_dimensions> index;
   for (int k = 0; k < ndim; ++k)
     index[k] = plan.segments[k][box.segment[k]].start;
@@ -379,25 +404,13 @@ void StencilOperator<Vector>::run_box(const Plan& plan, const Box& box, const T*
       }
       sources[t] = (ghost[t] == 1 ? front_ghosts_.data() : back_ghosts_.data()) + offset;
     }
-    bool row_form = false;
-    if constexpr (!is_complex_v<T>) {
-      row_form = reach > 0;
-      if (row_form) {
-        for (int j = 0; j < others; ++j)
-          other_sources[j] = sources[other_taps[j]];
-        const T* weights = row_weights.data() + (stencil::radius - reach);
-        if (vdot.re) {
-          *vdot.re += static_cast<double>(kernels::stencil_row_vdot(
-              Host{}, run.count, reach, weights, in + base, others, other_coefficients.data(),
-              other_sources.data(), out + base));
-        } else {
-          kernels::stencil_row(Host{}, run.count, reach, weights, in + base, others,
-                               other_coefficients.data(), other_sources.data(), beta, out + base,
-                               stores);
-        }
-      }
-    }
-    if (!row_form) {
+    if (reach > 0) {
+      batch_rows[batched] = in + base;
+      batch_outs[batched] = out + base;
+      for (int j = 0; j < others; ++j)
+        batch_sources[batched * others + j] = sources[other_taps[j]];
+      if (++batched == batch) flush();
+    } else {
       // The vdot below reads the line back: it must stay in the cache.
       kernels::combine(Host{}, run.count, count, coefficients.data(), sources.data(), beta,
                        out + base, vdot.re ? kernels::Stores::cached : stores);
@@ -415,8 +428,9 @@ void StencilOperator<Vector>::run_box(const Plan& plan, const Box& box, const T*
       if (++index[k] < segment.start + segment.count) break;
       index[k] = segment.start;
     }
-    if (k < 0) return;
+    if (k < 0) break;
   }
+  flush();
 }
 
 // The Cuda space: the ghost planes first (through the space's transport), then one launch.

@@ -6,6 +6,8 @@
 // and AVX-512 levels (core/detail/instruction_set.hpp); the vector width follows the level. With
 // Stores::streaming and beta == 0 the vectors of y go around the cache
 // (core/detail/streaming_stores.hpp).
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <utility>
 
@@ -59,165 +61,229 @@ template <int O, int W, class V>
 // beta: 0 (y not read), 1 (added to y) or any other value.
 enum class BetaMode { zero, one, other };
 
-// The sum is formed in the order of the row taps (offsets -Reach ... Reach), then of the
-// sources, and beta * y is added last: the same order in the vector and the scalar parts.
-// Vdot (beta == 0 only): *partial = sum_i row[i] * y[i], from the registers that form y.
-template <int Bytes, int Reach, int Count, bool Vdot, class T>
-[[gnu::always_inline]] inline void row_kernel(Index n, const T* weights, const T* row,
+// Calls f(std::integral_constant<int, k>) for k = 0 ... K - 1, unrolled.
+template <int K, class F>
+[[gnu::always_inline]] inline void for_lines(F&& f) {
+  [&]<int... L>(std::integer_sequence<int, L...>) __attribute__((always_inline)) {
+    (f(std::integral_constant<int, L>{}), ...);
+  }
+  (std::make_integer_sequence<int, K>{});
+}
+
+// K lines at once: line k reads rows[k] and sources[k * Count + j] and writes ys[k]. Per point
+// the sum is formed in the order of the row taps (offsets -Reach ... Reach), then of the
+// sources, and beta * y is added last: the same order in the vector and the scalar parts, and
+// whatever K, so K lines give the values of K calls with one line. Interleaving the lines keeps
+// K input rows streaming from memory at once: with one line the loads of the rows in cache and
+// the row from memory took turns, and an apply ran at about 60 % of the triad (2-d, 4096^2).
+// Each line's vectors start where its output is aligned to the vector (after W to 2 W - 1
+// points formed one by one), so that every store is aligned, streaming or not, and the same
+// points are formed in vectors whatever the stores. Vdot (beta == 0 only): partials[k] =
+// sum_i rows[k][i] * ys[k][i], from the registers that form y.
+template <int Bytes, int Reach, int Count, bool Vdot, int K, class T>
+[[gnu::always_inline]] inline void row_kernel(Index n, const T* weights, const T* const* rows,
                                               const T* coefficients, const T* const* sources,
-                                              T beta, T* __restrict y, T* partial, Stores stores) {
+                                              T beta, T* const* ys, T* partials, Stores stores) {
   using V = typename Lanes<T, Bytes>::vector;
   constexpr int W = Lanes<T, Bytes>::width;
   constexpr int taps = 2 * Reach + 1;
   static_assert(Reach <= W);
-  const T* __restrict src[Count + 1];
-  T coef[Count + 1];
-  for (int k = 0; k < Count; ++k) {
-    src[k] = sources[k];
-    coef[k] = coefficients[k];
-  }
   const BetaMode mode =
       beta == T(0) ? BetaMode::zero : (beta == T(1) ? BetaMode::one : BetaMode::other);
-  T scalar_partial = 0;
+  // Per line, the first point of its vectors (W + skip, y + W + skip aligned) and pointers
+  // moved there; the vector loop runs over offsets i = 0, W, ... from them.
+  Index first[K];
+  const T* row[K];
+  T* y[K];
+  const T* src[K][Count + 1];
+  Index vector_end = n;  // the least of the lines' n - first[k]: where the common loop ends
+  for (int k = 0; k < K; ++k) {
+    const bool element_aligned = reinterpret_cast<std::uintptr_t>(ys[k]) % sizeof(T) == 0;
+    first[k] = W + (element_aligned ? elements_to_alignment(ys[k] + W, Bytes) : 0);
+    row[k] = rows[k] + first[k];
+    y[k] = ys[k] + first[k];
+    for (int j = 0; j < Count; ++j)
+      src[k][j] = sources[k * Count + j] + first[k];
+    vector_end = std::min(vector_end, n - first[k]);
+  }
+  T coef[Count + 1];
+  for (int j = 0; j < Count; ++j)
+    coef[j] = coefficients[j];
+  T scalar_partial[K] = {};
   // Every lambda here is inlined: a lambda does not inherit the level's target attribute, and
   // out of line it would run as portable code (no FMA), rounding differently from the level.
-  auto finish = [&](Index i, T sum) __attribute__((always_inline)) {
-    if constexpr (Vdot) scalar_partial += row[i] * sum;
-    if (mode == BetaMode::zero) {
-      y[i] = sum;
-    } else if (mode == BetaMode::one) {
-      y[i] += sum;
-    } else {
-      y[i] = sum + beta * y[i];
-    }
-  };
-  auto scalar_points = [&](Index first, Index last) __attribute__((always_inline)) {
-    for (Index i = first; i < last; ++i) {
-      T sum = weights[0] * row[i - Reach];
+  auto scalar_points = [&](int k, Index from, Index to) __attribute__((always_inline)) {
+    const T* in = rows[k];
+    T* out = ys[k];
+    const T* const* line_sources = sources + k * Count;
+    for (Index i = from; i < to; ++i) {
+      T sum = weights[0] * in[i - Reach];
       for (int o = 1; o < taps; ++o)
-        sum += weights[o] * row[i - Reach + o];
-      for (int k = 0; k < Count; ++k)
-        sum += coef[k] * src[k][i];
-      finish(i, sum);
+        sum += weights[o] * in[i - Reach + o];
+      for (int j = 0; j < Count; ++j)
+        sum += coef[j] * line_sources[j][i];
+      if constexpr (Vdot) scalar_partial[k] += in[i] * sum;
+      if (mode == BetaMode::zero) {
+        out[i] = sum;
+      } else if (mode == BetaMode::one) {
+        out[i] += sum;
+      } else {
+        out[i] = sum + beta * out[i];
+      }
     }
   };
-  // Vectors [i, i + W) for W <= i and i + 2 W <= n: the previous and next vectors of the row
-  // are then inside it.
-  if (n < 3 * W) {
-    scalar_points(0, n);
-    if constexpr (Vdot) *partial = scalar_partial;
-    return;
-  }
-  scalar_points(0, W);
+  // Vectors need W points before them and W after (the previous and next vectors of the row);
+  // a line too short for any is formed point by point.
+  for (int k = 0; k < K; ++k)
+    scalar_points(k, 0, std::min(first[k], n));
   V w[taps];
   for (int o = 0; o < taps; ++o)
     w[o] = V{} + weights[o];
   V c[Count + 1];
-  for (int k = 0; k < Count; ++k)
-    c[k] = V{} + coef[k];
+  for (int j = 0; j < Count; ++j)
+    c[j] = V{} + coef[j];
   const V b = V{} + beta;
-  V vector_partial{};
-  // Shift < 0: ordinary stores. Shift >= 0: streaming stores, y + W + Shift being aligned to
-  // the vector. The vectors of sums keep their grid (W, 2 W, ...) whatever the alignment, so
-  // every point is formed as with ordinary stores; what is stored are aligned windows of two
-  // consecutive sums, with the Shift points before the first window and the W - Shift after
-  // the last stored one by one.
-  auto vector_points = [&]<BetaMode Mode, int Shift>(std::integral_constant<BetaMode, Mode>,
-                                                     std::integral_constant<int, Shift>)
+  V vector_partial[K] = {};
+  // Per line, the offset (from first[k]) where its vectors end.
+  Index done[K];
+  auto vector_points = [&]<BetaMode Mode, bool Streaming>(std::integral_constant<BetaMode, Mode>,
+                                                          std::bool_constant<Streaming>)
       __attribute__((always_inline)) {
-    V previous = load<V>(row);
-    V current = load<V>(row + W);
-    V carry{};
-    Index i = W;
-    for (; i + 2 * W <= n; i += W) {
-      const V next = load<V>(row + i + W);
+    // The vector of points [i, i + W) of the line, from its input vectors before, at and after.
+    auto form = [&](auto line, Index i, const V& before, const V& now, const V& next)
+        __attribute__((always_inline)) {
+      constexpr int k = decltype(line)::value;
       V sum = [&]<std::size_t... O>(std::index_sequence<O...>) __attribute__((always_inline)) {
-        V total = w[0] * shifted<-Reach, W>(previous, current, next);
-        ((total += w[O + 1] * shifted<static_cast<int>(O) + 1 - Reach, W>(previous, current, next)),
-         ...);
+        V total = w[0] * shifted<-Reach, W>(before, now, next);
+        ((total += w[O + 1] * shifted<static_cast<int>(O) + 1 - Reach, W>(before, now, next)), ...);
         return total;
       }
       (std::make_index_sequence<taps - 1>{});
-      for (int k = 0; k < Count; ++k)
-        sum += c[k] * load<V>(src[k] + i);
-      if constexpr (Vdot) vector_partial += current * sum;
-      if constexpr (Shift == 0) {
-        stream_vector(y + i, sum);
-      } else if constexpr (Shift > 0) {
-        if (i == W) {
-          for (int l = 0; l < Shift; ++l)
-            y[i + l] = sum[l];
-        } else {
-          stream_vector(y + i - W + Shift,
-                        window<Shift>(carry, sum, std::make_index_sequence<W>{}));
-        }
-        carry = sum;
+      for (int j = 0; j < Count; ++j)
+        sum += c[j] * load<V>(src[k][j] + i);
+      if constexpr (Vdot) vector_partial[k] += now * sum;
+      T* out = y[k] + i;
+      if constexpr (Streaming) {
+        stream_vector(out, sum);
       } else if constexpr (Mode == BetaMode::zero) {
-        store(y + i, sum);
+        store(out, sum);
       } else if constexpr (Mode == BetaMode::one) {
-        store(y + i, load<V>(y + i) + sum);
+        store(out, load<V>(out) + sum);
       } else {
-        store(y + i, sum + b * load<V>(y + i));
+        store(out, sum + b * load<V>(out));
       }
-      previous = current;
-      current = next;
+    };
+    Index i = 0;
+    if (vector_end >= 2 * W) {
+      V previous[K], current[K];
+      for_lines<K>([&](auto line) __attribute__((always_inline)) {
+        constexpr int k = decltype(line)::value;
+        previous[k] = load<V>(row[k] - W);
+        current[k] = load<V>(row[k]);
+      });
+      for (; i + 2 * W <= vector_end; i += W) {
+        for_lines<K>([&](auto line) __attribute__((always_inline)) {
+          constexpr int k = decltype(line)::value;
+          const V next = load<V>(row[k] + i + W);
+          form(line, i, previous[k], current[k], next);
+          previous[k] = current[k];
+          current[k] = next;
+        });
+      }
     }
-    if constexpr (Shift > 0) {
-      for (int l = Shift; l < W; ++l)
-        y[i - W + l] = carry[l];
-    }
-    return i;
+    // The lines' first points differ by less than a vector, so a line has at most one vector
+    // past the common bound: formed here, each line forms in vectors the points it would alone.
+    for_lines<K>([&](auto line) __attribute__((always_inline)) {
+      constexpr int k = decltype(line)::value;
+      done[k] = i;
+      if (i + 2 * W <= n - first[k]) {
+        form(line, i, load<V>(row[k] + i - W), load<V>(row[k] + i), load<V>(row[k] + i + W));
+        done[k] = i + W;
+      }
+    });
   };
   using Zero = std::integral_constant<BetaMode, BetaMode::zero>;
-  using Cached = std::integral_constant<int, -1>;
-  Index done = 0;
   if constexpr (Vdot) {
     // Ordinary stores only: the fused form writes CG's q, which the iteration reads back at once
-    // (streaming it was measured slower), and one instantiation per alignment would double the
-    // kernel's compile time for no caller.
+    // (streaming it was measured slower).
     (void)stores;
-    done = vector_points(Zero{}, Cached{});
-  } else if (stores == Stores::streaming && mode == BetaMode::zero) {
-    // One instantiation per alignment of y + W.
-    const Index skip = elements_to_alignment(y + W, Bytes);
-    [&]<int... S>(std::integer_sequence<int, S...>) __attribute__((always_inline)) {
-      ((skip == S ? (done = vector_points(Zero{}, std::integral_constant<int, S>{}), true)
-                  : false) ||
-       ...);
-    }
-    (std::make_integer_sequence<int, W>{});
+    vector_points(Zero{}, std::false_type{});
   } else {
-    switch (mode) {
-      case BetaMode::zero:
-        done = vector_points(Zero{}, Cached{});
-        break;
-      case BetaMode::one:
-        done = vector_points(std::integral_constant<BetaMode, BetaMode::one>{}, Cached{});
-        break;
-      case BetaMode::other:
-        done = vector_points(std::integral_constant<BetaMode, BetaMode::other>{}, Cached{});
-        break;
+    // Streaming needs the lines equally aligned (y[k] is aligned only then): lines that start
+    // at different offsets of the vector interleave their streams badly (2-d Laplacian, rows of
+    // 4099 doubles, four lines: 16.4 ms per apply streaming, 13.2 through the cache, 14.5 with
+    // one line streaming).
+    bool streaming = stores == Stores::streaming && mode == BetaMode::zero;
+    for (int k = 0; k < K; ++k)
+      streaming = streaming && first[k] == first[0] && elements_to_alignment(y[k], Bytes) == 0;
+    if (streaming) {
+      vector_points(Zero{}, std::true_type{});
+    } else {
+      switch (mode) {
+        case BetaMode::zero:
+          vector_points(Zero{}, std::false_type{});
+          break;
+        case BetaMode::one:
+          vector_points(std::integral_constant<BetaMode, BetaMode::one>{}, std::false_type{});
+          break;
+        case BetaMode::other:
+          vector_points(std::integral_constant<BetaMode, BetaMode::other>{}, std::false_type{});
+          break;
+      }
     }
   }
-  scalar_points(done, n);
+  for (int k = 0; k < K; ++k)
+    scalar_points(k, first[k] + done[k], n);
   if constexpr (Vdot) {
-    T total = scalar_partial;
-    for (int l = 0; l < W; ++l)
-      total += vector_partial[l];
-    *partial = total;
+    for (int k = 0; k < K; ++k) {
+      T total = scalar_partial[k];
+      for (int l = 0; l < W; ++l)
+        total += vector_partial[k][l];
+      partials[k] = total;
+    }
   }
+}
+
+// Lines go through the kernel several at a time, the rest one at a time. Measured on the 2-d
+// Laplacian at 4096^2, one rank, interior rows, ms per apply with streaming stores (cached):
+// AVX-512 one line 14.4 (16.9), two 11.2 (13.5), four 10.5-11.3 (12.9-13.7); AVX2 one 16.3
+// (17.5), two 13.1 (16.3), four 21.5 (15.5); SSE2 one 20.0 (20.8), two 28.0 (19.5). Streaming
+// stores narrower than a cache line, interleaved over more lines than the processor has
+// write-combining buffers for, are flushed half-filled: hence fewer lines for narrower vectors.
+template <int Bytes>
+inline constexpr int lines_per_batch = Bytes == 64 ? 4 : (Bytes == 32 ? 2 : 1);
+
+template <int Bytes, int Reach, int Count, bool Vdot, class T>
+[[gnu::always_inline]] inline void row_batches(Index n, int lines, const T* weights,
+                                               const T* const* rows, const T* coefficients,
+                                               const T* const* sources, T beta, T* const* ys,
+                                               T* partials, Stores stores) {
+  constexpr int K = lines_per_batch<Bytes>;
+  auto single = [&](int k) __attribute__((always_inline)) {
+    row_kernel<Bytes, Reach, Count, Vdot, 1>(n, weights, rows + k, coefficients,
+                                             sources + k * Count, beta, ys + k,
+                                             Vdot ? partials + k : nullptr, stores);
+  };
+  int k = 0;
+  for (; K > 1 && k + K <= lines; k += K) {
+    row_kernel<Bytes, Reach, Count, Vdot, K>(n, weights, rows + k, coefficients,
+                                             sources + k * Count, beta, ys + k,
+                                             Vdot ? partials + k : nullptr, stores);
+  }
+  for (; k < lines; ++k)
+    single(k);
 }
 
 // The supported shapes: reach 1 or 2, 0, 2 or 4 other rows (2-d and 3-d stencils).
 template <int Bytes, bool Vdot, class T>
-[[gnu::always_inline]] inline void row_shapes(Index n, int reach, const T* weights, const T* row,
-                                              int count, const T* coefficients,
-                                              const T* const* sources, T beta, T* y, T* partial,
-                                              Stores stores) {
-#define DISTLOPS_ROW_CASE(R, C)                                                                    \
-  if (reach == R && count == C)                                                                    \
-    return row_kernel<Bytes, R, C, Vdot>(n, weights, row, coefficients, sources, beta, y, partial, \
-                                         stores);
+[[gnu::always_inline]] inline void row_shapes(Index n, int lines, int reach, const T* weights,
+                                              const T* const* rows, int count,
+                                              const T* coefficients, const T* const* sources,
+                                              T beta, T* const* ys, T* partials, Stores stores) {
+#define DISTLOPS_ROW_CASE(R, C)                                                                 \
+  if (reach == R && count == C)                                                                 \
+    return row_batches<Bytes, R, C, Vdot>(n, lines, weights, rows, coefficients, sources, beta, \
+                                          ys, partials, stores);
   DISTLOPS_ROW_CASE(1, 0)
   DISTLOPS_ROW_CASE(1, 2)
   DISTLOPS_ROW_CASE(1, 4)
@@ -228,34 +294,36 @@ template <int Bytes, bool Vdot, class T>
 }
 
 template <bool Vdot, class T>
-void row_portable(Index n, int reach, const T* weights, const T* row, int count,
-                  const T* coefficients, const T* const* sources, T beta, T* y, T* partial,
-                  Stores stores) {
-  row_shapes<16, Vdot>(n, reach, weights, row, count, coefficients, sources, beta, y, partial,
-                       stores);
+void rows_portable(Index n, int lines, int reach, const T* weights, const T* const* rows, int count,
+                   const T* coefficients, const T* const* sources, T beta, T* const* ys,
+                   T* partials, Stores stores) {
+  row_shapes<16, Vdot>(n, lines, reach, weights, rows, count, coefficients, sources, beta, ys,
+                       partials, stores);
 }
 #if DISTLOPS_HAVE_X86_TARGETS
 template <bool Vdot, class T>
-DISTLOPS_TARGET_AVX2 void row_avx2(Index n, int reach, const T* weights, const T* row, int count,
-                                   const T* coefficients, const T* const* sources, T beta, T* y,
-                                   T* partial, Stores stores) {
-  row_shapes<32, Vdot>(n, reach, weights, row, count, coefficients, sources, beta, y, partial,
-                       stores);
+DISTLOPS_TARGET_AVX2 void rows_avx2(Index n, int lines, int reach, const T* weights,
+                                    const T* const* rows, int count, const T* coefficients,
+                                    const T* const* sources, T beta, T* const* ys, T* partials,
+                                    Stores stores) {
+  row_shapes<32, Vdot>(n, lines, reach, weights, rows, count, coefficients, sources, beta, ys,
+                       partials, stores);
 }
 template <bool Vdot, class T>
-DISTLOPS_TARGET_AVX512 void row_avx512(Index n, int reach, const T* weights, const T* row,
-                                       int count, const T* coefficients, const T* const* sources,
-                                       T beta, T* y, T* partial, Stores stores) {
-  row_shapes<64, Vdot>(n, reach, weights, row, count, coefficients, sources, beta, y, partial,
-                       stores);
+DISTLOPS_TARGET_AVX512 void rows_avx512(Index n, int lines, int reach, const T* weights,
+                                        const T* const* rows, int count, const T* coefficients,
+                                        const T* const* sources, T beta, T* const* ys, T* partials,
+                                        Stores stores) {
+  row_shapes<64, Vdot>(n, lines, reach, weights, rows, count, coefficients, sources, beta, ys,
+                       partials, stores);
 }
 #endif
 
-// The level's kernel, with the partial sum of row[i] * y[i] when Vdot.
+// The level's kernel, with the partial sums of rows[k][i] * ys[k][i] when Vdot.
 template <bool Vdot, class T>
-void row_at_level(InstructionSet level, Index n, int reach, const T* row_weights, const T* row,
-                  int count, const T* coefficients, const T* const* sources, T beta, T* y,
-                  T* partial, Stores stores) {
+void rows_at_level(InstructionSet level, Index n, int lines, int reach, const T* row_weights,
+                   const T* const* rows, int count, const T* coefficients, const T* const* sources,
+                   T beta, T* const* ys, T* partials, Stores stores) {
   if (!stencil_row_supported(reach, count)) {
     throw InvalidArgument("stencil_row: reach 1 or 2 and 0, 2 or 4 other rows, got reach " +
                           std::to_string(reach) + " and " + std::to_string(count) + " rows");
@@ -263,18 +331,22 @@ void row_at_level(InstructionSet level, Index n, int reach, const T* row_weights
   if (!instruction_set_available(level)) {
     throw InvalidArgument("stencil_row: the processor lacks the instruction set asked for");
   }
+  if (lines < 0) {
+    throw InvalidArgument("stencil_rows: a negative number of lines (" + std::to_string(lines) +
+                          ")");
+  }
   switch (level) {
 #if DISTLOPS_HAVE_X86_TARGETS
     case InstructionSet::avx512:
-      return row_avx512<Vdot>(n, reach, row_weights, row, count, coefficients, sources, beta, y,
-                              partial, stores);
+      return rows_avx512<Vdot>(n, lines, reach, row_weights, rows, count, coefficients, sources,
+                               beta, ys, partials, stores);
     case InstructionSet::avx2:
-      return row_avx2<Vdot>(n, reach, row_weights, row, count, coefficients, sources, beta, y,
-                            partial, stores);
+      return rows_avx2<Vdot>(n, lines, reach, row_weights, rows, count, coefficients, sources, beta,
+                             ys, partials, stores);
 #endif
     default:
-      return row_portable<Vdot>(n, reach, row_weights, row, count, coefficients, sources, beta, y,
-                                partial, stores);
+      return rows_portable<Vdot>(n, lines, reach, row_weights, rows, count, coefficients, sources,
+                                 beta, ys, partials, stores);
   }
 }
 
@@ -285,11 +357,43 @@ bool stencil_row_supported(int reach, int count) {
 }
 
 template <std::floating_point T>
+void stencil_rows(Host, InstructionSet level, Index n, int lines, int reach, const T* row_weights,
+                  const T* const* rows, int count, const T* coefficients, const T* const* sources,
+                  T beta, T* const* ys, Stores stores) {
+  rows_at_level<false>(level, n, lines, reach, row_weights, rows, count, coefficients, sources,
+                       beta, ys, static_cast<T*>(nullptr), stores);
+}
+
+template <std::floating_point T>
+void stencil_rows(Host, Index n, int lines, int reach, const T* row_weights, const T* const* rows,
+                  int count, const T* coefficients, const T* const* sources, T beta, T* const* ys,
+                  Stores stores) {
+  stencil_rows(Host{}, host_instruction_set(), n, lines, reach, row_weights, rows, count,
+               coefficients, sources, beta, ys, stores);
+}
+
+template <std::floating_point T>
+void stencil_rows_vdot(Host, InstructionSet level, Index n, int lines, int reach,
+                       const T* row_weights, const T* const* rows, int count, const T* coefficients,
+                       const T* const* sources, T* const* ys, T* partials) {
+  rows_at_level<true>(level, n, lines, reach, row_weights, rows, count, coefficients, sources, T(0),
+                      ys, partials, Stores::cached);
+}
+
+template <std::floating_point T>
+void stencil_rows_vdot(Host, Index n, int lines, int reach, const T* row_weights,
+                       const T* const* rows, int count, const T* coefficients,
+                       const T* const* sources, T* const* ys, T* partials) {
+  stencil_rows_vdot(Host{}, host_instruction_set(), n, lines, reach, row_weights, rows, count,
+                    coefficients, sources, ys, partials);
+}
+
+template <std::floating_point T>
 void stencil_row(Host, InstructionSet level, Index n, int reach, const T* row_weights, const T* row,
                  int count, const T* coefficients, const T* const* sources, T beta, T* y,
                  Stores stores) {
-  row_at_level<false>(level, n, reach, row_weights, row, count, coefficients, sources, beta, y,
-                      static_cast<T*>(nullptr), stores);
+  stencil_rows(Host{}, level, n, 1, reach, row_weights, &row, count, coefficients, sources, beta,
+               &y, stores);
 }
 
 template <std::floating_point T>
@@ -303,8 +407,8 @@ template <std::floating_point T>
 T stencil_row_vdot(Host, InstructionSet level, Index n, int reach, const T* row_weights,
                    const T* row, int count, const T* coefficients, const T* const* sources, T* y) {
   T partial = 0;
-  row_at_level<true>(level, n, reach, row_weights, row, count, coefficients, sources, T(0), y,
-                     &partial, Stores::cached);
+  stencil_rows_vdot(Host{}, level, n, 1, reach, row_weights, &row, count, coefficients, sources, &y,
+                    &partial);
   return partial;
 }
 
@@ -315,15 +419,24 @@ T stencil_row_vdot(Host, Index n, int reach, const T* row_weights, const T* row,
                           coefficients, sources, y);
 }
 
-#define DISTLOPS_INSTANTIATE_STENCIL_ROW(T)                                                 \
-  template void stencil_row<T>(Host, InstructionSet, Index, int, const T*, const T*, int,   \
-                               const T*, const T* const*, T, T*, Stores);                   \
-  template void stencil_row<T>(Host, Index, int, const T*, const T*, int, const T*,         \
-                               const T* const*, T, T*, Stores);                             \
-  template T stencil_row_vdot<T>(Host, InstructionSet, Index, int, const T*, const T*, int, \
-                                 const T*, const T* const*, T*);                            \
-  template T stencil_row_vdot<T>(Host, Index, int, const T*, const T*, int, const T*,       \
-                                 const T* const*, T*);
+#define DISTLOPS_INSTANTIATE_STENCIL_ROW(T)                                                       \
+  template void stencil_row<T>(Host, InstructionSet, Index, int, const T*, const T*, int,         \
+                               const T*, const T* const*, T, T*, Stores);                         \
+  template void stencil_row<T>(Host, Index, int, const T*, const T*, int, const T*,               \
+                               const T* const*, T, T*, Stores);                                   \
+  template T stencil_row_vdot<T>(Host, InstructionSet, Index, int, const T*, const T*, int,       \
+                                 const T*, const T* const*, T*);                                  \
+  template T stencil_row_vdot<T>(Host, Index, int, const T*, const T*, int, const T*,             \
+                                 const T* const*, T*);                                            \
+  template void stencil_rows<T>(Host, InstructionSet, Index, int, int, const T*, const T* const*, \
+                                int, const T*, const T* const*, T, T* const*, Stores);            \
+  template void stencil_rows<T>(Host, Index, int, int, const T*, const T* const*, int, const T*,  \
+                                const T* const*, T, T* const*, Stores);                           \
+  template void stencil_rows_vdot<T>(Host, InstructionSet, Index, int, int, const T*,             \
+                                     const T* const*, int, const T*, const T* const*, T* const*,  \
+                                     T*);                                                         \
+  template void stencil_rows_vdot<T>(Host, Index, int, int, const T*, const T* const*, int,       \
+                                     const T*, const T* const*, T* const*, T*);
 DISTLOPS_INSTANTIATE_STENCIL_ROW(float)
 DISTLOPS_INSTANTIATE_STENCIL_ROW(double)
 #undef DISTLOPS_INSTANTIATE_STENCIL_ROW

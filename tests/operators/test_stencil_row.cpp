@@ -5,10 +5,13 @@
 // supported shape, every kind of beta, rows shorter and longer than the vectors (the scalar
 // head and tail, the shifted vectors), the fused form stencil_row_vdot (y and sum row[i] y[i]),
 // and the shapes it refuses. Streaming stores (stencil_row and kernels::combine with
-// Stores::streaming) write exactly what ordinary stores write, at every alignment of y.
+// Stores::streaming) write exactly what ordinary stores write, at every alignment of y, and the
+// values do not depend on that alignment. stencil_rows (several lines at once, in batches)
+// forms every line bit for bit as stencil_row does for it alone, lines aligned alike or not.
 #include <array>
 #include <cmath>
 #include <complex>
+#include <memory>
 
 #include "../../operators/derivative/stencil_kernels.hpp"
 #include "distlops/core/error.hpp"
@@ -200,4 +203,133 @@ TEMPLATE_TEST_CASE("combine with streaming stores writes what ordinary stores wr
       }
     }
   }
+}
+
+TEMPLATE_TEST_CASE("stencil_row's values do not depend on the alignment of y", "[kernels][stencil]",
+                   float, double) {
+  using T = TestType;
+  constexpr int pad = 2;
+  constexpr int lanes_of_64_bytes = 64 / static_cast<int>(sizeof(T));
+  for (InstructionSet level :
+       {InstructionSet::portable, InstructionSet::avx2, InstructionSet::avx512}) {
+    if (!kernels::instruction_set_available(level)) continue;
+    for (int reach : {1, 2}) {
+      for (int count : {0, 2, 4}) {
+        for (Index n : {17, 47, 100, 131}) {
+          const RowInputs<T> inputs(n, pad, reach, count);
+          const auto& [row, weights, coefficients, others, sources] = inputs;
+          // The kernel starts its vectors where y is aligned: which points it forms one by one
+          // moves with y, and must not change them.
+          OffsetOutput<T> first(n, 0);
+          kernels::stencil_row(Host{}, level, n, reach, weights.data(), row.data() + pad, count,
+                               coefficients.data(), sources.data(), T(0), first.first);
+          for (int offset = 1; offset < lanes_of_64_bytes; ++offset) {
+            INFO("level " << int(level) << " reach " << reach << " count " << count << " n " << n
+                          << " offset " << offset);
+            OffsetOutput<T> moved(n, offset);
+            kernels::stencil_row(Host{}, level, n, reach, weights.data(), row.data() + pad, count,
+                                 coefficients.data(), sources.data(), T(0), moved.first);
+            CHECK(moved.values(n) == first.values(n));
+          }
+        }
+      }
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("stencil_rows forms each line as stencil_row does alone", "[kernels][stencil]",
+                   float, double) {
+  using T = TestType;
+  constexpr int pad = 2;
+  constexpr int lanes_of_64_bytes = 64 / static_cast<int>(sizeof(T));
+  constexpr int most_lines = 9;  // two batches of four and one line left
+  for (InstructionSet level :
+       {InstructionSet::portable, InstructionSet::avx2, InstructionSet::avx512}) {
+    if (!kernels::instruction_set_available(level)) continue;
+    for (int reach : {1, 2}) {
+      for (int count : {0, 2, 4}) {
+        for (Index n : {5, 17, 47, 100, 131}) {
+          // Every line its own inputs; the outputs equally aligned, or each line differently.
+          std::vector<std::unique_ptr<RowInputs<T>>> inputs;
+          for (int k = 0; k < most_lines; ++k)
+            inputs.push_back(std::make_unique<RowInputs<T>>(n + k, pad, reach, count));
+          for (bool alike : {true, false}) {
+            for (int lines : {1, 2, 3, 4, 5, 8, 9}) {
+              for (double beta_value : {0.0, 1.0, -0.75}) {
+                for (auto stores : {kernels::Stores::cached, kernels::Stores::streaming}) {
+                  INFO("level " << int(level) << " reach " << reach << " count " << count << " n "
+                                << n << " alike " << alike << " lines " << lines << " beta "
+                                << beta_value << " streaming "
+                                << (stores == kernels::Stores::streaming));
+                  const T beta = static_cast<T>(beta_value);
+                  std::vector<std::unique_ptr<OffsetOutput<T>>> together, alone;
+                  std::vector<const T*> rows, line_sources;
+                  std::vector<T*> ys;
+                  for (int k = 0; k < lines; ++k) {
+                    const int offset = alike ? 3 % lanes_of_64_bytes : (5 * k) % lanes_of_64_bytes;
+                    together.push_back(std::make_unique<OffsetOutput<T>>(n, offset));
+                    alone.push_back(std::make_unique<OffsetOutput<T>>(n, offset));
+                    if (beta_value != 0) {
+                      const std::vector<T> start = random_values<T>(n, 30 + k);
+                      std::copy(start.begin(), start.end(), together[k]->first);
+                      std::copy(start.begin(), start.end(), alone[k]->first);
+                    }
+                    rows.push_back(inputs[k]->row.data() + pad);
+                    ys.push_back(together[k]->first);
+                    for (int j = 0; j < count; ++j)
+                      line_sources.push_back(inputs[k]->sources[j]);
+                  }
+                  const T* weights = inputs[0]->weights.data();
+                  const T* coefficients = inputs[0]->coefficients.data();
+                  kernels::stencil_rows(Host{}, level, n, lines, reach, weights, rows.data(), count,
+                                        coefficients, line_sources.data(), beta, ys.data(), stores);
+                  kernels::streaming_fence();
+                  for (int k = 0; k < lines; ++k) {
+                    kernels::stencil_row(Host{}, level, n, reach, weights, rows[k], count,
+                                         coefficients, line_sources.data() + k * count, beta,
+                                         alone[k]->first);
+                    CHECK(together[k]->values(n) == alone[k]->values(n));
+                  }
+                  if (beta_value != 0 || stores == kernels::Stores::streaming) continue;
+                  // The fused form: the same lines and each line's sum_i row[i] y[i].
+                  std::vector<std::unique_ptr<OffsetOutput<T>>> fused;
+                  std::vector<T*> fused_ys;
+                  for (int k = 0; k < lines; ++k) {
+                    fused.push_back(std::make_unique<OffsetOutput<T>>(
+                        n, alike ? 3 % lanes_of_64_bytes : (5 * k) % lanes_of_64_bytes));
+                    fused_ys.push_back(fused[k]->first);
+                  }
+                  std::vector<T> partials(static_cast<std::size_t>(lines));
+                  kernels::stencil_rows_vdot(Host{}, level, n, lines, reach, weights, rows.data(),
+                                             count, coefficients, line_sources.data(),
+                                             fused_ys.data(), partials.data());
+                  for (int k = 0; k < lines; ++k) {
+                    CHECK(fused[k]->values(n) == alone[k]->values(n));
+                    // At the same alignment: where y sits decides which points the sum takes
+                    // from vectors, and so its order.
+                    OffsetOutput<T> single_y(
+                        n, alike ? 3 % lanes_of_64_bytes : (5 * k) % lanes_of_64_bytes);
+                    const T single = kernels::stencil_row_vdot(
+                        Host{}, level, n, reach, weights, rows[k], count, coefficients,
+                        line_sources.data() + k * count, single_y.first);
+                    CHECK(partials[k] == single);
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("stencil_rows refuses a negative number of lines", "[kernels][stencil][errors]") {
+  const std::vector<double> row(16, 1.0), weights(3, 1.0);
+  std::vector<double> y(8);
+  const double* rows[1] = {row.data() + 4};
+  double* ys[1] = {y.data()};
+  CHECK_THROWS_AS(kernels::stencil_rows(Host{}, 8, -1, 1, weights.data(), rows, 0, weights.data(),
+                                        rows, 0.0, ys),
+                  InvalidArgument);
 }

@@ -23,9 +23,10 @@ namespace distlops::kernels {
 enum class Stores { cached, streaming };
 
 /// The output size in bytes above which stores_for_output() streams: half the last-level cache
-/// (the output and an input of the same size then no longer fit together). The cache size is
-/// read once from /sys/devices/system/cpu/cpu0/cache (the largest unified cache), else from
-/// sysconf(_SC_LEVEL3_CACHE_SIZE), else taken as 32 MiB.
+/// (the output and an input of the same size then no longer fit together), at most 16 MiB (a
+/// virtual machine may list a whole socket's cache, shared with cores it does not see). The
+/// cache size is read once from /sys/devices/system/cpu/cpu0/cache (the largest unified cache),
+/// else from sysconf(_SC_LEVEL3_CACHE_SIZE), else taken as 32 MiB.
 std::size_t default_streaming_threshold_bytes();
 /// The threshold in use: the default unless set_streaming_threshold_bytes() changed it.
 std::size_t streaming_threshold_bytes();

@@ -68,7 +68,7 @@ struct State {
 }  // namespace
 
 Case big_transfer_case() {
-  return {
+  Case big_transfer{
       "big-transfer",
       "one > 2 GiB message through scatter, gather, allgather, bcast, redistribute and ghost "
       "cells, against MPI_Send",
@@ -270,6 +270,8 @@ Case big_transfer_case() {
         run.default_repeats = 1;
         return run;
       }};
+  big_transfer.on_request = true;
+  return big_transfer;
 }
 
 }  // namespace distlops::bench

@@ -98,7 +98,9 @@ std::vector<Point> sweep_points(const std::vector<Case>& cases,
 }
 
 void add_options(examples::CommandLine& line, Options& o) {
-  line.option("--cases", o.cases, "run only these cases (comma-separated; default: all)")
+  line.option("--cases", o.cases,
+              "run only these cases (comma-separated; default: all but those marked on request in "
+              "--list)")
       .delimiter(',');
   line.option("--repeats", o.repeats, "timed repeats per round (default: the case's own)")
       .positive();
@@ -163,8 +165,10 @@ int main(int argc, char** argv) {
     const std::vector<Case> cases = device ? device_cases() : all_cases();
     if (options.list) {
       if (root) {
-        for (const Case& c : cases)
-          std::cout << c.name << ": " << c.description << "\n";
+        for (const Case& c : cases) {
+          std::cout << c.name << ": " << c.description
+                    << (c.on_request ? " (only when --cases names it)" : "") << "\n";
+        }
       }
       return 0;
     }
@@ -183,7 +187,8 @@ int main(int argc, char** argv) {
       if (chosen.empty()) throw InvalidArgument("--sweep: none of the selected cases is swept");
     } else {
       for (const Case& c : cases) {
-        if (selected.empty() || selected.count(c.name)) chosen.push_back({&c, options.parameters});
+        const bool wanted = selected.empty() ? !c.on_request : selected.count(c.name) > 0;
+        if (wanted) chosen.push_back({&c, options.parameters});
       }
     }
     std::vector<std::vector<Result>> rounds(chosen.size());

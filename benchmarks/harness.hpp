@@ -65,6 +65,9 @@ struct Case {
   std::string name;
   std::string description;
   std::function<Run(const Communicator&, const Parameters&)> setup;
+  /// Runs only when --cases names it: a case that needs what a default run of every case must
+  /// not assume (big-transfer: 2 or more ranks and about 10 GiB of memory).
+  bool on_request = false;
 };
 
 struct Result {

@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <complex>
+#include <initializer_list>
 #include <memory>
 
 #include "../../operators/derivative/stencil_kernels.hpp"
@@ -44,60 +45,68 @@ struct RowInputs {
   std::array<const T*, 4> sources{};
 };
 
+// Calls f(level, reach, count) for every instruction-set level the processor has, reach 1 and
+// 2, and each of the counts of other rows given.
+template <class F>
+void for_each_row_shape(std::initializer_list<int> counts, F&& f) {
+  for (InstructionSet level :
+       {InstructionSet::portable, InstructionSet::avx2, InstructionSet::avx512}) {
+    if (!kernels::instruction_set_available(level)) continue;
+    for (int reach : {1, 2}) {
+      for (int count : counts)
+        f(level, reach, count);
+    }
+  }
+}
+
 }  // namespace
 
 TEMPLATE_TEST_CASE("stencil_row sums the row taps and the other rows", "[kernels][stencil]", float,
                    double) {
   using T = TestType;
   constexpr int pad = 2;  // the row is read up to 2 points beyond [0, n)
-  for (InstructionSet level :
-       {InstructionSet::portable, InstructionSet::avx2, InstructionSet::avx512}) {
-    if (!kernels::instruction_set_available(level)) continue;
-    for (int reach : {1, 2}) {
-      for (int count : {0, 2, 4}) {
-        for (Index n : {0, 1, 5, 17, 24, 47, 48, 49, 64, 100, 131, 1000}) {
-          for (double beta_value : {0.0, 1.0, -0.75}) {
-            INFO("level " << int(level) << " reach " << reach << " count " << count << " n " << n
-                          << " beta " << beta_value);
-            const RowInputs<T> inputs(n, pad, reach, count);
-            const auto& [row, weights, coefficients, others, sources] = inputs;
-            const T beta = static_cast<T>(beta_value);
-            std::vector<T> y = random_values<T>(n, 4);
-            if (beta_value == 0) std::fill(y.begin(), y.end(), std::nan(""));  // never read
-            std::vector<long double> expected(static_cast<std::size_t>(n));
-            for (Index i = 0; i < n; ++i) {
-              long double sum = 0;
-              for (int o = -reach; o <= reach; ++o)
-                sum += (long double)weights[o + reach] * row[i + pad + o];
-              for (int k = 0; k < count; ++k)
-                sum += (long double)coefficients[k] * others[k][i];
-              if (beta_value != 0) sum += (long double)beta * y[i];
-              expected[i] = sum;
-            }
-            kernels::stencil_row(Host{}, level, n, reach, weights.data(), row.data() + pad, count,
-                                 coefficients.data(), sources.data(), beta, y.data());
-            double error = 0;
-            for (Index i = 0; i < n; ++i)
-              error = std::max(error, double(std::abs((long double)y[i] - expected[i])));
-            CHECK(error <= 20 * tolerance<T>());
-            if (beta_value != 0) continue;
-            // The fused form: the same y, and sum_i row[i] y[i] against the exact sum.
-            std::vector<T> fused_y(static_cast<std::size_t>(n), T(std::nan("")));
-            const T partial = kernels::stencil_row_vdot(
-                Host{}, level, n, reach, weights.data(), row.data() + pad, count,
-                coefficients.data(), sources.data(), fused_y.data());
-            CHECK(fused_y == y);
-            long double vdot = 0, scale = 0;
-            for (Index i = 0; i < n; ++i) {
-              vdot += (long double)row[i + pad] * expected[i];
-              scale += std::abs((long double)row[i + pad] * expected[i]);
-            }
-            CHECK(std::abs((long double)partial - vdot) <= 20 * tolerance<T>() * (scale + 1));
-          }
+  for_each_row_shape({0, 2, 4}, [&](InstructionSet level, int reach, int count) {
+    for (Index n : {0, 1, 5, 17, 24, 47, 48, 49, 64, 100, 131, 1000}) {
+      for (double beta_value : {0.0, 1.0, -0.75}) {
+        INFO("level " << int(level) << " reach " << reach << " count " << count << " n " << n
+                      << " beta " << beta_value);
+        const RowInputs<T> inputs(n, pad, reach, count);
+        const auto& [row, weights, coefficients, others, sources] = inputs;
+        const T beta = static_cast<T>(beta_value);
+        std::vector<T> y = random_values<T>(n, 4);
+        if (beta_value == 0) std::fill(y.begin(), y.end(), std::nan(""));  // never read
+        std::vector<long double> expected(static_cast<std::size_t>(n));
+        for (Index i = 0; i < n; ++i) {
+          long double sum = 0;
+          for (int o = -reach; o <= reach; ++o)
+            sum += (long double)weights[o + reach] * row[i + pad + o];
+          for (int k = 0; k < count; ++k)
+            sum += (long double)coefficients[k] * others[k][i];
+          if (beta_value != 0) sum += (long double)beta * y[i];
+          expected[i] = sum;
         }
+        kernels::stencil_row(Host{}, level, n, reach, weights.data(), row.data() + pad, count,
+                             coefficients.data(), sources.data(), beta, y.data());
+        double error = 0;
+        for (Index i = 0; i < n; ++i)
+          error = std::max(error, double(std::abs((long double)y[i] - expected[i])));
+        CHECK(error <= 20 * tolerance<T>());
+        if (beta_value != 0) continue;
+        // The fused form: the same y, and sum_i row[i] y[i] against the exact sum.
+        std::vector<T> fused_y(static_cast<std::size_t>(n), T(std::nan("")));
+        const T partial =
+            kernels::stencil_row_vdot(Host{}, level, n, reach, weights.data(), row.data() + pad,
+                                      count, coefficients.data(), sources.data(), fused_y.data());
+        CHECK(fused_y == y);
+        long double vdot = 0, scale = 0;
+        for (Index i = 0; i < n; ++i) {
+          vdot += (long double)row[i + pad] * expected[i];
+          scale += std::abs((long double)row[i + pad] * expected[i]);
+        }
+        CHECK(std::abs((long double)partial - vdot) <= 20 * tolerance<T>() * (scale + 1));
       }
     }
-  }
+  });
 }
 
 TEST_CASE("stencil_row refuses the shapes it has no kernel for", "[kernels][stencil][errors]") {
@@ -136,31 +145,25 @@ TEMPLATE_TEST_CASE("stencil_row with streaming stores writes what ordinary store
   using T = TestType;
   constexpr int pad = 2;
   constexpr int lanes_of_64_bytes = 64 / static_cast<int>(sizeof(T));
-  for (InstructionSet level :
-       {InstructionSet::portable, InstructionSet::avx2, InstructionSet::avx512}) {
-    if (!kernels::instruction_set_available(level)) continue;
-    for (int reach : {1, 2}) {
-      for (int count : {0, 4}) {
-        for (Index n : {5, 47, 100, 131}) {
-          const RowInputs<T> inputs(n, pad, reach, count);
-          const auto& [row, weights, coefficients, others, sources] = inputs;
-          // Every alignment of y within a 64-byte line.
-          for (int offset = 0; offset < lanes_of_64_bytes; ++offset) {
-            INFO("level " << int(level) << " reach " << reach << " count " << count << " n " << n
-                          << " offset " << offset);
-            OffsetOutput<T> cached(n, offset), streamed(n, offset);
-            kernels::stencil_row(Host{}, level, n, reach, weights.data(), row.data() + pad, count,
-                                 coefficients.data(), sources.data(), T(0), cached.first);
-            kernels::stencil_row(Host{}, level, n, reach, weights.data(), row.data() + pad, count,
-                                 coefficients.data(), sources.data(), T(0), streamed.first,
-                                 kernels::Stores::streaming);
-            kernels::streaming_fence();
-            CHECK(streamed.values(n) == cached.values(n));
-          }
-        }
+  for_each_row_shape({0, 4}, [&](InstructionSet level, int reach, int count) {
+    for (Index n : {5, 47, 100, 131}) {
+      const RowInputs<T> inputs(n, pad, reach, count);
+      const auto& [row, weights, coefficients, others, sources] = inputs;
+      // Every alignment of y within a 64-byte line.
+      for (int offset = 0; offset < lanes_of_64_bytes; ++offset) {
+        INFO("level " << int(level) << " reach " << reach << " count " << count << " n " << n
+                      << " offset " << offset);
+        OffsetOutput<T> cached(n, offset), streamed(n, offset);
+        kernels::stencil_row(Host{}, level, n, reach, weights.data(), row.data() + pad, count,
+                             coefficients.data(), sources.data(), T(0), cached.first);
+        kernels::stencil_row(Host{}, level, n, reach, weights.data(), row.data() + pad, count,
+                             coefficients.data(), sources.data(), T(0), streamed.first,
+                             kernels::Stores::streaming);
+        kernels::streaming_fence();
+        CHECK(streamed.values(n) == cached.values(n));
       }
     }
-  }
+  });
 }
 
 TEMPLATE_TEST_CASE("combine with streaming stores writes what ordinary stores write",
@@ -210,31 +213,25 @@ TEMPLATE_TEST_CASE("stencil_row's values do not depend on the alignment of y", "
   using T = TestType;
   constexpr int pad = 2;
   constexpr int lanes_of_64_bytes = 64 / static_cast<int>(sizeof(T));
-  for (InstructionSet level :
-       {InstructionSet::portable, InstructionSet::avx2, InstructionSet::avx512}) {
-    if (!kernels::instruction_set_available(level)) continue;
-    for (int reach : {1, 2}) {
-      for (int count : {0, 2, 4}) {
-        for (Index n : {17, 47, 100, 131}) {
-          const RowInputs<T> inputs(n, pad, reach, count);
-          const auto& [row, weights, coefficients, others, sources] = inputs;
-          // The kernel starts its vectors where y is aligned: which points it forms one by one
-          // moves with y, and must not change them.
-          OffsetOutput<T> first(n, 0);
-          kernels::stencil_row(Host{}, level, n, reach, weights.data(), row.data() + pad, count,
-                               coefficients.data(), sources.data(), T(0), first.first);
-          for (int offset = 1; offset < lanes_of_64_bytes; ++offset) {
-            INFO("level " << int(level) << " reach " << reach << " count " << count << " n " << n
-                          << " offset " << offset);
-            OffsetOutput<T> moved(n, offset);
-            kernels::stencil_row(Host{}, level, n, reach, weights.data(), row.data() + pad, count,
-                                 coefficients.data(), sources.data(), T(0), moved.first);
-            CHECK(moved.values(n) == first.values(n));
-          }
-        }
+  for_each_row_shape({0, 2, 4}, [&](InstructionSet level, int reach, int count) {
+    for (Index n : {17, 47, 100, 131}) {
+      const RowInputs<T> inputs(n, pad, reach, count);
+      const auto& [row, weights, coefficients, others, sources] = inputs;
+      // The kernel starts its vectors where y is aligned: which points it forms one by one
+      // moves with y, and must not change them.
+      OffsetOutput<T> first(n, 0);
+      kernels::stencil_row(Host{}, level, n, reach, weights.data(), row.data() + pad, count,
+                           coefficients.data(), sources.data(), T(0), first.first);
+      for (int offset = 1; offset < lanes_of_64_bytes; ++offset) {
+        INFO("level " << int(level) << " reach " << reach << " count " << count << " n " << n
+                      << " offset " << offset);
+        OffsetOutput<T> moved(n, offset);
+        kernels::stencil_row(Host{}, level, n, reach, weights.data(), row.data() + pad, count,
+                             coefficients.data(), sources.data(), T(0), moved.first);
+        CHECK(moved.values(n) == first.values(n));
       }
     }
-  }
+  });
 }
 
 TEMPLATE_TEST_CASE("stencil_rows forms each line as stencil_row does alone", "[kernels][stencil]",
@@ -243,85 +240,77 @@ TEMPLATE_TEST_CASE("stencil_rows forms each line as stencil_row does alone", "[k
   constexpr int pad = 2;
   constexpr int lanes_of_64_bytes = 64 / static_cast<int>(sizeof(T));
   constexpr int most_lines = 9;  // two batches of four and one line left
-  for (InstructionSet level :
-       {InstructionSet::portable, InstructionSet::avx2, InstructionSet::avx512}) {
-    if (!kernels::instruction_set_available(level)) continue;
-    for (int reach : {1, 2}) {
-      for (int count : {0, 2, 4}) {
-        for (Index n : {5, 17, 47, 100, 131}) {
-          // Every line its own inputs; the outputs equally aligned, or each line differently.
-          std::vector<std::unique_ptr<RowInputs<T>>> inputs;
-          for (int k = 0; k < most_lines; ++k)
-            inputs.push_back(std::make_unique<RowInputs<T>>(n + k, pad, reach, count));
-          for (bool alike : {true, false}) {
-            for (int lines : {1, 2, 3, 4, 5, 8, 9}) {
-              for (double beta_value : {0.0, 1.0, -0.75}) {
-                for (auto stores : {kernels::Stores::cached, kernels::Stores::streaming}) {
-                  INFO("level " << int(level) << " reach " << reach << " count " << count << " n "
-                                << n << " alike " << alike << " lines " << lines << " beta "
-                                << beta_value << " streaming "
-                                << (stores == kernels::Stores::streaming));
-                  const T beta = static_cast<T>(beta_value);
-                  std::vector<std::unique_ptr<OffsetOutput<T>>> together, alone;
-                  std::vector<const T*> rows, line_sources;
-                  std::vector<T*> ys;
-                  for (int k = 0; k < lines; ++k) {
-                    const int offset = alike ? 3 % lanes_of_64_bytes : (5 * k) % lanes_of_64_bytes;
-                    together.push_back(std::make_unique<OffsetOutput<T>>(n, offset));
-                    alone.push_back(std::make_unique<OffsetOutput<T>>(n, offset));
-                    if (beta_value != 0) {
-                      const std::vector<T> start = random_values<T>(n, 30 + k);
-                      std::copy(start.begin(), start.end(), together[k]->first);
-                      std::copy(start.begin(), start.end(), alone[k]->first);
-                    }
-                    rows.push_back(inputs[k]->row.data() + pad);
-                    ys.push_back(together[k]->first);
-                    for (int j = 0; j < count; ++j)
-                      line_sources.push_back(inputs[k]->sources[j]);
-                  }
-                  const T* weights = inputs[0]->weights.data();
-                  const T* coefficients = inputs[0]->coefficients.data();
-                  kernels::stencil_rows(Host{}, level, n, lines, reach, weights, rows.data(), count,
-                                        coefficients, line_sources.data(), beta, ys.data(), stores);
-                  kernels::streaming_fence();
-                  for (int k = 0; k < lines; ++k) {
-                    kernels::stencil_row(Host{}, level, n, reach, weights, rows[k], count,
-                                         coefficients, line_sources.data() + k * count, beta,
-                                         alone[k]->first);
-                    CHECK(together[k]->values(n) == alone[k]->values(n));
-                  }
-                  if (beta_value != 0 || stores == kernels::Stores::streaming) continue;
-                  // The fused form: the same lines and each line's sum_i row[i] y[i].
-                  std::vector<std::unique_ptr<OffsetOutput<T>>> fused;
-                  std::vector<T*> fused_ys;
-                  for (int k = 0; k < lines; ++k) {
-                    fused.push_back(std::make_unique<OffsetOutput<T>>(
-                        n, alike ? 3 % lanes_of_64_bytes : (5 * k) % lanes_of_64_bytes));
-                    fused_ys.push_back(fused[k]->first);
-                  }
-                  std::vector<T> partials(static_cast<std::size_t>(lines));
-                  kernels::stencil_rows_vdot(Host{}, level, n, lines, reach, weights, rows.data(),
-                                             count, coefficients, line_sources.data(),
-                                             fused_ys.data(), partials.data());
-                  for (int k = 0; k < lines; ++k) {
-                    CHECK(fused[k]->values(n) == alone[k]->values(n));
-                    // At the same alignment: where y sits decides which points the sum takes
-                    // from vectors, and so its order.
-                    OffsetOutput<T> single_y(
-                        n, alike ? 3 % lanes_of_64_bytes : (5 * k) % lanes_of_64_bytes);
-                    const T single = kernels::stencil_row_vdot(
-                        Host{}, level, n, reach, weights, rows[k], count, coefficients,
-                        line_sources.data() + k * count, single_y.first);
-                    CHECK(partials[k] == single);
-                  }
+  for_each_row_shape({0, 2, 4}, [&](InstructionSet level, int reach, int count) {
+    for (Index n : {5, 17, 47, 100, 131}) {
+      // Every line its own inputs; the outputs equally aligned, or each line differently.
+      std::vector<std::unique_ptr<RowInputs<T>>> inputs;
+      for (int k = 0; k < most_lines; ++k)
+        inputs.push_back(std::make_unique<RowInputs<T>>(n + k, pad, reach, count));
+      for (bool alike : {true, false}) {
+        for (int lines : {1, 2, 3, 4, 5, 8, 9}) {
+          for (double beta_value : {0.0, 1.0, -0.75}) {
+            for (auto stores : {kernels::Stores::cached, kernels::Stores::streaming}) {
+              INFO("level " << int(level) << " reach " << reach << " count " << count << " n " << n
+                            << " alike " << alike << " lines " << lines << " beta " << beta_value
+                            << " streaming " << (stores == kernels::Stores::streaming));
+              const T beta = static_cast<T>(beta_value);
+              std::vector<std::unique_ptr<OffsetOutput<T>>> together, alone;
+              std::vector<const T*> rows, line_sources;
+              std::vector<T*> ys;
+              for (int k = 0; k < lines; ++k) {
+                const int offset = alike ? 3 % lanes_of_64_bytes : (5 * k) % lanes_of_64_bytes;
+                together.push_back(std::make_unique<OffsetOutput<T>>(n, offset));
+                alone.push_back(std::make_unique<OffsetOutput<T>>(n, offset));
+                if (beta_value != 0) {
+                  const std::vector<T> start = random_values<T>(n, 30 + k);
+                  std::copy(start.begin(), start.end(), together[k]->first);
+                  std::copy(start.begin(), start.end(), alone[k]->first);
                 }
+                rows.push_back(inputs[k]->row.data() + pad);
+                ys.push_back(together[k]->first);
+                for (int j = 0; j < count; ++j)
+                  line_sources.push_back(inputs[k]->sources[j]);
+              }
+              const T* weights = inputs[0]->weights.data();
+              const T* coefficients = inputs[0]->coefficients.data();
+              kernels::stencil_rows(Host{}, level, n, lines, reach, weights, rows.data(), count,
+                                    coefficients, line_sources.data(), beta, ys.data(), stores);
+              kernels::streaming_fence();
+              for (int k = 0; k < lines; ++k) {
+                kernels::stencil_row(Host{}, level, n, reach, weights, rows[k], count, coefficients,
+                                     line_sources.data() + k * count, beta, alone[k]->first);
+                CHECK(together[k]->values(n) == alone[k]->values(n));
+              }
+              if (beta_value != 0 || stores == kernels::Stores::streaming) continue;
+              // The fused form: the same lines and each line's sum_i row[i] y[i].
+              std::vector<std::unique_ptr<OffsetOutput<T>>> fused;
+              std::vector<T*> fused_ys;
+              for (int k = 0; k < lines; ++k) {
+                fused.push_back(std::make_unique<OffsetOutput<T>>(
+                    n, alike ? 3 % lanes_of_64_bytes : (5 * k) % lanes_of_64_bytes));
+                fused_ys.push_back(fused[k]->first);
+              }
+              std::vector<T> partials(static_cast<std::size_t>(lines));
+              kernels::stencil_rows_vdot(Host{}, level, n, lines, reach, weights, rows.data(),
+                                         count, coefficients, line_sources.data(), fused_ys.data(),
+                                         partials.data());
+              for (int k = 0; k < lines; ++k) {
+                CHECK(fused[k]->values(n) == alone[k]->values(n));
+                // At the same alignment: where y sits decides which points the sum takes
+                // from vectors, and so its order.
+                OffsetOutput<T> single_y(
+                    n, alike ? 3 % lanes_of_64_bytes : (5 * k) % lanes_of_64_bytes);
+                const T single = kernels::stencil_row_vdot(
+                    Host{}, level, n, reach, weights, rows[k], count, coefficients,
+                    line_sources.data() + k * count, single_y.first);
+                CHECK(partials[k] == single);
               }
             }
           }
         }
       }
     }
-  }
+  });
 }
 
 TEST_CASE("stencil_rows refuses a negative number of lines", "[kernels][stencil][errors]") {

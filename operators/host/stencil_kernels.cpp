@@ -258,20 +258,21 @@ template <int Bytes, int Reach, int Count, bool Vdot, class T>
                                                const T* const* rows, const T* coefficients,
                                                const T* const* sources, T beta, T* const* ys,
                                                T* partials, Stores stores) {
-  constexpr int K = lines_per_batch<Bytes>;
-  auto single = [&](int k) __attribute__((always_inline)) {
-    row_kernel<Bytes, Reach, Count, Vdot, 1>(n, weights, rows + k, coefficients,
+  // L lines from line k on, in one call of the kernel.
+  auto lines_from = [&]<int L>(std::integral_constant<int, L>, int k)
+      __attribute__((always_inline)) {
+    row_kernel<Bytes, Reach, Count, Vdot, L>(n, weights, rows + k, coefficients,
                                              sources + k * Count, beta, ys + k,
                                              Vdot ? partials + k : nullptr, stores);
   };
+  constexpr int K = lines_per_batch<Bytes>;
   int k = 0;
-  for (; K > 1 && k + K <= lines; k += K) {
-    row_kernel<Bytes, Reach, Count, Vdot, K>(n, weights, rows + k, coefficients,
-                                             sources + k * Count, beta, ys + k,
-                                             Vdot ? partials + k : nullptr, stores);
+  if constexpr (K > 1) {
+    for (; k + K <= lines; k += K)
+      lines_from(std::integral_constant<int, K>{}, k);
   }
   for (; k < lines; ++k)
-    single(k);
+    lines_from(std::integral_constant<int, 1>{}, k);
 }
 
 // The supported shapes: reach 1 or 2, 0, 2 or 4 other rows (2-d and 3-d stencils).

@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <span>
 #include <utility>
 
 #include "distlops/core/types.hpp"
@@ -44,5 +45,18 @@ class MessageDatatype {
 /// `limit`, which must be at least 2.
 MessageDatatype block_datatype(Index count, MPI_Datatype element, std::size_t element_size,
                                Index limit, Index offset_bytes = 0);
+
+/// `count` instances of `block` whose starts are `stride_bytes` apart, as one (uncommitted)
+/// datatype: nested strided types above `limit` instances, so that any count works.
+MessageDatatype strided_datatype(Index count, Index stride_bytes, MPI_Datatype block, Index limit);
+
+/// A committed datatype for the box of `extent` at `corner` of a C-order array of
+/// `array_shape` whose elements are `element_size` bytes (`element`), starting `offset_bytes`
+/// after the buffer given to MPI plus the corner's offset: one instance moves the whole box in
+/// place. Axes of extent 1 are dropped and axes contiguous in the array merged; no count
+/// handed to MPI exceeds `limit` (at least 2). The box must not be empty.
+MessageDatatype box_datatype(std::span<const Index> array_shape, std::span<const Index> corner,
+                             std::span<const Index> extent, MPI_Datatype element,
+                             std::size_t element_size, Index limit, Index offset_bytes = 0);
 
 }  // namespace distlops::detail

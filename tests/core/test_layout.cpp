@@ -2,9 +2,11 @@
 // Copyright (c) 2026 The distlops authors
 // Layout: PyLops-MPI's default split, custom local shapes, masks, derived layouts, and the
 // validation of bad or inconsistent arguments (same exception on every rank).
+#include "box_layouts.hpp"
 #include "test_support.hpp"
 
 using namespace distlops;
+using distlops::testing::box_test_grids;
 using distlops::testing::world;
 
 TEST_CASE("the default split gives n/P + 1 items to the first n % P ranks", "[layout]") {
@@ -181,22 +183,6 @@ TEST_CASE("element counts are exact or refused, never overflowed", "[layout][ove
 
 namespace {
 
-// The grids of `ndim` axes whose product is `ranks`, in the list the box tests run on.
-std::vector<std::vector<int>> grids_of(int ranks, std::size_t ndim) {
-  const std::vector<std::vector<int>> all2 = {{1, 1}, {2, 1}, {1, 2}, {2, 2},
-                                              {3, 1}, {1, 3}, {4, 1}, {1, 4}};
-  const std::vector<std::vector<int>> all3 = {{1, 1, 1}, {2, 1, 1}, {1, 1, 2}, {1, 3, 1}, {3, 1, 1},
-                                              {2, 2, 1}, {1, 2, 2}, {2, 1, 2}, {4, 1, 1}};
-  std::vector<std::vector<int>> grids;
-  for (const auto& grid : ndim == 2 ? all2 : all3) {
-    int product = 1;
-    for (int parts : grid)
-      product *= parts;
-    if (product == ranks) grids.push_back(grid);
-  }
-  return grids;
-}
-
 // Rank r's box under `grid` over `shape`, from first principles: r's row-major coordinates
 // and, along each axis, the first n % p parts one longer.
 ArrayBox expected_box(const Shape& shape, const std::vector<int>& grid, int rank) {
@@ -270,7 +256,7 @@ TEST_CASE("grid layouts give every rank its box of the grid", "[layout][box]") {
   const Communicator comm = world();
   const int size = comm.size();
   for (const Shape& shape : {Shape{7, 5}, Shape{2, 9}, Shape{1, 3}, Shape{0, 4}}) {
-    for (const std::vector<int>& grid : grids_of(size, 2)) {
+    for (const std::vector<int>& grid : box_test_grids(size, 2)) {
       INFO("shape " << to_string(shape) << " grid " << grid[0] << "x" << grid[1]);
       const Layout layout(comm, shape, LayoutOptions{.grid = grid});
       CHECK(layout.has_grid());
@@ -292,7 +278,7 @@ TEST_CASE("grid layouts give every rank its box of the grid", "[layout][box]") {
       CHECK(static_cast<int>(layout.cut_axes().size()) == cut);
     }
   }
-  for (const std::vector<int>& grid : grids_of(size, 3)) {
+  for (const std::vector<int>& grid : box_test_grids(size, 3)) {
     const Shape shape{5, 3, 4};
     INFO("3-d grid " << grid[0] << "x" << grid[1] << "x" << grid[2]);
     const Layout layout(comm, shape, LayoutOptions{.grid = grid});
@@ -380,7 +366,7 @@ TEST_CASE("explicit boxes: grids are recognised, others kept as given", "[layout
   const Communicator comm = world();
   const int size = comm.size();
   // The boxes of a grid become that grid.
-  for (const std::vector<int>& grid : grids_of(size, 2)) {
+  for (const std::vector<int>& grid : box_test_grids(size, 2)) {
     const Shape shape{5, 7};
     std::vector<ArrayBox> boxes;
     for (int r = 0; r < size; ++r)

@@ -307,14 +307,17 @@ GhostExchange::GhostExchange(const Layout& layout, std::span<const GhostWidths> 
   const int size = comm.size();
   const int me = comm.rank();
   const int ndim = layout.ndim();
-  // Every rank's widths (and whether it gave one pair per axis), on every rank.
-  const auto words = static_cast<std::size_t>(2 * ndim + 1);
+  // Every rank's widths (and whether it gave one pair per axis), reach and region, on every
+  // rank.
+  const auto words = static_cast<std::size_t>(2 * ndim + 3);
   std::vector<Index> mine(words, 0);
   mine[0] = static_cast<Index>(widths.size());
   for (std::size_t k = 0; k < widths.size() && k < static_cast<std::size_t>(ndim); ++k) {
     mine[1 + 2 * k] = widths[k].front;
     mine[2 + 2 * k] = widths[k].back;
   }
+  mine[words - 2] = static_cast<Index>(reach);
+  mine[words - 1] = static_cast<Index>(region);
   std::vector<Index> all(words * static_cast<std::size_t>(size));
   comm.allgather(mine.data(), static_cast<Index>(words), all.data());
   if (layout.replicated()) {
@@ -331,6 +334,10 @@ GhostExchange::GhostExchange(const Layout& layout, std::span<const GhostWidths> 
   std::vector<Shape> back_of(front_of);
   for (int r = 0; r < size; ++r) {
     const Index* given = all.data() + words * static_cast<std::size_t>(r);
+    if (given[words - 2] != all[words - 2] || given[words - 1] != all[words - 1]) {
+      throw InvalidArgument("ghost cells: rank " + std::to_string(r) +
+                            " asks for another reach or region than rank 0");
+    }
     if (given[0] != ndim) {
       throw InvalidArgument("ghost cells: rank " + std::to_string(r) + " gives widths for " +
                             std::to_string(given[0]) + " axes, the array has " +

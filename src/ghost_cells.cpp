@@ -390,25 +390,35 @@ GhostExchange::GhostExchange(const Layout& layout, std::span<const GhostWidths> 
     widths_[k] = {front_of[me][k], back_of[me][k]};
     ghosted_shape_[k] += front_of[me][k] + back_of[me][k];
   }
+  // The transfer of `part` (global coordinates) to or from `peer`, placed in a block of shape
+  // `block` whose first element is at `origin`; in a workspace where it is not contiguous there.
+  auto transfer_of = [&](int peer, const GhostBox& part, Index count, const Shape& origin,
+                         const Shape& block, Index& workspace) {
+    BoxTransfer transfer{peer, Shape(ndim), Shape(ndim), count};
+    for (int k = 0; k < ndim; ++k) {
+      transfer.corner[k] = part.lower[k] - origin[k];
+      transfer.extent[k] = part.upper[k] - part.lower[k];
+    }
+    transfer.direct =
+        kernels::detail::contiguous_offset_in_block(block, transfer.corner, transfer.extent);
+    if (transfer.direct < 0) {
+      transfer.workspace_offset = workspace;
+      workspace += count;
+    }
+    return transfer;
+  };
   // What this rank receives: its pieces, each from the ranks that own a part of it, in order.
+  Shape ghosted_origin = own.lower;
+  for (int k = 0; k < ndim; ++k)
+    ghosted_origin[k] -= front_of[me][k];
   for (const GhostBox& piece :
        ghost_pieces(own.lower, own.upper, front_of[me], back_of[me], region)) {
     for (int q = 0; q < size; ++q) {
       Index count = 0;
       const GhostBox part = ghost_overlap(piece, layout, q, count);
       if (count == 0 || q == me) continue;
-      BoxTransfer transfer{q, Shape(ndim), Shape(ndim), count};
-      for (int k = 0; k < ndim; ++k) {
-        transfer.corner[k] = part.lower[k] - (own.lower[k] - front_of[me][k]);
-        transfer.extent[k] = part.upper[k] - part.lower[k];
-      }
-      transfer.direct = kernels::detail::contiguous_offset_in_block(ghosted_shape_, transfer.corner,
-                                                                    transfer.extent);
-      if (transfer.direct < 0) {
-        transfer.workspace_offset = box_unpack_elements_;
-        box_unpack_elements_ += count;
-      }
-      box_receives_.push_back(std::move(transfer));
+      box_receives_.push_back(
+          transfer_of(q, part, count, ghosted_origin, ghosted_shape_, box_unpack_elements_));
     }
   }
   // What it sends: the parts of the other ranks' pieces that it owns, in their order.
@@ -420,18 +430,8 @@ GhostExchange::GhostExchange(const Layout& layout, std::span<const GhostWidths> 
       Index count = 0;
       const GhostBox part = ghost_overlap(piece, layout, me, count);
       if (count == 0) continue;
-      BoxTransfer transfer{r, Shape(ndim), Shape(ndim), count};
-      for (int k = 0; k < ndim; ++k) {
-        transfer.corner[k] = part.lower[k] - own.lower[k];
-        transfer.extent[k] = part.upper[k] - part.lower[k];
-      }
-      transfer.direct = kernels::detail::contiguous_offset_in_block(local_shape_, transfer.corner,
-                                                                    transfer.extent);
-      if (transfer.direct < 0) {
-        transfer.workspace_offset = box_pack_elements_;
-        box_pack_elements_ += count;
-      }
-      box_sends_.push_back(std::move(transfer));
+      box_sends_.push_back(
+          transfer_of(r, part, count, own.lower, local_shape_, box_pack_elements_));
     }
   }
   box_send_messages_.reserve(box_sends_.size());

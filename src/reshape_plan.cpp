@@ -83,42 +83,46 @@ ReshapePlan::ReshapePlan(const Layout& source, const Layout& destination)
   }
 }
 
-Index ReshapePlan::bytes_sent(std::size_t element_size) const {
+namespace {
+
+// Elements of the boxes that go to (or come from) ranks other than `me`.
+Index elements_off_rank(const std::vector<BlockBox>& boxes, int me) {
   Index elements = 0;
-  for (std::size_t r = 0; r < exchange_.sends.size(); ++r) {
-    if (static_cast<int>(r) != source_.rank()) elements += exchange_.sends[r].count;
+  for (std::size_t r = 0; r < boxes.size(); ++r) {
+    if (static_cast<int>(r) != me) elements += boxes[r].count;
   }
-  return elements * static_cast<Index>(element_size);
+  return elements;
+}
+
+// Per rank, the elements of `boxes`; of a plan that only copies, the rank's own block.
+std::vector<Index> counts_of(const std::vector<BlockBox>& boxes, bool local_only,
+                             const Layout& destination) {
+  std::vector<Index> counts(static_cast<std::size_t>(destination.size()), 0);
+  if (local_only) {
+    counts[static_cast<std::size_t>(destination.rank())] = destination.local_size();
+    return counts;
+  }
+  for (std::size_t r = 0; r < counts.size(); ++r)
+    counts[r] = boxes[r].count;
+  return counts;
+}
+
+}  // namespace
+
+Index ReshapePlan::bytes_sent(std::size_t element_size) const {
+  return elements_off_rank(exchange_.sends, source_.rank()) * static_cast<Index>(element_size);
 }
 
 Index ReshapePlan::bytes_received(std::size_t element_size) const {
-  Index elements = 0;
-  for (std::size_t r = 0; r < exchange_.receives.size(); ++r) {
-    if (static_cast<int>(r) != source_.rank()) elements += exchange_.receives[r].count;
-  }
-  return elements * static_cast<Index>(element_size);
+  return elements_off_rank(exchange_.receives, source_.rank()) * static_cast<Index>(element_size);
 }
 
 std::vector<Index> ReshapePlan::send_counts() const {
-  std::vector<Index> counts(static_cast<std::size_t>(source_.size()), 0);
-  if (local_only_) {
-    counts[static_cast<std::size_t>(source_.rank())] = destination_.local_size();
-    return counts;
-  }
-  for (std::size_t r = 0; r < counts.size(); ++r)
-    counts[r] = exchange_.sends[r].count;
-  return counts;
+  return counts_of(exchange_.sends, local_only_, destination_);
 }
 
 std::vector<Index> ReshapePlan::receive_counts() const {
-  std::vector<Index> counts(static_cast<std::size_t>(source_.size()), 0);
-  if (local_only_) {
-    counts[static_cast<std::size_t>(source_.rank())] = destination_.local_size();
-    return counts;
-  }
-  for (std::size_t r = 0; r < counts.size(); ++r)
-    counts[r] = exchange_.receives[r].count;
-  return counts;
+  return counts_of(exchange_.receives, local_only_, destination_);
 }
 
 void ReshapePlan::execute_bytes(Transport& transport, std::size_t element_size, const void* source,

@@ -39,46 +39,39 @@ std::unique_ptr<PackedBoxExchange> pack_plan(const BoxExchange& exchange, Transp
   plan->send_displacements.assign(ranks, 0);
   plan->receive_counts.assign(ranks, 0);
   plan->receive_displacements.assign(ranks, 0);
-  for (std::size_t r = 0; r < ranks; ++r) {
-    if (static_cast<int>(r) == me) continue;  // copied locally
-    const BlockBox& out = exchange.sends[r];
-    const BlockBox& in = exchange.receives[r];
-    plan->send_counts[r] = out.count * es;
-    plan->receive_counts[r] = in.count * es;
-    if (out.count > 0 && kernels::detail::contiguous_offset_in_block(exchange.source_block,
-                                                                     out.corner, out.extent) < 0) {
-      plan->send_in_place = false;
-    }
-    if (in.count > 0 && kernels::detail::contiguous_offset_in_block(exchange.destination_block,
-                                                                    in.corner, in.extent) < 0) {
-      plan->receive_in_place = false;
-    }
-  }
-  for (std::size_t r = 0; r < ranks; ++r) {
-    if (static_cast<int>(r) == me) continue;
-    const BlockBox& out = exchange.sends[r];
-    const BlockBox& in = exchange.receives[r];
-    if (plan->send_in_place) {
-      if (out.count > 0) {
-        plan->send_displacements[r] = kernels::detail::contiguous_offset_in_block(
-                                          exchange.source_block, out.corner, out.extent) *
-                                      es;
+  // A side moves in place when every box of it is contiguous in its block.
+  auto in_place = [&](const std::vector<BlockBox>& boxes, const Shape& block) {
+    for (std::size_t r = 0; r < ranks; ++r) {
+      if (static_cast<int>(r) != me && boxes[r].count > 0 &&
+          kernels::detail::contiguous_offset_in_block(block, boxes[r].corner, boxes[r].extent) <
+              0) {
+        return false;
       }
-    } else {
-      plan->send_displacements[r] = plan->send_bytes;
-      plan->send_bytes += out.count * es;
     }
-    if (plan->receive_in_place) {
-      if (in.count > 0) {
-        plan->receive_displacements[r] = kernels::detail::contiguous_offset_in_block(
-                                             exchange.destination_block, in.corner, in.extent) *
-                                         es;
+    return true;
+  };
+  plan->send_in_place = in_place(exchange.sends, exchange.source_block);
+  plan->receive_in_place = in_place(exchange.receives, exchange.destination_block);
+  // Byte counts, and displacements: in the block where in place, in the workspace otherwise.
+  auto place = [&](const std::vector<BlockBox>& boxes, const Shape& block, bool here,
+                   std::vector<Index>& counts, std::vector<Index>& displacements, Index& packed) {
+    for (std::size_t r = 0; r < ranks; ++r) {
+      const BlockBox& box = boxes[r];
+      if (static_cast<int>(r) == me) continue;  // copied locally
+      counts[r] = box.count * es;
+      if (!here) {
+        displacements[r] = packed;
+        packed += box.count * es;
+      } else if (box.count > 0) {
+        displacements[r] =
+            kernels::detail::contiguous_offset_in_block(block, box.corner, box.extent) * es;
       }
-    } else {
-      plan->receive_displacements[r] = plan->receive_bytes;
-      plan->receive_bytes += in.count * es;
     }
-  }
+  };
+  place(exchange.sends, exchange.source_block, plan->send_in_place, plan->send_counts,
+        plan->send_displacements, plan->send_bytes);
+  place(exchange.receives, exchange.destination_block, plan->receive_in_place, plan->receive_counts,
+        plan->receive_displacements, plan->receive_bytes);
   return plan;
 }
 

@@ -86,6 +86,20 @@ std::vector<NamedLayout> array_test_layouts(const Communicator& comm) {
   return layouts;
 }
 
+// dot, vdot and norms of masked arrays against those of the parts of their global arrays
+// that this rank's group holds.
+template <class T, class Space>
+void check_group_reductions(const DistributedArray<T, Space>& x,
+                            const DistributedArray<T, Space>& y, const std::vector<T>& part_x,
+                            const std::vector<T>& part_y, double rtol) {
+  CHECK(close(x.vdot(y), T(as_eigen(part_x).dot(as_eigen(part_y))), rtol));
+  CHECK(close(x.dot(y), T((as_eigen(part_x).transpose() * as_eigen(part_y))(0, 0)), rtol));
+  for (double ord : {2.0, 1.0, infinity, -infinity}) {
+    INFO("ord " << ord);
+    CHECK(close(static_cast<double>(x.norm(ord)), reference_norm(part_x, ord), rtol));
+  }
+}
+
 }  // namespace
 
 DISTLOPS_SPACE_TEMPLATE_TEST_CASE("arrays built from global data gather back to it", "[array]",
@@ -582,12 +596,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("masked arrays reduce inside their group", "[a
   const std::vector<T> part_x(gx.begin() + 2 * lo, gx.begin() + 2 * hi);
   const std::vector<T> part_y(gy.begin() + 2 * lo, gy.begin() + 2 * hi);
   for_each_collective_path<Space>([&] {
-    CHECK(close(x.vdot(y), T(as_eigen(part_x).dot(as_eigen(part_y))), rtol));
-    CHECK(close(x.dot(y), T((as_eigen(part_x).transpose() * as_eigen(part_y))(0, 0)), rtol));
-    for (double ord : {2.0, 1.0, infinity, -infinity}) {
-      INFO("ord " << ord);
-      CHECK(close(static_cast<double>(x.norm(ord)), reference_norm(part_x, ord), rtol));
-    }
+    check_group_reductions(x, y, part_x, part_y, rtol);
     // Along axis 0: the columns of the group's part.
     const auto columns = x.norm(2, 0);
     REQUIRE(columns.size() == 2);
@@ -651,12 +660,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("masked box layouts reduce and gather inside t
     }
     const std::vector<T> part_x = box_of(gx, shape, bound), part_y = box_of(gy, shape, bound);
     for_each_collective_path<Space>([&] {
-      CHECK(close(x.vdot(y), T(as_eigen(part_x).dot(as_eigen(part_y))), rtol));
-      CHECK(close(x.dot(y), T((as_eigen(part_x).transpose() * as_eigen(part_y))(0, 0)), rtol));
-      for (double ord : {2.0, 1.0, infinity, -infinity}) {
-        INFO("ord " << ord);
-        CHECK(close(static_cast<double>(x.norm(ord)), reference_norm(part_x, ord), rtol));
-      }
+      check_group_reductions(x, y, part_x, part_y, rtol);
       CHECK(x.masked_shape() == bound.extent());
       CHECK(x.gather(true) == part_x);
       CHECK(x.gather() == gx);

@@ -6,6 +6,7 @@
 // requests that cannot be met raising the same error on every rank.
 #include "box_layouts.hpp"
 #include "distlops/core/ghost_cells.hpp"
+#include "expect_everywhere.hpp"
 #include "spaces.hpp"
 #include "test_support.hpp"
 
@@ -129,28 +130,29 @@ TEST_CASE("box ghost requests that cannot be met raise on every rank", "[ghost][
   const Communicator comm = world();
   const int size = comm.size();
   const bool odd_one = comm.rank() == size - 1;
-  auto message_of = [&](auto&& make) {
-    try {
-      make();
-    } catch (const InvalidArgument& error) {
-      return std::string(error.what());
-    }
-    return std::string("no exception");
-  };
   const Layout layout(comm, {6, 8}, LayoutOptions{.grid = default_grid({6, 8}, size)});
   // A width per axis, on every rank; none negative.
-  CHECK(message_of([&] {
-          (void)GhostExchange(layout, std::vector<GhostWidths>(odd_one ? 1 : 2, {1, 1}));
-        }).find("gives widths for") != std::string::npos);
-  CHECK(message_of([&] {
-          (void)GhostExchange(layout, std::vector<GhostWidths>(2, {odd_one ? -1 : 1, 1}));
-        }).find("negative") != std::string::npos);
+  expect_everywhere<InvalidArgument>(
+      comm,
+      [&] {
+        (void)GhostExchange(layout, std::vector<GhostWidths>(odd_one ? 1 : 2, {1, 1}));
+      },
+      "gives widths for");
+  expect_everywhere<InvalidArgument>(
+      comm,
+      [&] {
+        (void)GhostExchange(layout, std::vector<GhostWidths>(2, {odd_one ? -1 : 1, 1}));
+      },
+      "negative");
   // A grid cut into more parts than the axis has planes: a neighbour that owns nothing.
   if (size == 4) {
     const Layout thin(comm, {3, 2}, LayoutOptions{.grid = {1, 4}});
-    CHECK(message_of([&] {
-            (void)GhostExchange(thin, std::vector<GhostWidths>(2, {1, 1}));
-          }).find("owns 0") != std::string::npos);
+    expect_everywhere<InvalidArgument>(
+        comm,
+        [&] {
+          (void)GhostExchange(thin, std::vector<GhostWidths>(2, {1, 1}));
+        },
+        "owns 0");
     // From any rank the cells that exist arrive, whoever holds them.
     CHECK_NOTHROW(GhostExchange(thin, std::vector<GhostWidths>(2, {1, 1}), GhostReach::any));
   }
@@ -161,15 +163,21 @@ TEST_CASE("box ghost requests that cannot be met raise on every rank", "[ghost][
       if (named.name == "boxes in reverse rank order") boxed = named.layout;
     }
     REQUIRE_FALSE(boxed.has_grid());
-    CHECK(message_of([&] {
-            (void)GhostExchange(boxed, std::vector<GhostWidths>(2, {1, 1}));
-          }).find("GhostReach::any") != std::string::npos);
+    expect_everywhere<InvalidArgument>(
+        comm,
+        [&] {
+          (void)GhostExchange(boxed, std::vector<GhostWidths>(2, {1, 1}));
+        },
+        "GhostReach::any");
     // The slab exchange is not for box layouts.
-    CHECK(message_of([&] { (void)GhostExchange(boxed, 1, 1); }).find("per-axis widths") !=
-          std::string::npos);
+    expect_everywhere<InvalidArgument>(
+        comm, [&] { (void)GhostExchange(boxed, 1, 1); }, "per-axis widths");
   }
-  CHECK(message_of([&] {
-          (void)GhostExchange(Layout(comm, {6, 8}, Partition::BROADCAST),
-                              std::vector<GhostWidths>(2, {1, 1}));
-        }).find("SCATTER") != std::string::npos);
+  expect_everywhere<InvalidArgument>(
+      comm,
+      [&] {
+        (void)GhostExchange(Layout(comm, {6, 8}, Partition::BROADCAST),
+                            std::vector<GhostWidths>(2, {1, 1}));
+      },
+      "SCATTER");
 }

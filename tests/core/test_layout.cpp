@@ -3,10 +3,12 @@
 // Layout: PyLops-MPI's default split, custom local shapes, masks, derived layouts, and the
 // validation of bad or inconsistent arguments (same exception on every rank).
 #include "box_layouts.hpp"
+#include "expect_everywhere.hpp"
 #include "test_support.hpp"
 
 using namespace distlops;
 using distlops::testing::box_test_grids;
+using distlops::testing::expect_everywhere;
 using distlops::testing::world;
 
 TEST_CASE("the default split gives n/P + 1 items to the first n % P ranks", "[layout]") {
@@ -203,22 +205,10 @@ ArrayBox expected_box(const Shape& shape, const std::vector<int>& grid, int rank
 
 // Every element of `shape` owned by exactly one rank's box of `layout`.
 bool tiles_exactly(const Layout& layout) {
-  const Shape& shape = layout.global_shape();
   std::vector<int> owners(static_cast<std::size_t>(layout.global_size()), 0);
   for (int r = 0; r < layout.size(); ++r) {
-    const ArrayBox box = layout.box(r);
-    const Index count = box.size();
-    Shape index = box.lower;
-    for (Index i = 0; i < count; ++i) {
-      Index flat = 0;
-      for (std::size_t k = 0; k < shape.size(); ++k)
-        flat = flat * shape[k] + index[k];
-      ++owners[static_cast<std::size_t>(flat)];
-      for (std::size_t k = shape.size(); k-- > 0;) {
-        if (++index[k] < box.upper[k]) break;
-        index[k] = box.lower[k];
-      }
-    }
+    distlops::testing::for_each_in_box(layout.global_shape(), layout.box(r),
+                                       [&](Index i) { ++owners[static_cast<std::size_t>(i)]; });
   }
   return std::all_of(owners.begin(), owners.end(), [](int n) { return n == 1; });
 }
@@ -437,48 +427,47 @@ TEST_CASE("views between box layouts need the same boxes", "[layout][box]") {
 TEST_CASE("bad grids and boxes raise the same error on every rank", "[layout][box][errors]") {
   const Communicator comm = world();
   const int size = comm.size();
-  auto message_of = [&](auto&& make) {
-    try {
-      make();
-    } catch (const InvalidArgument& error) {
-      return std::string(error.what());
-    }
-    return std::string("no exception");
-  };
-  auto contains = [](const std::string& text, const char* part) {
-    return text.find(part) != std::string::npos;
-  };
   // A product other than the rank count.
-  CHECK(contains(message_of([&] {
-                   Layout(comm, {8, 8}, LayoutOptions{.grid = {size + 1, 1}});
-                 }),
-                 "must be the rank count"));
+  expect_everywhere<InvalidArgument>(
+      comm,
+      [&] {
+        Layout(comm, {8, 8}, LayoutOptions{.grid = {size + 1, 1}});
+      },
+      "must be the rank count");
   // One entry per axis, each at least 1.
-  CHECK(contains(message_of([&] {
-                   Layout(comm, {8, 8}, LayoutOptions{.grid = {size}});
-                 }),
-                 "has 1 entries"));
-  CHECK(contains(message_of([&] {
-                   Layout(comm, {8, 8}, LayoutOptions{.grid = {size, 0}});
-                 }),
-                 "entry below 1"));
+  expect_everywhere<InvalidArgument>(
+      comm,
+      [&] {
+        Layout(comm, {8, 8}, LayoutOptions{.grid = {size}});
+      },
+      "has 1 entries");
+  expect_everywhere<InvalidArgument>(
+      comm,
+      [&] {
+        Layout(comm, {8, 8}, LayoutOptions{.grid = {size, 0}});
+      },
+      "entry below 1");
   // Extents that do not add up, or a grid with a replicated partition.
-  CHECK(
-      contains(message_of([&] {
-                 Layout(comm, {8, 8}, LayoutOptions{.grid_extents = {default_split(7, size), {8}}});
-               }),
-               "sum to 7"));
-  CHECK(contains(
-      message_of([&] {
+  expect_everywhere<InvalidArgument>(
+      comm,
+      [&] {
+        Layout(comm, {8, 8}, LayoutOptions{.grid_extents = {default_split(7, size), {8}}});
+      },
+      "sum to 7");
+  expect_everywhere<InvalidArgument>(
+      comm,
+      [&] {
         Layout(comm, {8, 8}, LayoutOptions{.partition = Partition::BROADCAST, .grid = {size, 1}});
-      }),
-      "SCATTER"));
-  CHECK(contains(message_of([&] {
-                   Layout(comm, {8, 8},
-                          LayoutOptions{.local_shapes = std::vector<Shape>(size, Shape{8, 8}),
-                                        .grid = {size, 1}});
-                 }),
-                 "at most one"));
+      },
+      "SCATTER");
+  expect_everywhere<InvalidArgument>(
+      comm,
+      [&] {
+        Layout(comm, {8, 8},
+               LayoutOptions{.local_shapes = std::vector<Shape>(size, Shape{8, 8}),
+                             .grid = {size, 1}});
+      },
+      "at most one");
   // Boxes: out of the shape, overlapping, leaving a gap, too few.
   std::vector<ArrayBox> rows;
   for (int r = 0; r < size; ++r)
@@ -489,42 +478,52 @@ TEST_CASE("bad grids and boxes raise the same error on every rank", "[layout][bo
     return boxes;
   };
   const Index n = size;
-  CHECK(contains(message_of([&] {
-                   Layout(comm, {n, 4}, LayoutOptions{.boxes = with(0, {{0, 0}, {1, 5}})});
-                 }),
-                 "does not lie in"));
+  expect_everywhere<InvalidArgument>(
+      comm,
+      [&] {
+        Layout(comm, {n, 4}, LayoutOptions{.boxes = with(0, {{0, 0}, {1, 5}})});
+      },
+      "does not lie in");
   if (size > 1) {
-    CHECK(contains(message_of([&] {
-                     Layout(comm, {n, 4}, LayoutOptions{.boxes = with(1, {{0, 0}, {1, 4}})});
-                   }),
-                   "overlap"));
+    expect_everywhere<InvalidArgument>(
+        comm,
+        [&] {
+          Layout(comm, {n, 4}, LayoutOptions{.boxes = with(1, {{0, 0}, {1, 4}})});
+        },
+        "overlap");
   }
-  CHECK(contains(message_of([&] {
-                   Layout(comm, {n, 4}, LayoutOptions{.boxes = with(0, {{0, 0}, {1, 3}})});
-                 }),
-                 "leave a gap"));
+  expect_everywhere<InvalidArgument>(
+      comm,
+      [&] {
+        Layout(comm, {n, 4}, LayoutOptions{.boxes = with(0, {{0, 0}, {1, 3}})});
+      },
+      "leave a gap");
   if (size > 1) {
-    CHECK(contains(
-        message_of([&] {
+    expect_everywhere<InvalidArgument>(
+        comm,
+        [&] {
           Layout(comm, {n, 4},
                  LayoutOptions{.boxes = std::vector<ArrayBox>(rows.begin() + 1, rows.end())});
-        }),
-        "boxes given for"));
+        },
+        "boxes given for");
   }
   // A grid or boxes that differ between ranks.
   if (size > 1) {
     const bool odd_one = comm.rank() == size - 1;
-    CHECK(contains(message_of([&] {
-                     Layout(comm, {8, 8},
-                            LayoutOptions{.grid = odd_one ? std::vector<int>{1, size}
-                                                          : std::vector<int>{size, 1}});
-                   }),
-                   "differ"));
-    CHECK(contains(
-        message_of([&] {
+    expect_everywhere<InvalidArgument>(
+        comm,
+        [&] {
+          Layout(comm, {8, 8},
+                 LayoutOptions{.grid = odd_one ? std::vector<int>{1, size}
+                                               : std::vector<int>{size, 1}});
+        },
+        "differ");
+    expect_everywhere<InvalidArgument>(
+        comm,
+        [&] {
           Layout(comm, {n, 4}, LayoutOptions{.boxes = odd_one ? with(0, {{0, 0}, {1, 3}}) : rows});
-        }),
-        "leave a gap"));
+        },
+        "leave a gap");
     CHECK_THROWS_AS(
         Layout::from_local_box(comm, {n, 4}, odd_one ? ArrayBox{{0}, {1}} : rows[comm.rank()]),
         InvalidArgument);

@@ -111,22 +111,30 @@ inline std::vector<NamedLayout> box_test_layouts(const Communicator& comm, const
   return layouts;
 }
 
-/// The elements of `box` of the C-order array `global` of `shape`, in C order.
-template <class T>
-std::vector<T> box_of(const std::vector<T>& global, const Shape& shape, const ArrayBox& box) {
-  std::vector<T> values;
+/// Calls f(i) with the C-order index i in an array of `shape` of every element of `box`, in C
+/// order.
+template <class F>
+void for_each_in_box(const Shape& shape, const ArrayBox& box, F&& f) {
   const Index count = box.size();
   Shape index = box.lower;
   for (Index i = 0; i < count; ++i) {
     Index flat = 0;
     for (std::size_t k = 0; k < shape.size(); ++k)
       flat = flat * shape[k] + index[k];
-    values.push_back(global[static_cast<std::size_t>(flat)]);
+    f(flat);
     for (std::size_t k = shape.size(); k-- > 0;) {
       if (++index[k] < box.upper[k]) break;
       index[k] = box.lower[k];
     }
   }
+}
+
+/// The elements of `box` of the C-order array `global` of `shape`, in C order.
+template <class T>
+std::vector<T> box_of(const std::vector<T>& global, const Shape& shape, const ArrayBox& box) {
+  std::vector<T> values;
+  for_each_in_box(shape, box,
+                  [&](Index i) { values.push_back(global[static_cast<std::size_t>(i)]); });
   return values;
 }
 

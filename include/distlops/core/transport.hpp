@@ -81,6 +81,7 @@ struct BoxExchange {
 /// exchanges of the same boxes (MPI datatypes, message sizes): owned by the caller, opaque.
 class PreparedBoxExchange {
  public:
+  /// Frees what the transport derived (datatypes, counts).
   virtual ~PreparedBoxExchange() = default;
 };
 

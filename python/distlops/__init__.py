@@ -24,7 +24,7 @@ def _check_same_mpi():
 
 _check_same_mpi()
 
-from ._arrays import DistributedArray, StackedDistributedArray  # noqa: E402
+from ._arrays import DistributedArray, StackedDistributedArray, default_grid  # noqa: E402
 from ._operators import (Diagonal, FunctionOperator, Identity, LinearOperator,  # noqa: E402
                          LocalFirstDerivative, LocalOperator, LocalSecondDerivative, MatrixMult,
                          MPIBlockDiag, MPIFirstDerivative, MPIGradient, MPIHStack, MPILaplacian,

@@ -10,8 +10,10 @@
 // The reference, measured in the same run: one MPI_Alltoallv with the plan's per-rank counts
 // (the rank's own block included) between the contiguous blocks, as a reshape of buffers that
 // were already packed would move them. After the timed repeats, `reference_repeats` (default
-// 5) rounds time one reshape and one MPI_Alltoallv each, alternately, between barriers (the
-// slowest rank's time); the checks are their medians and the ratio, whose goal is 1.5 at most.
+// 5) rounds time one reshape (the process's HostBoxTransfer, packed by default), one with
+// every box described by datatypes (HostBoxTransfer::datatypes) and one MPI_Alltoallv,
+// alternately, between barriers (the slowest rank's time); the checks are their medians and
+// ratios to the MPI_Alltoallv, whose goal is 1.5 at most.
 #include <mpi.h>
 
 #include <algorithm>
@@ -26,8 +28,12 @@ namespace {
 
 struct ReshapeState {
   ReshapeState(const Layout& source, const Layout& destination)
-      : plan(source, destination), x(source), y(destination) {}
+      : plan(source, destination),
+        plan_with_datatypes(source, destination),
+        x(source),
+        y(destination) {}
   ReshapePlan plan;
+  ReshapePlan plan_with_datatypes;  // run with HostBoxTransfer::datatypes (its own datatypes)
   DistributedArray<double> x, y;
 };
 
@@ -120,9 +126,14 @@ Case reshape_case() {
             step();
             return comm.allreduce(MPI_Wtime() - start, ReduceOp::max);
           };
-          std::vector<double> reshape_seconds, alltoallv_seconds;
+          std::vector<double> reshape_seconds, datatypes_seconds, alltoallv_seconds;
+          const HostBoxTransfer setting = host_box_transfer();
           for (int round = 0; round < reference_repeats; ++round) {
             reshape_seconds.push_back(timed([&] { state->x.redistribute(state->plan, state->y); }));
+            set_host_box_transfer(HostBoxTransfer::datatypes);
+            datatypes_seconds.push_back(
+                timed([&] { state->x.redistribute(state->plan_with_datatypes, state->y); }));
+            set_host_box_transfer(setting);
             alltoallv_seconds.push_back(timed([&] {
               detail::check_mpi(
                   MPI_Alltoallv(state->x.data(), send_counts.data(), send_displacements.data(),
@@ -132,6 +143,7 @@ Case reshape_case() {
             }));
           }
           const double reshape = median_of(reshape_seconds);
+          const double datatypes = median_of(datatypes_seconds);
           const double alltoallv = median_of(alltoallv_seconds);
           const double moved =
               double(comm.allreduce(state->plan.bytes_sent(sizeof(double)), ReduceOp::sum));
@@ -139,6 +151,8 @@ Case reshape_case() {
                                     {"reshape_seconds", reshape},
                                     {"alltoallv_seconds", alltoallv},
                                     {"ratio_to_alltoallv", reshape / alltoallv},
+                                    {"datatypes_seconds", datatypes},
+                                    {"datatypes_ratio_to_alltoallv", datatypes / alltoallv},
                                     {"bytes_between_ranks", moved}};
         };
         run.verify = [](const std::vector<Check>& checks) {

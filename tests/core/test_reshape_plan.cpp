@@ -3,14 +3,15 @@
 // ReshapePlan and DistributedArray::redistribute between any two layouts of a global shape
 // (slabs along every axis, grids, uneven grids with empty ranks, explicit boxes, BROADCAST):
 // every rank's block against the box of the global array, in every memory space and over
-// every collective path, with messages above the per-call limit, plans run again without
-// allocating, and the errors of shapes and plans that do not fit.
+// every collective path, host boxes packed or as datatypes, with messages above the per-call
+// limit, plans run again without allocating, and the errors of shapes and plans that do not fit.
 #include <atomic>
 #include <cstdlib>
 #include <new>
 
 #include "box_layouts.hpp"
 #include "distlops/core/reshape_plan.hpp"
+#include "distlops/core/transport.hpp"
 #include "spaces.hpp"
 #include "test_support.hpp"
 
@@ -44,6 +45,21 @@ std::vector<T> expected_block(const std::vector<T>& global, const Layout& layout
   return box_of(global, layout.global_shape(), layout.box());
 }
 
+// Runs `body` with host boxes packed and with host boxes described by datatypes (the setting
+// is restored afterwards).
+template <class Body>
+void for_each_host_box_transfer(Body&& body) {
+  struct Restore {
+    HostBoxTransfer saved = host_box_transfer();
+    ~Restore() { set_host_box_transfer(saved); }
+  } restore;
+  for (HostBoxTransfer transfer : {HostBoxTransfer::packed, HostBoxTransfer::datatypes}) {
+    INFO((transfer == HostBoxTransfer::packed ? "packed boxes" : "boxes as datatypes"));
+    set_host_box_transfer(transfer);
+    body();
+  }
+}
+
 // Moves `global` from every layout of `layouts` to every other and checks every block.
 template <class T, class Space>
 void check_every_pair(const std::vector<NamedLayout>& layouts, const std::vector<T>& global) {
@@ -64,12 +80,14 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("reshapes move every block between any two lay
                                   "[reshape][box]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
   const Communicator comm = world();
-  for_each_collective_path<Space>([&] {
-    for (const Shape& shape : {Shape{5, 7}, Shape{4, 3, 5}}) {
-      INFO("shape " << to_string(shape));
-      const std::vector<T> global = random_values<T>(element_count(shape), 41);
-      check_every_pair<T, Space>(box_test_layouts(comm, shape), global);
-    }
+  for_each_host_box_transfer([&] {
+    for_each_collective_path<Space>([&] {
+      for (const Shape& shape : {Shape{5, 7}, Shape{4, 3, 5}}) {
+        INFO("shape " << to_string(shape));
+        const std::vector<T> global = random_values<T>(element_count(shape), 41);
+        check_every_pair<T, Space>(box_test_layouts(comm, shape), global);
+      }
+    });
   });
 }
 
@@ -84,8 +102,10 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("reshapes of messages above the per-call limit
   for (std::size_t limit : {3 * sizeof(T) + 1, sizeof(T)}) {
     INFO("limit of " << limit << " bytes");
     const ChunkLimit chunk(limit);
-    for_each_collective_path<Space>(
-        [&] { check_every_pair<T, Space>(box_test_layouts(comm, shape), global); });
+    for_each_host_box_transfer([&] {
+      for_each_collective_path<Space>(
+          [&] { check_every_pair<T, Space>(box_test_layouts(comm, shape), global); });
+    });
   }
 }
 
@@ -98,27 +118,29 @@ DISTLOPS_SPACE_TEST_CASE("a reshape plan runs again without allocating", "[resha
   const Layout slab(comm, shape);
   const Layout pencils(comm, shape,
                        LayoutOptions{.grid = default_grid(shape, size, std::vector<int>{1, 2})});
-  for_each_collective_path<Space>([&] {
-    const ReshapePlan there(slab, pencils);
-    const ReshapePlan back(pencils, slab);
-    DistributedArray<T, Space> x(slab), y(pencils);
-    for (std::uint64_t key : {1, 2, 3}) {
-      fill_random(x, key);
-      const std::vector<T> global = x.gather();
-      const std::uint64_t buffers = memory::allocation_count();
-      news = 0;
-      counting = true;
-      x.redistribute(there, y);
-      y.redistribute(back, x);
-      counting = false;
-      // The first executions prepare their datatypes or workspaces; later ones take them.
-      if (key > 1) {
-        CHECK(news == 0);
-        CHECK(memory::allocation_count() == buffers);
+  for_each_host_box_transfer([&] {
+    for_each_collective_path<Space>([&] {
+      const ReshapePlan there(slab, pencils);
+      const ReshapePlan back(pencils, slab);
+      DistributedArray<T, Space> x(slab), y(pencils);
+      for (std::uint64_t key : {1, 2, 3}) {
+        fill_random(x, key);
+        const std::vector<T> global = x.gather();
+        const std::uint64_t buffers = memory::allocation_count();
+        news = 0;
+        counting = true;
+        x.redistribute(there, y);
+        y.redistribute(back, x);
+        counting = false;
+        // The first executions prepare their datatypes or workspaces; later ones take them.
+        if (key > 1) {
+          CHECK(news == 0);
+          CHECK(memory::allocation_count() == buffers);
+        }
+        CHECK(local_values(y) == expected_block(global, pencils));
+        CHECK(local_values(x) == expected_block(global, slab));
       }
-      CHECK(local_values(y) == expected_block(global, pencils));
-      CHECK(local_values(x) == expected_block(global, slab));
-    }
+    });
   });
 }
 

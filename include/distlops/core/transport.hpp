@@ -184,9 +184,11 @@ class MpiTransport final : public Transport {
                  std::span<const Index> recv_displacements) override;
   [[nodiscard]] Request start(std::span<const ReceiveMessage> receives,
                               std::span<const SendMessage> sends) override;
-  /// One MPI_Alltoallw whose per-rank datatypes describe the boxes in place (offsets as
-  /// MPI_Aint, blocks above the message limit nested, message_datatype.hpp): no packing. With
-  /// a message limit below two elements, the default's packed path.
+  /// One MPI_Alltoallw. As host_box_transfer() says: boxes not contiguous in their blocks are
+  /// packed into workspaces around it (the default), or every box is described in place by a
+  /// datatype (offsets as MPI_Aint, blocks above the message limit nested,
+  /// message_datatype.hpp). With a message limit below two elements, the default's packed
+  /// path through alltoallv().
   void exchange_boxes(const BoxExchange& exchange, std::size_t element_size, const void* source,
                       void* destination, std::unique_ptr<PreparedBoxExchange>& prepared) override;
 
@@ -194,6 +196,28 @@ class MpiTransport final : public Transport {
   Communicator comm_;
   std::vector<std::vector<std::byte>> workspaces_;
 };
+
+/// How MpiTransport moves the boxes of a reshape (Transport::exchange_boxes) that are not
+/// contiguous in their blocks. Either way the reshape is one MPI_Alltoallw, and boxes that are
+/// contiguous move in place.
+enum class HostBoxTransfer {
+  /// Packed into (and unpacked from) contiguous workspaces by the library's box copies, so that
+  /// MPI moves contiguous blocks: Open MPI's shared-memory transport then copies each block
+  /// once (its single-copy path), where it moves derived datatypes in 32 KiB fragments. The
+  /// default: 512^3 float64 slabs to pencils at 2 ranks took 1.2 to 1.35 times one
+  /// MPI_Alltoallv of the same bytes packed, 2.1 to 2.6 times with datatypes
+  /// (docs/benchmarks.md).
+  packed,
+  /// Described in place by MPI derived datatypes: no copy of the library's, for MPIs and
+  /// networks whose datatype engines move strided data at full speed.
+  datatypes,
+};
+
+/// Sets how MpiTransport moves boxes that are not contiguous (every rank must set the same).
+/// The default is DISTLOPS_HOST_BOX_TRANSFER (`packed` or `datatypes`), else packed.
+void set_host_box_transfer(HostBoxTransfer transfer);
+/// The current HostBoxTransfer.
+HostBoxTransfer host_box_transfer();
 
 /// In-place sum (or another `op`) over the ranks of `count` values at `data`, memory of the
 /// transport's space. Complex values are reduced as pairs of reals, which only a sum allows.

@@ -4,7 +4,8 @@
 """The bookkeeping of scripts/gpu_test.sh: reads what the GPU validation's phases leave in its
 output folder and writes the run's summary in the form committed under docs/gpu-runs/.
 
-    python3 scripts/gpu_report.py render OUT            # OUT/summary.md from OUT's records
+    python3 scripts/gpu_report.py render OUT [MORE...]  # OUT/summary.md from the records of
+                                                        # OUT and of more calls of one lease
     python3 scripts/gpu_report.py tests BUILD LABELREGEX # name, executable, arguments per test
     python3 scripts/gpu_report.py ctest PHASE DETAIL LOG NAMES  # result lines of a ctest run
     python3 scripts/gpu_report.py bench PHASE DETAIL JSON OUT   # bench lines into OUT/bench.json
@@ -139,7 +140,8 @@ def bench_lines(phase, detail, json_path, out):
             merged.write(json.dumps(entry, sort_keys=True) + "\n")
             label = entry.get("case", "?") if entry["source"] == "distlops" else \
                 f"{entry.get('case', '?')} ({entry['source']})"
-            print(tsv_line("bench", phase, label, entry.get("ranks", ""), "measured",
+            outcome = f"failed: {entry['error']}" if "error" in entry else "measured"
+            print(tsv_line("bench", phase, label, entry.get("ranks", ""), outcome,
                            entry.get("seconds_per_unit", ""), detail))
 
 
@@ -157,14 +159,6 @@ PHASE_TITLES = collections.OrderedDict([
     ("sanitizer", "compute-sanitizer on the programs in order of value, sized to the time left"),
     ("tests-np34", "the distributed GPU tests at 3 and 4 ranks (the library's fallback: staged)"),
 ])
-
-
-def last_by(records, kind, key):
-    found = collections.OrderedDict()
-    for record in records:
-        if record["kind"] == kind:
-            found[key(record)] = record
-    return found
 
 
 def cell(outcome):
@@ -186,11 +180,37 @@ def time_text(seconds):
     return f"{seconds:.3f} s"
 
 
-def render(out):
-    records = read_records(out)
-    bench = read_bench(out)
-    facts = collections.OrderedDict((r["name"], r["detail"]) for r in records if r["kind"] == "fact")
-    phases = last_by(records, "phase", lambda r: r["name"])
+def checks_text(checks):
+    return ", ".join(f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}"
+                     for k, v in (checks or {}).items())
+
+
+def describe(entry):
+    """A side's check values, or why it has none."""
+    if not entry:
+        return "-"
+    if "error" in entry:
+        return f"failed: {entry['error']}"
+    return checks_text(entry.get("checks"))
+
+
+def render(out, *more):
+    """Writes OUT/summary.md from the records of OUT and, for a lease whose work took several
+    calls, those of the other calls' folders after them."""
+    records = [r for folder in (out,) + more for r in read_records(folder)]
+    bench = [b for folder in (out,) + more for b in read_bench(folder)]
+    facts = collections.OrderedDict()
+    for record in (r for r in records if r["kind"] == "fact"):
+        name, value = record["name"], record["detail"]
+        # Each call of a lease says how it went; the other facts, the latest holds.
+        if name == "call" and name in facts and not facts[name].endswith(value):
+            value = f"{facts[name]}; then {value}" if value.startswith("deadline") else value
+        facts[name] = value
+    phases = collections.OrderedDict()
+    for record in (r for r in records if r["kind"] == "phase"):
+        left_out = record["outcome"] == "skipped" and record["detail"].startswith("not in --phases")
+        if not (left_out and record["name"] in phases):  # a later call that left it out
+            phases[record["name"]] = record
     lines = []
     add = lines.append
     title_device = facts.get("gpu", "no GPU")
@@ -287,8 +307,7 @@ def render(out):
             reference = entry.get("reference_bytes_per_second") or 0
             if reference:
                 copies[(entry.get("phase"), entry.get("ranks"))] = reference
-            checks = ", ".join(f"{k} {v:.4g}" if isinstance(v, (int, float)) else f"{k} {v}"
-                               for k, v in (entry.get("checks") or {}).items())
+            checks = checks_text(entry.get("checks"))
             bandwidth = entry.get("bandwidth_bytes_per_second") or 0
             fraction = entry.get("fraction_of_reference") or 0
             add(f"| {entry.get('case')} | {entry.get('ranks')} | {entry.get('collectives')} | "
@@ -321,13 +340,9 @@ def render(out):
             mine = ours_entry.get("seconds_per_unit") if ours_entry else None
             other = theirs.get("seconds_per_unit") if theirs else None
             ratio = f"{other / mine:.2f}" if mine and other else "-"
-            checks = "; ".join(
-                ", ".join(f"{k} {v:.4g}" if isinstance(v, (int, float)) else f"{k} {v}"
-                          for k, v in (side.get("checks") or {}).items()) if side else
-                (sides.get("pylops-mpi-error", {}).get("error", "-") if side is theirs else "-")
-                for side in (ours_entry, theirs))
             add(f"| {case} | {ranks} | {time_text(mine) if mine else '-'} | "
-                f"{time_text(other) if other else '-'} | {ratio} | {checks} |")
+                f"{time_text(other) if other else '-'} | {ratio} | "
+                f"{describe(ours_entry)}; {describe(theirs)} |")
 
     runs = [r for r in records if r["kind"] == "run"]
     if runs:
@@ -358,7 +373,7 @@ def main():
         print(__doc__)
         return 2
     command, arguments = sys.argv[1], sys.argv[2:]
-    if command == "render" and len(arguments) == 1:
+    if command == "render" and arguments:
         render(*arguments)
     elif command == "tests" and len(arguments) == 2:
         tests(*arguments)

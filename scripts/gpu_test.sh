@@ -122,8 +122,8 @@ publish() {
   tar -czf "$out/.logs.tar.gz.partial" -C "$work" logs 2>/dev/null &&
     mv -f "$out/.logs.tar.gz.partial" "$out/logs.tar.gz"
 }
-# bounded <seconds> <command...>: the command, ended (with its process group) after that many
-# seconds or at the deadline, whichever comes first.
+# bounded <seconds> <command...>: the command, ended after that many seconds or at the deadline,
+# whichever comes first (and killed 10 s later if it lingers).
 bounded() {
   local limit="$1" left
   shift
@@ -137,9 +137,9 @@ bounded() {
 }
 
 # ---- the scheduler ----------------------------------------------------------------------------------
-# Seconds a phase takes on one H100 with 16 cores (the runs of docs/gpu-runs/), and the least
-# time in which it still does something useful (a ctest phase cut by the deadline reports the
-# tests it could not start as not run).
+# Seconds a phase takes on one H100 with 16 cores (the runs of 2026-11-24 in docs/gpu.md, until a
+# summary in docs/gpu-runs/ gives better), and the least time in which it still does something
+# useful (a ctest phase cut by the deadline reports the tests it could not start as not run).
 declare -A estimate=([probe]=20 [build]=150 [tests-np1]=90 [bench]=40 [tests-np2]=120 [peer]=60
   [sanitizer]=120 [tests-np34]=200)
 declare -A minimum=([probe]=10 [build]=120 [tests-np1]=45 [bench]=25 [tests-np2]=40 [peer]=30
@@ -154,7 +154,12 @@ run_phase() {
   local name="$1" left blocker
   left=$(remaining)
   if ! wants "$name"; then
-    record phase "$name" "$name" "" skipped "" "not in --phases"
+    if [ "$name" = probe ] && [ -f "$work/probe-facts.tsv" ] && [ "$dry_run" -eq 0 ]; then
+      cat "$work/probe-facts.tsv" >>"$out/results.tsv"
+      record phase probe probe "" skipped "" "not in --phases: the facts of the probe of an earlier call"
+    else
+      record phase "$name" "$name" "" skipped "" "not in --phases"
+    fi
     return
   fi
   if [ "$dry_run" -eq 1 ]; then
@@ -231,8 +236,15 @@ if [ -n "$deps" ] && [ "$dry_run" -eq 0 ]; then
     environment_problem="--deps $deps: no env.sh there (make the folder with scripts/gpu_bundle.sh)"
   else
     deps="$(cd "$deps" && pwd)"
-    # shellcheck source=/dev/null
-    . "$deps/env.sh"
+    glibc_needed="$(sed -n 's/^glibc_needed: //p' "$deps/MANIFEST" 2>/dev/null)"
+    glibc_here="$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')"
+    if [ -n "$glibc_needed" ] && [ -n "$glibc_here" ] &&
+      [ "$(printf '%s\n%s\n' "$glibc_needed" "$glibc_here" | sort -V | head -n 1)" != "$glibc_needed" ]; then
+      environment_problem="the bundle needs glibc $glibc_needed, this machine has $glibc_here"
+    else
+      # shellcheck source=/dev/null
+      . "$deps/env.sh"
+    fi
   fi
 fi
 if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
@@ -396,6 +408,8 @@ EOF
   } >"$work/nccl.env"
   fact nccl "chosen: ${nccl_root:-none}"
   fact nccl-multi-rank "$([ "$nccl_multi_rank" -eq 1 ] && echo "possible: NCCL_MULTI_RANK_GPU_ENABLE=1 in tests-np2" || echo "$nccl_multi_rank_reason")"
+  # For a later call on this machine that leaves the probe out.
+  awk -F'\t' '$1 == "fact" && $3 !~ /^(date|file|commit|call)$/' "$out/results.tsv" >"$work/probe-facts.tsv"
   if [ "$gpus" -eq 0 ]; then
     phase_note="no GPU visible ($gpu_absence): facts gathered, nothing else"
     return 77

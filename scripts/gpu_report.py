@@ -28,6 +28,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks"))
+from compare_pylops_mpi import readable  # noqa: E402 (the same readable times as the peer's table)
+
 FIELDS = ("kind", "phase", "name", "ranks", "outcome", "seconds", "detail")
 
 
@@ -39,30 +42,27 @@ def tsv_line(*values):
     return "\t".join(clean(v) for v in values)
 
 
+def lines_of(out, name):
+    """The lines of OUT/name (none where it does not exist)."""
+    path = os.path.join(out, name)
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        return handle.read().splitlines()
+
+
 def read_records(out):
-    records = []
-    path = os.path.join(out, "results.tsv")
-    if os.path.exists(path):
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            for line in handle:
-                parts = line.rstrip("\n").split("\t")
-                if len(parts) == len(FIELDS):
-                    records.append(dict(zip(FIELDS, parts)))
-    return records
+    rows = (line.split("\t") for line in lines_of(out, "results.tsv"))
+    return [dict(zip(FIELDS, parts)) for parts in rows if len(parts) == len(FIELDS)]
 
 
 def read_bench(out):
     entries = []
-    path = os.path.join(out, "bench.json")
-    if os.path.exists(path):
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            for line in handle:
-                line = line.strip()
-                if line:
-                    try:
-                        entries.append(json.loads(line))
-                    except json.JSONDecodeError:
-                        pass  # a line cut by a stop: the others stand
+    for line in filter(str.strip, lines_of(out, "bench.json")):
+        try:
+            entries.append(json.loads(line))
+        except json.JSONDecodeError:
+            pass  # a line cut by a stop: the others stand
     return entries
 
 
@@ -173,11 +173,7 @@ def seconds_text(value):
 
 
 def time_text(seconds):
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.1f} µs"
-    if seconds < 1:
-        return f"{seconds * 1e3:.3f} ms"
-    return f"{seconds:.3f} s"
+    return readable(seconds) if seconds else "-"
 
 
 def checks_text(checks):
@@ -194,174 +190,150 @@ def describe(entry):
     return checks_text(entry.get("checks"))
 
 
+def section(lines, title, header, rows, after=()):
+    """A titled table of the summary, or a line saying that nothing of the kind ran."""
+    lines += ["", f"## {title}", ""]
+    if not rows:
+        lines.append("None ran.")
+        return
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|" + "---|" * len(header))
+    lines += ["| " + " | ".join(str(value) for value in row) + " |" for row in rows]
+    if after:
+        lines += [""] + list(after)
+
+
+def lease_facts(records):
+    """The facts; where a lease took several calls, the latest holds, and each call's own
+    account of itself is kept."""
+    facts = collections.OrderedDict()
+    for record in (r for r in records if r["kind"] == "fact"):
+        name, value = record["name"], record["detail"]
+        if name == "call" and name in facts and value.startswith("deadline"):
+            value = f"{facts[name]}; then {value}"
+        facts[name] = value
+    return facts
+
+
+def lease_phases(records):
+    """The last word on each phase, where a later call that left a phase out does not count."""
+    phases = collections.OrderedDict()
+    for record in (r for r in records if r["kind"] == "phase"):
+        left_out = record["outcome"] == "skipped" and record["detail"].startswith("not in --phases")
+        if not (left_out and record["name"] in phases):
+            phases[record["name"]] = record
+    return phases
+
+
+FACT_LABELS = (("date", "date"), ("commit", "commit"), ("gpu", "device"), ("driver", "driver"),
+               ("cuda", "CUDA toolkit"), ("nccl", "NCCL"),
+               ("nccl-image", "NCCL of the machine's image"),
+               ("nccl-carried", "NCCL carried with the bundle"),
+               ("nccl-multi-rank", "NCCL between ranks on one GPU"), ("mpi", "MPI"),
+               ("python", "Python, CuPy, mpi4py"), ("sanitizer", "compute-sanitizer"),
+               ("host", "host"), ("call", "the call"))
+
+
+def phase_row(name, title, record):
+    if record is None:
+        return [name, title, "not reached", "-", "the call ended before it"]
+    outcome = record["outcome"]
+    if outcome == "running":
+        outcome = "**interrupted** (the call stopped during it)"
+    elif outcome not in ("passed", "skipped"):
+        outcome = f"**{outcome}**"
+    return [name, title, outcome, seconds_text(record["seconds"]), record["detail"]]
+
+
+def test_table(tests):
+    """Programs by (phase, rank count), and the lines after the table."""
+    columns = list(collections.OrderedDict.fromkeys((r["phase"], r["ranks"]) for r in tests))
+    table = collections.OrderedDict()
+    for record in tests:
+        table.setdefault(record["name"], {})[(record["phase"], record["ranks"])] = record
+    header = ["program"] + [f"np{ranks} ({phase})" for phase, ranks in columns]
+    rows = [[program] + [cell(runs[c]["outcome"]) if c in runs else "-" for c in columns]
+            for program, runs in table.items()]
+    counts = collections.Counter(r["outcome"] for r in tests)
+    after = ["Totals: " + ", ".join(f"{n} {outcome}" for outcome, n in sorted(counts.items())) +
+             f" of {len(tests)} runs. Collectives per column: " +
+             "; ".join(sorted({f"{r['phase']} np{r['ranks']}: {r['detail']}" for r in tests})) +
+             "."]
+    return header, rows, after
+
+
+def bench_row(entry):
+    bandwidth = entry.get("bandwidth_bytes_per_second") or 0
+    fraction = entry.get("fraction_of_reference") or 0
+    return [entry.get("case"), entry.get("ranks"), entry.get("collectives"),
+            f"{time_text(entry.get('seconds_per_unit', 0))} per {entry.get('unit', 'unit')}",
+            f"{bandwidth / 1e9:.1f} GB/s" if bandwidth else "-",
+            f"{100 * fraction:.1f} %" if bandwidth else "-", checks_text(entry.get("checks"))]
+
+
+def peer_rows(peer):
+    by_case = collections.OrderedDict()
+    for entry in peer:
+        by_case.setdefault((entry.get("case"), entry.get("ranks")), {})[entry.get("source")] = entry
+    rows = []
+    for (case, ranks), sides in by_case.items():
+        ours, theirs = sides.get("distlops"), sides.get("pylops-mpi")
+        mine = ours.get("seconds_per_unit") if ours else None
+        other = theirs.get("seconds_per_unit") if theirs else None
+        rows.append([case, ranks, time_text(mine), time_text(other),
+                     f"{other / mine:.2f}" if mine and other else "-",
+                     f"{describe(ours)}; {describe(theirs)}"])
+    return rows
+
+
 def render(out, *more):
     """Writes OUT/summary.md from the records of OUT and, for a lease whose work took several
     calls, those of the other calls' folders after them."""
     records = [r for folder in (out,) + more for r in read_records(folder)]
     bench = [b for folder in (out,) + more for b in read_bench(folder)]
-    facts = collections.OrderedDict()
-    for record in (r for r in records if r["kind"] == "fact"):
-        name, value = record["name"], record["detail"]
-        # Each call of a lease says how it went; the other facts, the latest holds.
-        if name == "call" and name in facts and not facts[name].endswith(value):
-            value = f"{facts[name]}; then {value}" if value.startswith("deadline") else value
-        facts[name] = value
-    phases = collections.OrderedDict()
-    for record in (r for r in records if r["kind"] == "phase"):
-        left_out = record["outcome"] == "skipped" and record["detail"].startswith("not in --phases")
-        if not (left_out and record["name"] in phases):  # a later call that left it out
-            phases[record["name"]] = record
-    lines = []
-    add = lines.append
-    title_device = facts.get("gpu", "no GPU")
-    add(f"# GPU validation: {facts.get('date', '?')}, {title_device}")
-    add("")
-    add(f"Written by scripts/gpu_test.sh; committed as docs/gpu-runs/{facts.get('file', '?')} "
-        "(docs/gpu-runs/README.md says what each part holds).")
-    add("")
-    add("## The run")
-    add("")
-    add("| what | value |")
-    add("|---|---|")
-    for key, label in (("date", "date"), ("commit", "commit"), ("gpu", "device"),
-                       ("driver", "driver"), ("cuda", "CUDA toolkit"), ("nccl", "NCCL"),
-                       ("nccl-image", "NCCL of the machine's image"),
-                       ("nccl-carried", "NCCL carried with the bundle"),
-                       ("nccl-multi-rank", "NCCL between ranks on one GPU"), ("mpi", "MPI"),
-                       ("python", "Python, CuPy, mpi4py"), ("sanitizer", "compute-sanitizer"),
-                       ("host", "host"), ("call", "the call")):
-        if key in facts:
-            add(f"| {label} | {facts[key]} |")
-    add("")
-    add("## Phases, in the order they run")
-    add("")
-    add("| phase | what | outcome | time | note |")
-    add("|---|---|---|---|---|")
-    for name, title in PHASE_TITLES.items():
-        record = phases.get(name)
-        if record is None:
-            add(f"| {name} | {title} | not reached | - | the call ended before it |")
-            continue
-        outcome = record["outcome"]
-        if outcome == "running":
-            outcome = "**interrupted** (the call stopped during it)"
-        elif outcome not in ("passed", "skipped"):
-            outcome = f"**{outcome}**"
-        add(f"| {name} | {title} | {outcome} | {seconds_text(record['seconds'])} | "
-            f"{record['detail']} |")
+    facts, phases = lease_facts(records), lease_phases(records)
+    lines = [f"# GPU validation: {facts.get('date', '?')}, {facts.get('gpu', 'no GPU')}", "",
+             f"Written by scripts/gpu_test.sh; committed as docs/gpu-runs/{facts.get('file', '?')} "
+             "(docs/gpu-runs/README.md says what each part holds)."]
+    section(lines, "The run", ["what", "value"],
+            [[label, facts[key]] for key, label in FACT_LABELS if key in facts])
+    section(lines, "Phases, in the order they run", ["phase", "what", "outcome", "time", "note"],
+            [phase_row(name, title, phases.get(name)) for name, title in PHASE_TITLES.items()])
 
     tests = [r for r in records if r["kind"] == "test"]
-    add("")
-    add("## GPU tests (ctest -L gpu), per program and rank count")
-    add("")
-    if not tests:
-        add("None ran.")
-    else:
-        columns = []
-        for record in tests:
-            column = (record["phase"], record["ranks"])
-            if column not in columns:
-                columns.append(column)
-        table = collections.OrderedDict()
-        for record in tests:
-            table.setdefault(record["name"], {})[(record["phase"], record["ranks"])] = record
-        headings = [f"np{ranks} ({phase})" for phase, ranks in columns]
-        add("| program | " + " | ".join(headings) + " |")
-        add("|---|" + "---|" * len(columns))
-        for program, runs in table.items():
-            add(f"| {program} | " + " | ".join(
-                cell(runs[c]["outcome"]) if c in runs else "-" for c in columns) + " |")
-        add("")
-        counts = collections.Counter(r["outcome"] for r in tests)
-        add("Totals: " + ", ".join(f"{n} {outcome}" for outcome, n in sorted(counts.items())) +
-            f" of {len(tests)} runs. Collectives per column: " +
-            "; ".join(sorted({f"{r['phase']} np{r['ranks']}: {r['detail']}" for r in tests})) +
-            ".")
+    header, rows, after = test_table(tests) if tests else ([], [], [])
+    section(lines, "GPU tests (ctest -L gpu), per program and rank count", header, rows, after)
 
-    sanitizer = [r for r in records if r["kind"] == "sanitizer"]
-    add("")
-    add("## compute-sanitizer, 1 rank")
-    add("")
-    if not sanitizer:
-        add("None ran.")
-    else:
-        add("| program | tool | finding | time |")
-        add("|---|---|---|---|")
-        for record in sanitizer:
-            tool, _, finding = record["detail"].partition(": ")
-            add(f"| {record['name']} | {tool} | {cell(record['outcome'])}"
-                f"{': ' + finding if finding else ''} | {seconds_text(record['seconds'])} |")
+    section(lines, "compute-sanitizer, 1 rank", ["program", "tool", "finding", "time"],
+            [[r["name"], r["detail"].partition(": ")[0],
+              cell(r["outcome"]) + (": " + r["detail"].partition(": ")[2]
+                                    if r["detail"].partition(": ")[2] else ""),
+              seconds_text(r["seconds"])] for r in records if r["kind"] == "sanitizer"])
 
     ours = [b for b in bench if b.get("source", "distlops") == "distlops" and b.get("phase") != "peer"]
-    add("")
-    add("## Benchmarks, distlops_bench --space cuda")
-    add("")
-    if not ours:
-        add("None ran.")
-    else:
-        add("| case | ranks | collectives | time per unit | bandwidth | % of the copy bandwidth "
-            "| checks |")
-        add("|---|---|---|---|---|---|---|")
-        copies = collections.OrderedDict()
-        for entry in ours:
-            reference = entry.get("reference_bytes_per_second") or 0
-            if reference:
-                copies[(entry.get("phase"), entry.get("ranks"))] = reference
-            checks = checks_text(entry.get("checks"))
-            bandwidth = entry.get("bandwidth_bytes_per_second") or 0
-            fraction = entry.get("fraction_of_reference") or 0
-            add(f"| {entry.get('case')} | {entry.get('ranks')} | {entry.get('collectives')} | "
-                f"{time_text(entry.get('seconds_per_unit', 0))} per {entry.get('unit', 'unit')} | "
-                f"{bandwidth / 1e9:.1f} GB/s | "
-                f"{100 * fraction:.1f} % | {checks} |" if bandwidth else
-                f"| {entry.get('case')} | {entry.get('ranks')} | {entry.get('collectives')} | "
-                f"{time_text(entry.get('seconds_per_unit', 0))} per {entry.get('unit', 'unit')} | "
-                f"- | - | {checks} |")
-        add("")
-        for (phase, ranks), reference in copies.items():
-            add(f"Device-to-device copy bandwidth measured in the same run ({phase}, {ranks} "
-                f"rank{'s' if str(ranks) != '1' else ''}): {reference / 1e9:.1f} GB/s.")
+    copies = collections.OrderedDict(((b.get("phase"), b.get("ranks")),
+                                      b["reference_bytes_per_second"])
+                                     for b in ours if b.get("reference_bytes_per_second"))
+    section(lines, "Benchmarks, distlops_bench --space cuda",
+            ["case", "ranks", "collectives", "time per unit", "bandwidth",
+             "% of the copy bandwidth", "checks"], [bench_row(b) for b in ours],
+            [f"Device-to-device copy bandwidth measured in the same run ({phase}, {ranks} "
+             f"rank{'s' if str(ranks) != '1' else ''}): {reference / 1e9:.1f} GB/s."
+             for (phase, ranks), reference in copies.items()])
 
-    peer = [b for b in bench if b.get("phase") == "peer"]
-    add("")
-    add("## distlops --space cuda against PyLops-MPI on CuPy, side by side")
-    add("")
-    if not peer:
-        add("None ran.")
-    else:
-        by_case = collections.OrderedDict()
-        for entry in peer:
-            by_case.setdefault((entry.get("case"), entry.get("ranks")), {})[entry.get("source")] = entry
-        add("| case | ranks | distlops | PyLops-MPI on CuPy | PyLops-MPI / distlops | checks "
-            "(distlops; PyLops-MPI) |")
-        add("|---|---|---|---|---|---|")
-        for (case, ranks), sides in by_case.items():
-            ours_entry, theirs = sides.get("distlops"), sides.get("pylops-mpi")
-            mine = ours_entry.get("seconds_per_unit") if ours_entry else None
-            other = theirs.get("seconds_per_unit") if theirs else None
-            ratio = f"{other / mine:.2f}" if mine and other else "-"
-            add(f"| {case} | {ranks} | {time_text(mine) if mine else '-'} | "
-                f"{time_text(other) if other else '-'} | {ratio} | "
-                f"{describe(ours_entry)}; {describe(theirs)} |")
+    section(lines, "distlops --space cuda against PyLops-MPI on CuPy, side by side",
+            ["case", "ranks", "distlops", "PyLops-MPI on CuPy", "PyLops-MPI / distlops",
+             "checks (distlops; PyLops-MPI)"],
+            peer_rows([b for b in bench if b.get("phase") == "peer"]))
 
-    runs = [r for r in records if r["kind"] == "run"]
+    runs = [[r["name"], r["ranks"], cell(r["outcome"]), seconds_text(r["seconds"]), r["detail"]]
+            for r in records if r["kind"] == "run"]
     if runs:
-        add("")
-        add("## Other runs")
-        add("")
-        add("| run | ranks | outcome | time | note |")
-        add("|---|---|---|---|---|")
-        for record in runs:
-            add(f"| {record['name']} | {record['ranks']} | {cell(record['outcome'])} | "
-                f"{seconds_text(record['seconds'])} | {record['detail']} |")
-    notes = [r for r in records if r["kind"] == "note"]
+        section(lines, "Other runs", ["run", "ranks", "outcome", "time", "note"], runs)
+    notes = [f"- {r['phase']}: {r['detail']}" for r in records if r["kind"] == "note"]
     if notes:
-        add("")
-        add("## Notes")
-        add("")
-        for record in notes:
-            add(f"- {record['phase']}: {record['detail']}")
-    add("")
+        lines += ["", "## Notes", ""] + notes
+    lines.append("")
     temporary = os.path.join(out, ".summary.md.partial")
     with open(temporary, "w", encoding="utf-8") as handle:
         handle.write("\n".join(lines))

@@ -21,11 +21,6 @@
 
 namespace distlops::bench {
 
-namespace {
-
-constexpr double word = sizeof(double);
-
-/// docs/benchmarks.md's dense block: A[i, j] = V(key, i cols + j) / sqrt(cols) + (i == j), row-major.
 std::vector<double> benchmark_block(Index rows, Index cols, std::uint64_t key) {
   std::vector<double> a(static_cast<std::size_t>(rows * cols));
   const double scale = 1.0 / std::sqrt(static_cast<double>(cols));
@@ -37,6 +32,10 @@ std::vector<double> benchmark_block(Index rows, Index cols, std::uint64_t key) {
   }
   return a;
 }
+
+namespace {
+
+constexpr double word = sizeof(double);
 
 /// y += A x for a row-major block, by plain loops (the serial reference of the checks).
 void reference_product(const std::vector<double>& a, Index rows, Index cols,

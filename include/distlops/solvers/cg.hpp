@@ -41,10 +41,10 @@
 #include <array>
 #include <optional>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/linear_operator.hpp"
 #include "distlops/solvers/common.hpp"
 #include "distlops/solvers/detail/driver.hpp"
-#include "distlops/solvers/detail/instantiation.hpp"
 #include "distlops/solvers/detail/scalar_slots.hpp"
 #include "distlops/solvers/detail/stepwise_solver.hpp"
 
@@ -260,9 +260,16 @@ CgResult<V> cg(const BasicLinearOperator<V, V>& op, const V& y, const V& x0,
 }
 
 /// \cond
-#define DISTLOPS_CG_INSTANCE(prefix, V) prefix template class Cg<V>;
-DISTLOPS_SOLVER_VECTORS(DISTLOPS_CG_INSTANCE, extern)
-DISTLOPS_SOLVER_CUDA_VECTORS(DISTLOPS_CG_INSTANCE, extern)
+/// The cases compiled in the library (solvers/cg.cpp): distributed and stacked arrays of every
+/// scalar type and memory space, and local arrays of the host (other cases compile where used).
+#define DISTLOPS_DETAIL_CG_ARRAYS(prefix, T, Space)     \
+  prefix template class Cg<DistributedArray<T, Space>>; \
+  prefix template class Cg<StackedDistributedArray<T, Space>>;
+#define DISTLOPS_DETAIL_CG_LOCAL(prefix, T, Space) prefix template class Cg<LocalArray<T, Space>>;
+#define DISTLOPS_DETAIL_CG_CASES(prefix)                                    \
+  DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_CG_ARRAYS, prefix) \
+  DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_CG_LOCAL, prefix, ::distlops::Host)
+DISTLOPS_DETAIL_CG_CASES(extern)
 /// \endcond
 
 }  // namespace distlops

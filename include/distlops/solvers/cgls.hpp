@@ -37,10 +37,10 @@
 #include <array>
 #include <optional>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/linear_operator.hpp"
 #include "distlops/solvers/common.hpp"
 #include "distlops/solvers/detail/driver.hpp"
-#include "distlops/solvers/detail/instantiation.hpp"
 #include "distlops/solvers/detail/scalar_slots.hpp"
 #include "distlops/solvers/detail/stepwise_solver.hpp"
 
@@ -266,9 +266,21 @@ CglsResult<Domain> cgls(const BasicLinearOperator<Domain, Range>& op, const Rang
 }
 
 /// \cond
-#define DISTLOPS_CGLS_INSTANCE(prefix, D, R) prefix template class Cgls<D, R>;
-DISTLOPS_SOLVER_PAIRS(DISTLOPS_CGLS_INSTANCE, extern)
-DISTLOPS_SOLVER_CUDA_PAIRS(DISTLOPS_CGLS_INSTANCE, extern)
+/// The cases compiled in the library (solvers/cgls.cpp): operators between distributed and stacked
+/// arrays (the mixed ones of StackedVStack and StackedHStack included) of every scalar type and
+/// memory space, and local arrays of the host (other cases compile where used).
+#define DISTLOPS_DETAIL_CGLS_ARRAYS(prefix, T, Space)                                        \
+  prefix template class Cgls<DistributedArray<T, Space>, DistributedArray<T, Space>>;        \
+  prefix template class Cgls<StackedDistributedArray<T, Space>,                              \
+                             StackedDistributedArray<T, Space>>;                             \
+  prefix template class Cgls<DistributedArray<T, Space>, StackedDistributedArray<T, Space>>; \
+  prefix template class Cgls<StackedDistributedArray<T, Space>, DistributedArray<T, Space>>;
+#define DISTLOPS_DETAIL_CGLS_LOCAL(prefix, T, Space) \
+  prefix template class Cgls<LocalArray<T, Space>, LocalArray<T, Space>>;
+#define DISTLOPS_DETAIL_CGLS_CASES(prefix)                                    \
+  DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_CGLS_ARRAYS, prefix) \
+  DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_CGLS_LOCAL, prefix, ::distlops::Host)
+DISTLOPS_DETAIL_CGLS_CASES(extern)
 /// \endcond
 
 }  // namespace distlops

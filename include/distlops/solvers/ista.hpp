@@ -62,10 +62,10 @@
 #include <optional>
 #include <vector>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/linear_operator.hpp"
 #include "distlops/solvers/common.hpp"
 #include "distlops/solvers/detail/driver.hpp"
-#include "distlops/solvers/detail/instantiation.hpp"
 #include "distlops/solvers/detail/scalar_slots.hpp"
 #include "distlops/solvers/detail/stepwise_solver.hpp"
 #include "distlops/solvers/power_iteration.hpp"
@@ -432,9 +432,24 @@ IstaResult<Domain> ista(const BasicLinearOperator<Domain, Range>& op, const Rang
 }
 
 /// \cond
-#define DISTLOPS_SPARSE_INSTANCE(prefix, D, R) prefix template class Ista<D, R, D>;
-DISTLOPS_SOLVER_PAIRS(DISTLOPS_SPARSE_INSTANCE, extern)
-DISTLOPS_SOLVER_CUDA_PAIRS(DISTLOPS_SPARSE_INSTANCE, extern)
+/// The cases compiled in the library (solvers/sparse.cpp): operators between distributed and
+/// stacked arrays (the mixed ones of StackedVStack and StackedHStack included) of every scalar type
+/// and memory space, and local arrays of the host (other cases compile where used).
+#define DISTLOPS_DETAIL_ISTA_ARRAYS(prefix, T, Space)                                              \
+  prefix template class Ista<DistributedArray<T, Space>, DistributedArray<T, Space>,               \
+                             DistributedArray<T, Space>>;                                          \
+  prefix template class Ista<StackedDistributedArray<T, Space>, StackedDistributedArray<T, Space>, \
+                             StackedDistributedArray<T, Space>>;                                   \
+  prefix template class Ista<DistributedArray<T, Space>, StackedDistributedArray<T, Space>,        \
+                             DistributedArray<T, Space>>;                                          \
+  prefix template class Ista<StackedDistributedArray<T, Space>, DistributedArray<T, Space>,        \
+                             StackedDistributedArray<T, Space>>;
+#define DISTLOPS_DETAIL_ISTA_LOCAL(prefix, T, Space) \
+  prefix template class Ista<LocalArray<T, Space>, LocalArray<T, Space>, LocalArray<T, Space>>;
+#define DISTLOPS_DETAIL_ISTA_CASES(prefix)                                    \
+  DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_ISTA_ARRAYS, prefix) \
+  DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_ISTA_LOCAL, prefix, ::distlops::Host)
+DISTLOPS_DETAIL_ISTA_CASES(extern)
 /// \endcond
 
 }  // namespace distlops

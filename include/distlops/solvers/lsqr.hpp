@@ -38,11 +38,11 @@
 #include <array>
 #include <optional>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/linear_operator.hpp"
 #include "distlops/solvers/cgls.hpp"
 #include "distlops/solvers/common.hpp"
 #include "distlops/solvers/detail/driver.hpp"
-#include "distlops/solvers/detail/instantiation.hpp"
 #include "distlops/solvers/detail/lsqr_recurrence.hpp"
 #include "distlops/solvers/detail/scalar_slots.hpp"
 #include "distlops/solvers/detail/stepwise_solver.hpp"
@@ -333,9 +333,21 @@ LsqrResult<Domain> lsqr(const BasicLinearOperator<Domain, Range>& op, const Rang
 }
 
 /// \cond
-#define DISTLOPS_LSQR_INSTANCE(prefix, D, R) prefix template class Lsqr<D, R>;
-DISTLOPS_SOLVER_PAIRS(DISTLOPS_LSQR_INSTANCE, extern)
-DISTLOPS_SOLVER_CUDA_PAIRS(DISTLOPS_LSQR_INSTANCE, extern)
+/// The cases compiled in the library (solvers/lsqr.cpp): operators between distributed and stacked
+/// arrays (the mixed ones of StackedVStack and StackedHStack included) of every scalar type and
+/// memory space, and local arrays of the host (other cases compile where used).
+#define DISTLOPS_DETAIL_LSQR_ARRAYS(prefix, T, Space)                                        \
+  prefix template class Lsqr<DistributedArray<T, Space>, DistributedArray<T, Space>>;        \
+  prefix template class Lsqr<StackedDistributedArray<T, Space>,                              \
+                             StackedDistributedArray<T, Space>>;                             \
+  prefix template class Lsqr<DistributedArray<T, Space>, StackedDistributedArray<T, Space>>; \
+  prefix template class Lsqr<StackedDistributedArray<T, Space>, DistributedArray<T, Space>>;
+#define DISTLOPS_DETAIL_LSQR_LOCAL(prefix, T, Space) \
+  prefix template class Lsqr<LocalArray<T, Space>, LocalArray<T, Space>>;
+#define DISTLOPS_DETAIL_LSQR_CASES(prefix)                                    \
+  DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_LSQR_ARRAYS, prefix) \
+  DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_LSQR_LOCAL, prefix, ::distlops::Host)
+DISTLOPS_DETAIL_LSQR_CASES(extern)
 /// \endcond
 
 }  // namespace distlops

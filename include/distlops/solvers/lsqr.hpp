@@ -202,7 +202,7 @@ class Lsqr : public detail::StepwiseSolver<Lsqr<Domain, Range>> {
     slots.add_squared_norm(lsqr_slot_u_squared, *u_);
     slots.add_squared_norm(lsqr_slot_w_squared, *w_);
     slots.combine();
-    kernels::slots::lsqr_after_u(Space{}, slots.data(), parameters_.dampsq);
+    slots.lsqr_after_u(parameters_.dampsq);
     scale_by_slot(*u_, slot(&LsqrSlots::u_scale), 1.0);
     scale_by_slot(*v_, slot(&LsqrSlots::v_scale), 1.0);
     op_.apply_adjoint_add(T(1), *u_, T(1), *v_);
@@ -211,7 +211,7 @@ class Lsqr : public detail::StepwiseSolver<Lsqr<Domain, Range>> {
     slots.combine();
     // Rotations, estimates and stopping tests; then x += t1 w, w = v + t2 w (x and w unchanged
     // when a scalar is not finite).
-    kernels::slots::lsqr_after_v(Space{}, slots.data(), parameters_);
+    slots.lsqr_after_v(parameters_);
     scale_by_slot(*v_, slot(&LsqrSlots::v_normalise), 1.0);
     axpy_by_slot(*x_, slot(&LsqrSlots::x_step), 1.0, *w_);
     axpby_by_slot(*w_, slot(&LsqrSlots::w_v), *v_, slot(&LsqrSlots::w_w));

@@ -5,7 +5,9 @@
 #include <limits>
 #include <string>
 
+#include "distlops/core/collective_check.hpp"
 #include "distlops/core/error.hpp"
+#include "distlops/core/kernels.hpp"
 #include "distlops/solvers/proximal/box.hpp"
 #include "prox_support.hpp"
 #include "proximal_kernels.hpp"
@@ -15,9 +17,10 @@ namespace distlops {
 template <class V>
 Box<V>::Box(double lower, double upper) : lower_(lower), upper_(upper) {
   if (std::isnan(lower) || std::isnan(upper) || !(lower <= upper)) {
-    throw InvalidArgument(
+    this->defer_error(
+        ErrorKind::invalid_argument,
         "Box: lower <= upper is needed, got lower = " + detail::format_parameter(lower) +
-        " and upper = " + detail::format_parameter(upper));
+            " and upper = " + detail::format_parameter(upper));
   }
 }
 
@@ -45,12 +48,27 @@ Box<V>::Box(const V& lower, const V& upper)
     : lower_(-detail::prox_infinity),
       upper_(detail::prox_infinity),
       lower_bounds_(lower),
-      upper_bounds_(upper) {
+      upper_bounds_(upper) {}
+
+template <class V>
+const std::string& Box<V>::bounds_problem() const {
   using T = typename V::value_type;
-  detail::require_same_layout(upper, lower, "Box", "the upper bounds");
-  // NaN anywhere makes the 1-norm NaN (infinities alone make it infinite).
-  const bool has_nan = std::isnan(static_cast<double>(lower.norm(1))) ||
-                       std::isnan(static_cast<double>(upper.norm(1)));
+  using Space = typename V::space_type;
+  using R = real_type_t<T>;
+  if (bounds_checked_) return bounds_problem_;
+  bounds_checked_ = true;
+  // This rank's elements only, without communication: the caller agrees on the verdict.
+  const AgreedOperands local;
+  const V& lower = *lower_bounds_;
+  const V& upper = *upper_bounds_;
+  // NaN anywhere makes the sum of magnitudes NaN (infinities alone make it infinite).
+  bool has_nan = false;
+  for (const V* bounds : {&lower, &upper}) {
+    detail::for_each_block(*bounds, [&](const T* data, Index n, Index) {
+      has_nan = has_nan || std::isnan(static_cast<double>(kernels::norm_reduce(
+                               Space{}, kernels::NormKind::power_sum, R(1), n, data)));
+    });
+  }
   bool crossed = false;
   if (!has_nan) {
     // min(lower, upper) part by part differs from lower where lower_i > upper_i.
@@ -58,12 +76,31 @@ Box<V>::Box(const V& lower, const V& upper)
     V smaller(l);
     for_each_bounds_block(smaller, l, u);
     smaller.axpy(T(-1), l);
-    crossed = smaller.norm(detail::prox_infinity) > 0;
+    detail::for_each_block(smaller, [&](const T* data, Index n, Index) {
+      crossed = crossed ||
+                kernels::norm_reduce(Space{}, kernels::NormKind::max_abs, R(1), n, data) > R(0);
+    });
   }
   if (has_nan || crossed) {
-    throw InvalidArgument(std::string("Box: lower <= upper is needed for every element, got ") +
-                          (has_nan ? "NaN in the bounds" : "a lower bound above its upper bound"));
+    bounds_problem_ = std::string("Box: lower <= upper is needed for every element, got ") +
+                      (has_nan ? "NaN in the bounds" : "a lower bound above its upper bound");
   }
+  return bounds_problem_;
+}
+
+template <class V>
+void Box<V>::check_operand(const vector_layout_t<V>& layout) const {
+  if (!lower_bounds_) return;
+  detail::require_layout(*lower_bounds_, layout, name(), "the bounds");
+  detail::require_layout(*upper_bounds_, layout, name(), "the upper bounds");
+  if (!bounds_problem().empty()) throw InvalidArgument(bounds_problem_);
+}
+
+template <class V>
+void Box<V>::add_parameters(Fingerprint& fingerprint) const {
+  fingerprint.add(lower_).add(upper_);
+  detail::add_layout_of(fingerprint, lower_bounds_);
+  detail::add_layout_of(fingerprint, upper_bounds_);
 }
 
 template <class V>
@@ -104,7 +141,6 @@ void Box<V>::do_prox(const V& x, double, V& out) const {
   using Space = typename V::space_type;
   using R = real_type_t<T>;
   if (lower_bounds_) {
-    detail::require_same_layout(*lower_bounds_, x, name(), "the bounds");
     detail::copy_into(x, out);
     for_each_bounds_block(out, *lower_bounds_, *upper_bounds_);
     return;

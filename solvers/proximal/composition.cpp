@@ -13,9 +13,23 @@ namespace distlops {
 template <class V>
 Precomposed<V>::Precomposed(const ProxOperator<V>& f, double a) : f_(f.clone()), a_(a) {
   if (!(a != 0) || !std::isfinite(a)) {
-    throw InvalidArgument("Precomposed: a must be finite and non-zero, got " +
-                          detail::format_parameter(a));
+    this->defer_error(
+        ErrorKind::invalid_argument,
+        "Precomposed: a must be finite and non-zero, got " + detail::format_parameter(a));
   }
+}
+
+template <class V>
+void Precomposed<V>::check_operand(const vector_layout_t<V>& layout) const {
+  f_->check(layout);
+  if (b_) detail::require_layout(*b_, layout, name(), "b");
+}
+
+template <class V>
+void Precomposed<V>::add_parameters(Fingerprint& fingerprint) const {
+  f_->fingerprint(fingerprint);
+  fingerprint.add(a_);
+  detail::add_layout_of(fingerprint, b_);
 }
 
 template <class V>
@@ -38,7 +52,6 @@ void Precomposed<V>::inner(const V& x, V& out) const {
   using T = typename V::value_type;
   detail::copy_into(x, out);
   if (b_) {
-    detail::require_same_layout(*b_, x, name(), "b");
     out.axpby(T(1), *b_, detail::scalar<T>(a_));
   } else {
     out.scale(detail::scalar<T>(a_));
@@ -74,9 +87,23 @@ void Precomposed<V>::do_gradient(const V& x, V& out) const {
 template <class V>
 Postcomposed<V>::Postcomposed(const ProxOperator<V>& f, double s) : f_(f.clone()), s_(s) {
   if (!(s > 0) || !std::isfinite(s)) {
-    throw InvalidArgument("Postcomposed: s must be positive and finite, got " +
-                          detail::format_parameter(s));
+    this->defer_error(
+        ErrorKind::invalid_argument,
+        "Postcomposed: s must be positive and finite, got " + detail::format_parameter(s));
   }
+}
+
+template <class V>
+void Postcomposed<V>::check_operand(const vector_layout_t<V>& layout) const {
+  f_->check(layout);
+  if (v_) detail::require_layout(*v_, layout, name(), "v");
+}
+
+template <class V>
+void Postcomposed<V>::add_parameters(Fingerprint& fingerprint) const {
+  f_->fingerprint(fingerprint);
+  fingerprint.add(s_);
+  detail::add_layout_of(fingerprint, v_);
 }
 
 template <class V>
@@ -98,7 +125,6 @@ template <class V>
 double Postcomposed<V>::do_value(const V& x) const {
   double value = s_ * f_->value(x);
   if (v_) {
-    detail::require_same_layout(*v_, x, name(), "v");
     value += detail::real_vdot(*v_, x);
   }
   return value;
@@ -110,7 +136,6 @@ void Postcomposed<V>::do_prox(const V& x, double tau, V& out) const {
   // prox_{s tau f}(x - tau v).
   detail::copy_into(x, out);
   if (v_) {
-    detail::require_same_layout(*v_, x, name(), "v");
     out.axpy(detail::scalar<T>(-tau), *v_);
   }
   f_->prox(out, s_ * tau, out);
@@ -121,7 +146,6 @@ void Postcomposed<V>::do_gradient(const V& x, V& out) const {
   using T = typename V::value_type;
   f_->gradient(x, out);
   if (v_) {
-    detail::require_same_layout(*v_, x, name(), "v");
     out.axpby(T(1), *v_, detail::scalar<T>(s_));
   } else {
     out.scale(detail::scalar<T>(s_));

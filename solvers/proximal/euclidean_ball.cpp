@@ -14,7 +14,8 @@ namespace distlops {
 template <class V>
 EuclideanBall<V>::EuclideanBall(double radius) : radius_(radius) {
   if (!(radius >= 0) || !std::isfinite(radius)) {
-    throw InvalidArgument("EuclideanBall: radius must be finite and non-negative, got " +
+    this->defer_error(ErrorKind::invalid_argument,
+                      "EuclideanBall: radius must be finite and non-negative, got " +
                           detail::format_parameter(radius));
   }
 }
@@ -22,6 +23,17 @@ EuclideanBall<V>::EuclideanBall(double radius) : radius_(radius) {
 template <class V>
 EuclideanBall<V>::EuclideanBall(const V& center, double radius) : EuclideanBall(radius) {
   center_.emplace(center);
+}
+
+template <class V>
+void EuclideanBall<V>::check_operand(const vector_layout_t<V>& layout) const {
+  if (center_) detail::require_layout(*center_, layout, name(), "the centre");
+}
+
+template <class V>
+void EuclideanBall<V>::add_parameters(Fingerprint& fingerprint) const {
+  fingerprint.add(radius_);
+  detail::add_layout_of(fingerprint, center_);
 }
 
 template <class V>
@@ -39,10 +51,7 @@ template <class V>
 double EuclideanBall<V>::distance(const V& x, V& difference) const {
   using T = typename V::value_type;
   detail::copy_into(x, difference);
-  if (center_) {
-    detail::require_same_layout(*center_, x, name(), "the centre");
-    difference.axpy(T(-1), *center_);
-  }
+  if (center_) difference.axpy(T(-1), *center_);
   return static_cast<double>(difference.norm(2));
 }
 

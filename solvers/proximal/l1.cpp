@@ -13,19 +13,32 @@ namespace distlops {
 
 template <class V>
 L1<V>::L1(double sigma) : sigma_(sigma) {
-  detail::require_sigma("L1", sigma);
+  const std::string problem = detail::sigma_problem("L1", sigma);
+  if (!problem.empty()) this->defer_error(ErrorKind::invalid_argument, problem);
 }
 
 template <class V>
-L1<V>::L1(const V& weights, double sigma) : sigma_(sigma), weights_(weights) {
-  detail::require_sigma("L1", sigma);
+L1<V>::L1(const V& weights, double sigma) : L1(sigma) {
+  weights_.emplace(weights);
 }
 
 template <class V>
 L1<V>::L1(std::function<double(int)> schedule)
     : sigma_(1.0), schedule_(std::make_shared<Schedule>()) {
-  if (!schedule) throw InvalidArgument("L1: the schedule of sigma is empty");
+  if (!schedule)
+    this->defer_error(ErrorKind::invalid_argument, "L1: the schedule of sigma is empty");
   schedule_->sigma = std::move(schedule);
+}
+
+template <class V>
+void L1<V>::check_operand(const vector_layout_t<V>& layout) const {
+  if (weights_) detail::require_layout(*weights_, layout, name(), "the weights");
+}
+
+template <class V>
+void L1<V>::add_parameters(Fingerprint& fingerprint) const {
+  fingerprint.add(schedule_ != nullptr).add(schedule_ ? 0.0 : sigma_);
+  detail::add_layout_of(fingerprint, weights_);
 }
 
 template <class V>
@@ -59,7 +72,6 @@ template <class V>
 double L1<V>::do_value(const V& x) const {
   const double s = sigma();
   if (!weights_) return s * static_cast<double>(x.norm(1));
-  detail::require_same_layout(*weights_, x, name(), "the weights");
   V weighted(x);
   weighted *= *weights_;
   return s * static_cast<double>(weighted.norm(1));
@@ -69,7 +81,6 @@ template <class V>
 void L1<V>::do_prox(const V& x, double tau, V& out) const {
   using T = typename V::value_type;
   using Space = typename V::space_type;
-  if (weights_) detail::require_same_layout(*weights_, x, name(), "the weights");
   const double s = schedule_ ? scheduled(++schedule_->calls) : sigma_;
   detail::copy_into(x, out);
   const auto t = static_cast<real_type_t<T>>(tau * s);
@@ -83,7 +94,6 @@ template <class V>
 void L1<V>::do_prox_conjugate(const V& x, double, V& out) const {
   using T = typename V::value_type;
   using Space = typename V::space_type;
-  if (weights_) detail::require_same_layout(*weights_, x, name(), "the weights");
   detail::copy_into(x, out);
   const auto bound = static_cast<real_type_t<T>>(sigma());
   detail::for_each_weighted_block(

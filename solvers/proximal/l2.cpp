@@ -29,18 +29,59 @@ L2<Domain, Range>::L2(const BasicLinearOperator<Domain, Range>& op, const Range&
                       const L2InnerOptions& inner)
     : op_(op), sigma_(sigma), inner_(inner) {
   check_parameters();
-  if (op.empty()) throw InvalidArgument("L2: the operator is empty");
-  // b seen with the operator's range layout (a copy of its data).
-  const LayoutAdapter<Range> data(b, op.range(), "L2", "", "b");
-  b_.emplace(data.get_const());
+  if (op.empty()) {
+    this->defer_error(ErrorKind::invalid_argument, "L2: the operator is empty");
+    return;
+  }
+  // b seen with the operator's range layout (a copy of its data), checked on this rank alone:
+  // a constructor cannot tell the others, the first call does.
+  try {
+    const AgreedOperands local;
+    const LayoutAdapter<Range> data(b, op.range(), "L2", "", "b");
+    b_.emplace(data.get_const());
+  } catch (const Error& error) {
+    this->defer_error(error.kind(), error.what());
+  }
 }
 
 template <class Domain, class Range>
-void L2<Domain, Range>::check_parameters() const {
-  detail::require_sigma("L2", sigma_);
+void L2<Domain, Range>::check_parameters() {
+  const std::string problem = detail::sigma_problem("L2", sigma_);
+  if (!problem.empty()) this->defer_error(ErrorKind::invalid_argument, problem);
   if (inner_.niter < 0 || !(inner_.rtol >= 0) || !std::isfinite(inner_.rtol)) {
-    throw InvalidArgument("L2: the inner solve needs niter >= 0 and a finite rtol >= 0");
+    this->defer_error(ErrorKind::invalid_argument,
+                      "L2: the inner solve needs niter >= 0 and a finite rtol >= 0");
   }
+}
+
+template <class Domain, class Range>
+bool L2<Domain, Range>::runs_user_code() const {
+  return !op_.empty() && op_.implementation().runs_user_code();
+}
+
+template <class Domain, class Range>
+void L2<Domain, Range>::check_operand(const vector_layout_t<Domain>& layout) const {
+  if (!op_.empty()) {
+    if (!detail::fits_layout(layout, op_.domain())) {
+      throw ShapeMismatch(name() + ": x is expected with " +
+                          vector_traits<Domain>::describe(op_.domain()) +
+                          " (the domain of Op), got " + vector_traits<Domain>::describe(layout));
+    }
+    return;
+  }
+  if constexpr (std::same_as<Domain, Range>) {
+    if (b_) detail::require_layout(*b_, layout, name(), "b");
+  }
+}
+
+template <class Domain, class Range>
+void L2<Domain, Range>::add_parameters(Fingerprint& fingerprint) const {
+  fingerprint.add(sigma_).add(inner_.niter).add(inner_.rtol).add(!op_.empty());
+  if (!op_.empty()) {
+    detail::add_layout(fingerprint, op_.domain());
+    detail::add_layout(fingerprint, op_.range());
+  }
+  detail::add_layout_of(fingerprint, b_);
 }
 
 template <class Domain, class Range>
@@ -61,7 +102,6 @@ double L2<Domain, Range>::do_value(const Domain& x) const {
   if (op_.empty()) {
     if constexpr (std::same_as<Domain, Range>) {
       if (!b_) return 0.5 * sigma_ * detail::squared_norm(x);
-      detail::require_same_layout(*b_, x, name(), "b");
       Domain residual(x);
       residual.axpy(T(-1), *b_);
       return 0.5 * sigma_ * detail::squared_norm(residual);
@@ -82,7 +122,6 @@ void L2<Domain, Range>::do_prox(const Domain& x, double tau, Domain& out) const 
       // y = (x + tau sigma b) / (1 + tau sigma).
       detail::copy_into(x, out);
       if (b_) {
-        detail::require_same_layout(*b_, x, name(), "b");
         out.axpby(detail::scalar<T>(ts / (1 + ts)), *b_, detail::scalar<T>(1 / (1 + ts)));
       } else {
         out.scale(detail::scalar<T>(1 / (1 + ts)));
@@ -122,7 +161,6 @@ void L2<Domain, Range>::do_prox_conjugate(const Domain& x, double tau, Domain& o
     const double c = sigma_ / (sigma_ + tau);
     detail::copy_into(x, out);
     if (b_) {
-      detail::require_same_layout(*b_, x, name(), "b");
       out.axpby(detail::scalar<T>(-tau * c), *b_, detail::scalar<T>(c));
     } else {
       out.scale(detail::scalar<T>(c));
@@ -137,7 +175,6 @@ void L2<Domain, Range>::do_gradient(const Domain& x, Domain& out) const {
     if constexpr (std::same_as<Domain, Range>) {
       detail::copy_into(x, out);
       if (b_) {
-        detail::require_same_layout(*b_, x, name(), "b");
         out.axpby(detail::scalar<T>(-sigma_), *b_, detail::scalar<T>(sigma_));
       } else {
         out.scale(detail::scalar<T>(sigma_));

@@ -14,7 +14,8 @@ namespace distlops {
 
 template <class V>
 L21<V>::L21(double sigma) : sigma_(sigma) {
-  detail::require_sigma("L21", sigma);
+  const std::string problem = detail::sigma_problem("L21", sigma);
+  if (!problem.empty()) this->defer_error(ErrorKind::invalid_argument, problem);
 }
 
 template <class V>
@@ -27,32 +28,30 @@ std::shared_ptr<const ProxOperator<V>> L21<V>::clone() const {
   return std::make_shared<L21>(sigma_);
 }
 
-namespace {
-
-/// Checks that x's components are distributed arrays of one layout (`owner()` names the
-/// operator in the message: built only on failure, so that a solver's loop allocates nothing).
-template <Scalar T, MemorySpace Space, class Owner>
-void require_groups(const StackedDistributedArray<T, Space>& x, Owner&& owner) {
-  if (x.narrays() == 0) throw ShapeMismatch(owner() + ": the stacked array has no components");
-  for (std::size_t j = 0; j < x.narrays(); ++j) {
-    if (x.is_nested(j)) {
-      throw ShapeMismatch(owner() + ": component " + std::to_string(j) +
+/// The components must be distributed arrays of one layout.
+template <class V>
+void L21<V>::check_operand(const StackedLayout& layout) const {
+  if (layout.size() == 0) throw ShapeMismatch(name() + ": the stacked array has no components");
+  for (std::size_t j = 0; j < layout.size(); ++j) {
+    if (layout.is_nested(j)) {
+      throw ShapeMismatch(name() + ": component " + std::to_string(j) +
                           " is a nested stack; the components must be distributed arrays");
     }
-    if (!(x[j].layout() == x[0].layout())) {
-      throw ShapeMismatch(owner() + ": component " + std::to_string(j) + " has " +
-                          x[j].layout().describe() + ", component 0 has " +
-                          x[0].layout().describe());
+    if (!(layout[j] == layout[0])) {
+      throw ShapeMismatch(name() + ": component " + std::to_string(j) + " has " +
+                          layout[j].describe() + ", component 0 has " + layout[0].describe());
     }
   }
 }
 
-}  // namespace
+template <class V>
+void L21<V>::add_parameters(Fingerprint& fingerprint) const {
+  fingerprint.add(sigma_);
+}
 
 /// s2_i = sum_j |x_j,i|^2, an array of the components' layout in the real type.
 template <class V>
 auto L21<V>::group_squared_norms(const V& x) const -> const Norms& {
-  require_groups(x, [&] { return name(); });
   const Layout& layout = x[0].layout();
   if (!group_norms_ || !(group_norms_->layout() == layout)) group_norms_.emplace(layout);
   Norms& s2 = *group_norms_;

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
-// The base of the proximal operators (prox_operator.hpp): the checks of the public members
-// and the defaults (the conjugate's prox by Moreau's identity, no gradient).
+// The base of the proximal operators (prox_operator.hpp): the checks and the agreement of the
+// public members, and the defaults (the conjugate's prox by Moreau's identity, no gradient).
 #include <optional>
 #include <string>
+#include <string_view>
+#include <typeinfo>
 
+#include "distlops/core/collective_check.hpp"
 #include "distlops/core/error.hpp"
 #include "distlops/solvers/proximal/prox_operator.hpp"
 #include "prox_support.hpp"
@@ -12,26 +15,77 @@
 namespace distlops {
 
 template <class V>
-void ProxOperator<V>::check_step(const V& x, double tau, const V& out,
-                                 const char* operation) const {
-  if (!(tau > 0) || !std::isfinite(tau)) {
-    throw InvalidArgument(name() + "." + operation + ": tau must be positive and finite, got " +
-                          detail::format_parameter(tau));
+void ProxOperator<V>::defer_error(ErrorKind kind, std::string message) {
+  if (!deferred_) deferred_.emplace(kind, std::move(message));
+}
+
+template <class V>
+void ProxOperator<V>::check(const layout_type& layout) const {
+  if (deferred_) throw_error(deferred_->first, deferred_->second);
+  check_operand(layout);
+}
+
+template <class V>
+void ProxOperator<V>::fingerprint(Fingerprint& fingerprint) const {
+  fingerprint.add(std::string_view(typeid(*this).name())).add(runs_user_code());
+  add_parameters(fingerprint);
+}
+
+template <class V>
+template <class Body>
+void ProxOperator<V>::agreed_call(const char* operation, const V& x, const V* out,
+                                  const double* tau, const Fingerprint& outcome,
+                                  Body&& body) const {
+  const Communicator* comm = detail::communicator_of(x);
+  // Messages are built only on failure: a solver's loop builds no strings.
+  const auto check = [&] {
+    if (tau && (!(*tau > 0) || !std::isfinite(*tau))) {
+      throw InvalidArgument(name() + "." + operation + ": tau must be positive and finite, got " +
+                            detail::format_parameter(*tau));
+    }
+    if (out && !detail::same_layout(*out, x)) {
+      detail::require_same_layout(*out, x, name() + "." + operation, "out");
+    }
+    this->check(x.layout());
+  };
+  if (!comm || detail::operands_agreed()) {
+    check();
+  } else {
+    Fingerprint arguments;
+    arguments.add(std::string_view(operation)).add(tau != nullptr).add(tau ? *tau : 0.0);
+    detail::add_layout(arguments, x.layout());
+    if (out) detail::add_layout(arguments, out->layout());
+    fingerprint(arguments);
+    // The subject names no parameter: its text must be the same on every rank.
+    collective_check(*comm, arguments,
+                     std::string("ProxOperator::") + operation +
+                         ": tau, the layouts or the proximal operator's parameters",
+                     check);
   }
-  // The owner's name only on failure: a solver's loop builds no strings.
-  if (!detail::same_layout(out, x))
-    detail::require_same_layout(out, x, name() + "." + operation, "out");
+  if (runs_user_code()) {
+    agree_on_user_code(comm, outcome, "the value a proximal operator's user code computed",
+                       std::forward<Body>(body));
+  } else {
+    const AgreedOperands agreed;
+    std::forward<Body>(body)();
+  }
 }
 
 template <class V>
 double ProxOperator<V>::value(const V& x) const {
-  return do_value(x);
+  double result = 0;
+  Fingerprint outcome;
+  agreed_call("value", x, nullptr, nullptr, outcome, [&] {
+    result = do_value(x);
+    outcome.add(result == 0 ? 0.0 : result);  // -0 and +0 alike
+  });
+  return result;
 }
 
 template <class V>
 void ProxOperator<V>::prox(const V& x, double tau, V& out) const {
-  check_step(x, tau, out, "prox");
-  do_prox(x, tau, out);
+  const Fingerprint nothing;
+  agreed_call("prox", x, &out, &tau, nothing, [&] { do_prox(x, tau, out); });
 }
 
 template <class V>
@@ -43,8 +97,8 @@ V ProxOperator<V>::prox(const V& x, double tau) const {
 
 template <class V>
 void ProxOperator<V>::prox_conjugate(const V& x, double tau, V& out) const {
-  check_step(x, tau, out, "prox_conjugate");
-  do_prox_conjugate(x, tau, out);
+  const Fingerprint nothing;
+  agreed_call("prox_conjugate", x, &out, &tau, nothing, [&] { do_prox_conjugate(x, tau, out); });
 }
 
 template <class V>
@@ -56,8 +110,8 @@ V ProxOperator<V>::prox_conjugate(const V& x, double tau) const {
 
 template <class V>
 void ProxOperator<V>::gradient(const V& x, V& out) const {
-  detail::require_same_layout(out, x, name() + ".gradient", "out");
-  do_gradient(x, out);
+  const Fingerprint nothing;
+  agreed_call("gradient", x, &out, nullptr, nothing, [&] { do_gradient(x, out); });
 }
 
 template <class V>

@@ -134,8 +134,10 @@ void Admm<Domain, Range, Aux>::initialise(const Domain& x0, const Aux* z0) {
   Fingerprint parameters;
   parameters.add(o.tau).add(o.inner_niter).add(o.inner_rtol).add(o.g_first);
   run_.reset();
+  Fingerprint operands;
+  g_->fingerprint(operands);
   run_.emplace("admm", options_, detail::solver_communicator(x0), detail::checkpoint_rank(x0),
-               parameters, 0, [&] {
+               parameters, operands, 0, [&] {
                  auto fail = [](const std::string& what) {
                    throw InvalidArgument("admm: " + what);
                  };
@@ -152,6 +154,7 @@ void Admm<Domain, Range, Aux>::initialise(const Domain& x0, const Aux* z0) {
                         vector_traits<Domain>::describe(op_.domain()) +
                         ", A: " + vector_traits<Domain>::describe(a_.domain()) + ")");
                  }
+                 g_->check(a_.range());
                });
   const LayoutAdapter<Domain> start(x0, op_.domain(), "admm", "", "x0");
   const LayoutAdapter<Range> data(b_, op_.range(), "admm", "", "b");

@@ -46,6 +46,9 @@ class L21 : public ProxOperator<V> {
   double sigma() const { return sigma_; }
   std::string name() const override;
   std::shared_ptr<const ProxOperator<V>> clone() const override;
+  bool runs_user_code() const override { return false; }
+  void check_operand(const StackedLayout& layout) const override;
+  void add_parameters(Fingerprint& fingerprint) const override;
 
  protected:
   double do_value(const V& x) const override;
@@ -55,7 +58,7 @@ class L21 : public ProxOperator<V> {
  private:
   using Real = real_type_t<typename V::value_type>;
   using Norms = DistributedArray<Real, typename V::space_type>;
-  /// The squared norms of x's groups, in the workspace (the layouts checked).
+  /// The squared norms of x's groups, in the workspace (x checked by check_operand).
   const Norms& group_squared_norms(const V& x) const;
 
   double sigma_;

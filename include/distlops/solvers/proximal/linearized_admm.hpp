@@ -119,8 +119,11 @@ void LinearizedAdmm<Domain, Aux>::initialise(const Domain& x0, const Aux* z0) {
   Fingerprint parameters;
   parameters.add(o.tau).add(o.mu.has_value()).add(o.mu.value_or(0.0));
   run_.reset();
+  Fingerprint operands;
+  f_->fingerprint(operands);
+  g_->fingerprint(operands);
   run_.emplace("linearized_admm", options_, detail::solver_communicator(x0),
-               detail::checkpoint_rank(x0), parameters, 0, [&] {
+               detail::checkpoint_rank(x0), parameters, operands, 0, [&] {
                  auto fail = [](const std::string& what) {
                    throw InvalidArgument("linearized_admm: " + what);
                  };
@@ -128,6 +131,8 @@ void LinearizedAdmm<Domain, Aux>::initialise(const Domain& x0, const Aux* z0) {
                  if (!positive(o.tau)) fail("tau must be positive and finite");
                  if (o.mu && !positive(*o.mu)) fail("mu must be positive and finite");
                  if (a_.empty()) fail("the operator A is empty");
+                 f_->check(a_.domain());
+                 g_->check(a_.range());
                });
   const LayoutAdapter<Domain> start(x0, a_.domain(), "linearized_admm", "", "x0");
   std::optional<LayoutAdapter<Aux>> first_z;

@@ -162,8 +162,11 @@ void PrimalDual<Domain, Dual>::initialise(const Domain& x0, const Dual* y0) {
   parameters.add(o.tau.has_value()).add(o.tau.value_or(0.0));
   parameters.add(o.sigma.has_value()).add(o.sigma.value_or(0.0)).add(o.theta).add(o.dual_first);
   run_.reset();
+  Fingerprint operands;
+  f_->fingerprint(operands);
+  g_->fingerprint(operands);
   run_.emplace("primal_dual", options_, detail::solver_communicator(x0),
-               detail::checkpoint_rank(x0), parameters, 0, [&] {
+               detail::checkpoint_rank(x0), parameters, operands, 0, [&] {
                  auto fail = [](const std::string& what) {
                    throw InvalidArgument("primal_dual: " + what);
                  };
@@ -172,6 +175,8 @@ void PrimalDual<Domain, Dual>::initialise(const Domain& x0, const Dual* y0) {
                  if (o.sigma && !positive(*o.sigma)) fail("sigma must be positive and finite");
                  if (!(o.theta >= 0 && o.theta <= 1)) fail("theta must lie in [0, 1]");
                  if (k_op_.empty()) fail("the operator K is empty");
+                 f_->check(k_op_.domain());
+                 g_->check(k_op_.range());
                });
   // x0 seen with K's domain layout (ShapeMismatch on every rank otherwise).
   const LayoutAdapter<Domain> start(x0, k_op_.domain(), "primal_dual", "", "x0");

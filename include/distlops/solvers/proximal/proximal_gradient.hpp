@@ -136,8 +136,11 @@ void ProximalGradient<Domain>::setup(const Domain& x0) {
   parameters.add(o.tau.has_value()).add(o.tau.value_or(0.0)).add(o.tau0).add(o.beta);
   parameters.add(o.niterback).add(o.epsg).add(o.eta).add(static_cast<int>(o.acceleration));
   run_.reset();
+  Fingerprint operands;
+  f_->fingerprint(operands);
+  g_->fingerprint(operands);
   run_.emplace("proximal_gradient", options_, detail::solver_communicator(x0),
-               detail::checkpoint_rank(x0), parameters, 0, [&] {
+               detail::checkpoint_rank(x0), parameters, operands, 0, [&] {
                  auto fail = [](const std::string& what) {
                    throw InvalidArgument("proximal_gradient: " + what);
                  };
@@ -151,6 +154,8 @@ void ProximalGradient<Domain>::setup(const Domain& x0) {
                  }
                  if (!(o.eta > 0 && o.eta <= 1)) fail("eta must lie in (0, 1]");
                  if (!f_->differentiable()) fail("f (" + f_->name() + ") must be differentiable");
+                 f_->check(x0.layout());
+                 g_->check(x0.layout());
                });
   for (auto* v : {&x_, &y_, &xold_, &grad_, &w_, &z_})
     v->emplace(x0.layout());

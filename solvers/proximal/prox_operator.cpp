@@ -57,10 +57,10 @@ void ProxOperator<V>::agreed_call(const char* operation, const V& x, const V* ou
     if (out) detail::add_layout(arguments, out->layout());
     fingerprint(arguments);
     // The subject names no parameter: its text must be the same on every rank.
-    collective_check(*comm, arguments,
-                     std::string("ProxOperator::") + operation +
-                         ": tau, the layouts or the proximal operator's parameters",
-                     check);
+    collective_check(
+        *comm, arguments,
+        std::string("ProxOperator::") + operation + ": the set of tau, layouts and parameters",
+        check);
   }
   if (runs_user_code()) {
     agree_on_user_code(comm, outcome, "the value a proximal operator's user code computed",

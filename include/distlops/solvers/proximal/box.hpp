@@ -42,8 +42,11 @@ class Box : public ProxOperator<V> {
   bool elementwise() const { return lower_bounds_.has_value(); }
   std::string name() const override;
   std::shared_ptr<const ProxOperator<V>> clone() const override;
+  /// The library's own code.
   bool runs_user_code() const override { return false; }
+  /// The element-wise bounds have x's layout, and lower <= upper holds on this rank's elements.
   void check_operand(const vector_layout_t<V>& layout) const override;
+  /// Its bounds (numbers, or the layouts of the bound vectors).
   void add_parameters(Fingerprint& fingerprint) const override;
 
  protected:

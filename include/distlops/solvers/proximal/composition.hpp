@@ -34,7 +34,9 @@ class Precomposed : public ProxOperator<V> {
   bool differentiable() const override { return f_->differentiable(); }
   /// Whether f runs user code.
   bool runs_user_code() const override { return f_->runs_user_code(); }
+  /// f accepts x's layout and the vector held has it.
   void check_operand(const vector_layout_t<V>& layout) const override;
+  /// f's parameters, the factor and the vector's layout.
   void add_parameters(Fingerprint& fingerprint) const override;
 
  protected:
@@ -65,7 +67,9 @@ class Postcomposed : public ProxOperator<V> {
   bool differentiable() const override { return f_->differentiable(); }
   /// Whether f runs user code.
   bool runs_user_code() const override { return f_->runs_user_code(); }
+  /// f accepts x's layout and the vector held has it.
   void check_operand(const vector_layout_t<V>& layout) const override;
+  /// f's parameters, the factor and the vector's layout.
   void add_parameters(Fingerprint& fingerprint) const override;
 
  protected:

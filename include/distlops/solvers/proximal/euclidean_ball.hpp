@@ -27,8 +27,11 @@ class EuclideanBall : public ProxOperator<V> {
   double radius() const { return radius_; }
   std::string name() const override;
   std::shared_ptr<const ProxOperator<V>> clone() const override;
+  /// The library's own code.
   bool runs_user_code() const override { return false; }
+  /// The centre has x's layout.
   void check_operand(const vector_layout_t<V>& layout) const override;
+  /// Its radius and the centre's layout.
   void add_parameters(Fingerprint& fingerprint) const override;
 
  protected:

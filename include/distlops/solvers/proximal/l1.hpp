@@ -48,7 +48,9 @@ class L1 : public ProxOperator<V> {
   std::shared_ptr<const ProxOperator<V>> clone() const override;
   /// Only a schedule of sigma is user code.
   bool runs_user_code() const override { return schedule_ != nullptr; }
+  /// The weights have x's layout.
   void check_operand(const vector_layout_t<V>& layout) const override;
+  /// Its sigma (or that it follows a schedule) and the weights' layout.
   void add_parameters(Fingerprint& fingerprint) const override;
 
  protected:

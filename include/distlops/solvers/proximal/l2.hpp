@@ -52,7 +52,9 @@ class L2 : public ProxOperator<Domain> {
   bool differentiable() const override { return true; }
   /// Whether Op runs user code.
   bool runs_user_code() const override;
+  /// x fits Op's domain (with Op) or b has x's layout (without).
   void check_operand(const vector_layout_t<Domain>& layout) const override;
+  /// Its sigma, the inner solve's options, Op's layouts and b's.
   void add_parameters(Fingerprint& fingerprint) const override;
 
  protected:

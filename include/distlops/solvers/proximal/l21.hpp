@@ -46,8 +46,11 @@ class L21 : public ProxOperator<V> {
   double sigma() const { return sigma_; }
   std::string name() const override;
   std::shared_ptr<const ProxOperator<V>> clone() const override;
+  /// The library's own code.
   bool runs_user_code() const override { return false; }
+  /// The components are distributed arrays of one layout.
   void check_operand(const StackedLayout& layout) const override;
+  /// Its sigma.
   void add_parameters(Fingerprint& fingerprint) const override;
 
  protected:

@@ -107,8 +107,11 @@ class ProxOperator {
   void fingerprint(Fingerprint& fingerprint) const;
 
  protected:
+  /// No deferred error.
   ProxOperator() = default;
+  /// Copies the deferred error, if any (what clone() needs).
   ProxOperator(const ProxOperator&) = default;
+  /// Takes the other's deferred error, if any.
   ProxOperator& operator=(const ProxOperator&) = default;
 
   /// Records a parameter out of range found by a constructor: the first call raises it, on

@@ -239,7 +239,8 @@ def main():
         figure, axes = plt.subplots(1, 3, figsize=(16, 4.4), layout="constrained")
         for ax, (title, values, run_summary) in zip(axes, panels):
             if run_summary is not None:
-                title += f"\nimpedance error {run_summary['error_impedance'][1]:.2e}"
+                error = run_summary["error_impedance"][1]  # null: not a number
+                title += "\nimpedance error " + ("not a number" if error is None else f"{error:.2e}")
             section(ax, values, summary, title, "viridis", lo, hi, IMPEDANCE_LABEL)
         figure.savefig(out("comparison.png"), dpi=110)
         plt.close(figure)

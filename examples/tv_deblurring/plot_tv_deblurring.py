@@ -49,12 +49,18 @@ def main():
         return path
 
     summary = json.loads(load("summary.json").read_text())
+
+    def error(key):
+        # summary.json holds null for a figure that is not a number (a diverged solve).
+        value = summary[key]
+        return "not a number" if value is None else f"{value:.3f}"
+
     true = np.load(load("true.npy"))
     panels = [
         ("true image", true),
-        (f"blurred and noisy (error {summary['error_blurred']:.3f})", np.load(load("blurred.npy"))),
-        (f"Tikhonov, CGLS (error {summary['error_tikhonov']:.3f})", np.load(load("tikhonov.npy"))),
-        (f"TV, PrimalDual (error {summary['error_tv']:.3f})", np.load(load("tv.npy"))),
+        (f"blurred and noisy (error {error('error_blurred')})", np.load(load("blurred.npy"))),
+        (f"Tikhonov, CGLS (error {error('error_tikhonov')})", np.load(load("tikhonov.npy"))),
+        (f"TV, PrimalDual (error {error('error_tv')})", np.load(load("tv.npy"))),
     ]
     lo, hi = float(true.min()), float(true.max())
     figure, axes = plt.subplots(1, 5, figsize=(21, 4.4), layout="constrained",

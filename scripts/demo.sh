@@ -5,10 +5,11 @@
 #
 #   bash scripts/demo.sh [--help]
 #
-# Installs missing dependencies (scripts/setup.sh), checks that the output directory can be
-# written, configures a Release build in build/ (the directory scripts/test.sh uses), builds
-# only the demo program and what it links, runs it with mpiexec, and draws the pictures from its
-# arrays with examples/poststack/plot_poststack.py (matplotlib).
+# Installs the missing dependencies of the demo (scripts/setup.sh --demo: not those of the
+# tests), checks that the output directory can be written, configures a Release build in build/
+# (the directory scripts/test.sh uses), builds only the demo program and what it links, runs it
+# with mpiexec, and draws the pictures from its arrays with examples/poststack/plot_poststack.py
+# (matplotlib).
 #
 # A fresh build directory is configured with the CUDA backend only where a GPU is visible
 # (nvidia-smi lists one) or DISTLOPS_DEMO_SPACE=cuda asks for it, for that GPU's architecture
@@ -87,7 +88,7 @@ if [ "${DISTLOPS_DEMO_TV:-0}" = "1" ]; then
 fi
 
 if [ "${DISTLOPS_SETUP:-1}" != "0" ]; then
-  bash scripts/setup.sh || exit 1
+  bash scripts/setup.sh --demo || exit 1
 fi
 
 configure_args=(-DCMAKE_BUILD_TYPE=Release -DDISTLOPS_ENABLE_EXAMPLES=ON)

@@ -11,7 +11,8 @@
 The version lives in the CMake project (CMakeLists.txt), from which the library's soname
 (libdistlops.so.<major>.<minor> before 1.0, libdistlops.so.<major> from 1.0), config.hpp's
 macros, version() and the CMake package's version follow; the other places below repeat it and
-`check` (the ctest entry release.versions) proves that they agree. `prepare` edits the files
+`check` (the ctest entry release.versions) proves that they agree, and that python/LICENSE is
+LICENSE. `prepare` edits the files
 only: committing, tagging and building the artefacts are the release procedure's later steps.
 """
 import argparse
@@ -90,6 +91,11 @@ def check(root):
             if value != form(version, kind):
                 problems.append(f"{path}: {value}, expected {form(version, kind)} ({kind} of "
                                 f"{version}, CMakeLists.txt)")
+    # pip install ./python's artefacts carry a copy of the licence (a source distribution of
+    # python/ holds nothing outside it).
+    if (root / "python/LICENSE").exists() and \
+            (root / "python/LICENSE").read_bytes() != (root / "LICENSE").read_bytes():
+        problems.append("python/LICENSE differs from LICENSE")
     versions, unreleased = released_sections(root)
     if not unreleased:
         problems.append(f"{CHANGELOG}: no '## [Unreleased]' section")
@@ -139,7 +145,7 @@ def selftest():
     """Prepares the next minor release in a copy of the files and checks the result."""
     with tempfile.TemporaryDirectory() as scratch:
         copy = pathlib.Path(scratch)
-        for path in {site[0] for site in SITES} | {CHANGELOG}:
+        for path in {site[0] for site in SITES} | {CHANGELOG, "LICENSE", "python/LICENSE"}:
             if (ROOT / path).exists():
                 (copy / path).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy(ROOT / path, copy / path)

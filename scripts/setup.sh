@@ -4,10 +4,12 @@
 # Installs the build and test dependencies of distlops that are missing on this machine.
 # Idempotent and non-interactive: installs nothing when everything is present.
 #
-#   bash scripts/setup.sh          # everything scripts/test.sh needs
-#   bash scripts/setup.sh --demo   # what scripts/demo.sh needs: the library's required
-#                                  # dependencies and matplotlib (about 150 MB to download
-#                                  # besides the compiler, against 250 MB for everything)
+#   bash scripts/setup.sh            # everything scripts/test.sh needs
+#   bash scripts/setup.sh --demo     # what scripts/demo.sh needs: the library's required
+#                                    # dependencies and matplotlib (about 150 MB to download
+#                                    # besides the compiler, against 250 MB for everything)
+#   bash scripts/setup.sh --python   # what pip install . needs: those and Python's headers and
+#                                    # venv (docs/python.md)
 set -euo pipefail
 
 # The library's required dependencies, and what the demo draws its pictures with.
@@ -47,9 +49,11 @@ packages=(
 
 case "${1:-}" in
   --demo) packages=("${demo_packages[@]}") ;;
+  --python) packages=("${demo_packages[@]}" python3-venv python3-dev) ;;
   "") ;;
   *)
-    echo "setup.sh: unknown argument '$1' (--demo installs only what scripts/demo.sh needs)" >&2
+    echo "setup.sh: unknown argument '$1' (--demo installs only what scripts/demo.sh needs," \
+      "--python what pip install . needs)" >&2
     exit 2
     ;;
 esac

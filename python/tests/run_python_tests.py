@@ -165,11 +165,19 @@ def wheel_venv(args):
 extract_filter = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
 
 
+def installed_python(venv, what):
+    """The comparison environment's Python, or None after saying why when python.install did
+    not complete."""
+    if not os.path.exists(os.path.join(venv, STAMP)):
+        log(f"SKIPPED: {what} is not installed (python.install was skipped because the Python "
+            "package index cannot be reached, or it failed)")
+        return None
+    return os.path.join(venv, "bin", "python")
+
+
 def sdist(args):
-    python = os.path.join(args.venv, "bin", "python")
-    if not os.path.exists(os.path.join(args.venv, STAMP)):
-        log("SKIPPED: scikit-build-core is not installed (python.install was skipped because the "
-            "Python package index cannot be reached, or it failed)")
+    python = installed_python(args.venv, "scikit-build-core")
+    if python is None:
         return SKIP
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
@@ -221,10 +229,8 @@ def sdist(args):
 
 
 def pytest(args):
-    python = os.path.join(args.venv, "bin", "python")
-    if not os.path.exists(os.path.join(args.venv, STAMP)):
-        log("SKIPPED: the Python package is not installed (python.install was skipped because "
-            "the Python package index cannot be reached, or it failed)")
+    python = installed_python(args.venv, "the Python package")
+    if python is None:
         return SKIP
     return run_tests(args.launcher, python, args.source)
 

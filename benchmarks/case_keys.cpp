@@ -32,6 +32,7 @@ const std::map<std::string, Keys>& host_keys() {
       {"laplacian-apply", sizes({"nx", "ny"})},
       {"blockdiag-cgls", sizes({"n", "niter"}) + Keys{real_key("max_model_error")}},
       {"tiny-cgls", sizes({"n", "niter"}) + Keys{real_key("max_model_error")}},
+      {"user-cgls", sizes({"n", "niter"}) + Keys{real_key("max_model_error")}},
       {"laplacian-cg", sizes({"nx", "ny", "niter"}) + Keys{real_key("max_model_error")}},
       {"vstack-cgls", sizes({"n", "m", "niter"}) + Keys{real_key("max_model_error")}},
       {"hstack-cgls", sizes({"n", "m", "niter"}) + Keys{real_key("max_model_error")}},

@@ -3,11 +3,13 @@
 # Runs a command and checks its exit status and its output (stdout and stderr together): the
 # test of a mistake's message and status.
 #
-#   cmake -DSTATUS=<n> -DMESSAGE=<regex> [-DFORBID=<regex>] -P expect_exit.cmake --
-#         <command> [<argument>...]
+#   cmake -DSTATUS=<n> -DMESSAGE=<regex> [-DFORBID=<regex>] [-DSKIP_WHEN_UNAVAILABLE=ON]
+#         -P expect_exit.cmake -- <command> [<argument>...]
 #
 # MESSAGE must match the output exactly once (a message printed by every rank fails), FORBID
-# must not match it (work that a check before the work should have prevented).
+# must not match it (work that a check before the work should have prevented). With
+# SKIP_WHEN_UNAVAILABLE a command that exits with 77 prints "expect_exit: skipped: ", which the
+# test's SKIP_REGULAR_EXPRESSION reports as Skipped.
 set(command "")
 set(after_separator OFF)
 math(EXPR last "${CMAKE_ARGC} - 1")
@@ -26,6 +28,9 @@ endif()
 execute_process(COMMAND ${command} RESULT_VARIABLE status OUTPUT_VARIABLE output
                 ERROR_VARIABLE output)
 message("${output}")
+if(SKIP_WHEN_UNAVAILABLE AND status STREQUAL "77" AND NOT STATUS STREQUAL "77")
+  message(FATAL_ERROR "expect_exit: skipped: the command exited with 77, it cannot run here")
+endif()
 set(failures "")
 if(NOT status STREQUAL "${STATUS}")
   string(APPEND failures "exit status ${status}, expected ${STATUS}\n")

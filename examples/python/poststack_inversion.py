@@ -23,20 +23,24 @@ import sys
 import numpy as np
 from mpi4py import MPI
 
+_examples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path[:0] = [os.path.join(_examples, "porting"), os.path.join(_examples, "support")]
+import exit_statuses  # noqa: E402  the examples' table of exit statuses
+from poststack_model import impedance, smooth  # noqa: E402  the shared test problem (NumPy only)
+
 try:
     import pylops
     from pylops.avo.poststack import PoststackLinearModelling
     from pylops.utils.wavelets import ricker
 except ImportError as error:
-    sys.exit(f"poststack_inversion.py: {error.name} is missing: this example models each rank's "
-             "traces with serial PyLops (pip install pylops)")
+    print(f"poststack_inversion.py: {error.name} is missing: this example models each rank's "
+          "traces with serial PyLops (pip install pylops, or pip install \".[examples]\" from the "
+          "repository's root)", file=sys.stderr)
+    sys.exit(exit_statuses.UNAVAILABLE)
 
-import distlops as dl
+import distlops as dl  # noqa: E402
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "porting"))
-from poststack_model import impedance, smooth  # noqa: E402  the shared test problem (NumPy only)
-
-EXIT_OUTPUT, EXIT_UNAVAILABLE = 4, 77  # examples/support/exit_statuses.txt
+EXIT_OUTPUT, EXIT_UNAVAILABLE = exit_statuses.OUTPUT, exit_statuses.UNAVAILABLE
 
 
 def invert(ny=8, nx=24, nz=80, niter=20, eps=0.5, comm=MPI.COMM_WORLD):
@@ -110,16 +114,10 @@ def check_before_the_work(output, plot, comm):
     every rank exits alike, before the work, when it cannot."""
     problem, status = None, 0
     if comm.Get_rank() == 0:
-        try:
-            os.makedirs(output, exist_ok=True)
-            probe = os.path.join(output, ".distlops-write-probe")
-            with open(probe, "w"):
-                pass
-            os.remove(probe)
-        except OSError as error:
-            problem, status = f"{output}: cannot write in this directory: {error.strerror}", \
-                EXIT_OUTPUT
-        if problem is None and plot:
+        problem = exit_statuses.unwritable_directory(output)
+        if problem is not None:
+            status = EXIT_OUTPUT
+        elif plot:
             try:
                 import matplotlib  # noqa: F401
             except ImportError:
@@ -132,8 +130,11 @@ def check_before_the_work(output, plot, comm):
         sys.exit(status)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def command_line():
+    """The options, and the examples' table of exit statuses after them in --help."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     epilog=exit_statuses.table(),
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("output")
     parser.add_argument("--ny", type=int, default=8)
     parser.add_argument("--nx", type=int, default=24)
@@ -141,7 +142,11 @@ def main():
     parser.add_argument("--niter", type=int, default=20)
     parser.add_argument("--eps", type=float, default=0.5)
     parser.add_argument("--plot", action="store_true", help="draw OUTPUT/poststack.png")
-    args = parser.parse_args()
+    return parser
+
+
+def main():
+    args = command_line().parse_args()
     check_before_the_work(args.output, args.plot, MPI.COMM_WORLD)
     results = invert(args.ny, args.nx, args.nz, args.niter, args.eps)
     if MPI.COMM_WORLD.Get_rank() == 0:

@@ -19,8 +19,8 @@ inline constexpr int usage = 2;
 inline constexpr int input = 3;
 /// An output path cannot be written; nothing ran.
 inline constexpr int output = 4;
-/// What was asked for cannot run here: a memory space, or pictures without matplotlib
-/// (automake's and CTest's "skipped").
+/// What was asked for cannot run here: a memory space, pictures without matplotlib, the Python
+/// example without PyLops (automake's and CTest's "skipped").
 inline constexpr int unavailable = 77;
 }  // namespace exit_status
 

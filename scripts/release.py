@@ -34,7 +34,7 @@ SITES = [
     PROJECT + ("full",),
     ("pyproject.toml", r'(?m)^version = "' + VERSION + '"', "full"),
     ("python/pyproject.toml", r'(?m)^version = "' + VERSION + '"', "full"),
-    ("python/CMakeLists.txt", r"find_package\(distlops " + COMPATIBLE + r" REQUIRED", "minor"),
+    ("python/CMakeLists.txt", r"find_package\(distlops " + COMPATIBLE + r" QUIET", "minor"),
     ("examples/install/CMakeLists.txt", r"find_package\(distlops " + COMPATIBLE + r" REQUIRED",
      "minor"),
     ("tests/consumer/CMakeLists.txt", r"find_package\(distlops " + COMPATIBLE + r" REQUIRED",

@@ -45,6 +45,7 @@ const std::map<std::string, Keys>& host_keys() {
                         Keys{real_key("noise"), real_key("eps"), real_key("min_gain")}},
       {"primaldual-tv", sizes({"nx", "ny", "niter"}) + Keys{real_key("weight")}},
       {"big-transfer", Keys{integer_key("n"), integer_key("chunk_bytes", 0)}},
+      {"reshape", sizes({"n", "nx", "ny", "nz", "reference_repeats"})},
       {"io-hdf5", Keys{integer_key("n"), directory_key("dir"), integer_key("dd_mib")}},
   };
   return keys;

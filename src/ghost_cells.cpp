@@ -157,6 +157,26 @@ Shape GhostExchange::interior_corner() const {
   return corner;
 }
 
+Shape GhostExchange::face_shape(int axis, bool back) const {
+  if (!box_ || !faces_) {
+    throw InvalidArgument(
+        "ghost cells: face_shape() describes box exchanges across faces (GhostRegion::faces)");
+  }
+  if (axis < 0 || axis >= static_cast<int>(local_shape_.size())) {
+    throw InvalidArgument("ghost cells: face_shape(): axis " + std::to_string(axis) +
+                          " out of range for " + std::to_string(local_shape_.size()) + " axes");
+  }
+  Shape shape = local_shape_;
+  const GhostWidths& w = widths_[static_cast<std::size_t>(axis)];
+  shape[static_cast<std::size_t>(axis)] = back ? w.back : w.front;
+  return shape;
+}
+
+Index GhostExchange::face_offset(int axis, bool back) const {
+  (void)face_shape(axis, back);  // the checks
+  return face_offsets_[2 * static_cast<std::size_t>(axis) + (back ? 1 : 0)];
+}
+
 Shape GhostExchange::ghosted_shape() const {
   if (box_) return ghosted_shape_;
   Shape shape = layout_.local_shape();
@@ -394,7 +414,7 @@ GhostExchange::GhostExchange(const Layout& layout, std::span<const GhostWidths> 
   // `block` whose first element is at `origin`; in a workspace where it is not contiguous there.
   auto transfer_of = [&](int peer, const GhostBox& part, Index count, const Shape& origin,
                          const Shape& block, Index& workspace) {
-    BoxTransfer transfer{peer, Shape(ndim), Shape(ndim), count};
+    BoxTransfer transfer{peer, Shape(ndim), Shape(ndim), count, -1, 0, {}, 0};
     for (int k = 0; k < ndim; ++k) {
       transfer.corner[k] = part.lower[k] - origin[k];
       transfer.extent[k] = part.upper[k] - part.lower[k];
@@ -419,6 +439,40 @@ GhostExchange::GhostExchange(const Layout& layout, std::span<const GhostWidths> 
       if (count == 0 || q == me) continue;
       box_receives_.push_back(
           transfer_of(q, part, count, ghosted_origin, ghosted_shape_, box_unpack_elements_));
+    }
+  }
+  // The same receives placed in separate face blocks (faces only: each piece lies across one
+  // face, along the axis it extends).
+  faces_ = region == GhostRegion::faces;
+  if (faces_) {
+    face_offsets_.assign(2 * static_cast<std::size_t>(ndim), 0);
+    for (int k = 0; k < ndim; ++k) {
+      for (int side = 0; side < 2; ++side) {
+        face_offsets_[2 * k + side] = faces_size_;
+        faces_size_ += element_count(face_shape(k, side == 1));
+      }
+    }
+    for (int k = 0; k < ndim; ++k) {
+      for (int side = 0; side < 2; ++side) {
+        const Shape block = face_shape(k, side == 1);
+        if (element_count(block) == 0) continue;
+        Shape block_origin = own.lower;
+        block_origin[k] = side == 0 ? own.lower[k] - front_of[me][k] : own.upper[k];
+        GhostBox piece{own.lower, own.upper};
+        piece.lower[k] = block_origin[k];
+        piece.upper[k] = block_origin[k] + block[k];
+        for (int q = 0; q < size; ++q) {
+          Index count = 0;
+          const GhostBox part = ghost_overlap(piece, layout, q, count);
+          if (count == 0 || q == me) continue;
+          BoxTransfer transfer =
+              transfer_of(q, part, count, block_origin, block, face_unpack_elements_);
+          transfer.block = block;
+          transfer.block_offset = face_offsets_[2 * k + side];
+          if (transfer.direct >= 0) transfer.direct += transfer.block_offset;
+          face_receives_.push_back(std::move(transfer));
+        }
+      }
     }
   }
   // What it sends: the parts of the other ranks' pieces that it owns, in their order.
@@ -446,6 +500,28 @@ GhostExchange::Pending GhostExchange::begin_box_bytes(Transport& transport,
         "ghost cells: a slab exchange fills front and back ghost blocks; "
         "begin(transport, local, front_ghosts, back_ghosts)");
   }
+  return post_box(transport, element_size, local, ghosted, box_receives_, box_unpack_elements_);
+}
+
+GhostExchange::Pending GhostExchange::begin_faces_bytes(Transport& transport,
+                                                        std::size_t element_size, const void* local,
+                                                        void* faces) const {
+  if (!faces_) {
+    throw InvalidArgument(
+        "ghost cells: face blocks belong to box exchanges across faces (GhostWidths per axis, "
+        "GhostRegion::faces)");
+  }
+  Pending pending =
+      post_box(transport, element_size, local, faces, face_receives_, face_unpack_elements_);
+  pending.faces = true;
+  return pending;
+}
+
+// Posts the sends of this rank's cells and the receives of `receives` into `target`.
+GhostExchange::Pending GhostExchange::post_box(Transport& transport, std::size_t element_size,
+                                               const void* local, void* target,
+                                               const std::vector<BoxTransfer>& receives,
+                                               Index unpack_elements) const {
   const log_view::ScopedEvent event(log_view::EventKind::exchange, "ghost cells");
   if (!transport.communicator().congruent(layout_.communicator())) {
     throw InvalidArgument("ghost cells: the transport's communicator is not the layout's");
@@ -454,12 +530,12 @@ GhostExchange::Pending GhostExchange::begin_box_bytes(Transport& transport,
   std::byte* pack_workspace =
       transport.workspace(pack_slot, static_cast<std::size_t>(box_pack_elements_ * es));
   std::byte* unpack_workspace =
-      transport.workspace(unpack_slot, static_cast<std::size_t>(box_unpack_elements_ * es));
+      transport.workspace(unpack_slot, static_cast<std::size_t>(unpack_elements * es));
   box_receive_messages_.clear();
-  for (const BoxTransfer& t : box_receives_) {
-    std::byte* target = t.direct >= 0 ? static_cast<std::byte*>(ghosted) + t.direct * es
-                                      : unpack_workspace + t.workspace_offset * es;
-    box_receive_messages_.push_back({target, t.count * es, t.peer, box_tag});
+  for (const BoxTransfer& t : receives) {
+    std::byte* into = t.direct >= 0 ? static_cast<std::byte*>(target) + t.direct * es
+                                    : unpack_workspace + t.workspace_offset * es;
+    box_receive_messages_.push_back({into, t.count * es, t.peer, box_tag});
   }
   box_send_messages_.clear();
   for (const BoxTransfer& t : box_sends_) {
@@ -475,7 +551,7 @@ GhostExchange::Pending GhostExchange::begin_box_bytes(Transport& transport,
   }
   Pending pending;
   pending.transport = &transport;
-  pending.front_ghosts = ghosted;
+  pending.front_ghosts = target;
   pending.element_size = element_size;
   pending.request = transport.start(box_receive_messages_, box_send_messages_);
   return pending;
@@ -484,13 +560,16 @@ GhostExchange::Pending GhostExchange::begin_box_bytes(Transport& transport,
 void GhostExchange::end_box(Pending& pending) const {
   pending.request.wait();
   const auto es = static_cast<Index>(pending.element_size);
-  std::byte* unpack_workspace = pending.transport->workspace(
-      unpack_slot, static_cast<std::size_t>(box_unpack_elements_ * es));
-  for (const BoxTransfer& t : box_receives_) {
+  const std::vector<BoxTransfer>& receives = pending.faces ? face_receives_ : box_receives_;
+  const Index unpack_elements = pending.faces ? face_unpack_elements_ : box_unpack_elements_;
+  std::byte* unpack_workspace =
+      pending.transport->workspace(unpack_slot, static_cast<std::size_t>(unpack_elements * es));
+  for (const BoxTransfer& t : receives) {
     if (t.direct >= 0) continue;
+    std::byte* block = static_cast<std::byte*>(pending.front_ghosts) + t.block_offset * es;
     pending.transport->copy_box(pending.element_size, unpack_workspace + t.workspace_offset * es,
-                                {t.extent, origin_}, pending.front_ghosts,
-                                {ghosted_shape_, t.corner}, t.extent);
+                                {t.extent, origin_}, block,
+                                {pending.faces ? t.block : ghosted_shape_, t.corner}, t.extent);
   }
   pending.transport = nullptr;
 }

@@ -93,6 +93,16 @@ class GhostExchange {
   /// Where this rank's block starts in the ghosted block: the front widths.
   Shape interior_corner() const;
 
+  /// Box exchanges across faces (GhostRegion::faces): the shape of the face block before
+  /// (`back` false) or after (`back` true) this rank's block along `axis`: the local shape with
+  /// that axis's extent replaced by its width. InvalidArgument for other exchanges.
+  Shape face_shape(int axis, bool back) const;
+  /// Where that face block starts in the faces buffer of begin_faces(), in elements: the face
+  /// blocks follow one another in C order, axis 0 front, axis 0 back, axis 1 front, ...
+  Index face_offset(int axis, bool back) const;
+  /// Elements of the faces buffer: the sum of the face blocks' sizes.
+  Index faces_size() const { return faces_size_; }
+
   /// An exchange that begin() started and end() must complete; move-only.
   class Pending {
    public:
@@ -110,6 +120,7 @@ class GhostExchange {
     void* front_ghosts = nullptr;  // the ghosted block of a box exchange
     void* back_ghosts = nullptr;
     std::size_t element_size = 0;
+    bool faces = false;  // a box exchange into separate face blocks
   };
 
   /// Split-phase exchange. begin() posts the receives into `front_ghosts` / `back_ghosts`
@@ -139,6 +150,21 @@ class GhostExchange {
   template <class T>
   Pending begin(Transport& transport, const T* local, T* ghosted) const {
     return begin_box_bytes(transport, sizeof(T), local, ghosted);
+  }
+
+  /// Box exchanges across faces: posts the receives of the ghost cells into `faces` (the face
+  /// blocks of face_shape(), at face_offset(), faces_size() elements) and the sends of this
+  /// rank's cells from `local`; end() completes them. Unlike begin(local, ghosted), nothing of
+  /// the block is copied or stored twice: a star stencil reads its points from `local` and, across
+  /// the block's faces, from the face blocks.
+  template <class T>
+  Pending begin_faces(Host, const T* local, T* faces) const {
+    return begin_faces_bytes(host_transport_, sizeof(T), local, faces);
+  }
+  /// As begin_faces(Host, ...), through `transport`, in whose memory space the blocks live.
+  template <class T>
+  Pending begin_faces(Transport& transport, const T* local, T* faces) const {
+    return begin_faces_bytes(transport, sizeof(T), local, faces);
   }
 
   /// Waits for the messages of `pending` and unpacks the received cells into its ghost blocks.
@@ -175,11 +201,17 @@ class GhostExchange {
     Index count = 0;
     Index direct = -1;           // element offset where the box is contiguous in its block
     Index workspace_offset = 0;  // in elements, where it is not
+    Shape block;                 // the block it is written to (face receives)
+    Index block_offset = 0;      // where that block starts in its buffer (face receives)
   };
   Pending begin_bytes(Transport& transport, std::size_t element_size, const void* local,
                       void* front_ghosts, void* back_ghosts) const;
   Pending begin_box_bytes(Transport& transport, std::size_t element_size, const void* local,
                           void* ghosted) const;
+  Pending begin_faces_bytes(Transport& transport, std::size_t element_size, const void* local,
+                            void* faces) const;
+  Pending post_box(Transport& transport, std::size_t element_size, const void* local, void* target,
+                   const std::vector<BoxTransfer>& receives, Index unpack_elements) const;
   void end_box(Pending& pending) const;
 
   Layout layout_;
@@ -192,6 +224,11 @@ class GhostExchange {
   std::vector<BoxTransfer> box_receives_;
   Index box_pack_elements_ = 0;  // workspace sizes of a box exchange, in elements
   Index box_unpack_elements_ = 0;
+  bool faces_ = false;                      // GhostRegion::faces: face blocks available
+  std::vector<BoxTransfer> face_receives_;  // the receives placed in the face blocks
+  Index face_unpack_elements_ = 0;
+  Shape face_offsets_;  // 2 per axis: front, back
+  Index faces_size_ = 0;
   mutable std::vector<SendMessage> box_send_messages_;  // kept: a begin() allocates nothing
   mutable std::vector<ReceiveMessage> box_receive_messages_;
   Index front_ = 0;

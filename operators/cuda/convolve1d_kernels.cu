@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The distlops authors
 // Convolve1D on the device (convolve1d_kernels.hpp): a grid-stride loop over the output
 // points, each summing the taps that reach it in a register.
-#include "../local/convolve1d_kernels.hpp"
+#include "../signal/convolve1d_kernels.hpp"
 #include "distlops/core/detail/cuda_launch.cuh"
 #include "distlops/core/instantiate.hpp"
 

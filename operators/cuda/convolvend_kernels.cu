@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The distlops authors
 // ConvolveND on the device (convolvend_kernels.hpp): a grid-stride loop over the output points,
 // each summing the taps that reach it in a register.
-#include "../local/convolvend_kernels.hpp"
+#include "../signal/convolvend_kernels.hpp"
 #include "distlops/core/detail/cuda_launch.cuh"
 #include "distlops/core/instantiate.hpp"
 

@@ -10,9 +10,6 @@
 #include "distlops/core/instantiate.hpp"
 #include "distlops/operators/derivative/derivative_terms.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
-#include "distlops/operators/local/first_derivative.hpp"
-#include "distlops/operators/local/laplacian.hpp"
-#include "distlops/operators/local/second_derivative.hpp"
 
 namespace distlops {
 
@@ -92,14 +89,6 @@ LocalOperator<T, Space> Laplacian(const Shape& dims, const LaplacianOptions& opt
                                         options.kind, options.edge),
       op);
 }
-
-#define DISTLOPS_INSTANTIATE_DERIVATIVES(T, S)                                                     \
-  template LocalOperator<T, S> FirstDerivative<T, S>(const Shape&, const FirstDerivativeOptions&); \
-  template LocalOperator<T, S> SecondDerivative<T, S>(const Shape&,                                \
-                                                      const SecondDerivativeOptions&);             \
-  template LocalOperator<T, S> Laplacian<T, S>(const Shape&, const LaplacianOptions&);
-
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_DERIVATIVES)
 
 }  // namespace local
 
@@ -197,9 +186,6 @@ BasicLinearOperator<DistributedArray<T, Space>, StackedDistributedArray<T, Space
   return StackedVStack(std::move(components));
 }
 
-#define DISTLOPS_INSTANTIATE_DISTRIBUTED_DERIVATIVES(T, S) \
-  DISTLOPS_DETAIL_DISTRIBUTED_DERIVATIVES(, T, S)
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_DISTRIBUTED_DERIVATIVES)
-#undef DISTLOPS_INSTANTIATE_DISTRIBUTED_DERIVATIVES
+DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_DERIVATIVES)
 
 }  // namespace distlops

@@ -4,9 +4,9 @@
 // products when the weights run along the innermost axis.
 #include "distlops/operators/local/diagonal.hpp"
 
+#include "../support.hpp"
 #include "diagonal_kernels.hpp"
 #include "distlops/core/instantiate.hpp"
-#include "support.hpp"
 
 namespace distlops::local {
 
@@ -80,8 +80,6 @@ LocalOperator<T, Space> Diagonal(std::span<const T> diag, const Shape& dims, int
   return LocalOperator<T, Space>::template make<DiagonalOperator<T, Space>>(diag, dims, axis);
 }
 
-#define DISTLOPS_INSTANTIATE_DIAGONAL(T, S) \
-  template LocalOperator<T, S> Diagonal<T, S>(std::span<const T>, const Shape&, int);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_DIAGONAL)
+DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_DIAGONAL)
 
 }  // namespace distlops::local

@@ -10,10 +10,10 @@
 #include <string>
 
 #include "../box_kernels.hpp"
+#include "../support.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/identity.hpp"
 #include "distlops/operators/local/pad.hpp"
-#include "support.hpp"
 
 namespace distlops::local {
 
@@ -151,9 +151,7 @@ LocalOperator<T, Space> Pad(const Shape& dims, const std::vector<PadWidth>& pad)
   return LocalOperator<T, Space>::template make<EmbedOperator<T, Space>>(dims, padded, shift, op);
 }
 
-#define DISTLOPS_INSTANTIATE_EMBED(T, S)                                   \
-  template LocalOperator<T, S> Identity<T, S>(const Shape&, const Shape&); \
-  template LocalOperator<T, S> Pad<T, S>(const Shape&, const std::vector<PadWidth>&);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_EMBED)
+DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_IDENTITY)
+DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_PAD)
 
 }  // namespace distlops::local

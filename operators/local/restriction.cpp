@@ -4,9 +4,9 @@
 // one kernel call each (restriction_kernels.hpp).
 #include "distlops/operators/local/restriction.hpp"
 
+#include "../support.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "restriction_kernels.hpp"
-#include "support.hpp"
 
 namespace distlops::local {
 
@@ -85,9 +85,6 @@ LocalOperator<T, Space> Restriction(const Shape& dims, std::span<const Index> ia
   return LocalOperator<T, Space>::template make<RestrictionOperator<T, Space>>(dims, iava, axis);
 }
 
-#define DISTLOPS_INSTANTIATE_RESTRICTION(T, S) \
-  template LocalOperator<T, S> Restriction<T, S>(const Shape&, std::span<const Index>, int);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_RESTRICTION)
-#undef DISTLOPS_INSTANTIATE_RESTRICTION
+DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_RESTRICTION)
 
 }  // namespace distlops::local

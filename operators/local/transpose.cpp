@@ -7,8 +7,8 @@
 #include <algorithm>
 
 #include "../box_kernels.hpp"
+#include "../support.hpp"
 #include "distlops/core/instantiate.hpp"
-#include "support.hpp"
 #include "transpose_kernels.hpp"
 
 namespace distlops::local {
@@ -144,9 +144,6 @@ LocalOperator<T, Space> Transpose(const Shape& dims, const std::vector<int>& axe
   return LocalOperator<T, Space>::template make<TransposeAxesOperator<T, Space>>(dims, axes);
 }
 
-#define DISTLOPS_INSTANTIATE_TRANSPOSE(T, S) \
-  template LocalOperator<T, S> Transpose<T, S>(const Shape&, const std::vector<int>&);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_TRANSPOSE)
-#undef DISTLOPS_INSTANTIATE_TRANSPOSE
+DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_TRANSPOSE)
 
 }  // namespace distlops::local

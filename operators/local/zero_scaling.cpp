@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
 // Zero and Scaling: one kernel call per apply.
+#include "../support.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/scaling.hpp"
 #include "distlops/operators/local/zero.hpp"
-#include "support.hpp"
 
 namespace distlops::local {
 
@@ -77,18 +77,12 @@ LocalOperator<T, Space> Zero(const Shape& data, const Shape& model) {
   return LocalOperator<T, Space>::template make<ZeroOperator<T, Space>>(data, model);
 }
 
-#define DISTLOPS_INSTANTIATE_ZERO(T, S) \
-  template LocalOperator<T, S> Zero<T, S>(const Shape&, const Shape&);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_ZERO)
-#undef DISTLOPS_INSTANTIATE_ZERO
+DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_ZERO)
 template <Scalar T, MemorySpace Space>
 LocalOperator<T, Space> Scaling(const Shape& shape, T scale) {
   return LocalOperator<T, Space>::template make<ScalingOperator<T, Space>>(shape, scale);
 }
 
-#define DISTLOPS_INSTANTIATE_SCALING(T, S) \
-  template LocalOperator<T, S> Scaling<T, S>(const Shape&, T);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_SCALING)
-#undef DISTLOPS_INSTANTIATE_SCALING
+DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_SCALING)
 
 }  // namespace distlops::local

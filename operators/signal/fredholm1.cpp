@@ -133,13 +133,6 @@ LinearOperator<T, Space> Fredholm1(const LocalArray<T, Host>& local_g, Index nz,
                                                                               slices);
 }
 
-#define DISTLOPS_INSTANTIATE_FREDHOLM1(T, S)                                             \
-  namespace local {                                                                      \
-  template LocalOperator<T, S> Fredholm1<T, S>(const LocalArray<T, Host>&, Index, bool); \
-  }                                                                                      \
-  template LinearOperator<T, S> Fredholm1<T, S>(const LocalArray<T, Host>&, Index,       \
-                                                const Fredholm1Options&, const Communicator&);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_FREDHOLM1)
-#undef DISTLOPS_INSTANTIATE_FREDHOLM1
+DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_FREDHOLM1)
 
 }  // namespace distlops

@@ -7,15 +7,15 @@
 #include <type_traits>
 #include <vector>
 
-#include "../local/convolve1d_kernels.hpp"
-#include "../local/support.hpp"
+#include "../support.hpp"
+#include "convolve1d_kernels.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/instantiate.hpp"
+#include "distlops/operators/dense/matrix_mult.hpp"
+#include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/local/accumulating_operator.hpp"
-#include "distlops/operators/local/convolve1d.hpp"
-#include "distlops/operators/local/first_derivative.hpp"
-#include "distlops/operators/local/matrix_mult.hpp"
 #include "distlops/operators/reshape.hpp"
+#include "distlops/operators/signal/convolve1d.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/replicated.hpp"
 
@@ -96,7 +96,7 @@ class TraceModellingOperator final : public local::AccumulatingOperator<T, Host>
     std::vector<T> both(wavelet.begin(), wavelet.end());
     for (const T& value : wavelet)
       both.push_back(conjugate(value));
-    filters_ = local::detail::copy_to_space<T, Host>(both);
+    filters_ = detail::copy_to_space<T, Host>(both);
   }
 
   void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override {
@@ -180,12 +180,6 @@ LinearOperator<T, Space> PoststackLinearModelling(std::span<const T> wavelet, co
   return reshape(BlockDiag(blocks, comm), layout, layout);
 }
 
-#define DISTLOPS_INSTANTIATE_POSTSTACK(T, S)                                                      \
-  template LocalOperator<T, S> local::PoststackLinearModelling<T, S>(                             \
-      std::span<const T>, Index, const Shape&, const PoststackOptions&);                          \
-  template LinearOperator<T, S> PoststackLinearModelling<T, S>(std::span<const T>, const Layout&, \
-                                                               const PoststackOptions&);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_POSTSTACK)
-#undef DISTLOPS_INSTANTIATE_POSTSTACK
+DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_POSTSTACK)
 
 }  // namespace distlops

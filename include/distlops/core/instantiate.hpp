@@ -11,9 +11,19 @@
 ///     DISTLOPS_EXTERN_TEMPLATE_CLASS(HaloOperator)       // in halo.hpp
 ///     DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(HaloOperator)  // in halo.cpp
 ///
-/// For function templates, a file defines a macro `M(T, Space)` for one instantiation and
-/// expands it with DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(M), or DISTLOPS_FOR_EACH_SCALAR_IN(M,
-/// Space) where one file serves one space.
+/// For function templates, a header defines a macro `M(PREFIX, T, Space)` that declares each of
+/// its function templates for one type and space, each declaration preceded by PREFIX; the
+/// header declares them with DISTLOPS_EXTERN_FUNCTIONS(M) and its source instantiates them with
+/// DISTLOPS_INSTANTIATE_FUNCTIONS(M), so that the signatures are written once:
+///
+///     #define DISTLOPS_DETAIL_DIAGONAL(PREFIX, T, S) PREFIX template LocalOperator<T, S>
+///         Diagonal<T, S>(std::span<const T>, const Shape&, int);  // on one line
+///     DISTLOPS_EXTERN_FUNCTIONS(DISTLOPS_DETAIL_DIAGONAL)       // in diagonal.hpp
+///     DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_DIAGONAL)  // in diagonal.cpp
+///
+/// Internal templates of the sources define a macro `M(T, Space)` and expand it with
+/// DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(M), or DISTLOPS_FOR_EACH_SCALAR_IN(M, Space) where one
+/// file serves one space.
 
 #include <complex>
 
@@ -36,6 +46,8 @@
 #define DISTLOPS_DETAIL_CALL(MACRO, T, SPACE) MACRO(T, SPACE)
 #define DISTLOPS_DETAIL_EXTERN_CLASS(TEMPLATE, T, SPACE) extern template class TEMPLATE<T, SPACE>;
 #define DISTLOPS_DETAIL_CLASS(TEMPLATE, T, SPACE) template class TEMPLATE<T, SPACE>;
+#define DISTLOPS_DETAIL_EXTERN_CALL(MACRO, T, SPACE) MACRO(extern, T, SPACE)
+#define DISTLOPS_DETAIL_INSTANTIATE_CALL(MACRO, T, SPACE) MACRO(, T, SPACE)
 
 /// MACRO(T) for each scalar type.
 #define DISTLOPS_FOR_EACH_SCALAR(MACRO) \
@@ -66,3 +78,16 @@
 /// The same for one space, where one source file serves one space.
 #define DISTLOPS_INSTANTIATE_TEMPLATE_CLASS_IN(TEMPLATE, SPACE) \
   DISTLOPS_DETAIL_EACH_SCALAR(DISTLOPS_DETAIL_CLASS, TEMPLATE, SPACE)
+
+/// MACRO(extern, T, Space) for each scalar type and space: the header's declarations of the
+/// function templates its MACRO lists (see above).
+#define DISTLOPS_EXTERN_FUNCTIONS(MACRO) DISTLOPS_DETAIL_EACH(DISTLOPS_DETAIL_EXTERN_CALL, MACRO)
+
+/// MACRO(, T, Space) for each scalar type and space: their instantiation in the source.
+#define DISTLOPS_INSTANTIATE_FUNCTIONS(MACRO) \
+  DISTLOPS_DETAIL_EACH(DISTLOPS_DETAIL_INSTANTIATE_CALL, MACRO)
+
+/// MACRO(, T, SPACE) for each scalar type: the instantiation in a file that serves one space (a
+/// kernel's host or device definition).
+#define DISTLOPS_INSTANTIATE_FUNCTIONS_IN(MACRO, SPACE) \
+  DISTLOPS_DETAIL_EACH_SCALAR(DISTLOPS_DETAIL_INSTANTIATE_CALL, MACRO, SPACE)

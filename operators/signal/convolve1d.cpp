@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
 // Convolve1D by the direct method (convolve1d_kernels.hpp).
-#include "distlops/operators/local/convolve1d.hpp"
+#include "distlops/operators/signal/convolve1d.hpp"
 
 #include <algorithm>
 
+#include "../support.hpp"
 #include "convolve1d_kernels.hpp"
 #include "distlops/core/instantiate.hpp"
-#include "support.hpp"
 
 namespace distlops::local {
 
@@ -101,9 +101,6 @@ LocalOperator<T, Space> Convolve1D(const Shape& dims, std::span<const T> filter,
                                                                               axis);
 }
 
-#define DISTLOPS_INSTANTIATE_CONVOLVE1D(T, S) \
-  template LocalOperator<T, S> Convolve1D<T, S>(const Shape&, std::span<const T>, Index, int);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_CONVOLVE1D)
-#undef DISTLOPS_INSTANTIATE_CONVOLVE1D
+DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_CONVOLVE1D)
 
 }  // namespace distlops::local

@@ -52,11 +52,16 @@ std::string class_name(const char* base, const char* dtype);
 
 void bind_core(nb::module_& m);
 void bind_arrays(nb::module_& m);
+/// One per group of operators (python/src/<group>.cpp, include/distlops/operators/<group>/);
+/// bind_operators: the handles, their algebra and the operators at the top of the folder.
 void bind_operators(nb::module_& m);
-void bind_stacked_operators(nb::module_& m);
+void bind_local(nb::module_& m);
+void bind_dense(nb::module_& m);
+void bind_derivative(nb::module_& m);
+void bind_signal(nb::module_& m);
+void bind_stack(nb::module_& m);
+void bind_waveeq(nb::module_& m);
 void bind_solvers(nb::module_& m);
 void bind_proximal(nb::module_& m);
-void bind_signal_operators(nb::module_& m);
-void bind_local_operators(nb::module_& m);
 
 }  // namespace distlops::python

@@ -258,11 +258,7 @@ void ConvolveNDOperator<T, Space>::run(const Direction& d, T alpha, const Array&
     const Index back_size = element_count(exchange.back_shape());
     if (front_.size() < front_size) front_ = Buffer<T, Space>(front_size);
     if (back_.size() < back_size) back_ = Buffer<T, Space>(back_size);
-    if constexpr (std::same_as<Space, Host>) {
-      exchange.exchange(Host{}, in.data(), front_.data(), back_.data());
-    } else {
-      exchange.exchange(transport_(in.communicator()), in.data(), front_.data(), back_.data());
-    }
+    exchange.exchange(transport_(in.communicator()), in.data(), front_.data(), back_.data());
     if (d.ghosts) source = join(d, in.data());
   }
   if (element_count(local_shape_) == 0) return;

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 The distlops authors
+// The host's fused post-stack modelling along contiguous traces (poststack_kernels.hpp), one
+// derivative_convolve1d call per apply.
+#include "../signal/poststack_kernels.hpp"
+
+#include <vector>
+
+#include "../signal/convolve1d_kernels.hpp"
+#include "../support.hpp"
+#include "distlops/core/instantiate.hpp"
+#include "distlops/operators/local/accumulating_operator.hpp"
+
+namespace distlops::kernels {
+
+namespace {
+
+template <Scalar T>
+class TraceModellingOperator final : public local::AccumulatingOperator<T, Host> {
+ public:
+  using Vector = LocalArray<T, Host>;
+
+  TraceModellingOperator(const Shape& dims, std::span<const T> wavelet, DerivativeKind kind)
+      : local::AccumulatingOperator<T, Host>(dims, dims, "PoststackLinearModelling"),
+        taps_(static_cast<Index>(wavelet.size())),
+        centered_(kind == DerivativeKind::centered),
+        traces_(element_count(dims) / dims.back()),
+        length_(dims.back()) {
+    std::vector<T> both(wavelet.begin(), wavelet.end());
+    for (const T& value : wavelet)
+      both.push_back(conjugate(value));
+    filters_ = detail::copy_to_space<T, Host>(both);
+  }
+
+  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override {
+    derivative_convolve1d(Host{}, host_instruction_set(), false, centered_, traces_, length_, taps_,
+                          taps_ / 2, filters_.data(), alpha, x.data(), beta, y.data());
+  }
+  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override {
+    derivative_convolve1d(Host{}, host_instruction_set(), true, centered_, traces_, length_, taps_,
+                          taps_ / 2, filters_.data() + taps_, alpha, y.data(), beta, x.data());
+  }
+
+ private:
+  Buffer<T, Host> filters_;  // h then conj(h) (for the adjoint)
+  Index taps_;
+  bool centered_;
+  Index traces_;
+  Index length_;
+};
+
+}  // namespace
+
+template <Scalar T>
+std::optional<LocalOperator<T, Host>> fused_trace_modelling(Host, const Shape& dims,
+                                                            std::span<const T> wavelet,
+                                                            DerivativeKind kind) {
+  return LocalOperator<T, Host>::template make<TraceModellingOperator<T>>(dims, wavelet, kind);
+}
+
+DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_POSTSTACK_KERNELS, ::distlops::Host)
+
+}  // namespace distlops::kernels

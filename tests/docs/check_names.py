@@ -3,7 +3,7 @@
 """The lists of names in the documentation against the code, so that none can drift:
 
 - every operator factory the headers of include/distlops/operators/ declare is in the catalogue
-  (docs/operators.md);
+  (docs/operators.md), and every one of those headers is in distlops.hpp (directly or not);
 - the Python names of the operators (the functions the group modules python/distlops/_<group>.py
   define, and those python/distlops/_factories.py makes for the factories python/src/<group>.cpp
   binds without a hand-written function) are exactly the names of the catalogue's Python column;
@@ -145,8 +145,40 @@ def table_column(text, column):
     return cells
 
 
+INCLUDE = re.compile(r'^#include "(distlops/[^"]+)"', re.M)
+
+
+def forwarding(root, header):
+    """Whether a header only includes others (a forwarding header kept for an old path)."""
+    code = [line for line in read(root, os.path.join("include", header)).splitlines()
+            if line.strip() and not line.startswith(("//", "#pragma"))]
+    return all(INCLUDE.match(line) for line in code)
+
+
+def unreachable_headers(root):
+    """The operators' headers (outside detail/, forwarding headers aside) that distlops.hpp does
+    not include, directly or through the headers it includes."""
+    seen, pending = set(), ["distlops/distlops.hpp"]
+    while pending:
+        header = pending.pop()
+        path = os.path.join(root, "include", header)
+        if header in seen or not os.path.exists(path):
+            continue
+        seen.add(header)
+        pending.extend(INCLUDE.findall(read(root, os.path.join("include", header))))
+    headers = set()
+    for folder, _, files in os.walk(os.path.join(root, "include/distlops/operators")):
+        for name in files:
+            path = os.path.relpath(os.path.join(folder, name), os.path.join(root, "include"))
+            if name.endswith(".hpp") and "/detail/" not in path and not forwarding(root, path):
+                headers.add(path)
+    return sorted(headers - seen)
+
+
 def main(root):
     problems = []
+    for header in unreachable_headers(root):
+        problems.append(f"include/distlops/distlops.hpp does not include {header}")
     catalogue = read(root, "docs/operators.md")
     for name, header in sorted(cpp_factories(root).items()):
         if not re.search(r"`(local::)?" + name + r"\b", catalogue):

@@ -128,9 +128,9 @@ emit "$source" <<'EOF'
 #include <cmath>
 
 #include "../support.hpp"
+#include "../two_way_operator.hpp"
 #include "@SNAKE@_kernels.hpp"
 #include "distlops/core/collective_check.hpp"
-#include "distlops/operators/local/accumulating_operator.hpp"
 #include "distlops/operators/reshape.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/replicated.hpp"
@@ -147,25 +147,22 @@ void check_@SNAKE@_arguments(const Shape& dims, T scale) {
   if (!std::isfinite(std::abs(scale))) throw InvalidArgument("@NAME@: the scale is not finite");
 }
 
+// The operator: forward and adjoint are one computation in two directions (two_way_operator.hpp),
+// here the factor that multiplies the input, scale or conj(scale).
 template <Scalar T, MemorySpace Space>
-class @NAME@Operator final : public local::AccumulatingOperator<T, Space> {
+class @NAME@Operator final : public detail::TwoWayOperator<T, Space, T> {
  public:
-  using Vector = LocalArray<T, Space>;
-
   @NAME@Operator(const Shape& dims, T scale)
-      : local::AccumulatingOperator<T, Space>(dims, dims, "@NAME@"), scale_(scale) {
+      : detail::TwoWayOperator<T, Space, T>(dims, dims, "@NAME@") {
     check_@SNAKE@_arguments(dims, scale);
-  }
-
-  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override {
-    kernels::@SNAKE@(Space{}, x.size(), alpha * scale_, x.data(), beta, y.data());
-  }
-  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override {
-    kernels::@SNAKE@(Space{}, y.size(), alpha * conjugate(scale_), y.data(), beta, x.data());
+    this->forward_ = scale;
+    this->adjoint_ = conjugate(scale);
   }
 
  private:
-  T scale_;
+  void apply(const T& factor, T alpha, const T* in, T beta, T* out) const override {
+    kernels::@SNAKE@(Space{}, element_count(this->domain()), alpha * factor, in, beta, out);
+  }
 };
 
 }  // namespace

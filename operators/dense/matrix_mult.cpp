@@ -9,11 +9,11 @@
 
 #include "../rank_exchange.hpp"
 #include "../support.hpp"
+#include "../two_way_operator.hpp"
 #include "distlops/core/buffer.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
-#include "distlops/operators/local/accumulating_operator.hpp"
 #include "matrix_mult_kernels.hpp"
 
 namespace distlops {
@@ -22,25 +22,22 @@ namespace {
 
 // ---- the local operator: one dense product per apply -------------------------------------------
 
+// The direction: whether the adjoint (a product with A^H).
 template <Scalar T, MemorySpace Space>
-class MatrixMultOperator final : public local::AccumulatingOperator<T, Space> {
+class MatrixMultOperator final : public detail::TwoWayOperator<T, Space, bool> {
  public:
-  using Vector = typename local::AccumulatingOperator<T, Space>::Vector;
-
   /// `values` holds A in C order (row-major), rows * cols elements, in host memory.
   MatrixMultOperator(Index rows, Index cols, std::span<const T> values, const Shape& otherdims);
 
-  Index matrix_rows() const { return rows_; }
-  Index matrix_cols() const { return cols_; }
-
-  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
-  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
-
  private:
+  void apply(const bool& adjoint, T alpha, const T* in, T beta, T* out) const override {
+    kernels::gemm(Space{}, adjoint, rows_, cols_, matrix_.data(), columns_, alpha, in, beta, out);
+  }
+
   Index rows_;
   Index cols_;
   Index columns_;  // product of otherdims: the number of right-hand sides
-  Vector matrix_;
+  Buffer<T, Space> matrix_;
 };
 
 Shape with_first_axis(Index first, const Shape& otherdims) {
@@ -287,8 +284,8 @@ class BlockMatrixMultOperator final : public LinearOperatorBase<DistributedArray
 template <Scalar T, MemorySpace Space>
 MatrixMultOperator<T, Space>::MatrixMultOperator(Index rows, Index cols, std::span<const T> values,
                                                  const Shape& otherdims)
-    : local::AccumulatingOperator<T, Space>(with_first_axis(cols, otherdims),
-                                            with_first_axis(rows, otherdims), "MatrixMult"),
+    : detail::TwoWayOperator<T, Space, bool>(with_first_axis(cols, otherdims),
+                                             with_first_axis(rows, otherdims), "MatrixMult"),
       rows_(rows),
       cols_(cols),
       columns_(0) {
@@ -301,20 +298,8 @@ MatrixMultOperator<T, Space>::MatrixMultOperator(Index rows, Index cols, std::sp
                         " matrix needs " + std::to_string(rows * cols) + " values, got " +
                         std::to_string(values.size()));
   }
-  matrix_ = Vector(Shape{rows, cols});
-  memory::copy_bytes<Space, Host>(matrix_.data(), values.data(), values.size() * sizeof(T));
-}
-
-template <Scalar T, MemorySpace Space>
-void MatrixMultOperator<T, Space>::forward_add(T alpha, const Vector& x, T beta, Vector& y) const {
-  kernels::gemm(Space{}, false, rows_, cols_, matrix_.data(), columns_, alpha, x.data(), beta,
-                y.data());
-}
-
-template <Scalar T, MemorySpace Space>
-void MatrixMultOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const {
-  kernels::gemm(Space{}, true, rows_, cols_, matrix_.data(), columns_, alpha, y.data(), beta,
-                x.data());
+  matrix_ = detail::copy_to_space<T, Space>(values);
+  this->adjoint_ = true;
 }
 
 template <Scalar T, MemorySpace Space>

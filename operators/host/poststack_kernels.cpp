@@ -8,20 +8,18 @@
 
 #include "../signal/convolve1d_kernels.hpp"
 #include "../support.hpp"
+#include "../two_way_operator.hpp"
 #include "distlops/core/instantiate.hpp"
-#include "distlops/operators/local/accumulating_operator.hpp"
 
 namespace distlops::kernels {
 
 namespace {
 
 template <Scalar T>
-class TraceModellingOperator final : public local::AccumulatingOperator<T, Host> {
+class TraceModellingOperator final : public ::distlops::detail::TwoWayOperator<T, Host, bool> {
  public:
-  using Vector = LocalArray<T, Host>;
-
   TraceModellingOperator(const Shape& dims, std::span<const T> wavelet, DerivativeKind kind)
-      : local::AccumulatingOperator<T, Host>(dims, dims, "PoststackLinearModelling"),
+      : ::distlops::detail::TwoWayOperator<T, Host, bool>(dims, dims, "PoststackLinearModelling"),
         taps_(static_cast<Index>(wavelet.size())),
         centered_(kind == DerivativeKind::centered),
         traces_(element_count(dims) / dims.back()),
@@ -29,19 +27,17 @@ class TraceModellingOperator final : public local::AccumulatingOperator<T, Host>
     std::vector<T> both(wavelet.begin(), wavelet.end());
     for (const T& value : wavelet)
       both.push_back(conjugate(value));
-    filters_ = detail::copy_to_space<T, Host>(both);
-  }
-
-  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override {
-    derivative_convolve1d(Host{}, host_instruction_set(), false, centered_, traces_, length_, taps_,
-                          taps_ / 2, filters_.data(), alpha, x.data(), beta, y.data());
-  }
-  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override {
-    derivative_convolve1d(Host{}, host_instruction_set(), true, centered_, traces_, length_, taps_,
-                          taps_ / 2, filters_.data() + taps_, alpha, y.data(), beta, x.data());
+    filters_ = ::distlops::detail::copy_to_space<T, Host>(both);
+    this->adjoint_ = true;
   }
 
  private:
+  void apply(const bool& adjoint, T alpha, const T* in, T beta, T* out) const override {
+    derivative_convolve1d(Host{}, host_instruction_set(), adjoint, centered_, traces_, length_,
+                          taps_, taps_ / 2, filters_.data() + (adjoint ? taps_ : 0), alpha, in,
+                          beta, out);
+  }
+
   Buffer<T, Host> filters_;  // h then conj(h) (for the adjoint)
   Index taps_;
   bool centered_;

@@ -5,6 +5,7 @@
 #include "distlops/operators/local/restriction.hpp"
 
 #include "../support.hpp"
+#include "../two_way_operator.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "restriction_kernels.hpp"
 
@@ -12,17 +13,23 @@ namespace distlops::local {
 
 namespace {
 
+// The direction: whether the adjoint (a scatter of the rows) or the forward (a gather).
 template <Scalar T, MemorySpace Space>
-class RestrictionOperator final : public AccumulatingOperator<T, Space> {
+class RestrictionOperator final : public detail::TwoWayOperator<T, Space, bool> {
  public:
-  using Vector = typename AccumulatingOperator<T, Space>::Vector;
-
   RestrictionOperator(const Shape& dims, std::span<const Index> iava, int axis);
 
-  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
-  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
-
  private:
+  void apply(const bool& adjoint, T alpha, const T* in, T beta, T* out) const override {
+    if (adjoint) {
+      kernels::scatter_rows(Space{}, outer_, length_, inner_, count_, first_.data(),
+                            sources_.data(), alpha, in, beta, out);
+    } else {
+      kernels::gather_rows(Space{}, outer_, length_, inner_, count_, iava_.data(), alpha, in, beta,
+                           out);
+    }
+  }
+
   Index outer_ = 1;   // product of the extents before the axis
   Index length_ = 0;  // dims[axis]
   Index inner_ = 1;   // product of the extents after it
@@ -39,7 +46,7 @@ class RestrictionOperator final : public AccumulatingOperator<T, Space> {
 template <Scalar T, MemorySpace Space>
 RestrictionOperator<T, Space>::RestrictionOperator(const Shape& dims, std::span<const Index> iava,
                                                    int axis)
-    : AccumulatingOperator<T, Space>(
+    : detail::TwoWayOperator<T, Space, bool>(
           dims, detail::with_axis_extent(dims, axis, [&](Index) { return Index(iava.size()); }),
           "Restriction"),
       count_(static_cast<Index>(iava.size())) {
@@ -66,18 +73,7 @@ RestrictionOperator<T, Space>::RestrictionOperator(const Shape& dims, std::span<
   iava_ = detail::copy_to_space<Index, Space>(iava);
   first_ = detail::copy_to_space<Index, Space>(first);
   sources_ = detail::copy_to_space<Index, Space>(sources);
-}
-
-template <Scalar T, MemorySpace Space>
-void RestrictionOperator<T, Space>::forward_add(T alpha, const Vector& x, T beta, Vector& y) const {
-  kernels::gather_rows(Space{}, outer_, length_, inner_, count_, iava_.data(), alpha, x.data(),
-                       beta, y.data());
-}
-
-template <Scalar T, MemorySpace Space>
-void RestrictionOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const {
-  kernels::scatter_rows(Space{}, outer_, length_, inner_, count_, first_.data(), sources_.data(),
-                        alpha, y.data(), beta, x.data());
+  this->adjoint_ = true;
 }
 
 template <Scalar T, MemorySpace Space>

@@ -10,10 +10,10 @@
 
 #include "../box_kernels.hpp"
 #include "../support.hpp"
+#include "../two_way_operator.hpp"
 #include "convolvend_kernels.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/instantiate.hpp"
-#include "distlops/operators/local/accumulating_operator.hpp"
 
 // The checked description of a ConvolveND, shared by the local and the distributed operator: the
 // filter laid out on every axis of the array (extent 1 where nothing is convolved) and its
@@ -126,37 +126,52 @@ namespace distlops {
 
 namespace {
 
-template <Scalar T, MemorySpace Space>
-class LocalConvolveNDOperator final : public local::AccumulatingOperator<T, Space> {
- public:
-  using Vector = typename local::AccumulatingOperator<T, Space>::Vector;
+// One direction: the kernel's geometry and where its taps start in the filters.
+struct ConvolveNDDirection {
+  kernels::ConvolveGeometry geometry;
+  Index weights = 0;
+};
 
+template <Scalar T, MemorySpace Space>
+class LocalConvolveNDOperator final : public detail::TwoWayOperator<T, Space, ConvolveNDDirection> {
+ public:
   LocalConvolveNDOperator(const Shape& dims, std::span<const T> filter, const Shape& filter_shape,
                           const std::vector<Index>& offset, const std::vector<int>& axes,
                           std::string name)
-      : local::AccumulatingOperator<T, Space>(dims, dims, std::move(name)) {
+      : detail::TwoWayOperator<T, Space, ConvolveNDDirection>(dims, dims, std::move(name)) {
     const convolve_nd::Spec<T> spec =
         convolve_nd::checked_spec<T>(this->name(), dims, filter, filter_shape, offset, axes);
     const Shape origin(dims.size(), 0);
-    forward_ = convolve_nd::geometry(spec.taps, spec.offset, false, dims, dims, origin);
-    adjoint_ = convolve_nd::geometry(spec.taps, spec.offset, true, dims, dims, origin);
-    taps_ = static_cast<Index>(filter.size());
+    this->forward_ = {convolve_nd::geometry(spec.taps, spec.offset, false, dims, dims, origin), 0};
+    this->adjoint_ = {convolve_nd::geometry(spec.taps, spec.offset, true, dims, dims, origin),
+                      static_cast<Index>(filter.size())};
     filters_ = detail::copy_to_space<T, Space>(spec.filter);
   }
 
-  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override {
-    kernels::convolvend(Space{}, forward_, filters_.data(), alpha, x.data(), beta, y.data());
-  }
-  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override {
-    kernels::convolvend(Space{}, adjoint_, filters_.data() + taps_, alpha, y.data(), beta,
-                        x.data());
+ private:
+  void apply(const ConvolveNDDirection& direction, T alpha, const T* in, T beta,
+             T* out) const override {
+    kernels::convolvend(Space{}, direction.geometry, filters_.data() + direction.weights, alpha, in,
+                        beta, out);
   }
 
- private:
-  kernels::ConvolveGeometry forward_, adjoint_;
-  Index taps_ = 0;
   Buffer<T, Space> filters_;  // h then conj(h), on the array's axes, in the space
 };
+
+// Convolve2D's arguments as ConvolveND's, for a 2-d filter (InvalidArgument otherwise).
+struct Convolve2DArguments {
+  std::vector<Index> offset;
+  std::vector<int> axes;
+};
+
+Convolve2DArguments convolve2d_arguments(const Shape& filter_shape, std::array<Index, 2> offset,
+                                         std::array<int, 2> axes) {
+  if (filter_shape.size() != 2) {
+    throw InvalidArgument("Convolve2D: the filter must be 2-d, got shape " +
+                          to_string(filter_shape));
+  }
+  return {{offset.begin(), offset.end()}, {axes.begin(), axes.end()}};
+}
 
 }  // namespace
 
@@ -173,13 +188,26 @@ template <Scalar T, MemorySpace Space>
 LocalOperator<T, Space> local::Convolve2D(const Shape& dims, std::span<const T> filter,
                                           const Shape& filter_shape, std::array<Index, 2> offset,
                                           std::array<int, 2> axes) {
-  if (filter_shape.size() != 2) {
-    throw InvalidArgument("Convolve2D: the filter must be 2-d, got shape " +
-                          to_string(filter_shape));
-  }
+  const Convolve2DArguments nd = convolve2d_arguments(filter_shape, offset, axes);
   return LocalOperator<T, Space>::template make<LocalConvolveNDOperator<T, Space>>(
-      dims, filter, filter_shape, std::vector<Index>(offset.begin(), offset.end()),
-      std::vector<int>(axes.begin(), axes.end()), "Convolve2D");
+      dims, filter, filter_shape, nd.offset, nd.axes, "Convolve2D");
+}
+
+template <Scalar T, MemorySpace Space>
+LinearOperator<T, Space> ConvolveND(const Layout& layout, std::span<const T> filter,
+                                    const Shape& filter_shape, const std::vector<Index>& offset,
+                                    const std::vector<int>& axes) {
+  return LinearOperator<T, Space>::template make<ConvolveNDOperator<T, Space>>(
+      layout, filter, filter_shape, offset, axes, "ConvolveND");
+}
+
+template <Scalar T, MemorySpace Space>
+LinearOperator<T, Space> Convolve2D(const Layout& layout, std::span<const T> filter,
+                                    const Shape& filter_shape, std::array<Index, 2> offset,
+                                    std::array<int, 2> axes) {
+  const Convolve2DArguments nd = convolve2d_arguments(filter_shape, offset, axes);
+  return LinearOperator<T, Space>::template make<ConvolveNDOperator<T, Space>>(
+      layout, filter, filter_shape, nd.offset, nd.axes, "Convolve2D");
 }
 
 DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_CONVOLVEND)

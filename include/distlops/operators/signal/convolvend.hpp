@@ -113,32 +113,26 @@ template <Scalar T, MemorySpace Space = Host>
 LinearOperator<T, Space> ConvolveND(const Layout& layout, std::span<const T> filter,
                                     const Shape& filter_shape,
                                     const std::vector<Index>& offset = {},
-                                    const std::vector<int>& axes = {}) {
-  return LinearOperator<T, Space>::template make<ConvolveNDOperator<T, Space>>(
-      layout, filter, filter_shape, offset, axes, "ConvolveND");
-}
+                                    const std::vector<int>& axes = {});
 
 /// Convolve2D over the arrays of `layout` (arguments as local::Convolve2D). Collective.
 template <Scalar T, MemorySpace Space = Host>
 LinearOperator<T, Space> Convolve2D(const Layout& layout, std::span<const T> filter,
                                     const Shape& filter_shape, std::array<Index, 2> offset = {0, 0},
-                                    std::array<int, 2> axes = {-2, -1}) {
-  if (filter_shape.size() != 2) {
-    throw InvalidArgument("Convolve2D: the filter must be 2-d, got shape " +
-                          to_string(filter_shape));
-  }
-  return LinearOperator<T, Space>::template make<ConvolveNDOperator<T, Space>>(
-      layout, filter, filter_shape, std::vector<Index>(offset.begin(), offset.end()),
-      std::vector<int>(axes.begin(), axes.end()), "Convolve2D");
-}
+                                    std::array<int, 2> axes = {-2, -1});
 
 /// \cond
-#define DISTLOPS_DETAIL_CONVOLVEND(PREFIX, T, S)                                 \
-  PREFIX template LocalOperator<T, S> local::ConvolveND<T, S>(                   \
-      const Shape&, std::span<const T>, const Shape&, const std::vector<Index>&, \
-      const std::vector<int>&);                                                  \
-  PREFIX template LocalOperator<T, S> local::Convolve2D<T, S>(                   \
-      const Shape&, std::span<const T>, const Shape&, std::array<Index, 2>, std::array<int, 2>);
+#define DISTLOPS_DETAIL_CONVOLVEND(PREFIX, T, S)                                                 \
+  PREFIX template LocalOperator<T, S> local::ConvolveND<T, S>(                                   \
+      const Shape&, std::span<const T>, const Shape&, const std::vector<Index>&,                 \
+      const std::vector<int>&);                                                                  \
+  PREFIX template LocalOperator<T, S> local::Convolve2D<T, S>(                                   \
+      const Shape&, std::span<const T>, const Shape&, std::array<Index, 2>, std::array<int, 2>); \
+  PREFIX template LinearOperator<T, S> ConvolveND<T, S>(const Layout&, std::span<const T>,       \
+                                                        const Shape&, const std::vector<Index>&, \
+                                                        const std::vector<int>&);                \
+  PREFIX template LinearOperator<T, S> Convolve2D<T, S>(                                         \
+      const Layout&, std::span<const T>, const Shape&, std::array<Index, 2>, std::array<int, 2>);
 DISTLOPS_EXTERN_FUNCTIONS(DISTLOPS_DETAIL_CONVOLVEND)
 DISTLOPS_EXTERN_TEMPLATE_CLASS(ConvolveNDOperator)
 /// \endcond

@@ -53,9 +53,6 @@ void convolve1d(Cuda, bool adjoint, Index outer, Index in_rows, Index out_rows, 
                   pointer(w), value(alpha), pointer(in), value(beta), pointer(out));
 }
 
-#define DISTLOPS_INSTANTIATE_CONVOLVE1D_KERNELS(T, Space)                                         \
-  template void convolve1d<T>(Space, bool, Index, Index, Index, Index, Index, Index, const T*, T, \
-                              const T*, T, T*);
-DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_CONVOLVE1D_KERNELS, ::distlops::Cuda)
+DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_CONVOLVE1D_KERNELS, ::distlops::Cuda)
 
 }  // namespace distlops::kernels

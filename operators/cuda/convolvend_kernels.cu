@@ -53,8 +53,6 @@ void convolvend(Cuda, const ConvolveGeometry& g, const T* w, T alpha, const T* i
                   pointer(w), value(alpha), pointer(in), value(beta), pointer(out));
 }
 
-#define DISTLOPS_INSTANTIATE_CONVOLVEND_KERNELS(T, Space) \
-  template void convolvend<T>(Space, const ConvolveGeometry&, const T*, T, const T*, T, T*);
-DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_CONVOLVEND_KERNELS, ::distlops::Cuda)
+DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_CONVOLVEND_KERNELS, ::distlops::Cuda)
 
 }  // namespace distlops::kernels

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "../support.hpp"
+#include "distlops/core/detail/enum_names.hpp"
 #include "distlops/core/error.hpp"
 #include "distlops/core/kernels.hpp"
 
@@ -162,15 +163,7 @@ void export_wisdom_now() {
 }
 
 unsigned planner_flags(FFTPlanning planning) {
-  switch (planning) {
-    case FFTPlanning::measure:
-      return FFTW_MEASURE;
-    case FFTPlanning::patient:
-      return FFTW_PATIENT;
-    case FFTPlanning::estimate:
-      break;
-  }
-  return FFTW_ESTIMATE;
+  return enum_value(planning, std::array{FFTW_ESTIMATE, FFTW_MEASURE, FFTW_PATIENT}, FFTW_ESTIMATE);
 }
 
 }  // namespace

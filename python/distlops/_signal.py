@@ -8,6 +8,7 @@ from numbers import Number
 import numpy as np
 from mpi4py import MPI
 
+from . import _distlops as _ext
 from ._arrays import Partition, communicator, make_layout
 from ._factories import export, wraps
 from ._operators import (LinearOperator, LocalOperator, _as_dims, _complex_of, _ext_function,
@@ -240,7 +241,11 @@ def FFTND(dims, axes=(-3, -2, -1), nffts=None, sampling=1.0, norm="ortho", real=
 
 
 def _taper(tapertype):
-    return "none" if tapertype is None else str(tapertype)
+    name = "none" if tapertype is None else str(tapertype)
+    if name not in _ext.Taper.__members__:
+        raise ValueError(f"Sliding: tapertype must be 'hanning', 'cosine', 'cosinesquare' or "
+                         f"None, got {name!r}")
+    return _ext.Taper[name]
 
 
 def _windows(windows_per_rank):

@@ -23,10 +23,7 @@ namespace nb = nanobind;
 /// The suffix of the Python class names of each scalar type, NumPy's dtype name.
 template <class T>
 constexpr const char* dtype_name() {
-  if constexpr (std::is_same_v<T, float>) return "float32";
-  if constexpr (std::is_same_v<T, double>) return "float64";
-  if constexpr (std::is_same_v<T, std::complex<float>>) return "complex64";
-  if constexpr (std::is_same_v<T, std::complex<double>>) return "complex128";
+  return scalar_name<T>();
 }
 
 /// Calls f.template operator()<T>() for each scalar type.

@@ -50,15 +50,6 @@ FFTPlanning planning_from_name(const std::string& planning) {
                         planning + "'");
 }
 
-Taper taper_from_name(const std::string& name) {
-  if (name == "none") return Taper::none;
-  if (name == "hanning") return Taper::hanning;
-  if (name == "cosine") return Taper::cosine;
-  if (name == "cosinesquare") return Taper::cosinesquare;
-  throw InvalidArgument(
-      "Sliding: tapertype must be 'hanning', 'cosine', 'cosinesquare' or None, got '" + name + "'");
-}
-
 PoststackOptions poststack_options(const std::string& kind, bool explicit_matrix, int time_axis) {
   if (kind != "centered" && kind != "forward") {
     throw InvalidArgument("PoststackLinearModelling: kind must be 'centered' or 'forward', got '" +
@@ -68,6 +59,21 @@ PoststackOptions poststack_options(const std::string& kind, bool explicit_matrix
       .kind = derivative_kind(kind), .explicit_matrix = explicit_matrix, .time_axis = time_axis};
 }
 
+// The options that the local and the distributed FFTs share, in `Options`, from PyLops' names.
+template <class Options>
+Options fft_options(std::vector<int> axes, std::vector<Index> nfft, const std::string& norm,
+                    bool real, std::vector<bool> ifftshift_before,
+                    std::vector<bool> fftshift_after) {
+  Options options;
+  options.axes = std::move(axes);
+  options.nfft = std::move(nfft);
+  options.norm = norm_from_name(norm);
+  options.real = real;
+  options.ifftshift_before = std::move(ifftshift_before);
+  options.fftshift_after = std::move(fftshift_after);
+  return options;
+}
+
 // The local FFT, FFT2D or FFTND (Transform) of one rank's arrays with PyLops' arguments.
 template <class T, auto Transform>
 local::FFTOperator<T, Host> local_fft(const Shape& dims, std::vector<int> axes,
@@ -75,13 +81,10 @@ local::FFTOperator<T, Host> local_fft(const Shape& dims, std::vector<int> axes,
                                       std::vector<bool> ifftshift_before,
                                       std::vector<bool> fftshift_after,
                                       const std::string& planning) {
-  return Transform(dims, {.axes = std::move(axes),
-                          .nfft = std::move(nfft),
-                          .norm = norm_from_name(norm),
-                          .real = real,
-                          .ifftshift_before = std::move(ifftshift_before),
-                          .fftshift_after = std::move(fftshift_after),
-                          .planning = planning_from_name(planning)});
+  auto options = fft_options<FFTOptions>(std::move(axes), std::move(nfft), norm, real,
+                                         std::move(ifftshift_before), std::move(fftshift_after));
+  options.planning = planning_from_name(planning);
+  return Transform(dims, options);
 }
 
 // The distributed FFT2D or FFTND (Transform); the output laid out like the input or transposed.
@@ -89,14 +92,11 @@ template <class T, auto Transform>
 FFTOperator<T, Host> fft(const Layout& layout, std::vector<int> axes, std::vector<Index> nfft,
                          const std::string& norm, bool real, std::vector<bool> ifftshift_before,
                          std::vector<bool> fftshift_after, bool same_as_input) {
-  return Transform(layout, {.axes = std::move(axes),
-                            .nfft = std::move(nfft),
-                            .norm = norm_from_name(norm),
-                            .real = real,
-                            .ifftshift_before = std::move(ifftshift_before),
-                            .fftshift_after = std::move(fftshift_after),
-                            .output = same_as_input ? FFTOutputLayout::same_as_input
-                                                    : FFTOutputLayout::transposed});
+  auto options =
+      fft_options<DistributedFFTOptions>(std::move(axes), std::move(nfft), norm, real,
+                                         std::move(ifftshift_before), std::move(fftshift_after));
+  options.output = same_as_input ? FFTOutputLayout::same_as_input : FFTOutputLayout::transposed;
+  return Transform(layout, options);
 }
 
 template <class T>
@@ -140,33 +140,6 @@ LinearOperator<T, Host> fredholm1(
   return Fredholm1<T, Host>(g, nz, {.partition = partition, .keep_adjoint = keep_adjoint}, comm);
 }
 
-template <class T>
-LinearOperator<T, Host> sliding1d(const LocalOperator<T, Host>& op, const Communicator& comm,
-                                  Index dim, Index dimd, Index nwin, Index nover,
-                                  const std::string& taper,
-                                  const std::vector<Index>& windows_per_rank) {
-  return Sliding1D<T, Host>(op, comm, dim, dimd, nwin, nover, taper_from_name(taper),
-                            windows_per_rank);
-}
-
-template <class T>
-LinearOperator<T, Host> sliding2d(const LocalOperator<T, Host>& op, const Communicator& comm,
-                                  const Shape& dims, const Shape& dimsd, Index nwin, Index nover,
-                                  const std::string& taper,
-                                  const std::vector<Index>& windows_per_rank) {
-  return Sliding2D<T, Host>(op, comm, dims, dimsd, nwin, nover, taper_from_name(taper),
-                            windows_per_rank);
-}
-
-template <class T>
-LinearOperator<T, Host> patch2d(const LocalOperator<T, Host>& op, const Communicator& comm,
-                                const Shape& dims, const Shape& dimsd, const Shape& nwin,
-                                const Shape& nover, const Shape& nop, const std::string& taper,
-                                const std::vector<Index>& windows_per_rank) {
-  return Patch2D<T, Host>(op, comm, dims, dimsd, nwin, nover, nop, taper_from_name(taper),
-                          windows_per_rank);
-}
-
 // Real models and complex data (the real FFTs): the operators, their adjoints (without sums and
 // scaling: scale or add before .H), and the products of a real-model FFT F that a chain from
 // the model needs: F^H G, C F, F D (G from real models to complex data, C complex, D real). Each
@@ -194,6 +167,11 @@ void bind_real_to_complex(nb::module_& m) {
 }  // namespace
 
 void bind_signal(nb::module_& m) {
+  nb::enum_<Taper>(m, "Taper")
+      .value("none", Taper::none)
+      .value("hanning", Taper::hanning)
+      .value("cosine", Taper::cosine)
+      .value("cosinesquare", Taper::cosinesquare);
   for_each_scalar([&]<class T>() { bind_real_to_complex<T>(m); });
   Factories factories(m, "signal");
   factories.local("Convolve1D", []<class T>() { return &local::Convolve1D<T, Host>; });
@@ -202,9 +180,9 @@ void bind_signal(nb::module_& m) {
   factories.distributed("Fredholm1", []<class T>() { return &fredholm1<T>; });
   factories.local("PoststackLinearModelling", []<class T>() { return &local_poststack<T>; });
   factories.distributed("PoststackLinearModelling", []<class T>() { return &poststack<T>; });
-  factories.distributed("Sliding1D", []<class T>() { return &sliding1d<T>; });
-  factories.distributed("Sliding2D", []<class T>() { return &sliding2d<T>; });
-  factories.distributed("Patch2D", []<class T>() { return &patch2d<T>; });
+  factories.distributed("Sliding1D", []<class T>() { return &Sliding1D<T, Host>; });
+  factories.distributed("Sliding2D", []<class T>() { return &Sliding2D<T, Host>; });
+  factories.distributed("Patch2D", []<class T>() { return &Patch2D<T, Host>; });
   factories.local("FFT", []<class T>() { return &local_fft<T, &local::FFT<T, Host>>; });
   factories.local("FFT2D", []<class T>() { return &local_fft<T, &local::FFT2D<T, Host>>; });
   factories.local("FFTND", []<class T>() { return &local_fft<T, &local::FFTND<T, Host>>; });

@@ -112,7 +112,7 @@ LinearOperator<T, Space> @NAME@(const Layout& layout, T scale);
 #define DISTLOPS_DETAIL_@UPPER@(PREFIX, T, S) \
   PREFIX template LocalOperator<T, S> local::@NAME@<T, S>(const Shape&, T); \
   PREFIX template LinearOperator<T, S> @NAME@<T, S>(const Layout&, T);
-DISTLOPS_EXTERN_FUNCTIONS(DISTLOPS_DETAIL_@UPPER@)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_@UPPER@, extern)
 /// \endcond
 
 }  // namespace distlops
@@ -188,7 +188,7 @@ LinearOperator<T, Space> @NAME@(const Layout& layout, T scale) {
   return reshape(BlockDiag({block}, comm), layout, layout);
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_@UPPER@)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_@UPPER@, )
 
 }  // namespace distlops
 EOF
@@ -232,7 +232,7 @@ void @SNAKE@(Host, Index n, T scale, const T* in, T beta, T* out) {
     out[i] = beta == T(0) ? scale * in[i] : scale * in[i] + beta * out[i];
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_@UPPER@_KERNELS, ::distlops::Host)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_@UPPER@_KERNELS, , ::distlops::Host)
 
 }  // namespace distlops::kernels
 EOF
@@ -266,7 +266,7 @@ void @SNAKE@(Cuda, Index n, T scale, const T* in, T beta, T* out) {
                   pointer(in), value(beta), pointer(out));
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_@UPPER@_KERNELS, ::distlops::Cuda)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_@UPPER@_KERNELS, , ::distlops::Cuda)
 
 }  // namespace distlops::kernels
 EOF

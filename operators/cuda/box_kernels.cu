@@ -95,6 +95,6 @@ void box_axpby(Cuda, const BoxAxpby& box, T alpha, const T* in, T beta, T* out) 
   } while (next_index(box.extent, looped, index));
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_BOX_KERNELS, ::distlops::Cuda)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_BOX_KERNELS, , ::distlops::Cuda)
 
 }  // namespace distlops::kernels

@@ -53,6 +53,6 @@ void convolve1d(Cuda, bool adjoint, Index outer, Index in_rows, Index out_rows, 
                   pointer(w), value(alpha), pointer(in), value(beta), pointer(out));
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_CONVOLVE1D_KERNELS, ::distlops::Cuda)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_CONVOLVE1D_KERNELS, , ::distlops::Cuda)
 
 }  // namespace distlops::kernels

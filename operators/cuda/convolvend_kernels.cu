@@ -53,6 +53,6 @@ void convolvend(Cuda, const ConvolveGeometry& g, const T* w, T alpha, const T* i
                   pointer(w), value(alpha), pointer(in), value(beta), pointer(out));
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_CONVOLVEND_KERNELS, ::distlops::Cuda)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_CONVOLVEND_KERNELS, , ::distlops::Cuda)
 
 }  // namespace distlops::kernels

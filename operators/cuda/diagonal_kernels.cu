@@ -31,6 +31,6 @@ void diagonal(Cuda, Index outer, Index length, Index inner, T alpha, const T* w,
                   length, inner, value(alpha), pointer(w), pointer(in), value(beta), pointer(out));
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_DIAGONAL_KERNELS, ::distlops::Cuda)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_DIAGONAL_KERNELS, , ::distlops::Cuda)
 
 }  // namespace distlops::kernels

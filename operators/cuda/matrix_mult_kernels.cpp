@@ -257,7 +257,7 @@ void gemm_strided_batched(Cuda, const char* caller, bool adjoint, Index batch, I
                      ("cublas<t>gemmStridedBatched (" + name + ")").c_str());
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_MATRIX_MULT_KERNELS, ::distlops::Cuda)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_MATRIX_MULT_KERNELS, , ::distlops::Cuda)
 #undef DISTLOPS_INSTANTIATE_MATRIX_MULT_KERNELS
 
 }  // namespace distlops::kernels

@@ -70,6 +70,6 @@ void nonstationary_convolve1d(Cuda, bool adjoint, Index outer, Index length, Ind
   }
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_NONSTATIONARY_KERNELS, ::distlops::Cuda)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_NONSTATIONARY_KERNELS, , ::distlops::Cuda)
 
 }  // namespace distlops::kernels

@@ -14,6 +14,6 @@ std::optional<LocalOperator<T, Cuda>> fused_trace_modelling(Cuda, const Shape&, 
   return std::nullopt;
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_POSTSTACK_KERNELS, ::distlops::Cuda)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_POSTSTACK_KERNELS, , ::distlops::Cuda)
 
 }  // namespace distlops::kernels

@@ -58,6 +58,6 @@ void scatter_rows(Cuda, Index outer, Index length, Index inner, Index count, con
                   value(alpha), pointer(in), value(beta), pointer(out));
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_RESTRICTION_KERNELS, ::distlops::Cuda)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_RESTRICTION_KERNELS, , ::distlops::Cuda)
 
 }  // namespace distlops::kernels

@@ -144,6 +144,6 @@ void transpose_tiles(Cuda, const Shape& shape, const Shape& in_strides, std::siz
   } while (next_index(looped_extent, looped, index));
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_TRANSPOSE_KERNELS, ::distlops::Cuda)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_TRANSPOSE_KERNELS, , ::distlops::Cuda)
 
 }  // namespace distlops::kernels

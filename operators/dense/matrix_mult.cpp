@@ -140,6 +140,8 @@ Grid make_grid(const Communicator& comm) {
 template <Scalar T, MemorySpace Space>
 class SummaMatrixMultOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   using Array = DistributedArray<T, Space>;
   SummaMatrixMultOperator(const EigenRowMajorMatrix<T>& local_a, Index n, Index k, Index m,
                           const Communicator& comm)
@@ -216,6 +218,8 @@ class SummaMatrixMultOperator final : public LinearOperatorBase<DistributedArray
 template <Scalar T, MemorySpace Space>
 class BlockMatrixMultOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   using Array = DistributedArray<T, Space>;
   BlockMatrixMultOperator(const EigenRowMajorMatrix<T>& local_a, Index n, Index k, Index m,
                           const Communicator& comm)
@@ -382,6 +386,6 @@ LinearOperator<T, Space> MatrixMult(const EigenRowMajorMatrix<T>& local_a, Index
                                                                                     m, comm);
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_MATRIX_MULT)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_MATRIX_MULT, )
 
 }  // namespace distlops

@@ -186,6 +186,6 @@ BasicLinearOperator<DistributedArray<T, Space>, StackedDistributedArray<T, Space
   return StackedVStack(std::move(components));
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_DERIVATIVES)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_DERIVATIVES, )
 
 }  // namespace distlops

@@ -76,6 +76,6 @@ void box_axpby(Host, const BoxAxpby& box, T alpha, const T* in, T beta, T* out) 
   }
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_BOX_KERNELS, ::distlops::Host)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_BOX_KERNELS, , ::distlops::Host)
 
 }  // namespace distlops::kernels

@@ -428,7 +428,7 @@ void derivative_convolve1d(Host, InstructionSet level, bool adjoint, bool center
   modelling_rows_portable(adjoint, centered, rows, length, taps, w, alpha, in, beta, out, row);
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_CONVOLVE1D_KERNELS, ::distlops::Host)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_CONVOLVE1D_KERNELS, , ::distlops::Host)
 #define DISTLOPS_INSTANTIATE_HOST_ROWS(T, Space)                                                   \
   template void convolve1d_rows<T>(Space, InstructionSet, bool, Index, Index, Index, Index, Index, \
                                    const T*, T, const T*, T, T*);                                  \

@@ -98,6 +98,6 @@ void convolvend(Host, const ConvolveGeometry& g, const T* w, T alpha, const T* i
   }
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_CONVOLVEND_KERNELS, ::distlops::Host)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_CONVOLVEND_KERNELS, , ::distlops::Host)
 
 }  // namespace distlops::kernels

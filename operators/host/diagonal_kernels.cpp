@@ -32,6 +32,6 @@ void diagonal(Host, Index outer, Index length, Index inner, T alpha, const T* w,
   }
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_DIAGONAL_KERNELS, ::distlops::Host)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_DIAGONAL_KERNELS, , ::distlops::Host)
 
 }  // namespace distlops::kernels

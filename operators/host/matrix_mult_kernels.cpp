@@ -238,7 +238,7 @@ void gemm_strided_batched(Host, const char*, bool adjoint, Index batch, Index ro
   }
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_MATRIX_MULT_KERNELS, ::distlops::Host)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_MATRIX_MULT_KERNELS, , ::distlops::Host)
 
 }  // namespace kernels
 

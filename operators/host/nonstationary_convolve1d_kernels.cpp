@@ -68,6 +68,6 @@ void nonstationary_convolve1d(Host, bool adjoint, Index outer, Index length, Ind
   }
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_NONSTATIONARY_KERNELS, ::distlops::Host)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_NONSTATIONARY_KERNELS, , ::distlops::Host)
 
 }  // namespace distlops::kernels

@@ -54,6 +54,6 @@ std::optional<LocalOperator<T, Host>> fused_trace_modelling(Host, const Shape& d
   return LocalOperator<T, Host>::template make<TraceModellingOperator<T>>(dims, wavelet, kind);
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_POSTSTACK_KERNELS, ::distlops::Host)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_POSTSTACK_KERNELS, , ::distlops::Host)
 
 }  // namespace distlops::kernels

@@ -61,6 +61,6 @@ void scatter_rows(Host, Index outer, Index length, Index inner, Index count, con
   }
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_RESTRICTION_KERNELS, ::distlops::Host)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_RESTRICTION_KERNELS, , ::distlops::Host)
 
 }  // namespace distlops::kernels

@@ -77,6 +77,6 @@ void transpose_tiles(Host, const Shape& shape, const Shape& in_strides, std::siz
   }
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS_IN(DISTLOPS_DETAIL_TRANSPOSE_KERNELS, ::distlops::Host)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_TRANSPOSE_KERNELS, , ::distlops::Host)
 
 }  // namespace distlops::kernels

@@ -60,6 +60,6 @@ LocalOperator<T, Space> Diagonal(std::span<const T> diag, const Shape& dims, int
   return LocalOperator<T, Space>::template make<DiagonalOperator<T, Space>>(diag, dims, axis);
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_DIAGONAL)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_DIAGONAL, )
 
 }  // namespace distlops::local

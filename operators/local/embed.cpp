@@ -134,7 +134,7 @@ LocalOperator<T, Space> Pad(const Shape& dims, const std::vector<PadWidth>& pad)
   return LocalOperator<T, Space>::template make<EmbedOperator<T, Space>>(dims, padded, shift, op);
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_IDENTITY)
-DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_PAD)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_IDENTITY, )
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_PAD, )
 
 }  // namespace distlops::local

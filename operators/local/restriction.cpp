@@ -81,6 +81,6 @@ LocalOperator<T, Space> Restriction(const Shape& dims, std::span<const Index> ia
   return LocalOperator<T, Space>::template make<RestrictionOperator<T, Space>>(dims, iava, axis);
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_RESTRICTION)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_RESTRICTION, )
 
 }  // namespace distlops::local

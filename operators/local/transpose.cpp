@@ -128,6 +128,6 @@ LocalOperator<T, Space> Transpose(const Shape& dims, const std::vector<int>& axe
   return LocalOperator<T, Space>::template make<TransposeAxesOperator<T, Space>>(dims, axes);
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_TRANSPOSE)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_TRANSPOSE, )
 
 }  // namespace distlops::local

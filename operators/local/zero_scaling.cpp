@@ -58,7 +58,7 @@ LocalOperator<T, Space> Scaling(const Shape& shape, T scale) {
   return LocalOperator<T, Space>::template make<ScalingOperator<T, Space>>(shape, scale);
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_ZERO)
-DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_SCALING)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_ZERO, )
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_SCALING, )
 
 }  // namespace distlops::local

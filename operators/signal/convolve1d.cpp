@@ -90,6 +90,6 @@ LocalOperator<T, Space> Convolve1D(const Shape& dims, std::span<const T> filter,
                                                                               axis);
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_CONVOLVE1D)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_CONVOLVE1D, )
 
 }  // namespace distlops::local

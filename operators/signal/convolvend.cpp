@@ -120,6 +120,21 @@ kernels::ConvolveGeometry geometry(const Shape& taps, const Shape& offset, bool 
   return g;
 }
 
+// Convolve2D's arguments as ConvolveND's, for a 2-d filter (InvalidArgument otherwise).
+struct Arguments2D {
+  std::vector<Index> offset;
+  std::vector<int> axes;
+};
+
+Arguments2D arguments_2d(const Shape& filter_shape, std::array<Index, 2> offset,
+                         std::array<int, 2> axes) {
+  if (filter_shape.size() != 2) {
+    throw InvalidArgument("Convolve2D: the filter must be 2-d, got shape " +
+                          to_string(filter_shape));
+  }
+  return {{offset.begin(), offset.end()}, {axes.begin(), axes.end()}};
+}
+
 }  // namespace distlops::convolve_nd
 
 namespace distlops {
@@ -158,21 +173,6 @@ class LocalConvolveNDOperator final : public detail::TwoWayOperator<T, Space, Co
   Buffer<T, Space> filters_;  // h then conj(h), on the array's axes, in the space
 };
 
-// Convolve2D's arguments as ConvolveND's, for a 2-d filter (InvalidArgument otherwise).
-struct Convolve2DArguments {
-  std::vector<Index> offset;
-  std::vector<int> axes;
-};
-
-Convolve2DArguments convolve2d_arguments(const Shape& filter_shape, std::array<Index, 2> offset,
-                                         std::array<int, 2> axes) {
-  if (filter_shape.size() != 2) {
-    throw InvalidArgument("Convolve2D: the filter must be 2-d, got shape " +
-                          to_string(filter_shape));
-  }
-  return {{offset.begin(), offset.end()}, {axes.begin(), axes.end()}};
-}
-
 }  // namespace
 
 template <Scalar T, MemorySpace Space>
@@ -188,7 +188,7 @@ template <Scalar T, MemorySpace Space>
 LocalOperator<T, Space> local::Convolve2D(const Shape& dims, std::span<const T> filter,
                                           const Shape& filter_shape, std::array<Index, 2> offset,
                                           std::array<int, 2> axes) {
-  const Convolve2DArguments nd = convolve2d_arguments(filter_shape, offset, axes);
+  const convolve_nd::Arguments2D nd = convolve_nd::arguments_2d(filter_shape, offset, axes);
   return LocalOperator<T, Space>::template make<LocalConvolveNDOperator<T, Space>>(
       dims, filter, filter_shape, nd.offset, nd.axes, "Convolve2D");
 }
@@ -205,12 +205,15 @@ template <Scalar T, MemorySpace Space>
 LinearOperator<T, Space> Convolve2D(const Layout& layout, std::span<const T> filter,
                                     const Shape& filter_shape, std::array<Index, 2> offset,
                                     std::array<int, 2> axes) {
-  const Convolve2DArguments nd = convolve2d_arguments(filter_shape, offset, axes);
+  // The shape is each rank's input: the verdict is agreed before the operator's collectives.
+  convolve_nd::Arguments2D nd;
+  collective_check(layout.communicator(),
+                   [&] { nd = convolve_nd::arguments_2d(filter_shape, offset, axes); });
   return LinearOperator<T, Space>::template make<ConvolveNDOperator<T, Space>>(
       layout, filter, filter_shape, nd.offset, nd.axes, "Convolve2D");
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_CONVOLVEND)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_CONVOLVEND, )
 
 template <Scalar T, MemorySpace Space>
 ConvolveNDOperator<T, Space>::ConvolveNDOperator(const Layout& layout, std::span<const T> filter,

@@ -139,6 +139,6 @@ LinearOperator<T, Space> PoststackLinearModelling(std::span<const T> wavelet, co
   return reshape(BlockDiag(blocks, comm), layout, layout);
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_POSTSTACK)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_POSTSTACK, )
 
 }  // namespace distlops

@@ -445,7 +445,7 @@ LinearOperator<T, Space> Patch2D(const LocalOperator<T, Space>& op, const Commun
       taper, split, name);
 }
 
-DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_SLIDING)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_SLIDING, )
 DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(WindowedOperator)
 
 }  // namespace distlops

@@ -11,19 +11,19 @@
 ///     DISTLOPS_EXTERN_TEMPLATE_CLASS(HaloOperator)       // in halo.hpp
 ///     DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(HaloOperator)  // in halo.cpp
 ///
-/// For function templates, a header defines a macro `M(PREFIX, T, Space)` that declares each of
-/// its function templates for one type and space, each declaration preceded by PREFIX; the
-/// header declares them with DISTLOPS_EXTERN_FUNCTIONS(M) and its source instantiates them with
-/// DISTLOPS_INSTANTIATE_FUNCTIONS(M), so that the signatures are written once:
+/// Function templates, and templates over vector types (the solvers), list their cases once in a
+/// macro `M(prefix, T, Space)` that the header expands with `extern` and the source with
+/// nothing, so that each signature is written once:
 ///
-///     #define DISTLOPS_DETAIL_DIAGONAL(PREFIX, T, S) PREFIX template LocalOperator<T, S>
-///         Diagonal<T, S>(std::span<const T>, const Shape&, int);  // on one line
-///     DISTLOPS_EXTERN_FUNCTIONS(DISTLOPS_DETAIL_DIAGONAL)       // in diagonal.hpp
-///     DISTLOPS_INSTANTIATE_FUNCTIONS(DISTLOPS_DETAIL_DIAGONAL)  // in diagonal.cpp
+///     DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_DIAGONAL, extern)  // diagonal.hpp
+///     DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_DIAGONAL, )        // diagonal.cpp
 ///
-/// Internal templates of the sources define a macro `M(T, Space)` and expand it with
-/// DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(M), or DISTLOPS_FOR_EACH_SCALAR_IN(M, Space) where one
-/// file serves one space.
+/// (a kernel's header lists them for the files that define it in one space each:
+/// DISTLOPS_FOR_EACH_SCALAR_IN_ARG(M, , Space)). Internal templates of a source define a macro
+/// `M(T, Space)` for one instantiation and expand it with DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(M),
+/// or DISTLOPS_FOR_EACH_SCALAR_IN(M, Space) where one file serves one space. The scalar types are
+/// listed in one place, DISTLOPS_DETAIL_EACH_SCALAR; every other macro (and the Python
+/// bindings) goes through it.
 
 #include <complex>
 
@@ -36,6 +36,7 @@
 #define DISTLOPS_DETAIL_IF_CUDA(...)
 #endif
 
+// The one list of the scalar types: MACRO(ARG, T, SPACE) for each.
 #define DISTLOPS_DETAIL_EACH_SCALAR(MACRO, ARG, SPACE) \
   MACRO(ARG, float, SPACE)                             \
   MACRO(ARG, double, SPACE)                            \
@@ -44,14 +45,13 @@
   DISTLOPS_DETAIL_EACH_SCALAR(MACRO, ARG, ::distlops::Host) \
   DISTLOPS_DETAIL_IF_CUDA(DISTLOPS_DETAIL_EACH_SCALAR(MACRO, ARG, ::distlops::Cuda))
 #define DISTLOPS_DETAIL_CALL(MACRO, T, SPACE) MACRO(T, SPACE)
+#define DISTLOPS_DETAIL_CALL_TYPE(MACRO, T, SPACE) MACRO(T)
 #define DISTLOPS_DETAIL_EXTERN_CLASS(TEMPLATE, T, SPACE) extern template class TEMPLATE<T, SPACE>;
 #define DISTLOPS_DETAIL_CLASS(TEMPLATE, T, SPACE) template class TEMPLATE<T, SPACE>;
-#define DISTLOPS_DETAIL_EXTERN_CALL(MACRO, T, SPACE) MACRO(extern, T, SPACE)
-#define DISTLOPS_DETAIL_INSTANTIATE_CALL(MACRO, T, SPACE) MACRO(, T, SPACE)
 
 /// MACRO(T) for each scalar type.
 #define DISTLOPS_FOR_EACH_SCALAR(MACRO) \
-  MACRO(float) MACRO(double) MACRO(std::complex<float>) MACRO(std::complex<double>)
+  DISTLOPS_DETAIL_EACH_SCALAR(DISTLOPS_DETAIL_CALL_TYPE, MACRO, )
 
 /// MACRO(R) for each real type (templates of a precision: FFT stages, their weights).
 #define DISTLOPS_FOR_EACH_REAL(MACRO) MACRO(float) MACRO(double)
@@ -67,6 +67,14 @@
 /// MACRO(T, Space) for each scalar type in each memory space of the build.
 #define DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(MACRO) DISTLOPS_DETAIL_EACH(DISTLOPS_DETAIL_CALL, MACRO)
 
+/// MACRO(ARG, T, Space) for each scalar type and space of the build: a list of cases written
+/// once for the header (ARG `extern`) and the source that instantiates them (ARG empty).
+#define DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(MACRO, ARG) DISTLOPS_DETAIL_EACH(MACRO, ARG)
+
+/// MACRO(ARG, T, Space) for each scalar type in `SPACE`.
+#define DISTLOPS_FOR_EACH_SCALAR_IN_ARG(MACRO, ARG, SPACE) \
+  DISTLOPS_DETAIL_EACH_SCALAR(MACRO, ARG, SPACE)
+
 /// `extern template class TEMPLATE<T, Space>;` for each scalar type and space (headers).
 #define DISTLOPS_EXTERN_TEMPLATE_CLASS(TEMPLATE) \
   DISTLOPS_DETAIL_EACH(DISTLOPS_DETAIL_EXTERN_CLASS, TEMPLATE)
@@ -78,16 +86,3 @@
 /// The same for one space, where one source file serves one space.
 #define DISTLOPS_INSTANTIATE_TEMPLATE_CLASS_IN(TEMPLATE, SPACE) \
   DISTLOPS_DETAIL_EACH_SCALAR(DISTLOPS_DETAIL_CLASS, TEMPLATE, SPACE)
-
-/// MACRO(extern, T, Space) for each scalar type and space: the header's declarations of the
-/// function templates its MACRO lists (see above).
-#define DISTLOPS_EXTERN_FUNCTIONS(MACRO) DISTLOPS_DETAIL_EACH(DISTLOPS_DETAIL_EXTERN_CALL, MACRO)
-
-/// MACRO(, T, Space) for each scalar type and space: their instantiation in the source.
-#define DISTLOPS_INSTANTIATE_FUNCTIONS(MACRO) \
-  DISTLOPS_DETAIL_EACH(DISTLOPS_DETAIL_INSTANTIATE_CALL, MACRO)
-
-/// MACRO(, T, SPACE) for each scalar type: the instantiation in a file that serves one space (a
-/// kernel's host or device definition).
-#define DISTLOPS_INSTANTIATE_FUNCTIONS_IN(MACRO, SPACE) \
-  DISTLOPS_DETAIL_EACH_SCALAR(DISTLOPS_DETAIL_INSTANTIATE_CALL, MACRO, SPACE)

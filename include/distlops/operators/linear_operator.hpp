@@ -75,10 +75,14 @@ class LinearOperatorBase {
   const range_layout_type& range() const { return range_; }
   /// The readable name used in error messages and the event log.
   const std::string& name() const { return name_; }
-  /// Whether applying runs code the library does not control (a user callable, directly or
-  /// inside a composite): such code may throw on some ranks only, so the distributed operators
-  /// that hold local ones agree on its failures (one small allreduce per apply).
-  virtual bool runs_user_code() const { return false; }
+  /// Whether applying runs code the library does not control: true for an operator of the
+  /// user's (a subclass of this class written outside the library), false for the library's
+  /// own, which override it (composites and callables say what they hold). Such code may throw
+  /// on some ranks only: an apply through the handle of an operator that runs user code agrees
+  /// on its outcome over the ranks (one allreduce of four words after it; collective_check.hpp's
+  /// agree_on_user_code), and the distributed operators that hold local ones agree on their
+  /// blocks' failures. A user's operator that never throws on some ranks only may return false.
+  virtual bool runs_user_code() const { return true; }
 
   /// y = A x. x has the domain layout and y the range layout; y may hold garbage on entry;
   /// x and y never alias.
@@ -228,20 +232,24 @@ class BasicLinearOperator {
   /// y = A x into caller-owned y (range layout or a view-compatible one): no allocation
   /// beyond the operator's workspaces on the first call.
   void apply(const Domain& x, Range& y) const {
-    forward_call(".apply", x, y, [&](const Domain& in, Range& out) { get().forward(in, out); });
+    forward_call(".apply", x, y, [&](const Implementation& op, const Domain& in, Range& out) {
+      op.forward(in, out);
+    });
   }
   /// y = alpha A x + beta y (y is not read when beta == 0).
   void apply_add(value_type alpha, const Domain& x, value_type beta, Range& y) const {
-    forward_call(".apply_add", x, y,
-                 [&](const Domain& in, Range& out) { get().forward_add(alpha, in, beta, out); });
+    forward_call(".apply_add", x, y, [&](const Implementation& op, const Domain& in, Range& out) {
+      op.forward_add(alpha, in, beta, out);
+    });
   }
   /// y = A x and, where the operator has a fused kernel, this rank's partial sums of x^H y
   /// added into `sink` in the same pass: returns whether it did (LinearOperatorBase::forward_vdot).
   /// On false only y = A x was computed and the sink was not touched.
   bool apply_vdot(const Domain& x, Range& y, VdotSink& sink) const {
-    return forward_call(".apply_vdot", x, y, [&](const Domain& in, Range& out) {
-      return get().forward_vdot(in, out, sink);
-    });
+    return forward_call(".apply_vdot", x, y,
+                        [&](const Implementation& op, const Domain& in, Range& out) {
+                          return op.forward_vdot(in, out, sink);
+                        });
   }
   /// x = A^H y in a new vector of the domain layout.
   Domain apply_adjoint(const Range& y) const {
@@ -252,13 +260,16 @@ class BasicLinearOperator {
   /// x = A^H y into caller-owned x (domain layout or a view-compatible one): no allocation beyond
   /// the operator's workspaces on the first call.
   void apply_adjoint(const Range& y, Domain& x) const {
-    adjoint_call(".apply_adjoint", y, x,
-                 [&](const Range& in, Domain& out) { get().adjoint(in, out); });
+    adjoint_call(
+        ".apply_adjoint", y, x,
+        [&](const Implementation& op, const Range& in, Domain& out) { op.adjoint(in, out); });
   }
   /// x = alpha A^H y + beta x (x is not read when beta == 0).
   void apply_adjoint_add(value_type alpha, const Range& y, value_type beta, Domain& x) const {
     adjoint_call(".apply_adjoint_add", y, x,
-                 [&](const Range& in, Domain& out) { get().adjoint_add(alpha, in, beta, out); });
+                 [&](const Implementation& op, const Range& in, Domain& out) {
+                   op.adjoint_add(alpha, in, beta, out);
+                 });
   }
   /// A x, as a shorthand for apply.
   Range operator*(const Domain& x) const { return apply(x); }
@@ -309,9 +320,10 @@ class BasicLinearOperator {
   template <class V>
   static constexpr auto deferred = LayoutAdapter<V>::Agreement::deferred;
 
-  // Every apply: `call(input, output)` on `in` and `out` seen with the layouts `in_layout` and
-  // `out_layout` (views where their data fit), agreed on together, in the event log's scope of
-  // `kind`; `entry` names the apply, `in_name` and `out_name` its vectors, in messages.
+  // Every apply: `body(operator object, input, output)` on `in` and `out` seen with the layouts
+  // `in_layout` and `out_layout` (views where their data fit), agreed on together, in the event
+  // log's scope of `kind` and through run(); `entry` names the apply, `in_name` and `out_name`
+  // its vectors, in messages.
   template <class In, class Out, class Call>
   decltype(auto) call(log_view::EventKind kind, const char* entry, const In& in,
                       const vector_layout_t<In>& in_layout, const char* in_name, Out& out,
@@ -321,7 +333,14 @@ class BasicLinearOperator {
     LayoutAdapter<In> input(in, in_layout, name(), entry, in_name, deferred<In>);
     LayoutAdapter<Out> output(out, out_layout, name(), entry, out_name, deferred<Out>);
     input.agree(&output);
-    return body(input.get_const(), output.get());
+    using Result = decltype(body(get(), input.get_const(), output.get()));
+    if constexpr (std::is_void_v<Result>) {
+      run([&](const Implementation& op) { body(op, input.get_const(), output.get()); });
+    } else {
+      Result result{};
+      run([&](const Implementation& op) { result = body(op, input.get_const(), output.get()); });
+      return result;
+    }
   }
   template <class Call>
   decltype(auto) forward_call(const char* entry, const Domain& x, Range& y, Call&& body) const {
@@ -335,6 +354,18 @@ class BasicLinearOperator {
   const Implementation& get() const {
     if (!implementation_) throw InvalidArgument("LinearOperator: use of an empty operator");
     return *implementation_;
+  }
+  /// call(operator object); inside the agreement on its outcome when it runs user code.
+  template <class Call>
+  void run(Call&& call) const {
+    const Implementation& op = get();
+    if (!op.runs_user_code()) {
+      call(op);
+      return;
+    }
+    const Fingerprint nothing;
+    agree_on_user_code(vector_traits<Domain>::communicator(op.domain()), nothing,
+                       "the outcome of user code", [&] { call(op); });
   }
   std::shared_ptr<const Implementation> implementation_;
 };

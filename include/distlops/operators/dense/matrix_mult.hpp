@@ -128,7 +128,7 @@ LinearOperator<T, Space> MatrixMult(const EigenRowMajorMatrix<T>& local_a, Index
       const Eigen::Ref<const EigenRowMajorMatrix<T>>&, const Shape&);                           \
   PREFIX template LinearOperator<T, S> MatrixMult<T, S>(const EigenRowMajorMatrix<T>&, Index,   \
                                                         MatrixMultKind, const Communicator&);
-DISTLOPS_EXTERN_FUNCTIONS(DISTLOPS_DETAIL_MATRIX_MULT)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_MATRIX_MULT, extern)
 /// \endcond
 
 }  // namespace distlops

@@ -206,7 +206,7 @@ BasicLinearOperator<DistributedArray<T, Space>, StackedDistributedArray<T, Space
   PREFIX template LinearOperator<T, S> Laplacian<T, S>(const Layout&, const LaplacianOptions&); \
   PREFIX template BasicLinearOperator<DistributedArray<T, S>, StackedDistributedArray<T, S>>    \
   Gradient<T, S>(const Layout&, const GradientOptions&);
-DISTLOPS_EXTERN_FUNCTIONS(DISTLOPS_DETAIL_DERIVATIVES)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_DERIVATIVES, extern)
 /// \endcond
 
 }  // namespace distlops

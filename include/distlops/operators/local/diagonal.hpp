@@ -29,7 +29,7 @@ LocalOperator<T, Space> Diagonal(std::span<const T> diag, const Shape& dims = {}
 /// \cond
 #define DISTLOPS_DETAIL_DIAGONAL(PREFIX, T, S) \
   PREFIX template LocalOperator<T, S> Diagonal<T, S>(std::span<const T>, const Shape&, int);
-DISTLOPS_EXTERN_FUNCTIONS(DISTLOPS_DETAIL_DIAGONAL)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_DIAGONAL, extern)
 /// \endcond
 
 }  // namespace distlops::local

@@ -30,7 +30,7 @@ LocalOperator<T, Space> Identity(const Shape& shape) {
 /// \cond
 #define DISTLOPS_DETAIL_IDENTITY(PREFIX, T, S) \
   PREFIX template LocalOperator<T, S> Identity<T, S>(const Shape&, const Shape&);
-DISTLOPS_EXTERN_FUNCTIONS(DISTLOPS_DETAIL_IDENTITY)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_IDENTITY, extern)
 /// \endcond
 
 }  // namespace distlops::local

@@ -32,7 +32,7 @@ LocalOperator<T, Space> Pad(const Shape& dims, const std::vector<PadWidth>& pad)
 /// \cond
 #define DISTLOPS_DETAIL_PAD(PREFIX, T, S) \
   PREFIX template LocalOperator<T, S> Pad<T, S>(const Shape&, const std::vector<PadWidth>&);
-DISTLOPS_EXTERN_FUNCTIONS(DISTLOPS_DETAIL_PAD)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_PAD, extern)
 /// \endcond
 
 }  // namespace distlops::local

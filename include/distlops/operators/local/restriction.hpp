@@ -33,7 +33,7 @@ LocalOperator<T, Space> Restriction(const Shape& dims, std::span<const Index> ia
 /// \cond
 #define DISTLOPS_DETAIL_RESTRICTION(PREFIX, T, S) \
   PREFIX template LocalOperator<T, S> Restriction<T, S>(const Shape&, std::span<const Index>, int);
-DISTLOPS_EXTERN_FUNCTIONS(DISTLOPS_DETAIL_RESTRICTION)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_RESTRICTION, extern)
 /// \endcond
 
 }  // namespace distlops::local

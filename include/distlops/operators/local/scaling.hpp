@@ -19,7 +19,7 @@ LocalOperator<T, Space> Scaling(const Shape& shape, T scale);
 /// \cond
 #define DISTLOPS_DETAIL_SCALING(PREFIX, T, S) \
   PREFIX template LocalOperator<T, S> Scaling<T, S>(const Shape&, T);
-DISTLOPS_EXTERN_FUNCTIONS(DISTLOPS_DETAIL_SCALING)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_SCALING, extern)
 /// \endcond
 
 }  // namespace distlops::local

@@ -28,7 +28,7 @@ LocalOperator<T, Space> Transpose(const Shape& dims, const std::vector<int>& axe
 /// \cond
 #define DISTLOPS_DETAIL_TRANSPOSE(PREFIX, T, S) \
   PREFIX template LocalOperator<T, S> Transpose<T, S>(const Shape&, const std::vector<int>&);
-DISTLOPS_EXTERN_FUNCTIONS(DISTLOPS_DETAIL_TRANSPOSE)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_TRANSPOSE, extern)
 /// \endcond
 
 }  // namespace distlops::local

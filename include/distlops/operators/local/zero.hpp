@@ -23,7 +23,7 @@ LocalOperator<T, Space> Zero(const Shape& shape) {
 /// \cond
 #define DISTLOPS_DETAIL_ZERO(PREFIX, T, S) \
   PREFIX template LocalOperator<T, S> Zero<T, S>(const Shape&, const Shape&);
-DISTLOPS_EXTERN_FUNCTIONS(DISTLOPS_DETAIL_ZERO)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_ZERO, extern)
 /// \endcond
 
 }  // namespace distlops::local

@@ -43,7 +43,7 @@ LocalOperator<T, Space> Convolve1D(const Shape& dims, std::span<const T> filter,
 #define DISTLOPS_DETAIL_CONVOLVE1D(PREFIX, T, S)                                                \
   PREFIX template LocalOperator<T, S> Convolve1D<T, S>(const Shape&, std::span<const T>, Index, \
                                                        int);
-DISTLOPS_EXTERN_FUNCTIONS(DISTLOPS_DETAIL_CONVOLVE1D)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_CONVOLVE1D, extern)
 /// \endcond
 
 }  // namespace distlops::local

@@ -70,6 +70,8 @@ LocalOperator<T, Space> Convolve2D(const Shape& dims, std::span<const T> filter,
 template <Scalar T, MemorySpace Space = Host>
 class ConvolveNDOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   /// The vector type of domain and range.
   using Array = DistributedArray<T, Space>;
   /// Collective over the layout's communicator (plans the ghost exchanges).
@@ -133,7 +135,7 @@ LinearOperator<T, Space> Convolve2D(const Layout& layout, std::span<const T> fil
                                                         const std::vector<int>&);                \
   PREFIX template LinearOperator<T, S> Convolve2D<T, S>(                                         \
       const Layout&, std::span<const T>, const Shape&, std::array<Index, 2>, std::array<int, 2>);
-DISTLOPS_EXTERN_FUNCTIONS(DISTLOPS_DETAIL_CONVOLVEND)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_CONVOLVEND, extern)
 DISTLOPS_EXTERN_TEMPLATE_CLASS(ConvolveNDOperator)
 /// \endcond
 

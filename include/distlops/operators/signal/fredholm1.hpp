@@ -63,7 +63,7 @@ LinearOperator<T, Space> Fredholm1(const LocalArray<T, Host>& local_g, Index nz 
                                                              bool);                             \
   PREFIX template LinearOperator<T, S> Fredholm1<T, S>(                                         \
       const LocalArray<T, Host>&, Index, const Fredholm1Options&, const Communicator&);
-DISTLOPS_EXTERN_FUNCTIONS(DISTLOPS_DETAIL_FREDHOLM1)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_FREDHOLM1, extern)
 /// \endcond
 
 }  // namespace distlops

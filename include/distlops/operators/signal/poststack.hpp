@@ -62,7 +62,7 @@ LinearOperator<T, Space> PoststackLinearModelling(std::span<const T> wavelet, co
       std::span<const T>, Index, const Shape&, const PoststackOptions&);     \
   PREFIX template LinearOperator<T, S> PoststackLinearModelling<T, S>(       \
       std::span<const T>, const Layout&, const PoststackOptions&);
-DISTLOPS_EXTERN_FUNCTIONS(DISTLOPS_DETAIL_POSTSTACK)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_POSTSTACK, extern)
 /// \endcond
 
 }  // namespace distlops

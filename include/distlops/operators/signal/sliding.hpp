@@ -56,6 +56,8 @@ std::vector<Index> sliding_windows(const std::string& op, Index n, Index nwin, I
 template <Scalar T, MemorySpace Space = Host>
 class WindowedOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   /// The vector type of domain and range.
   using Array = DistributedArray<T, Space>;
   /// The windows along one data axis.
@@ -141,7 +143,7 @@ LinearOperator<T, Space> Patch2D(const LocalOperator<T, Space>& op, const Commun
   PREFIX template LinearOperator<T, S> Patch2D<T, S>(                                            \
       const LocalOperator<T, S>&, const Communicator&, const Shape&, const Shape&, const Shape&, \
       const Shape&, const Shape&, Taper, const std::vector<Index>&);
-DISTLOPS_EXTERN_FUNCTIONS(DISTLOPS_DETAIL_SLIDING)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_SLIDING, extern)
 /// \endcond
 DISTLOPS_EXTERN_TEMPLATE_CLASS(WindowedOperator)
 

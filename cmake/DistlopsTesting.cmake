@@ -118,6 +118,39 @@ endif()
 set(DISTLOPS_DEVICE_TEST_ENVIRONMENT ${DISTLOPS_TEST_ENVIRONMENT}
     OMPI_MCA_odls_base_sigkill_timeout=0)
 
+# distlops_add_exit_test(<name> STATUS <n> MESSAGE <regex> [FORBID <regex>] [PROCESSORS <n>]
+#                        [SKIP_WHEN_UNAVAILABLE] [LABELS <labels...>] COMMAND <command...>)
+#
+# The test of a mistake: <command> must exit with status <n> (examples/support/exit_statuses.txt)
+# and print a message matching MESSAGE once; FORBID must not match its output (work that a check
+# before the work should have prevented). Run by cmake/expect_exit.cmake with no CUDA device
+# visible, labels "errors" and LABELS. A command under MPI comes from distlops_mpi_command.
+# SKIP_WHEN_UNAVAILABLE: a command that exits with 77 (a plotting script without matplotlib)
+# makes the test Skipped instead of failed.
+function(distlops_add_exit_test name)
+  cmake_parse_arguments(ARG "SKIP_WHEN_UNAVAILABLE" "STATUS;MESSAGE;FORBID;PROCESSORS"
+                        "LABELS;COMMAND" ${ARGN})
+  set(expect -DSTATUS=${ARG_STATUS} -DMESSAGE=${ARG_MESSAGE})
+  if(DEFINED ARG_FORBID)
+    list(APPEND expect -DFORBID=${ARG_FORBID})
+  endif()
+  if(ARG_SKIP_WHEN_UNAVAILABLE)
+    list(APPEND expect -DSKIP_WHEN_UNAVAILABLE=ON)
+  endif()
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} ${expect}
+           -P ${PROJECT_SOURCE_DIR}/cmake/expect_exit.cmake -- ${ARG_COMMAND})
+  if(NOT ARG_PROCESSORS)
+    set(ARG_PROCESSORS 1)
+  endif()
+  # A failing rank makes Open MPI wait a second before it ends the others, which have ended.
+  set_tests_properties(${name} PROPERTIES TIMEOUT 120 PROCESSORS ${ARG_PROCESSORS}
+    LABELS "errors;${ARG_LABELS}"
+    ENVIRONMENT "${DISTLOPS_HOST_TEST_ENVIRONMENT};OMPI_MCA_odls_base_sigkill_timeout=0")
+  if(ARG_SKIP_WHEN_UNAVAILABLE)
+    set_tests_properties(${name} PROPERTIES SKIP_REGULAR_EXPRESSION "expect_exit: skipped: ")
+  endif()
+endfunction()
+
 # distlops_add_mpi_test(<name> SOURCES <files...> [RANKS <n...>] [LABELS <labels...>]
 #                       [SPACES <host|cuda...>] [LIBRARIES <targets...>] [TIMEOUT <seconds>]
 #                       [ARGS <args...>])

@@ -11,9 +11,10 @@ import numpy as np
 from mpi4py import MPI
 
 from . import _distlops as _ext
-from ._arrays import (Partition, communicator, dtype_suffix, make_layout, unwrap_vector,
-                      wrap_vector)
+from ._arrays import (DistributedArray, Partition, StackedDistributedArray, cast_problem,
+                      communicator, dtype_suffix, make_layout, unwrap_vector, wrap_vector)
 from ._factories import export, wraps
+
 
 class LinearOperator:
     """A distributed operator: MPILinearOperator's interface over the library's handle.
@@ -41,19 +42,33 @@ class LinearOperator:
     def base_comm(self):
         return self._comm if self._comm is not None else MPI.COMM_WORLD
 
+    # An input of another dtype is cast to the operator's side where PyLops-MPI casts (between
+    # precisions, real to complex); a complex one for a real side raises TypeError naming both
+    # dtypes and the operator. An output array must have the side's dtype.
+    def _side(self, x, adjoint, what, output=False):
+        model, data = _sides(self._op)
+        dtype = data if adjoint != output else model
+        if output and isinstance(x, (DistributedArray, StackedDistributedArray)) and \
+                x.dtype != dtype:
+            raise TypeError(f"{self.name}.{what}: the output array is {x.dtype}, the operator "
+                            f"writes {dtype}")
+        return unwrap_vector(x, dtype, f"{self.name}.{what} ({model} models, {data} data)")
+
     def matvec(self, x):
-        return wrap_vector(self._op.apply(unwrap_vector(x)), self._comm)
+        return wrap_vector(self._op.apply(self._side(x, False, "matvec")), self._comm)
 
     def rmatvec(self, y):
-        return wrap_vector(self._op.apply_adjoint(unwrap_vector(y)), self._comm)
+        return wrap_vector(self._op.apply_adjoint(self._side(y, True, "rmatvec")), self._comm)
 
     def matvec_into(self, x, y):
         """y = A x into an existing array: no allocation after the first call."""
-        self._op.apply_into(unwrap_vector(x), unwrap_vector(y))
+        self._op.apply_into(self._side(x, False, "matvec_into"),
+                            self._side(y, False, "matvec_into", output=True))
         return y
 
     def rmatvec_into(self, y, x):
-        self._op.apply_adjoint_into(unwrap_vector(y), unwrap_vector(x))
+        self._op.apply_adjoint_into(self._side(y, True, "rmatvec_into"),
+                                    self._side(x, True, "rmatvec_into", output=True))
         return x
 
     def domain_zeros(self):
@@ -161,14 +176,23 @@ class LocalOperator:
         """A LocalOperator for a new handle (an adjoint, product, sum or scaling)."""
         return LocalOperator(handle)
 
+    def _numpy(self, x, dtype, what):
+        """x as a contiguous array of ``dtype``, cast as the distributed operators cast."""
+        problem = cast_problem(x.dtype, dtype)
+        if problem is not None:
+            raise TypeError(f"{self._op.name}.{what} ({self.model_dtype} models, "
+                            f"{self.data_dtype} data): a {x.dtype} array where {dtype} is taken: "
+                            f"{problem}")
+        return np.ascontiguousarray(x, dtype=dtype)
+
     def matvec(self, x):
         x = np.asarray(x)
-        y = self._op.apply_numpy(np.ascontiguousarray(x, dtype=self.model_dtype))
+        y = self._op.apply_numpy(self._numpy(x, self.model_dtype, "matvec"))
         return y if x.ndim > 1 else y.ravel()
 
     def rmatvec(self, y):
         y = np.asarray(y)
-        x = self._op.apply_adjoint_numpy(np.ascontiguousarray(y, dtype=self.data_dtype))
+        x = self._op.apply_adjoint_numpy(self._numpy(y, self.data_dtype, "rmatvec"))
         return x if y.ndim > 1 else x.ravel()
 
     @property

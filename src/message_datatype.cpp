@@ -7,15 +7,14 @@
 
 namespace distlops::detail {
 
-MessageDatatype::~MessageDatatype() {
-  if (type_ == MPI_DATATYPE_NULL) return;
+void MessageDatatypeTraits::release(MPI_Datatype& type) {
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (!finalized) MPI_Type_free(&type_);
+  if (!finalized) MPI_Type_free(&type);
 }
 
 void MessageDatatype::commit() {
-  check_mpi(MPI_Type_commit(&type_), "MPI_Type_commit");
+  check_mpi(MPI_Type_commit(&handle_), "MPI_Type_commit");
 }
 
 namespace {

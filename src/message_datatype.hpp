@@ -11,32 +11,24 @@
 #include <utility>
 
 #include "distlops/core/types.hpp"
+#include "unique_handle.hpp"
 
 namespace distlops::detail {
 
+/// What UniqueHandle needs of an MPI datatype: freed unless MPI has been finalized.
+struct MessageDatatypeTraits {
+  using handle_type = MPI_Datatype;
+  static MPI_Datatype null() { return MPI_DATATYPE_NULL; }
+  static void release(MPI_Datatype& type);
+};
+
 /// An owned MPI datatype, freed with the object. MPI keeps a type alive for the operations
 /// still pending on it, so it may go before a non-blocking transfer completes.
-class MessageDatatype {
+class MessageDatatype : public UniqueHandle<MessageDatatypeTraits> {
  public:
-  MessageDatatype() = default;
-  explicit MessageDatatype(MPI_Datatype type) : type_(type) {}
-  MessageDatatype(MessageDatatype&& other) noexcept
-      : type_(std::exchange(other.type_, MPI_DATATYPE_NULL)) {}
-  MessageDatatype& operator=(MessageDatatype&& other) noexcept {
-    std::swap(type_, other.type_);
-    return *this;
-  }
-  MessageDatatype(const MessageDatatype&) = delete;
-  MessageDatatype& operator=(const MessageDatatype&) = delete;
-  ~MessageDatatype();
-
+  using UniqueHandle::UniqueHandle;
   /// Commits the type so that transfers may use it.
   void commit();
-  /// The handle for MPI calls (MPI_DATATYPE_NULL when empty).
-  MPI_Datatype get() const { return type_; }
-
- private:
-  MPI_Datatype type_ = MPI_DATATYPE_NULL;
 };
 
 /// A committed datatype for `count` contiguous elements of `element` (`element_size` bytes

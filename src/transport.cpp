@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "box_copy_plan.hpp"
+#include "distlops/core/detail/enum_names.hpp"
 #include "distlops/core/error.hpp"
 #include "distlops/core/log_view.hpp"
 #include "message_datatype.hpp"
@@ -169,15 +170,7 @@ void Transport::exchange_boxes(const BoxExchange& exchange, std::size_t element_
 }
 
 const char* to_string(TransportKind kind) {
-  switch (kind) {
-    case TransportKind::mpi:
-      return "mpi";
-    case TransportKind::nccl:
-      return "nccl";
-    case TransportKind::staged:
-      return "staged";
-  }
-  return "unknown";
+  return detail::enum_name(kind, std::array{"mpi", "nccl", "staged"});
 }
 
 void MpiTransport::allreduce(float* data, Index count, ReduceOp op) {
@@ -200,6 +193,9 @@ void MpiTransport::copy_box(std::size_t element_size, const void* source,
 
 std::byte* MpiTransport::workspace(int slot, std::size_t bytes) {
   if (slot < 0) throw InvalidArgument("MpiTransport: negative workspace slot");
+  if (slot == WorkspaceSlot::reduction && bytes <= reduction_slot_.size()) {
+    return reduction_slot_.data();
+  }
   const auto index = static_cast<std::size_t>(slot);
   if (workspaces_.size() <= index) workspaces_.resize(index + 1);
   if (workspaces_[index].size() < bytes) workspaces_[index].resize(bytes);

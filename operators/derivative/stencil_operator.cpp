@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "../local/support.hpp"
+#include "../support.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
 #include "stencil_kernels.hpp"
@@ -93,7 +93,7 @@ StencilOperator<Vector>::StencilOperator(layout_type layout, std::vector<Stencil
     local_shape_ = layout.local_shape();
     block_start_ = layout.box().lower;
   } else {
-    local::detail::check_shape(op, "dims", layout);
+    detail::check_shape(op, "dims", layout);
     global_shape_ = local_shape_ = layout;
     block_start_.assign(layout.size(), 0);
   }
@@ -108,7 +108,7 @@ StencilOperator<Vector>::StencilOperator(layout_type layout, std::vector<Stencil
                           " dimensions");
   }
   for (StencilTerm& term : terms) {
-    term.axis = local::detail::normalise_axis(op, term.axis, ndim);
+    term.axis = detail::normalise_axis(op, term.axis, ndim);
     check_term(op, term, global_shape_);
     const stencil::Spec<double>& s = term.spec;
     terms_.push_back({term.axis, {s.derivative, s.kind, s.order, s.edge, real_type_t<T>(s.scale)}});
@@ -126,7 +126,7 @@ auto StencilOperator<Vector>::make_plan(bool adjoint, const std::vector<StencilT
   kernels::StencilPoints<double> points;
   points.ndim = ndim;
   points.count = static_cast<int>(terms.size());
-  const Shape strides = local::detail::strides_of(local_shape_);
+  const Shape strides = detail::strides_of(local_shape_);
   for (int k = 0; k < ndim; ++k) {
     points.extent[k] = local_shape_[k];
     points.strides[k] = strides[k];

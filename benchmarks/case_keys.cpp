@@ -34,6 +34,9 @@ const std::map<std::string, Keys>& host_keys() {
       {"tiny-cgls", sizes({"n", "niter"}) + Keys{real_key("max_model_error")}},
       {"user-cgls", sizes({"n", "niter"}) + Keys{real_key("max_model_error")}},
       {"laplacian-cg", sizes({"nx", "ny", "niter"}) + Keys{real_key("max_model_error")}},
+      {"laplacian3d-cg",
+       sizes({"n", "nx", "ny", "nz", "niter"}) +
+           Keys{real_key("max_model_error"), choice_key("grid", {"slab", "pencil", "box"})}},
       {"vstack-cgls", sizes({"n", "m", "niter"}) + Keys{real_key("max_model_error")}},
       {"hstack-cgls", sizes({"n", "m", "niter"}) + Keys{real_key("max_model_error")}},
       {"fft2d",

@@ -601,9 +601,13 @@ const Layout::Data& Layout::get() const {
 const Layout::Data& Layout::slab(const char* query) const {
   const Data& data = get();
   if (data.axis < 0) {
+    // The one check of every slab-only code path (the operators that take slabs only among
+    // them): layouts agree between ranks, so every rank raises it alike.
     throw InvalidArgument(std::string("Layout::") + query + ": the layout (" + describe() +
                           ") is cut along several axes or in boxes and has no single "
-                          "distribution axis; use box(rank) or the grid's queries");
+                          "distribution axis; this needs a slab (one cut axis) or a replicated "
+                          "layout: move the array to a slab first (DistributedArray::"
+                          "redistribute, ReshapePlan), or use box(rank) and the grid's queries");
   }
   return data;
 }

@@ -51,6 +51,7 @@
 #include "distlops/solvers/proximal/linearized_admm.hpp"
 #include "distlops/solvers/proximal/primal_dual.hpp"
 #include "distlops/solvers/proximal/proximal_gradient.hpp"
+#include "expect_everywhere.hpp"
 #include "test_support.hpp"
 #if DISTLOPS_WITH_HDF5
 #include "distlops/io/hdf5.hpp"
@@ -1616,6 +1617,25 @@ TEST_CASE("hostile input: box layouts", "[hostile][box]") {
   Tally tally;
   run_kinds(box_layout_kinds(), tally);
   report(tally, "box layouts");
+}
+
+// The one check of slab-only code (Layout's slab queries) names the layout and the way out, the
+// same on every rank, for the operators that take slabs only. Boxes in reverse rank order form
+// no grid from 2 ranks on (one rank's only box is a slab).
+TEST_CASE("operators that take slabs only raise on every rank for box layouts", "[hostile][box]") {
+  const Communicator comm = world();
+  if (comm.size() < 2) return;
+  const Layout boxes(comm, {comm.size(), 4}, LayoutOptions{.boxes = row_boxes(comm, true)});
+  REQUIRE_FALSE(boxes.is_slab());
+  const std::string expected = "is cut along several axes or in boxes";
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { (void)FFT2D<std::complex<double>>(boxes); }, expected);
+  expect_everywhere<InvalidArgument>(
+      comm,
+      [&] {
+        (void)FFTND<std::complex<double>>(boxes, {.axes = {0, 1}});
+      },
+      expected);
 }
 
 TEST_CASE("hostile input: files", "[hostile]") {

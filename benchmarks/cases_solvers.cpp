@@ -257,6 +257,20 @@ Case stack_cgls_case(bool vertical) {
       }};
 }
 
+/// The state of a CG case: `niter` iterations from x0 = 0 with tol = 0 on op x = y.
+std::shared_ptr<SolverState<CgResult<DistributedArray<double>>>> cg_state(
+    const LinearOperator<double>& op, std::shared_ptr<DistributedArray<double>> y, int niter) {
+  auto state = std::make_shared<SolverState<CgResult<DistributedArray<double>>>>();
+  state->solve = [op, y](int iterations) {
+    CgOptions<DistributedArray<double>> options;
+    options.niter = iterations;
+    options.tol = 0;
+    return cg(op, *y, options);
+  };
+  state->niter = niter;
+  return state;
+}
+
 /// The 2-d Laplacian (axes (0, 1), centered, edge off, weights 1; the sign does not change a
 /// norm) of the array whose element
 /// (i, j) is f(i, j), at (i, j), by its formula: second differences on interior samples, zero
@@ -287,15 +301,7 @@ Case laplacian_cg_case() {
             auto x_true = std::make_shared<DistributedArray<double>>(layout);
             fill_random(*x_true, 21);
             auto y = std::make_shared<DistributedArray<double>>(op.apply(*x_true));
-            using Cg = CgResult<DistributedArray<double>>;
-            auto state = std::make_shared<SolverState<Cg>>();
-            state->solve = [op, y](int iterations) {
-              CgOptions<DistributedArray<double>> options;
-              options.niter = iterations;
-              options.tol = 0;
-              return cg(op, *y, options);
-            };
-            state->niter = niter;
+            auto state = cg_state(op, y, niter);
             auto reference = [=] {
               const auto x = [ny](Index i, Index j) {
                 return signed_uniform_value(21, std::uint64_t(i * ny + j));
@@ -346,15 +352,7 @@ Case laplacian3d_cg_case() {
             auto x_true = std::make_shared<DistributedArray<double>>(layout);
             fill_random(*x_true, 23);
             auto y = std::make_shared<DistributedArray<double>>(op.apply(*x_true));
-            using Cg = CgResult<DistributedArray<double>>;
-            auto state = std::make_shared<SolverState<Cg>>();
-            state->solve = [op, y](int iterations) {
-              CgOptions<DistributedArray<double>> options;
-              options.niter = iterations;
-              options.tol = 0;
-              return cg(op, *y, options);
-            };
-            state->niter = niter;
+            auto state = cg_state(op, y, niter);
             auto reference = [=] {
               const auto x = [=](Index i, Index j, Index k) {
                 return signed_uniform_value(23, std::uint64_t((i * ny + j) * nz + k));

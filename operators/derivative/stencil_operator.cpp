@@ -115,6 +115,13 @@ StencilOperator<Vector>::StencilOperator(layout_type layout, std::vector<Stencil
   }
   forward_ = make_plan(false, terms);
   adjoint_ = make_plan(true, terms);
+  // Made here, not at the first apply: a solver's loop (CG's fused q = A c) allocates nothing.
+  Index faces = 0;
+  for (const Plan* plan : {forward_.get(), adjoint_.get()})
+    faces = std::max(faces, plan->exchange ? plan->exchange->faces_size() : Index(0));
+  ghosts_ = Buffer<T, Space>(faces);
+  vdot_partials_ =
+      Buffer<double, Space>(kernels::stencil_vdot_scratch(Space{}, element_count(local_shape_)));
 }
 
 template <class Vector>
@@ -197,8 +204,6 @@ bool StencilOperator<Vector>::forward_vdot(const Vector& x, Vector& y, VdotSink&
     if (!x.layout().replicated()) group = &x.layout().sub_communicator();
   }
   double* target = sink.target(group);
-  const Index scratch = kernels::stencil_vdot_scratch(Space{}, points);
-  if (vdot_partials_.size() < scratch) vdot_partials_ = Buffer<double, Space>(scratch);
   run(false, x, y, T(1), T(0), {target, sink.imaginary() ? target + 1 : nullptr});
   return true;
 }
@@ -217,8 +222,6 @@ void StencilOperator<Vector>::run(bool adjoint, const Vector& in, Vector& out, T
     return;
   }
   if constexpr (distributed) {
-    const Index faces = plan.exchange->faces_size();
-    if (ghosts_.size() < faces) ghosts_ = Buffer<T, Space>(faces);
     GhostExchange::Pending pending = begin_faces(*plan.exchange, Space{}, transport_,
                                                  in.communicator(), in.data(), ghosts_.data());
     apply(kernels::StencilPart::inner);

@@ -18,9 +18,8 @@
 /// launch for the whole block whatever the number of boxes, each thread evaluating its stencils
 /// with stencil::at, after the cells have crossed through the space's transport. On the host, an
 /// apply with beta == 0 whose local output exceeds kernels::streaming_threshold_bytes() writes it
-/// with streaming stores (no read of the destination's cache lines; the same values). The plan is
-/// made once, at construction; applying allocates nothing beyond the face blocks of the first
-/// apply.
+/// with streaming stores (no read of the destination's cache lines; the same values). The plan and
+/// the buffers of the face blocks are made once, at construction; applying allocates nothing.
 
 #include <memory>
 #include <optional>

@@ -27,6 +27,9 @@ packages=(
   mpich libmpich-dev
   # Doxygen: the API reference (the docs target and its ctest entry).
   doxygen
+  # ip (network namespaces, veth pairs, a bridge) and unshare: the several-host test
+  # (hosts.netns.np4, scripts/netns_cluster.sh) makes its hosts with them.
+  iproute2 util-linux
   # NumPy for the system's python3, which the NumPy exchange tests use when the python3 on
   # PATH has none (cmake/DistlopsTesting.cmake).
   python3 python3-numpy

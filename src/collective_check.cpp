@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "distlops/core/detail/rank_local.hpp"
 #include "distlops/core/error.hpp"
 
 namespace distlops::detail {
@@ -31,7 +32,8 @@ Verdict describe(const std::exception_ptr& failure) {
 }  // namespace
 
 namespace {
-thread_local bool agreed_operands = false;
+// Whether the calling rank's thread is inside an AgreedOperands scope.
+DISTLOPS_RANK_LOCAL bool agreed_operands = false;
 }  // namespace
 
 bool operands_agreed() {

@@ -33,10 +33,13 @@ struct Record {
 };
 
 /// This rank's events. A handful of distinct events is usual, so a linear search by name is
-/// as fast as a hash and keeps the order of first occurrence.
+/// as fast as a hash and keeps the order of first occurrence. Never destroyed: the table may be
+/// printed from a static object's destructor, and where ranks are contexts of one process
+/// whose globals are privatised by remapping them (SimGrid's SMPI, smpi/privatization:mmap)
+/// every rank would register a destruction of the one address.
 std::vector<Record>& records() {
-  static std::vector<Record> all;
-  return all;
+  static auto* const all = new std::vector<Record>();
+  return *all;
 }
 
 std::int64_t& wall_start() {

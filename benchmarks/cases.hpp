@@ -14,6 +14,10 @@ std::vector<Case> all_cases();
 /// The solver cases (cases_solvers.cpp).
 std::vector<Case> solver_cases();
 
+/// docs/benchmarks.md's dense block: A[i, j] = V(key, i cols + j) / sqrt(cols) + (i == j),
+/// row-major (cases_solvers.cpp; the device blockdiag-cgls builds the same blocks).
+std::vector<double> benchmark_block(Index rows, Index cols, std::uint64_t key);
+
 /// The fft2d case and its reference, FFTW's own 2-d plan (case_fft2d.cpp).
 Case fft2d_case();
 Case fftw2d_case();

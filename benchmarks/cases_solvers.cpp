@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
-// The solver cases of docs/benchmarks.md: blockdiag-cgls, laplacian-cg, vstack-cgls, hstack-cgls
-// and tiny-cgls. Each solves y = Op x_true from x0 = 0 with tol = 0 and reports the first and
-// last cost, the relative model error ||x - x_true|| / ||x_true|| and the number of buffer
+// The solver cases of docs/benchmarks.md: blockdiag-cgls, laplacian-cg, vstack-cgls, hstack-cgls,
+// tiny-cgls and user-cgls. Each solves y = Op x_true from x0 = 0 with tol = 0 and reports the first
+// and last cost, the relative model error ||x - x_true|| / ||x_true|| and the number of buffer
 // allocations that depend on the iteration count (zero when the loop allocates nothing).
 //
 // Least bytes per iteration (8-byte words; summed over ranks; messages not counted). The
@@ -21,11 +21,6 @@
 
 namespace distlops::bench {
 
-namespace {
-
-constexpr double word = sizeof(double);
-
-/// docs/benchmarks.md's dense block: A[i, j] = V(key, i cols + j) / sqrt(cols) + (i == j), row-major.
 std::vector<double> benchmark_block(Index rows, Index cols, std::uint64_t key) {
   std::vector<double> a(static_cast<std::size_t>(rows * cols));
   const double scale = 1.0 / std::sqrt(static_cast<double>(cols));
@@ -37,6 +32,10 @@ std::vector<double> benchmark_block(Index rows, Index cols, std::uint64_t key) {
   }
   return a;
 }
+
+namespace {
+
+constexpr double word = sizeof(double);
 
 /// y += A x for a row-major block, by plain loops (the serial reference of the checks).
 void reference_product(const std::vector<double>& a, Index rows, Index cols,
@@ -145,19 +144,40 @@ std::function<Cgls(int)> cgls_solver(const LinearOperator<double>& op,
   };
 }
 
+/// An operator the library does not know, as a user's subclass of LinearOperatorBase is: it
+/// forwards to a library operator. user-cgls times what agreeing on its failures costs.
+class UserOperator final : public LinearOperatorBase<DistributedArray<double>> {
+ public:
+  explicit UserOperator(LinearOperator<double> inner)
+      : LinearOperatorBase(inner.domain(), inner.range(), "UserOperator"),
+        inner_(std::move(inner)) {}
+  void forward(const DistributedArray<double>& x, DistributedArray<double>& y) const override {
+    inner_.implementation().forward(x, y);
+  }
+  void adjoint(const DistributedArray<double>& y, DistributedArray<double>& x) const override {
+    inner_.implementation().adjoint(y, x);
+  }
+
+ private:
+  LinearOperator<double> inner_;
+};
+
 // blockdiag-cgls: CGLS on BlockDiag of one dense n x n block per rank (key 1000 + rank),
-// x_true key 11 (weak scaling). Per iteration: 2 P n^2 + 13 P n words.
+// x_true key 11 (weak scaling). Per iteration: 2 P n^2 + 13 P n words. With `user_operator`
+// the BlockDiag is seen through UserOperator.
 Case blockdiag_cgls_case(const std::string& name, const std::string& description, Index default_n,
                          int default_niter, std::uint64_t block_key, std::uint64_t model_key,
-                         int default_repeats) {
+                         int default_repeats, bool user_operator = false) {
   return {name, description, [=](const Communicator& comm, const Parameters& p) {
             const Index n = p.integer("n", default_n);
             const int niter = static_cast<int>(p.integer("niter", default_niter));
             const double max_error = p.real("max_model_error", 1.0);
             const std::uint64_t key = block_key + std::uint64_t(comm.rank());
             const std::vector<double> block = benchmark_block(n, n, key);
-            const LinearOperator<double> op =
+            const LinearOperator<double> blocks =
                 BlockDiag({local::MatrixMult<double>(n, n, std::span<const double>(block))}, comm);
+            const LinearOperator<double> op =
+                user_operator ? LinearOperator<double>::make<UserOperator>(blocks) : blocks;
             auto x_true = std::make_shared<DistributedArray<double>>(op.domain());
             fill_random(*x_true, model_key);
             auto y = std::make_shared<DistributedArray<double>>(op.apply(*x_true));
@@ -313,7 +333,11 @@ std::vector<Case> solver_cases() {
           // count. 40 repeats keep the timed total (about 20 us each) above the clock's noise.
           blockdiag_cgls_case("tiny-cgls",
                               "CGLS, 50 iterations, on BlockDiag of one 10 x 10 block per rank", 10,
-                              50, 7000, 71, 40)};
+                              50, 7000, 71, 40),
+          // tiny-cgls through an operator of the user's: the cost of agreeing on its failures.
+          blockdiag_cgls_case(
+              "user-cgls", "CGLS, 50 iterations, on tiny-cgls's BlockDiag inside a user operator",
+              10, 50, 7000, 71, 40, true)};
 }
 
 }  // namespace distlops::bench

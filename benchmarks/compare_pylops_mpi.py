@@ -7,7 +7,13 @@ same number of ranks, with the same deterministic inputs, and prints the time ra
     python3 benchmarks/compare_pylops_mpi.py --ranks 2 [--bench build/benchmarks/distlops_bench]
                                              [--cases firstderivative,tiny-cgls] [--set nx=1024]
                                              [--petsc build/benchmarks/petsc_laplacian]
-                                             [--rounds 3]
+                                             [--rounds 3] [--space host|cuda] [--json FILE]
+
+With --space cuda both sides run on the GPU: distlops_bench --space cuda, and PyLops-MPI with
+its CuPy engine (arrays made with cupy.asarray from the same inputs, collectives over a CuPy
+NCCL communicator where PyLops-MPI can make one, else over MPI through host memory; each timed
+repeat ends when the device is idle). --json writes the best record of each side and case, one
+JSON object per line ("source": "distlops" or "pylops-mpi"; a peer that failed gives "error").
 
 The runs interleave: in every round each case runs through distlops, then PyLops-MPI, then
 PETSc (laplacian-cg as KSPCG, laplacian-apply as MatMult; benchmarks/petsc_laplacian.cpp, built
@@ -81,20 +87,52 @@ def worker(args):
     rank, size = comm.Get_rank(), comm.Get_size()
     params = dict(kv.split("=", 1) for kv in args.set)
     name = args.worker
+    checks = {}
+
+    # The engine: NumPy, or CuPy on the GPU of this rank (the inputs are made on the host with
+    # NumPy either way, so both engines solve the same problem). `finished` waits until the
+    # engine's work is done.
+    nccl_comm = None
+    if args.engine == "cupy":
+        import cupy
+        from pylops_mpi.utils import deps
+
+        on_engine = cupy.asarray
+
+        def finished():
+            cupy.cuda.Device().synchronize()
+
+        if deps.nccl_enabled:
+            try:
+                from pylops_mpi.utils._nccl import initialize_nccl_comm
+                nccl_comm = initialize_nccl_comm()
+            except Exception as error:  # noqa: BLE001 (NCCL refuses ranks sharing a GPU, say)
+                checks["nccl_error"] = str(error).splitlines()[0][:120]
+        if nccl_comm is None:
+            local = MPI.COMM_WORLD.Split_type(MPI.COMM_TYPE_SHARED).Get_rank()
+            cupy.cuda.Device(local % cupy.cuda.runtime.getDeviceCount()).use()
+        checks["collectives"] = "nccl" if nccl_comm is not None else "mpi"
+    else:
+        def on_engine(array):
+            return array
+
+        def finished():
+            pass
 
     def integer(key, default):
         return int(params.get(key, default))
 
     def to_dist_global(global_array, partition=pylops_mpi.Partition.SCATTER):
-        return pylops_mpi.DistributedArray.to_dist(x=global_array, partition=partition)
+        return pylops_mpi.DistributedArray.to_dist(x=on_engine(global_array), partition=partition,
+                                                   base_comm_nccl=nccl_comm)
 
     def timed(body):
         comm.Barrier()
         start = time.perf_counter()
         body()
+        finished()
         return comm.allreduce(time.perf_counter() - start, op=MPI.MAX)
 
-    checks = {}
     if name == "firstderivative":
         nx, ny, repeats = integer("nx", 4096), integer("ny", 4096), 20
         x = to_dist_global(signed(np, 31, np.arange(nx * ny)).reshape(nx, ny).ravel())
@@ -121,7 +159,8 @@ def worker(args):
         niter = integer("niter", 50)  # tiny-cgls: 50, see docs/benchmarks.md
         key, xkey = (7000, 71) if tiny else (1000, 11)
         repeats = 40 if tiny else 3
-        op = pylops_mpi.MPIBlockDiag(ops=[pylops.MatrixMult(block_matrix(np, key + rank, n, n))])
+        op = pylops_mpi.MPIBlockDiag(
+            ops=[pylops.MatrixMult(on_engine(block_matrix(np, key + rank, n, n)))])
         xt = to_dist_global(signed(np, xkey, np.arange(n * size)))
         y = op @ xt
         state = {}
@@ -132,10 +171,12 @@ def worker(args):
         n, m, niter, repeats = integer("n", 2000), integer("m", 2000), integer("niter", 20), 3
         key, xkey = (5000, 51) if vertical else (6000, 61)
         if vertical:
-            op = pylops_mpi.MPIVStack(ops=[pylops.MatrixMult(block_matrix(np, key + rank, n, m))])
+            op = pylops_mpi.MPIVStack(
+                ops=[pylops.MatrixMult(on_engine(block_matrix(np, key + rank, n, m)))])
             xt = to_dist_global(signed(np, xkey, np.arange(m)), pylops_mpi.Partition.BROADCAST)
         else:
-            op = pylops_mpi.MPIHStack(ops=[pylops.MatrixMult(block_matrix(np, key + rank, m, n))])
+            op = pylops_mpi.MPIHStack(
+                ops=[pylops.MatrixMult(on_engine(block_matrix(np, key + rank, m, n)))])
             xt = to_dist_global(signed(np, xkey, np.arange(n * size)))
         y = op @ xt
         state = {}
@@ -155,7 +196,8 @@ def worker(args):
     else:
         raise SystemExit(f"unknown case {name}")
 
-    body()  # warm-up
+    body()  # warm-up (CuPy compiles its kernels here)
+    finished()
     seconds = sorted(timed(body) for _ in range(repeats))
     median = seconds[len(seconds) // 2] if len(seconds) % 2 else 0.5 * (
         seconds[len(seconds) // 2 - 1] + seconds[len(seconds) // 2])
@@ -218,7 +260,11 @@ def main():
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--set", action="append", default=[], help="key=value size overrides")
+    parser.add_argument("--space", choices=("host", "cuda"), default="host")
+    parser.add_argument("--json", help="the best record of each side and case, as JSON lines")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--engine", choices=("numpy", "cupy"), default="numpy",
+                        help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         worker(args)
@@ -226,21 +272,25 @@ def main():
     # Looked up, not imported: importing pylops_mpi initialises MPI in this process, whose
     # environment the mpiexec started below would then inherit (and fail).
     import importlib.util
-    missing = [name for name in ("mpi4py", "pylops_mpi") if importlib.util.find_spec(name) is None]
+    device = args.space == "cuda"
+    missing = [name for name in ("mpi4py", "pylops_mpi") + (("cupy",) if device else ())
+               if importlib.util.find_spec(name) is None]
     have_pylops = not missing
-    have_petsc = os.path.exists(args.petsc)
+    have_petsc = os.path.exists(args.petsc) and not device
     if not have_pylops:
         print(f"PyLops-MPI is not importable here (missing {', '.join(missing)}); install it "
               "with: pip install pylops-mpi mpi4py")
     if not have_petsc:
-        print(f"{args.petsc} does not exist (built where pkg-config finds PETSc)")
+        print("PETSc is left out on the GPU" if device else
+              f"{args.petsc} does not exist (built where pkg-config finds PETSc)")
     if not have_pylops and not have_petsc:
         print("nothing to compare")
         return 0
     if not os.path.exists(args.bench):
         print(f"{args.bench} does not exist: build distlops first (bash scripts/test.sh or cmake --build build)")
         return 1
-    listed = subprocess.run(mpiexec_command(1) + [args.bench, "--list"], check=True,
+    space = ["--space", args.space]
+    listed = subprocess.run(mpiexec_command(1) + [args.bench, "--list"] + space, check=True,
                             capture_output=True, text=True).stdout
     available = {line.split(":", 1)[0] for line in listed.splitlines() if ":" in line}
     requested = [c for c in args.cases.split(",") if c]
@@ -267,7 +317,7 @@ def main():
         for _ in range(args.rounds):
             for case in cases:
                 subprocess.run(mpiexec_command(args.ranks) + [args.bench, "--cases", case,
-                                                              "--json", ours_path] + sets,
+                                                              "--json", ours_path] + space + sets,
                                check=True, stdout=subprocess.DEVNULL, env=single_threaded)
                 with open(ours_path) as handle:
                     for line in handle:
@@ -276,7 +326,9 @@ def main():
                 if have_pylops and case in PYLOPS_CASES:
                     keep("pylops", case, *run_json(
                         mpiexec_command(args.ranks) + [sys.executable, os.path.abspath(__file__),
-                                                       "--worker", case] + sets, single_threaded))
+                                                       "--worker", case, "--engine",
+                                                       "cupy" if device else "numpy"] + sets,
+                        single_threaded))
                 if have_petsc and case in PETSC_CASES:
                     keep("petsc", case, *run_json(
                         mpiexec_command(args.ranks) + [args.petsc] + petsc_arguments(case, args.set),
@@ -306,6 +358,17 @@ def main():
             notes.append(", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
                                    for k, v in theirs["checks"].items()))
         print(row + "  " + "; ".join(notes))
+    if args.json:
+        with open(args.json, "w") as handle:
+            for (side, case), record in best.items():
+                if side != "petsc":
+                    source = "distlops" if side == "distlops" else "pylops-mpi"
+                    handle.write(json.dumps(dict(record, source=source, space=args.space)) + "\n")
+            for (side, case), error in failures.items():
+                if side == "pylops":
+                    handle.write(json.dumps({"source": "pylops-mpi", "case": case,
+                                             "ranks": args.ranks, "space": args.space,
+                                             "error": error}) + "\n")
     return 0
 
 

@@ -10,9 +10,11 @@
 #include <vector>
 
 #if DISTLOPS_WITH_CUDA
+#include "cases.hpp"
 #include "distlops/core/buffer.hpp"
 #include "distlops/core/cuda_context.hpp"
 #include "distlops/solvers/cg.hpp"
+#include "distlops/solvers/cgls.hpp"
 #endif
 
 namespace distlops::bench {
@@ -47,7 +49,7 @@ Run stencil_run(const LinearOperator<double, Cuda>& op, const Layout& layout, co
 // `calls` sums of `values` doubles over the ranks (the size of a solver's batch of scalars),
 // through the communicator's symmetric window or the plain NCCL path; the repeat ends when the
 // device is idle. Every rank starts from ones, so the values after the repeat are
-// ranks^calls.
+// ranks^calls. At one rank no sum crosses ranks: the case needs two (min_ranks).
 Case small_allreduce_case(const char* name, bool symmetric) {
   return {name,
           symmetric ? "sums of a solver's batch of scalars over the ranks, in the symmetric window"
@@ -85,14 +87,46 @@ Case small_allreduce_case(const char* name, bool symmetric) {
             };
             run.default_repeats = 20;
             return run;
-          }};
+          },
+          /*on_request=*/false, /*min_ranks=*/2};
+}
+
+// A solver case's timed solve on device arrays, from x0 = 0, with the relative model error
+// ||x_k - x_true|| / ||x_true|| as its check: CG and CGLS decrease it monotonically from 1
+// (Hestenes and Stiefel), so it must end below 1. `solve` returns x_k; the repeat ends when the
+// device is idle.
+template <class Solve>
+Run device_solver_run(std::shared_ptr<DistributedArray<double, Cuda>> x_true, Index niter,
+                      double bytes_per_iteration, int default_repeats, Solve solve) {
+  auto model_error = std::make_shared<double>(1.0);
+  Run run;
+  run.body = [=] {
+    DistributedArray<double, Cuda> x = solve();
+    cuda::Context::get().synchronize();
+    x.axpy(-1.0, *x_true);
+    *model_error = x.norm() / x_true->norm();
+  };
+  run.units = niter;
+  run.unit_name = "iteration";
+  run.bytes_per_unit = bytes_per_iteration;
+  run.checks = [=] { return std::vector<Check>{{"model_error", *model_error}}; };
+  run.verify = [](const std::vector<Check>& checks) {
+    std::vector<std::string> failures;
+    const double error = check_value(checks, "model_error");
+    if (!(error < 1.0)) {
+      failures.push_back("model error " + std::to_string(error) +
+                         ", expected below 1 (the error decreases from x0 = 0)");
+    }
+    return failures;
+  };
+  run.default_repeats = default_repeats;
+  return run;
 }
 
 // CG with tol = 0 on the 2-d Laplacian with weights (-1, -1) (positive semi-definite, as the
-// host case laplacian-cg) of an (nx, ny) model, from x0 = 0; the repeat ends when the device is
-// idle. Bytes per iteration as the host case's: 11 words per point (the apply reads x and writes
-// Ax, the two dots and the three vector updates read and write their operands). The model error
-// ||x_k - x_true|| / ||x_true|| decreases monotonically from 1 (Hestenes and Stiefel).
+// host case laplacian-cg) of an (nx, ny) model. Bytes per iteration as the host case's: 11
+// words per point (the apply reads x and writes Ax, the two dots and the three vector updates
+// read and write their operands).
 Case laplacian_cg_case(const char* name, const char* description, Index default_size,
                        int default_repeats) {
   return {name, description,
@@ -105,32 +139,40 @@ Case laplacian_cg_case(const char* name, const char* description, Index default_
             auto x_true = std::make_shared<DistributedArray<double, Cuda>>(layout);
             fill_random(*x_true, 21);
             auto y = std::make_shared<DistributedArray<double, Cuda>>(op.apply(*x_true));
-            auto model_error = std::make_shared<double>(1.0);
-            Run run;
-            run.body = [=] {
-              CgOptions<DistributedArray<double, Cuda>> options;
-              options.niter = niter;
-              options.tol = 0;
-              CgResult<DistributedArray<double, Cuda>> result = cg(op, *y, options);
-              cuda::Context::get().synchronize();
-              result.x.axpy(-1.0, *x_true);
-              *model_error = result.x.norm() / x_true->norm();
-            };
-            run.units = niter;
-            run.unit_name = "iteration";
-            run.bytes_per_unit = 11.0 * word * double(nx * ny);
-            run.checks = [=] { return std::vector<Check>{{"model_error", *model_error}}; };
-            run.verify = [](const std::vector<Check>& checks) {
-              std::vector<std::string> failures;
-              const double error = check_value(checks, "model_error");
-              if (!(error < 1.0)) {
-                failures.push_back("model error " + std::to_string(error) +
-                                   ", expected below 1 (CG's error decreases from x0 = 0)");
-              }
-              return failures;
-            };
-            run.default_repeats = default_repeats;
-            return run;
+            return device_solver_run(x_true, niter, 11.0 * word * double(nx * ny), default_repeats,
+                                     [=] {
+                                       CgOptions<DistributedArray<double, Cuda>> options;
+                                       options.niter = niter;
+                                       options.tol = 0;
+                                       return cg(op, *y, options).x;
+                                     });
+          }};
+}
+
+// blockdiag-cgls on the device: the host case's problem (docs/benchmarks.md: CGLS with tol = 0
+// on BlockDiag of one dense n x n block per rank, key 1000 + rank, x_true key 11), the blocks in
+// device memory. Bytes per iteration as the host case's: 2 P n^2 + 13 P n words.
+Case blockdiag_cgls_device_case() {
+  return {"blockdiag-cgls",
+          "CGLS, 50 iterations, on BlockDiag of one dense n x n block per rank, on the device",
+          [](const Communicator& comm, const Parameters& p) {
+            const Index n = p.integer("n", 2000);
+            const int niter = static_cast<int>(p.integer("niter", 50));
+            const std::vector<double> block =
+                benchmark_block(n, n, 1000 + std::uint64_t(comm.rank()));
+            const LinearOperator<double, Cuda> op = BlockDiag(
+                {local::MatrixMult<double, Cuda>(n, n, std::span<const double>(block))}, comm);
+            auto x_true = std::make_shared<DistributedArray<double, Cuda>>(op.domain());
+            fill_random(*x_true, 11);
+            auto y = std::make_shared<DistributedArray<double, Cuda>>(op.apply(*x_true));
+            const double ranks = comm.size();
+            return device_solver_run(
+                x_true, niter, word * ranks * (2.0 * double(n * n) + 13.0 * double(n)), 3, [=] {
+                  CglsOptions<DistributedArray<double, Cuda>> options;
+                  options.niter = niter;
+                  options.tol = 0;
+                  return cgls(op, *y, options).x;
+                });
           }};
 }
 
@@ -164,6 +206,7 @@ std::vector<Case> device_cases() {
                         "CG, 100 iterations, on the 2-d Laplacian of a 64 x 64 model, on the "
                         "device (latency per iteration)",
                         64, 20),
+      blockdiag_cgls_device_case(),
   };
 }
 double device_copy_bandwidth(const Communicator& comm, Index elements, int repeats) {

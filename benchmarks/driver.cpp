@@ -175,7 +175,10 @@ int main(int argc, char** argv) {
       if (root) {
         for (const Case& c : cases) {
           std::cout << c.name << ": " << c.description
-                    << (c.on_request ? " (only when --cases names it)" : "") << "\n";
+                    << (c.on_request ? " (only when --cases names it)" : "")
+                    << (c.min_ranks > 1 ? " (" + std::to_string(c.min_ranks) + " ranks or more)"
+                                        : std::string())
+                    << "\n";
         }
       }
       return 0;
@@ -187,6 +190,12 @@ int main(int argc, char** argv) {
       }
     }
     const std::set<std::string> selected(options.cases.begin(), options.cases.end());
+    for (const Case& c : cases) {
+      if (selected.count(c.name) && c.min_ranks > comm.size()) {
+        throw InvalidArgument(c.name + " needs at least " + std::to_string(c.min_ranks) +
+                              " ranks, this run has " + std::to_string(comm.size()));
+      }
+    }
     std::vector<Point> chosen;
     if (options.sweep) {
       for (Point& point : sweep_points(cases, options.parameters, comm.size())) {
@@ -196,7 +205,14 @@ int main(int argc, char** argv) {
     } else {
       for (const Case& c : cases) {
         const bool wanted = selected.empty() ? !c.on_request : selected.count(c.name) > 0;
-        if (wanted) chosen.push_back({&c, options.parameters});
+        if (wanted && c.min_ranks > comm.size()) {
+          if (root) {
+            std::cerr << "distlops_bench: " << c.name << " left out: it needs at least "
+                      << c.min_ranks << " ranks\n";
+          }
+        } else if (wanted) {
+          chosen.push_back({&c, options.parameters});
+        }
       }
     }
     std::vector<std::vector<Result>> rounds(chosen.size());

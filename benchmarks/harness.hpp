@@ -68,6 +68,9 @@ struct Case {
   /// Runs only when --cases names it: a case that needs what a default run of every case must
   /// not assume (big-transfer: 2 or more ranks and about 10 GiB of memory).
   bool on_request = false;
+  /// The fewest ranks at which the case measures what it is named for (small-allreduce: a sum
+  /// across ranks); a default run on fewer leaves it out, and naming it raises.
+  int min_ranks = 1;
 };
 
 /// One kind of communication of a case, per unit (iteration or apply) and per rank, from the

@@ -1,23 +1,40 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The distlops authors
-# Gathers into one folder what a bare GPU machine lacks to build distlops' library, GPU tests and
-# benchmark driver: Eigen, Catch2 v2, FFTW, OpenBLAS, zlib, xxHash's header, nlohmann-json, CLI11,
-# pkg-config and Open MPI (headers, libraries, mpiexec, the wrappers and their run-time
-# libraries). Runs on a Debian
-# machine with the package registry (as root, or with sudo for apt-get update); nothing is
-# installed: the packages are downloaded (apt-get download) and unpacked (dpkg -x). The CUDA
-# libraries are not gathered: the build on the GPU machine uses that machine's toolkit, links its
-# cudart and NCCL, and records where its cuBLAS and cuFFT are, which the library opens on first
+# Gathers into one folder what a bare GPU machine lacks for scripts/gpu_test.sh, packed to travel
+# with the working tree (64 MiB in all, docs/gpu.md):
+#
+# - to build distlops' library, GPU tests and benchmark driver: Eigen, Catch2 v2, FFTW, OpenBLAS,
+#   zlib, xxHash's header, nlohmann-json, CLI11, pkg-config and Open MPI (headers, libraries,
+#   mpiexec, the wrappers and their run-time libraries), from Debian: downloaded (apt-get
+#   download) and unpacked (dpkg -x), nothing installed; runs on a Debian machine with the
+#   package registry (as root, or with sudo for apt-get update);
+# - NCCL 2.30 or newer, whose multi-rank mode lets ranks that share the one GPU form a
+#   communicator: the nvidia-nccl-cu13 wheel (pip download), its library cut to the code of the
+#   GPU's architecture (scripts/gpu_cut_nccl.py: 190 MiB of code for eight architectures become
+#   about 24 MiB packed for one);
+# - the PyLops-MPI peer of the benchmarks: the wheels of pylops, pylops-mpi, pyproximal (pure
+#   Python) and mpi4py for the GPU machine's Python (CuPy is on its image);
+# - the identity of the sources: the commit and a digest of the tracked files, so that a run's
+#   summary names its commit where the tree travels without its history.
+#
+# The CUDA libraries are not gathered: the build on the GPU machine uses that machine's toolkit,
+# links its cudart, and records where its cuBLAS and cuFFT are, which the library opens on first
 # use (by SONAME, else by that path; docs/gpu.md).
 #
 #   bash scripts/gpu_bundle.sh OUTDIR        # e.g. gpu-deps (ignored by git)
 #
-# OUTDIR then holds usr.tar.xz (the files, packed: the first source of env.sh unpacks them into
-# usr/), bin/ (mpiexec, mpicxx, pkg-config), env.sh
-# (source it: PATH, LD_LIBRARY_PATH, CMAKE_PREFIX_PATH, PKG_CONFIG_*, OPAL_PREFIX ...) and
-# MANIFEST (package versions, size, the newest glibc symbol version the files need). The folder
-# is relocatable: copy it anywhere (scripts/gpu_test.sh --deps OUTDIR sources its env.sh).
+# OUTDIR then holds usr.tar.xz (the Debian files: the first source of env.sh unpacks them into
+# usr/), nccl.tar.xz (unpacked into nccl/ alike), wheels/, bin/ (mpiexec, mpicxx, pkg-config),
+# env.sh (source it: PATH, LD_LIBRARY_PATH, CMAKE_PREFIX_PATH, PKG_CONFIG_*, OPAL_PREFIX ...,
+# DISTLOPS_DEPS_NCCL and DISTLOPS_DEPS_WHEELS), SOURCES (the tracked files) and MANIFEST (package
+# versions, sizes, the newest glibc the files need, the commit and the digest of SOURCES). The
+# folder is relocatable: copy it anywhere (scripts/gpu_test.sh --deps OUTDIR sources its env.sh).
+#
+# Environment knobs:
+#   DISTLOPS_BUNDLE_NCCL     nvidia-nccl-cu13 version (default: 2.32.6), or none
+#   DISTLOPS_BUNDLE_ARCH     GPU architecture NCCL is cut to (default: 90, the H100 and H200)
+#   DISTLOPS_BUNDLE_PYTHON   Python version of the GPU machine's interpreter (default: 3.12)
 #
 # Open MPI rather than MPICH: Debian's Open MPI relocates with OPAL_PREFIX and its core needs
 # only hwloc, libevent, PMIx and zlib; components whose libraries are not in the folder
@@ -28,7 +45,7 @@ if [ $# -ne 1 ] || [ "${1:0:1}" = "-" ]; then
   echo "usage: bash scripts/gpu_bundle.sh OUTDIR" >&2
   exit 2
 fi
-for tool in apt-get dpkg readelf; do
+for tool in apt-get dpkg readelf python3 git; do
   if ! command -v "$tool" >/dev/null 2>&1; then
     echo "gpu_bundle.sh: $tool not found (this script runs on Debian or Ubuntu)" >&2
     exit 1
@@ -36,6 +53,10 @@ for tool in apt-get dpkg readelf; do
 done
 arch_triplet="$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -dumpmachine)"
 out="$1"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+nccl_version="${DISTLOPS_BUNDLE_NCCL:-2.32.6}"
+nccl_arch="${DISTLOPS_BUNDLE_ARCH:-90}"
+python_version="${DISTLOPS_BUNDLE_PYTHON:-3.12}"
 if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
   if [ ! -f "$out/MANIFEST" ]; then
     echo "gpu_bundle.sh: $out exists, is not empty and is not a bundle; refusing to overwrite it" >&2
@@ -190,9 +211,17 @@ cat >env.sh <<EOF
 DISTLOPS_DEPS="\$(cd "\$(dirname "\${BASH_SOURCE[0]}")" && pwd)"
 export DISTLOPS_DEPS
 # The files travel packed (usr.tar.xz): the first use unpacks them beside this file.
-if [ ! -d "\$DISTLOPS_DEPS/usr" ] && [ -f "\$DISTLOPS_DEPS/usr.tar.xz" ]; then
-  tar -C "\$DISTLOPS_DEPS" -xJf "\$DISTLOPS_DEPS/usr.tar.xz" && rm -f "\$DISTLOPS_DEPS/usr.tar.xz"
-fi
+for _distlops_part in usr nccl; do
+  if [ ! -d "\$DISTLOPS_DEPS/\$_distlops_part" ] && [ -f "\$DISTLOPS_DEPS/\$_distlops_part.tar.xz" ]; then
+    tar -C "\$DISTLOPS_DEPS" -xJf "\$DISTLOPS_DEPS/\$_distlops_part.tar.xz" &&
+      rm -f "\$DISTLOPS_DEPS/\$_distlops_part.tar.xz"
+  fi
+done
+unset _distlops_part
+# NCCL (2.30 or newer, cut to one GPU architecture) and the peer's wheels: scripts/gpu_test.sh
+# decides whether to use them; nothing here puts them on a search path.
+if [ -d "\$DISTLOPS_DEPS/nccl" ]; then export DISTLOPS_DEPS_NCCL="\$DISTLOPS_DEPS/nccl"; fi
+if [ -d "\$DISTLOPS_DEPS/wheels" ]; then export DISTLOPS_DEPS_WHEELS="\$DISTLOPS_DEPS/wheels"; fi
 _distlops_lib="\$DISTLOPS_DEPS/usr/lib/$arch_triplet"
 export PATH="\$DISTLOPS_DEPS/bin:\$DISTLOPS_DEPS/usr/bin\${PATH:+:\$PATH}"
 export LD_LIBRARY_PATH="\$_distlops_lib:\$_distlops_lib/openblas-pthread:\$_distlops_lib/openmpi/lib:\$_distlops_lib/pmix2/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
@@ -250,11 +279,58 @@ else
 fi
 # Packed for the journey: OpenBLAS alone takes 35 MiB unpacked (one kernel set per processor).
 XZ_OPT="-6 -T0" tar -C "$out" -cJf "$out/usr.tar.xz" usr
-rm -rf "$out/usr"
+rm -rf "${out:?}/usr"
+
+# ---- NCCL 2.30 or newer, cut to the GPU's architecture ------------------------------------------
+pip_download() {
+  python3 -m pip download -q --no-deps --only-binary=:all: --python-version "$python_version" \
+    --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 \
+    --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 \
+    --platform manylinux_2_5_x86_64 --platform manylinux1_x86_64 "$@"
+}
+if [ "$nccl_version" != "none" ]; then
+  echo "gpu_bundle.sh: NCCL $nccl_version (nvidia-nccl-cu13), cut to sm_$nccl_arch"
+  pip_download -d "$work/nccl-wheel" "nvidia-nccl-cu13==$nccl_version"
+  mkdir -p "$work/nccl-files" "$out/nccl/include" "$out/nccl/lib"
+  (cd "$work/nccl-files" && python3 -m zipfile -e "$work"/nccl-wheel/*.whl .)
+  cp "$work/nccl-files/nvidia/nccl/include/nccl.h" "$out/nccl/include/"
+  python3 "$root/scripts/gpu_cut_nccl.py" --arch "$nccl_arch" \
+    "$work/nccl-files/nvidia/nccl/lib/libnccl.so.2" "$out/nccl/lib/libnccl.so.2"
+  ln -s libnccl.so.2 "$out/nccl/lib/libnccl.so"
+  nccl_cuda="$(grep -a -o -m1 'NCCL version [0-9.]* compiled with CUDA [0-9.]*' \
+    "$out/nccl/lib/libnccl.so.2" | sed 's/.*with //')"
+  rm -rf "$work/nccl-files" "$work/nccl-wheel"
+  XZ_OPT="-6 -T0" tar -C "$out" -cJf "$out/nccl.tar.xz" nccl
+  rm -rf "$out/nccl"
+fi
+
+# ---- the PyLops-MPI peer's wheels (the versions of tests/porting/compare_poststack.py) -------------
+peer_wheels=(pylops==2.8.0 pylops-mpi==0.8.0 pyproximal==0.13.0 mpi4py==4.1.2)
+echo "gpu_bundle.sh: wheels for Python $python_version: ${peer_wheels[*]}"
+pip_download -d "$out/wheels" "${peer_wheels[@]}"
+
+# ---- the sources' identity ------------------------------------------------------------------------
+# The tracked files and a digest of their contents: where the tree travels without its history,
+# scripts/gpu_test.sh recomputes the digest to tell whether the commit below is what it runs.
+git -C "$root" ls-files >"$out/SOURCES"
+sources_digest="$(cd "$root" && tr '\n' '\0' <"$out/SOURCES" | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)"
+commit="$(git -C "$root" rev-parse --short HEAD)"
+git -C "$root" diff --quiet HEAD || commit="$commit with local changes"
+{
+  [ "$nccl_version" != "none" ] &&
+    echo "nccl: $nccl_version (nvidia-nccl-cu13, compiled with ${nccl_cuda:-an unknown CUDA}), cut to sm_$nccl_arch: $(du -k "$out/nccl.tar.xz" | cut -f1) KiB packed"
+  echo "wheels: ${peer_wheels[*]} (Python $python_version)"
+  echo "commit: $commit"
+  echo "sources: $sources_digest"
+} >>MANIFEST
+
 size_kib="$(du -sk "$out" | cut -f1)"
 size_mib=$(((size_kib + 1023) / 1024))
-if [ "$size_mib" -gt "$size_limit_mib" ]; then
-  echo "gpu_bundle.sh: the packed bundle takes $size_mib MiB, more than $size_limit_mib MiB" >&2
+tree_kib="$(cd "$root" && git ls-files -z -co --exclude-standard | du -ck --files0-from=- 2>/dev/null | tail -n 1 | cut -f1)"
+tree_mib=$(((tree_kib + 1023) / 1024))
+if [ $((size_mib + tree_mib)) -gt "$size_limit_mib" ]; then
+  echo "gpu_bundle.sh: the bundle ($size_mib MiB) and the working tree ($tree_mib MiB) take more than $size_limit_mib MiB" >&2
   exit 1
 fi
-echo "gpu_bundle.sh: $out ($size_mib MiB packed); use it with: bash scripts/gpu_test.sh --deps $out"
+echo "gpu_bundle.sh: $out: $size_mib MiB packed, with the working tree $((size_mib + tree_mib)) MiB of the $size_limit_mib MiB that travel"
+echo "gpu_bundle.sh: use it with: bash scripts/gpu_test.sh --deps $out --out OUTDIR"

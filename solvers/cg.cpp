@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
-// CG compiled for the host and Cuda cases of solvers/detail/instantiation.hpp.
+// CG compiled for the cases its header lists.
 #include "distlops/solvers/cg.hpp"
 
 namespace distlops {
-DISTLOPS_SOLVER_VECTORS(DISTLOPS_CG_INSTANCE, )
-DISTLOPS_SOLVER_CUDA_VECTORS(DISTLOPS_CG_INSTANCE, )
+DISTLOPS_DETAIL_CG_CASES()
 }  // namespace distlops

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
-// CGLS compiled for the host and Cuda cases of solvers/detail/instantiation.hpp.
+// CGLS compiled for the cases its header lists.
 #include "distlops/solvers/cgls.hpp"
 
 namespace distlops {
-DISTLOPS_SOLVER_PAIRS(DISTLOPS_CGLS_INSTANCE, )
-DISTLOPS_SOLVER_CUDA_PAIRS(DISTLOPS_CGLS_INSTANCE, )
+DISTLOPS_DETAIL_CGLS_CASES()
 }  // namespace distlops

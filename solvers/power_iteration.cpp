@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
-// Power iteration compiled for the host and Cuda cases of solvers/detail/instantiation.hpp.
+// Power iteration compiled for the cases its header lists.
 #include "distlops/solvers/power_iteration.hpp"
 
 namespace distlops {
-DISTLOPS_SOLVER_VECTORS(DISTLOPS_POWER_INSTANCE, )
-DISTLOPS_SOLVER_CUDA_VECTORS(DISTLOPS_POWER_INSTANCE, )
+DISTLOPS_DETAIL_POWER_ITERATION_CASES()
 }  // namespace distlops

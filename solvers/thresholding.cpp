@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
-// Host kernels of the thresholding rules.
+// The thresholding of a vector, block by block in the kernels of threshold_kernels.hpp, and the
+// names of the rules.
 #include "distlops/solvers/thresholding.hpp"
 
 #include "distlops/core/instantiate.hpp"
+#include "threshold_kernels.hpp"
 
 namespace distlops {
 
@@ -19,35 +21,20 @@ const char* to_string(ThresholdKind kind) {
   return "unknown";
 }
 
-namespace kernels {
-
-template <Scalar T>
-void threshold(Host, ThresholdKind kind, Index n, real_type_t<T> t, T* x) {
-  using R = real_type_t<T>;
-  switch (kind) {
-    case ThresholdKind::soft:
-      for (Index i = 0; i < n; ++i)
-        x[i] = soft_threshold(x[i], t);
-      break;
-    case ThresholdKind::hard: {
-      const R cut = hard_threshold_cut(t);
-      for (Index i = 0; i < n; ++i)
-        x[i] = hard_threshold(x[i], cut);
-      break;
-    }
-    case ThresholdKind::half: {
-      const R cut = half_threshold_cut(t);
-      for (Index i = 0; i < n; ++i)
-        x[i] = half_threshold(x[i], t, cut);
-      break;
-    }
-  }
+template <class V>
+void threshold(V& v, ThresholdKind kind, double t) {
+  using T = typename V::value_type;
+  using Space = typename V::space_type;
+  detail::for_each_block(v, [&](T* data, Index n, Index) {
+    kernels::threshold(Space{}, kind, n, static_cast<real_type_t<T>>(t), data);
+  });
 }
 
-#define DISTLOPS_INSTANTIATE_THRESHOLD(T, Space) \
-  template void threshold<T>(Space, ThresholdKind, Index, real_type_t<T>, T*);
-DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_THRESHOLD, ::distlops::Host)
+#define DISTLOPS_INSTANTIATE_THRESHOLD(T, Space)                                      \
+  template void threshold(DistributedArray<T, Space>&, ThresholdKind, double);        \
+  template void threshold(StackedDistributedArray<T, Space>&, ThresholdKind, double); \
+  template void threshold(LocalArray<T, Space>&, ThresholdKind, double);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_THRESHOLD)
 #undef DISTLOPS_INSTANTIATE_THRESHOLD
 
-}  // namespace kernels
 }  // namespace distlops

@@ -29,15 +29,46 @@ Verdict describe(const std::exception_ptr& failure) {
   }
 }
 
-}  // namespace
+// The error the last agreement on this thread raised (the exception object itself, so that
+// only that error, not another with its message, counts as agreed), over which communicator,
+// and whether no agreement has started since (while it may be crossing the user's code).
+struct AgreedError {
+  std::exception_ptr error;
+  std::string message;
+  MPI_Comm comm = MPI_COMM_NULL;
+  bool in_flight = false;
+};
+DISTLOPS_RANK_LOCAL AgreedError last_agreed;
 
-namespace {
+[[noreturn]] void throw_agreed(const Communicator& comm, ErrorKind kind, std::string message) {
+  std::exception_ptr error;
+  try {
+    throw_error(kind, message);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  last_agreed = {error, std::move(message), comm.native(), true};
+  std::rethrow_exception(error);
+}
+
 // Whether the calling rank's thread is inside an AgreedOperands scope.
 DISTLOPS_RANK_LOCAL bool agreed_operands = false;
 }  // namespace
 
 bool operands_agreed() {
   return agreed_operands;
+}
+
+bool set_operands_agreed(bool agreed) {
+  const bool previous = agreed_operands;
+  agreed_operands = agreed;
+  return previous;
+}
+
+void rethrow_if_agreed(std::string_view message) {
+  if (last_agreed.in_flight && last_agreed.message == message) {
+    std::rethrow_exception(last_agreed.error);
+  }
 }
 
 void agree_on_verdict(const Communicator& comm, const std::exception_ptr& local_failure,
@@ -51,6 +82,10 @@ void agree_on_verdict(const Communicator& comm, const std::exception_ptr& local_
     }
     return;
   }
+  if (local_failure && local_failure == last_agreed.error && comm.native() == last_agreed.comm) {
+    std::rethrow_exception(local_failure);
+  }
+  last_agreed.in_flight = false;
   const auto ranks = static_cast<std::uint64_t>(size);
   const auto rank = static_cast<std::uint64_t>(comm.rank());
   const std::uint64_t hash = fingerprint ? fingerprint->value() : 0;
@@ -73,7 +108,7 @@ void agree_on_verdict(const Communicator& comm, const std::exception_ptr& local_
     // Input bad on some ranks only: say where, since the message may describe that rank's
     // arguments only.
     if (global[1] != 0) verdict.message += " (raised on rank " + std::to_string(root) + ")";
-    throw_error(verdict.kind, verdict.message);
+    throw_agreed(comm, verdict.kind, std::move(verdict.message));
   }
   if (fingerprint && global[2] != ~global[3]) {
     // The error path only: which rank differs costs one allgather.
@@ -81,8 +116,9 @@ void agree_on_verdict(const Communicator& comm, const std::exception_ptr& local_
     int first = 1;
     while (first < size && hashes[static_cast<std::size_t>(first)] == hashes[0])
       ++first;
-    throw InvalidArgument(std::string(subject) + " differs between ranks (rank " +
-                          std::to_string(first) + "'s differs from rank 0's)");
+    throw_agreed(comm, ErrorKind::invalid_argument,
+                 std::string(subject) + " differs between ranks (rank " + std::to_string(first) +
+                     "'s differs from rank 0's)");
   }
 }
 

@@ -2,6 +2,7 @@
 // Copyright (c) 2026 The distlops authors
 #include "distlops/core/gpu_collectives.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <complex>
 #include <concepts>
@@ -97,14 +98,17 @@ namespace detail {
 DeviceSharing assess_device_sharing(std::span<const DeviceReport> reports) {
   DeviceSharing verdict;
   const std::size_t n = reports.size();
-  for (std::size_t a = 0; a < n && !verdict.shared(); ++a) {
+  for (std::size_t a = 0; a < n; ++a) {
+    int on_device = 1;
     for (std::size_t b = a + 1; b < n; ++b) {
-      if (reports[a].uuid == reports[b].uuid) {
+      if (reports[a].uuid != reports[b].uuid) continue;
+      ++on_device;
+      if (!verdict.shared()) {
         verdict.first_rank = static_cast<int>(a);
         verdict.second_rank = static_cast<int>(b);
-        break;
       }
     }
+    verdict.most_ranks_on_one_device = std::max(verdict.most_ranks_on_one_device, on_device);
   }
   if (!verdict.shared()) return verdict;
   for (const DeviceReport& report : reports) {
@@ -114,6 +118,11 @@ DeviceSharing assess_device_sharing(std::span<const DeviceReport> reports) {
     }
   }
   return verdict;
+}
+
+int nccl_channel_limit(int multiprocessors, int ranks_on_device) {
+  if (ranks_on_device <= 1) return 0;
+  return std::max(1, multiprocessors / (2 * ranks_on_device));
 }
 
 bool multi_rank_gpu_enabled_in_environment() {

@@ -109,6 +109,8 @@ Grid make_grid(const Communicator& comm) {
 template <Scalar T, MemorySpace Space>
 class SummaMatrixMultOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   using Array = DistributedArray<T, Space>;
   SummaMatrixMultOperator(const EigenRowMajorMatrix<T>& local_a, Index n, Index k, Index m,
                           const Communicator& comm)
@@ -185,6 +187,8 @@ class SummaMatrixMultOperator final : public LinearOperatorBase<DistributedArray
 template <Scalar T, MemorySpace Space>
 class BlockMatrixMultOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   using Array = DistributedArray<T, Space>;
   BlockMatrixMultOperator(const EigenRowMajorMatrix<T>& local_a, Index n, Index k, Index m,
                           const Communicator& comm)

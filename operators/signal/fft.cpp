@@ -139,6 +139,8 @@ template <Scalar T, MemorySpace Space>
 class LocalTransform final
     : public LinearOperatorBase<LocalArray<T, Space>, LocalArray<complex_type_t<T>, Space>> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   using Model = LocalArray<T, Space>;
   using Data = LocalArray<complex_type_t<T>, Space>;
   explicit LocalTransform(const Spec& spec)
@@ -364,6 +366,8 @@ class DistributedTransform final
     : public LinearOperatorBase<DistributedArray<T, Space>,
                                 DistributedArray<complex_type_t<T>, Space>> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   using C = complex_type_t<T>;
   using Model = DistributedArray<T, Space>;
   using Data = DistributedArray<C, Space>;

@@ -33,6 +33,8 @@ detail::SliceProducts<T, Space> products_of(const LocalArray<T, Host>& g, Index 
 template <Scalar T, MemorySpace Space>
 class LocalFredholm1Operator final : public LinearOperatorBase<LocalArray<T, Space>> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   using Local = LocalArray<T, Space>;
   LocalFredholm1Operator(const LocalArray<T, Host>& g, Index nz, bool keep_adjoint)
       : LinearOperatorBase<Local>({g.shape()[0], g.shape()[2], nz},
@@ -48,6 +50,8 @@ class LocalFredholm1Operator final : public LinearOperatorBase<LocalArray<T, Spa
 template <Scalar T, MemorySpace Space>
 class Fredholm1Operator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   using Array = DistributedArray<T, Space>;
   Fredholm1Operator(const LocalArray<T, Host>& g, Index nz, const Fredholm1Options& options,
                     const Layout& slices)

@@ -90,6 +90,8 @@ std::vector<C> kernel_in_frequency_order(const LocalArray<C, Host>& g, const Mdc
 template <std::floating_point R, MemorySpace Space>
 class MDCOperator final : public LinearOperatorBase<DistributedArray<R, Space>> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   using Array = DistributedArray<R, Space>;
   using C = std::complex<R>;
   using Stage = detail::StageFor<Space, R>;

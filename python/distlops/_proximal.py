@@ -6,7 +6,7 @@ A proximal operator here is built without knowing the arrays it will see (as in 
 the library object for a vector type (plain or stacked, and its dtype) is made on first use
 and kept. Operators that hold a vector (weights, data, a centre) take the vector type of
 that vector."""
-import abc
+import weakref
 from numbers import Number
 
 import numpy as np
@@ -38,16 +38,25 @@ def _domain_kind(op):
     return ("stacked_" if stacked else "") + dtype_suffix(op.dtype)
 
 
-class ProxOperator(abc.ABC):
+class ProxOperator:
     """A proximal operator: ``f(x)``, ``prox(x, tau)``, ``proxdual(x, tau)``, ``grad(x)`` on
-    DistributedArray or StackedDistributedArray, and PyProximal's compositions."""
+    DistributedArray or StackedDistributedArray, and PyProximal's compositions.
+
+    A function of one's own is a subclass that defines ``__call__(x)`` and ``prox(x, tau)``
+    (and ``proxdual`` and ``grad`` where it has them) on these arrays, as PyProximal's are, and
+    calls ``super().__init__()``; the solvers call them back. That code is the user's: an
+    exception it raises on some ranks only is raised on every rank (as distlops.Error naming
+    the rank, its message "<type>: <message>"), and a value of ``__call__`` that differs between
+    ranks raises InvalidArgument. Without ``proxdual`` the conjugate's prox goes through
+    Moreau's identity; without ``grad`` the function is not differentiable."""
 
     def __init__(self):
         self._handles = {}
 
-    @abc.abstractmethod
     def _make(self, kind):
-        """The extension's object for vectors of `kind`."""
+        """The extension's object for vectors of `kind`: for a function written in Python, one
+        that calls its methods back."""
+        return _python_prox(self, kind)
 
     def _handle(self, kind):
         if kind not in self._handles:
@@ -85,6 +94,33 @@ class ProxOperator(abc.ABC):
     @property
     def name(self):
         return type(self).__name__
+
+
+def _python_prox(f, kind):
+    cls = type(f)
+    if cls.__call__ is ProxOperator.__call__ or cls.prox is ProxOperator.prox:
+        raise TypeError(f"{cls.__name__}: a proximal operator written in Python defines __call__ "
+                        f"and prox")
+    # A weak reference: the extension's object, kept by f, must not keep f alive.
+    ref = weakref.ref(f)
+
+    def value(x):
+        return float(ref()(wrap_vector(x)))
+
+    def prox(x, tau):
+        return unwrap_vector(ref().prox(wrap_vector(x), tau))
+
+    def proxdual(x, tau):
+        return unwrap_vector(ref().proxdual(wrap_vector(x), tau))
+
+    def grad(x):
+        return unwrap_vector(ref().grad(wrap_vector(x)))
+
+    overrides = {name: getattr(cls, name) is not getattr(ProxOperator, name)
+                 for name in ("proxdual", "grad")}
+    return getattr(_ext, f"PythonProxOperator_{kind}")(
+        cls.__name__, value, prox, proxdual if overrides["proxdual"] else None,
+        grad if overrides["grad"] else None)
 
 
 def _scalar_sigma(sigma, owner):

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "distlops/core/communicator.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/types.hpp"
 
 namespace distlops::python {
@@ -29,13 +30,12 @@ constexpr const char* dtype_name() {
   if constexpr (std::is_same_v<T, std::complex<double>>) return "complex128";
 }
 
-/// Calls f.template operator()<T>() for each scalar type.
+/// Calls f.template operator()<T>() for each scalar type of the library (instantiate.hpp).
 template <class F>
 void for_each_scalar(F&& f) {
-  f.template operator()<float>();
-  f.template operator()<double>();
-  f.template operator()<std::complex<float>>();
-  f.template operator()<std::complex<double>>();
+#define DISTLOPS_PYTHON_CALL_FOR(T) f.template operator()<T>();
+  DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_PYTHON_CALL_FOR)
+#undef DISTLOPS_PYTHON_CALL_FOR
 }
 
 /// The communicator behind an mpi4py handle (`comm.handle`): borrowed, never freed here.

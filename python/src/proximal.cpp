@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
-// The proximal operators (L1, L2, L21, Box, EuclideanBall and their pre/post-compositions) and
-// the proximal solvers (ProximalGradient, ADMM with an l2 term, LinearizedADMM, PrimalDual)
-// over plain and stacked arrays. The solvers run without the GIL; results go back as
-// dictionaries that the package turns into PyProximal's return values.
+// The proximal operators (L1, L2, L21, Box, EuclideanBall and their pre/post-compositions, and
+// those written in Python) and the proximal solvers (ProximalGradient, ADMM with an l2 term,
+// LinearizedADMM, PrimalDual) over plain and stacked arrays. The solvers run without the GIL;
+// results go back as dictionaries that the package turns into PyProximal's return values.
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "distlops/core/collective_check.hpp"
 #include "distlops/core/distributed_array.hpp"
 #include "distlops/core/stacked_distributed_array.hpp"
 #include "distlops/solvers/proximal/admm.hpp"
@@ -66,6 +67,89 @@ nb::dict solve_with_aux(Solver& solver, const Domain& x0, const Aux* aux0,
   return d;
 }
 
+/// Calls Python code from a thread without the GIL (a solver's); a Python exception becomes an
+/// Error saying its type and message, so that the ranks can agree on it, except one that is the
+/// library's agreed error crossing the user's Python code, which is raised again as it was.
+template <class Call>
+auto call_python(Call&& call) {
+  nb::gil_scoped_acquire gil;
+  try {
+    return call();
+  } catch (nb::python_error& error) {
+    const std::string message = nb::str(error.value()).c_str();
+    detail::rethrow_if_agreed(message);
+    const std::string type = nb::cast<std::string>(error.type().attr("__name__"));
+    throw Error(type + ": " + message);
+  }
+}
+
+/// A proximal operator written in Python (a subclass of distlops.ProxOperator defining __call__
+/// and prox, and proxdual and grad where it has them): the package passes functions of the
+/// library's vectors that call it back. Its code is the user's (runs_user_code()): every call
+/// agrees on its outcome, so a Python exception on some ranks is raised on every rank.
+template <class V>
+class PythonProxOperator final : public ProxOperator<V> {
+ public:
+  PythonProxOperator(std::string name, nb::object value, nb::object prox, nb::object proxdual,
+                     nb::object grad)
+      : name_(std::move(name)),
+        value_(hold(std::move(value))),
+        prox_(hold(std::move(prox))),
+        proxdual_(hold(std::move(proxdual))),
+        grad_(hold(std::move(grad))) {}
+  std::string name() const override { return name_; }
+  std::shared_ptr<const ProxOperator<V>> clone() const override {
+    return std::make_shared<PythonProxOperator>(*this);
+  }
+  bool differentiable() const override { return grad_ != nullptr; }
+
+ protected:
+  double do_value(const V& x) const override {
+    return call_python([&] { return nb::cast<double>(value_->get()(argument(x))); });
+  }
+  void do_prox(const V& x, double tau, V& out) const override {
+    call_python([&] { assign(prox_->get()(argument(x), tau), out); });
+  }
+  void do_prox_conjugate(const V& x, double tau, V& out) const override {
+    if (!proxdual_) {
+      ProxOperator<V>::do_prox_conjugate(x, tau, out);
+      return;
+    }
+    call_python([&] { assign(proxdual_->get()(argument(x), tau), out); });
+  }
+  void do_gradient(const V& x, V& out) const override {
+    if (!grad_) {
+      ProxOperator<V>::do_gradient(x, out);
+      return;
+    }
+    call_python([&] { assign(grad_->get()(argument(x)), out); });
+  }
+
+ private:
+  static std::shared_ptr<GilSafeObject> hold(nb::object function) {
+    if (function.is_none()) return nullptr;
+    return std::make_shared<GilSafeObject>(std::move(function));
+  }
+  // The vector lent to Python for the call (a view: no copy).
+  static nb::object argument(const V& x) {
+    return nb::cast(const_cast<V*>(&x), nb::rv_policy::reference);
+  }
+  // out = what Python returned (x's layout, checked on this rank: the call agrees on it).
+  void assign(const nb::object& result, V& out) const {
+    const V& value = nb::cast<const V&>(result);
+    const AgreedOperands local;
+    if (!vector_traits<V>::has_layout(value, out.layout())) {
+      throw ShapeMismatch(name_ + ": the result is expected with " +
+                          vector_traits<V>::describe(out.layout()) + ", got " +
+                          vector_traits<V>::describe(value.layout()));
+    }
+    out.copy_from(value);
+  }
+
+  std::string name_;
+  std::shared_ptr<GilSafeObject> value_, prox_, proxdual_, grad_;
+};
+
 template <class V>
 void bind_prox_for_vector(nb::module_& m, const std::string& suffix) {
   using Prox = ProxOperator<V>;
@@ -86,12 +170,14 @@ void bind_prox_for_vector(nb::module_& m, const std::string& suffix) {
             // sigma(k) runs on the solver's thread, which takes the GIL back for the call.
             auto held = std::make_shared<GilSafeObject>(std::move(schedule));
             new (self) L1<V>([held](int k) {
-              nb::gil_scoped_acquire gil;
-              return nb::cast<double>(held->get()(k));
+              return call_python([&] { return nb::cast<double>(held->get()(k)); });
             });
           },
           nb::arg("schedule"))
       .def_prop_ro("prox_calls", &L1<V>::prox_calls);
+  nb::class_<PythonProxOperator<V>, Prox>(m, ("PythonProxOperator_" + suffix).c_str())
+      .def(nb::init<std::string, nb::object, nb::object, nb::object, nb::object>(), nb::arg("name"),
+           nb::arg("value"), nb::arg("prox"), nb::arg("proxdual").none(), nb::arg("grad").none());
   nb::class_<Box<V>, Prox>(m, ("Box_" + suffix).c_str())
       .def(nb::init<double, double>(), nb::arg("lower"), nb::arg("upper"))
       .def(nb::init<const V&, const V&>(), nb::arg("lower"), nb::arg("upper"), release());

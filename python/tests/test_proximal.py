@@ -5,6 +5,7 @@ solvers against their iterations written in NumPy on the global problem (fixed s
 iteration counts), on uneven splits with a rank that owns nothing."""
 import numpy as np
 import pytest
+from mpi4py import MPI
 from conftest import DTYPES, blockdiag_problem, random_array, tolerance, uneven_local_shapes
 
 import distlops as dl
@@ -224,3 +225,93 @@ def test_bad_input_raises_on_every_rank(comm):
         dl.ProximalGradient(dl.L2(b=x), dl.L1(), x, tau=0.1, acceleration="nesterov")
     with pytest.raises(TypeError, match="L1"):
         dl.L1(g=dl.DistributedArray.to_dist(np.ones(N, np.float32)))(x)
+
+
+class SoftThreshold(dl.ProxOperator):
+    """sigma ||x||_1 written in Python, as a user writes a proximal operator of their own; with
+    `fail_on` it raises on that rank (prox) or returns another value there (__call__)."""
+
+    def __init__(self, sigma, fail_on=None, failure="prox"):
+        super().__init__()
+        self.sigma, self.fail_on, self.failure = sigma, fail_on, failure
+
+    def _fails(self, failure):
+        return self.failure == failure and self.fail_on == MPI.COMM_WORLD.rank
+
+    def __call__(self, x):
+        return self.sigma * float(x.norm(1)) + (1.0 if self._fails("value") else 0.0)
+
+    def prox(self, x, tau):
+        if self._fails("prox"):
+            raise ValueError("the user's prox failed")
+        y = x.copy()
+        y.local_array[:] = soft(x.local_array, self.sigma * tau)
+        return y
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex64])
+def test_a_proximal_operator_written_in_python_runs_in_the_solvers(comm, dtype):
+    Op, _, b, _, x0, _ = blockdiag_problem(comm, dtype)
+    options = dict(epsg=0.3, tau=0.02, niter=6)
+    ours = dl.ProximalGradient(dl.L2(Op=Op, b=b), SoftThreshold(1.0), x0, **options)
+    library = dl.ProximalGradient(dl.L2(Op=Op, b=b), dl.L1(), x0, **options)
+    close(ours.asarray(), library.asarray(), dtype)
+    # The conjugate's prox through Moreau's identity and the Python prox: the projection onto
+    # |y_i| <= sigma.
+    x, xg = vector(comm, dtype, 7)
+    projection = xg * np.minimum(1, 0.5 / np.maximum(np.abs(xg), 1e-300))
+    close(SoftThreshold(0.5).proxdual(x, 2.0).asarray(), projection, dtype)
+
+
+def every_rank_raises(exception, call, text):
+    """`call` raises `exception` on every rank with the same message, which contains `text`."""
+    with pytest.raises(exception) as raised:
+        call()
+    message = str(raised.value)
+    assert text in message
+    assert len(set(MPI.COMM_WORLD.allgather(message))) == 1
+    return message
+
+
+@pytest.mark.parametrize("rank", ["first", "last"])
+def test_user_code_failing_on_one_rank_raises_on_every_rank(comm, rank):
+    Op, _, b, _, x0, _ = blockdiag_problem(comm, np.float64)
+    failing = 0 if rank == "first" else comm.size - 1
+    f = dl.L2(Op=Op, b=b)
+    message = every_rank_raises(
+        dl.Error, lambda: dl.ProximalGradient(f, SoftThreshold(1.0, failing), x0, tau=0.02, niter=4),
+        "ValueError: the user's prox failed")
+    if comm.size > 1:
+        assert f"(raised on rank {failing})" in message
+    # A callable sigma that raises on one rank.
+
+    def schedule(k):
+        if k >= 2 and comm.rank == failing:
+            raise RuntimeError("the user's schedule failed")
+        return 0.1
+
+    every_rank_raises(dl.Error, lambda: dl.ProximalGradient(f, dl.L1(schedule), x0, tau=0.02,
+                                                            niter=4),
+                      "RuntimeError: the user's schedule failed")
+    # A value that differs between ranks.
+    if comm.size > 1:
+        every_rank_raises(
+            dl.InvalidArgument,
+            lambda: dl.ProximalGradient(f, SoftThreshold(1.0, failing, "value"), x0, tau=0.02,
+                                        niter=4),
+            "differs between ranks")
+
+
+def test_parameters_that_differ_between_ranks_are_refused(comm):
+    if comm.size == 1:
+        pytest.skip("needs two ranks: a parameter differs between ranks")
+    Op, _, b, _, x0, _ = blockdiag_problem(comm, np.float64)
+    sigma = 0.1 if comm.rank == 0 else 0.2
+    every_rank_raises(dl.InvalidArgument, lambda: dl.L1(sigma)(x0), "differs between ranks")
+    every_rank_raises(dl.InvalidArgument, lambda: dl.ProximalGradient(
+        dl.L2(Op=Op, b=b), dl.L1(sigma), x0, tau=0.02, niter=3, tol=1e-12),
+        "differs between ranks")
+    # A bad parameter on one rank only: the first call reports it on every rank.
+    every_rank_raises(dl.InvalidArgument,
+                      lambda: dl.L1(-1.0 if comm.rank == comm.size - 1 else 1.0)(x0),
+                      "sigma must be finite and non-negative")

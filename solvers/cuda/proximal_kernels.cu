@@ -2,9 +2,11 @@
 // Copyright (c) 2026 The distlops authors
 // The Cuda kernels of the proximal operators: one thread per element, each calling the rule
 // shared with the host loops (proximal_rules.hpp).
+#include "../proximal/proximal_kernels.hpp"
+
+#include "../proximal/proximal_rules.hpp"
 #include "distlops/core/detail/cuda_launch.cuh"
 #include "distlops/core/instantiate.hpp"
-#include "distlops/solvers/proximal/proximal_rules.hpp"
 
 namespace distlops::kernels {
 

@@ -6,10 +6,12 @@
 // scalar arithmetic is the host's (shared DISTLOPS_HOST_DEVICE functions, compiled without
 // fused multiply-adds so that it rounds as on the host); the vector updates read their
 // coefficient from the slot in every thread. Nothing here synchronises except read_back().
+#include "../slot_kernels.hpp"
+
 #include "distlops/core/detail/cuda_launch.cuh"
+#include "distlops/core/fused_kernels.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/solvers/detail/lsqr_recurrence.hpp"
-#include "distlops/solvers/detail/slot_kernels.hpp"
 
 namespace distlops::kernels::slots {
 
@@ -183,7 +185,7 @@ void read_back(Cuda, double* host, const double* slots, int count) {
   cuda::Context::get().read_back(host, slots, static_cast<std::size_t>(count) * sizeof(double));
 }
 
-#define DISTLOPS_INSTANTIATE_CUDA_SLOT_KERNELS(T)                                               \
+#define DISTLOPS_INSTANTIATE_CUDA_SLOT_KERNELS(T, Space)                                        \
   template void add_vdot<T>(Cuda, Index, const T*, const T*, double*, double*, void*);          \
   template void add_axpy_pair_squared_norm<T>(Cuda, Index, const double*, double, const T*, T*, \
                                               double, const T*, T*, double*, void*);            \
@@ -192,7 +194,7 @@ void read_back(Cuda, double* host, const double* slots, int count) {
   template void axpy<T>(Cuda, Index, const double*, double, const T*, T*);                      \
   template void axpby<T>(Cuda, Index, const double*, const T*, const double*, T*);              \
   template void scale<T>(Cuda, Index, const double*, double, T*);
-DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_CUDA_SLOT_KERNELS)
+DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_CUDA_SLOT_KERNELS, ::distlops::Cuda)
 #undef DISTLOPS_INSTANTIATE_CUDA_SLOT_KERNELS
 
 void lsqr_after_u(Cuda, double* slots, double dampsq) {

@@ -3,9 +3,10 @@
 // The Cuda kernel of the thresholding rules of ISTA and FISTA: one thread per element, each
 // calling the rule shared with the host loop (threshold_rules.hpp); the rule's cut is computed
 // once on the host, as the host kernel does.
+#include "../threshold_kernels.hpp"
+
 #include "distlops/core/detail/cuda_launch.cuh"
 #include "distlops/core/instantiate.hpp"
-#include "distlops/solvers/threshold_rules.hpp"
 
 namespace distlops::kernels {
 

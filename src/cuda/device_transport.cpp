@@ -221,19 +221,22 @@ void tell_about_fallback(const Communicator& comm, const detail::DeviceSharing& 
                          const detail::DeviceReport& mine) {
   static std::atomic<bool> told{false};
   if (verdict.nccl_possible || comm.rank() != 0 || told.exchange(true)) return;
+  const bool recent = mine.nccl_version >= detail::nccl_multi_rank_gpu_version;
   std::cerr << "distlops: ranks " << verdict.first_rank << " and " << verdict.second_rank
             << " of a communicator of " << comm.size() << " ranks share one GPU, which NCCL "
             << version_text(mine.nccl_version)
-            << " cannot serve (NCCL 2.30 or newer can, with NCCL_MULTI_RANK_GPU_ENABLE=1): "
-               "collectives on device data over such ranks are staged through host memory and "
+            << (recent
+                    ? " serves only with NCCL_MULTI_RANK_GPU_ENABLE=1 on every rank"
+                    : " cannot serve (NCCL 2.30 or newer can, with NCCL_MULTI_RANK_GPU_ENABLE=1)")
+            << ": collectives on device data over such ranks are staged through host memory and "
                "MPI instead\n";
 }
 
-// Whether NCCL can form a communicator over comm's ranks. Decided once per group of ranks from
-// every rank's report, gathered over comm: every rank of the group reaches the same verdict.
-bool nccl_can_form(const Communicator& comm) {
-  if (comm.size() == 1) return true;
-  static auto* const verdicts = new std::map<int, bool>();  // never destroyed, like the transports
+// How comm's ranks share devices. Decided once per group of ranks from every rank's report,
+// gathered over comm: every rank of the group reaches the same verdict.
+detail::DeviceSharing sharing_of(const Communicator& comm) {
+  if (comm.size() == 1) return {};
+  static auto* const verdicts = new std::map<int, detail::DeviceSharing>();  // never destroyed
   static std::mutex mutex;
   const int key = detail::group_key(comm);
   {
@@ -249,19 +252,23 @@ bool nccl_can_form(const Communicator& comm) {
   const detail::DeviceSharing verdict = detail::assess_device_sharing(reports);
   tell_about_fallback(comm, verdict, mine);
   const std::lock_guard<std::mutex> lock(mutex);
-  return verdicts->try_emplace(key, verdict.nccl_possible).first->second;
+  return verdicts->try_emplace(key, verdict).first->second;
 }
 
 }  // namespace
 
 GpuCollectives gpu_collectives_for(const Communicator& comm) {
   if (gpu_collectives() == GpuCollectives::mpi) return GpuCollectives::mpi;
-  return nccl_can_form(comm) ? GpuCollectives::nccl : GpuCollectives::mpi;
+  return sharing_of(comm).nccl_possible ? GpuCollectives::nccl : GpuCollectives::mpi;
 }
 
 namespace detail {
+DeviceSharing device_sharing_of(const Communicator& comm) {
+  return sharing_of(comm);
+}
+
 bool nccl_can_form_communicator(const Communicator& comm) {
-  return nccl_can_form(comm);
+  return sharing_of(comm).nccl_possible;
 }
 }  // namespace detail
 

@@ -19,6 +19,7 @@
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/cuda_context.hpp"
 #include "distlops/core/detail/cuda_check.hpp"
+#include "distlops/core/detail/device_sharing.hpp"
 #include "distlops/core/detail/group_key.hpp"
 #include "distlops/core/detail/uniform_gather.hpp"
 #include "distlops/core/error.hpp"
@@ -122,6 +123,17 @@ std::byte* at(void* base, Index values, std::size_t value_size) {
 }
 const std::byte* at(const void* base, Index values, std::size_t value_size) {
   return static_cast<const std::byte*>(base) + static_cast<std::size_t>(values) * value_size;
+}
+
+// The channel limit of this rank's NCCL communicator (0: NCCL's choice), from how its ranks
+// share devices.
+int channel_limit(const detail::DeviceSharing& sharing) {
+  if (sharing.most_ranks_on_one_device <= 1) return 0;
+  int multiprocessors = 0;
+  cuda::check_cuda(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount,
+                                          cuda::Context::get().device()),
+                   "cudaDeviceGetAttribute (multiprocessors)");
+  return detail::nccl_channel_limit(multiprocessors, sharing.most_ranks_on_one_device);
 }
 
 void copy_on_device(void* destination, const void* source, std::size_t bytes, cudaStream_t stream) {
@@ -261,7 +273,18 @@ NcclCommunicator::NcclCommunicator(const Communicator& comm) {
       if (comm.rank() == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
     });
     comm.broadcast(reinterpret_cast<unsigned char*>(&id), static_cast<Index>(sizeof id), 0);
+    // Ranks that share a device (NCCL's multi-rank mode) each get a share of its
+    // multiprocessors for their channels (NCCL_MAX_CTAS, where set, overrides it).
+    const int channels = channel_limit(detail::device_sharing_of(comm));
+#if defined(NCCL_VERSION_CODE) && NCCL_VERSION_CODE >= NCCL_VERSION(2, 17, 0)
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    if (channels > 0) config.maxCTAs = channels;
+    check_nccl(ncclCommInitRankConfig(&impl->comm, comm.size(), id, comm.rank(), &config),
+               "ncclCommInitRankConfig");
+#else
+    (void)channels;
     check_nccl(ncclCommInitRank(&impl->comm, comm.size(), id, comm.rank()), "ncclCommInitRank");
+#endif
     watch(impl.get());
   }
   impl_ = std::move(impl);

@@ -96,7 +96,7 @@ class Handle {
 using File = Handle<H5Fclose>;
 using Dataset = Handle<H5Dclose>;
 using Dataspace = Handle<H5Sclose>;
-using Datatype = Handle<H5Tclose>;
+using TypeHandle = Handle<H5Tclose>;
 using PropertyList = Handle<H5Pclose>;
 using Group = Handle<H5Gclose>;
 using Attribute = Handle<H5Aclose>;
@@ -109,16 +109,16 @@ hid_t check(hid_t id, const std::string& where, const char* call) {
 
 /// The memory type of T: IEEE floats, complex numbers as h5py's compound {r, i}.
 template <Scalar T>
-Datatype memory_type() {
+TypeHandle memory_type() {
   if constexpr (is_complex_v<T>) {
     using R = real_type_t<T>;
     const hid_t real = std::is_same_v<R, float> ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
-    Datatype type(H5Tcreate(H5T_COMPOUND, sizeof(T)));
+    TypeHandle type(H5Tcreate(H5T_COMPOUND, sizeof(T)));
     H5Tinsert(type.get(), "r", 0, real);
     H5Tinsert(type.get(), "i", sizeof(R), real);
     return type;
   } else {
-    return Datatype(H5Tcopy(std::is_same_v<T, float> ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE));
+    return TypeHandle(H5Tcopy(std::is_same_v<T, float> ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE));
   }
 }
 
@@ -133,7 +133,7 @@ std::pair<bool, NpyDtype> dtype_of(hid_t type, std::string& description) {
     bool complex = true;
     for (unsigned i = 0; i < 2; ++i) {
       char* name = H5Tget_member_name(type, i);
-      const Datatype member(H5Tget_member_type(type, i));
+      const TypeHandle member(H5Tget_member_type(type, i));
       complex = complex && name != nullptr && std::string(name) == (i == 0 ? "r" : "i") &&
                 H5Tget_member_offset(type, i) == i * size / 2 &&
                 H5Tget_class(member.get()) == H5T_FLOAT && H5Tget_size(member.get()) == size / 2;
@@ -219,7 +219,7 @@ void write_attribute(hid_t object, const char* name, hid_t type, const std::vect
 /// attribute writes are collective metadata operations in parallel HDF5).
 void write_layout_attributes(hid_t dataset, const Layout& layout, const std::string& where) {
   const std::string partition = to_string(layout.partition());
-  const Datatype text(H5Tcopy(H5T_C_S1));
+  const TypeHandle text(H5Tcopy(H5T_C_S1));
   H5Tset_size(text.get(), partition.size());
   write_attribute(dataset, "distlops_partition", text.get(), {}, partition.c_str(), where);
   const long long axis = layout.axis();
@@ -248,7 +248,7 @@ void write_leaf(hid_t file, const std::string& name, const Leaf<T>& leaf, const 
   const Communicator& comm = layout.communicator();
   const Shape& shape = layout.global_shape();
   const std::vector<hsize_t> dims(shape.begin(), shape.end());
-  const Datatype type = memory_type<T>();
+  const TypeHandle type = memory_type<T>();
   Dataspace file_space;
   Dataset dataset;
   collective_check(comm, [&] {
@@ -300,13 +300,13 @@ void read_leaf(hid_t file, const std::string& name, const Leaf<T>& leaf, const s
   const Communicator& comm = layout.communicator();
   Dataset dataset;
   Dataspace file_space, memory_space;
-  const Datatype type = memory_type<T>();
+  const TypeHandle type = memory_type<T>();
   collective_check(comm, [&] {
     if (H5Lexists(file, name.c_str(), H5P_DEFAULT) <= 0) {
       throw IoError(where + ": the file has no dataset '" + name + "'");
     }
     dataset = Dataset(check(H5Dopen2(file, name.c_str(), H5P_DEFAULT), where, "H5Dopen2"));
-    const Datatype file_type(check(H5Dget_type(dataset.get()), where, "H5Dget_type"));
+    const TypeHandle file_type(check(H5Dget_type(dataset.get()), where, "H5Dget_type"));
     std::string description;
     const auto [known, dtype] = dtype_of(file_type.get(), description);
     if (!known || dtype != npy_dtype_of<T>()) {
@@ -504,7 +504,7 @@ Hdf5DatasetInfo read_hdf5_info(const std::filesystem::path& path, const Communic
     }
     const Dataset data(
         check(H5Dopen2(file.get(), dataset.c_str(), H5P_DEFAULT), where, "H5Dopen2"));
-    const Datatype type(H5Dget_type(data.get()));
+    const TypeHandle type(H5Dget_type(data.get()));
     std::string description;
     const auto [known, found] = dtype_of(type.get(), description);
     if (!known) {
@@ -547,14 +547,14 @@ namespace {
 
 void write_string_attribute(hid_t object, const char* name, const std::string& value,
                             const std::string& where) {
-  const Datatype text(H5Tcopy(H5T_C_S1));
+  const TypeHandle text(H5Tcopy(H5T_C_S1));
   H5Tset_size(text.get(), std::max<std::size_t>(value.size(), 1));
   write_attribute(object, name, text.get(), {}, value.c_str(), where);
 }
 
 std::string read_string_attribute(hid_t object, const char* name, const std::string& where) {
   const Attribute attribute(check(H5Aopen(object, name, H5P_DEFAULT), where, "H5Aopen"));
-  const Datatype type(H5Aget_type(attribute.get()));
+  const TypeHandle type(H5Aget_type(attribute.get()));
   std::string value(H5Tget_size(type.get()), '\0');
   check(H5Aread(attribute.get(), type.get(), value.data()), where, "H5Aread");
   return value.substr(0, value.find('\0'));

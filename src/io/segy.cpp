@@ -98,8 +98,13 @@ Geometry read_geometry(const std::string& path, const std::string& where,
 Geometry broadcast_geometry(const std::string& name, const Communicator& comm,
                             const SegyExpectation& expect, const std::string& where) {
   detail::check_same_text(comm, name, "read_segy");
+  // Rank 0 checks the headers against its expectation; the others' must be the same.
+  Fingerprint expectation;
+  expectation.add(expect.traces.has_value()).add(expect.traces.value_or(0));
+  expectation.add(expect.samples.has_value()).add(expect.samples.value_or(0));
+  expectation.add(expect.sample_interval.has_value()).add(expect.sample_interval.value_or(0.0));
   Geometry g;
-  collective_check(comm, [&] {
+  collective_check(comm, expectation, where + ": the expectation (traces, samples, interval)", [&] {
     if (comm.rank() == 0) g = read_geometry(name, where, expect);
   });
   comm.broadcast(&g.trace0, 1, 0);

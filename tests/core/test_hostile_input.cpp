@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -20,13 +21,17 @@
 
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/stacked_distributed_array.hpp"
+#include "distlops/io/io_config.hpp"
 #include "distlops/io/npy.hpp"
+#include "distlops/io/npz.hpp"
 #include "distlops/operators/dense/matrix_mult.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/local/function_operator.hpp"
 #include "distlops/operators/local/matrix_mult.hpp"
 #include "distlops/operators/reshape.hpp"
+#include "distlops/operators/signal/convolvend.hpp"
 #include "distlops/operators/signal/fft.hpp"
+#include "distlops/operators/signal/poststack.hpp"
 #include "distlops/operators/signal/sliding.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/replicated.hpp"
@@ -34,7 +39,23 @@
 #include "distlops/solvers/cg.hpp"
 #include "distlops/solvers/cgls.hpp"
 #include "distlops/solvers/lsqr.hpp"
+#include "distlops/solvers/proximal/admm.hpp"
+#include "distlops/solvers/proximal/box.hpp"
+#include "distlops/solvers/proximal/composition.hpp"
+#include "distlops/solvers/proximal/euclidean_ball.hpp"
+#include "distlops/solvers/proximal/l1.hpp"
+#include "distlops/solvers/proximal/l2.hpp"
+#include "distlops/solvers/proximal/l21.hpp"
+#include "distlops/solvers/proximal/linearized_admm.hpp"
+#include "distlops/solvers/proximal/primal_dual.hpp"
+#include "distlops/solvers/proximal/proximal_gradient.hpp"
 #include "test_support.hpp"
+#if DISTLOPS_WITH_HDF5
+#include "distlops/io/hdf5.hpp"
+#endif
+#if DISTLOPS_WITH_SEGYIO
+#include "distlops/io/segy.hpp"
+#endif
 
 using namespace distlops;
 using namespace distlops::io;
@@ -759,57 +780,58 @@ std::vector<Kind> stacked_kinds() {
   };
 }
 
+// The scratch directory of this run, the same on every rank (rank 0's process id names it).
+std::filesystem::path scratch(const Communicator& comm) {
+  const long id =
+      comm.allreduce(comm.rank() == 0 ? static_cast<long>(getpid()) : 0L, ReduceOp::sum);
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("distlops_hostile_" + std::to_string(id));
+  collective_check(comm, [&] { std::filesystem::create_directories(dir); });
+  return dir;
+}
+
 std::vector<Kind> io_kinds() {
-  auto scratch = [](const Communicator& comm) {
-    // Rank 0's process id names the directory of this run on every rank.
-    const long id =
-        comm.allreduce(comm.rank() == 0 ? static_cast<long>(getpid()) : 0L, ReduceOp::sum);
-    const std::filesystem::path dir =
-        std::filesystem::temp_directory_path() / ("distlops_hostile_" + std::to_string(id));
-    collective_check(comm, [&] { std::filesystem::create_directories(dir); });
-    return dir;
-  };
   return {
       {"read_npy: missing file", false,
-       [=](const Communicator& comm, bool bad) {
+       [](const Communicator& comm, bool bad) {
          const std::filesystem::path dir = scratch(comm);
          write_npy(dir / "a.npy", ones(Layouts(comm).vector));
          (void)read_npy<double>(dir / (bad ? "missing.npy" : "a.npy"), comm);
        }},
       {"read_npy: layout of another shape", false,
-       [=](const Communicator& comm, bool bad) {
+       [](const Communicator& comm, bool bad) {
          const std::filesystem::path dir = scratch(comm);
          const Layouts l(comm);
          write_npy(dir / "b.npy", ones(l.vector));
          (void)read_npy<double>(dir / "b.npy", bad ? l.longer : l.vector);
        }},
       {"read_npy: file name differs", true,
-       [=](const Communicator& comm, bool bad) {
+       [](const Communicator& comm, bool bad) {
          const std::filesystem::path dir = scratch(comm);
          write_npy(dir / "c.npy", ones(Layouts(comm).vector));
          write_npy(dir / "d.npy", ones(Layouts(comm).longer));
          (void)read_npy<double>(dir / (bad ? "d.npy" : "c.npy"), comm);
        }},
       {"write_npy: path differs", true,
-       [=](const Communicator& comm, bool bad) {
+       [](const Communicator& comm, bool bad) {
          const std::filesystem::path dir = scratch(comm);
          write_npy(dir / (bad ? "f.npy" : "g.npy"), ones(Layouts(comm).vector));
        }},
       {"write_npy: array of another layout", true,
-       [=](const Communicator& comm, bool bad) {
+       [](const Communicator& comm, bool bad) {
          const std::filesystem::path dir = scratch(comm);
          const Layouts l(comm);
          write_npy(dir / "h.npy", ones(bad ? l.shifted : l.flat));
        }},
       {"write_npy: array of another layout on a rank that owns nothing", true,
-       [=](const Communicator& comm, bool bad) {
+       [](const Communicator& comm, bool bad) {
          const std::filesystem::path dir = scratch(comm);
          const Layout source = bad_ranks_own_nothing(comm, bad);
          const Layout by_columns(comm, source.global_shape(), Partition::SCATTER, 1);
          write_npy(dir / "i.npy", ones(bad ? source : by_columns));
        }},
       {"write_npy: directory missing", false,
-       [=](const Communicator& comm, bool bad) {
+       [](const Communicator& comm, bool bad) {
          const std::filesystem::path dir = scratch(comm);
          write_npy(dir / (bad ? "no/such/dir/e.npy" : "e.npy"), ones(Layouts(comm).vector));
        }},
@@ -892,6 +914,512 @@ std::vector<Kind> user_code_kinds() {
   };
 }
 
+#if DISTLOPS_WITH_SEGYIO
+// A post-stack SEG-Y file of `traces` traces of `samples` zero samples (IEEE floats, format 5),
+// written by rank 0: a 3200-byte text header, the 400-byte binary header (big-endian sample
+// interval in microseconds, samples per trace, format), then each trace's 240-byte header
+// (samples and interval again) and samples.
+void write_segy_file(const Communicator& comm, const std::filesystem::path& path, int traces,
+                     int samples, int interval_us) {
+  collective_check(comm, [&] {
+    if (comm.rank() != 0) return;
+    std::vector<unsigned char> bytes(3600 + std::size_t(traces) * (240 + 4 * std::size_t(samples)),
+                                     0);
+    std::fill_n(bytes.begin(), 3200, ' ');
+    auto put16 = [&](std::size_t at, int value) {
+      bytes[at] = static_cast<unsigned char>((value >> 8) & 0xff);
+      bytes[at + 1] = static_cast<unsigned char>(value & 0xff);
+    };
+    put16(3200 + 16, interval_us);
+    put16(3200 + 20, samples);
+    put16(3200 + 24, 5);
+    for (int t = 0; t < traces; ++t) {
+      const std::size_t header = 3600 + std::size_t(t) * (240 + 4 * std::size_t(samples));
+      put16(header + 114, samples);
+      put16(header + 116, interval_us);
+    }
+    std::FILE* file = std::fopen(path.c_str(), "wb");
+    if (!file) throw std::runtime_error("cannot write " + path.string());
+    const std::size_t written = std::fwrite(bytes.data(), 1, bytes.size(), file);
+    std::fclose(file);
+    if (written != bytes.size()) throw std::runtime_error("cannot write " + path.string());
+  });
+}
+#endif
+
+// Files of other formats than .npy and the solvers' checkpoints.
+std::vector<Kind> file_format_kinds() {
+  auto cgls_checkpoint = [](const Communicator& comm, const std::filesystem::path& dir, int every,
+                            bool resume) {
+    CglsOptions<Array> options;
+    options.niter = 2;
+    options.checkpoint.directory = dir.string();
+    options.checkpoint.every = every;
+    options.checkpoint.resume = resume;
+    (void)cgls(FirstDerivative<double>(Layouts(comm).matrix, {.axis = 1}),
+               ones(Layouts(comm).matrix), options);
+  };
+  std::vector<Kind> kinds = {
+      {"read_npz: missing file", false,
+       [](const Communicator& comm, bool bad) {
+         (void)read_npz<double>(scratch(comm) / (bad ? "missing.npz" : "missing_too.npz"), "a",
+                                comm);
+       }},
+      {"read_npz: not an archive", false,
+       [](const Communicator& comm, bool bad) {
+         const std::filesystem::path dir = scratch(comm);
+         write_npy(dir / "npz_a.npy", ones(Layouts(comm).vector));
+         (void)read_npz<double>(dir / (bad ? "npz_a.npy" : "npz_missing.npz"), "a", comm);
+       }},
+      {"npz_members: path differs", true,
+       [](const Communicator& comm, bool bad) {
+         (void)npz_members(scratch(comm) / (bad ? "p.npz" : "q.npz"), comm);
+       }},
+      {"checkpoint: directory differs", true,
+       [=](const Communicator& comm, bool bad) {
+         const std::filesystem::path dir = scratch(comm);
+         cgls_checkpoint(comm, dir / (bad ? "ck_a" : "ck_b"), 1, false);
+       }},
+      {"checkpoint: negative interval", false,
+       [=](const Communicator& comm, bool bad) {
+         cgls_checkpoint(comm, scratch(comm) / "ck_c", bad ? -1 : 1, false);
+       }},
+      {"checkpoint: resume from a directory without one", false,
+       [=](const Communicator& comm, bool bad) {
+         cgls_checkpoint(comm, scratch(comm) / "ck_none", 0, bad);
+       }},
+  };
+#if DISTLOPS_WITH_HDF5
+  const std::vector<Kind> hdf5 = {
+      {"read_hdf5: missing dataset", false,
+       [](const Communicator& comm, bool bad) {
+         const std::filesystem::path dir = scratch(comm);
+         write_hdf5(dir / "a.h5", ones(Layouts(comm).vector));
+         (void)read_hdf5<double>(dir / "a.h5", Layouts(comm).vector, bad ? "other" : "data");
+       }},
+      {"read_hdf5: dataset name differs", true,
+       [](const Communicator& comm, bool bad) {
+         const std::filesystem::path dir = scratch(comm);
+         write_hdf5(dir / "b.h5", ones(Layouts(comm).vector), "x");
+         write_hdf5(dir / "c.h5", ones(Layouts(comm).vector), "y");
+         (void)read_hdf5<double>(dir / (bad ? "c.h5" : "b.h5"), Layouts(comm).vector,
+                                 bad ? "y" : "x");
+       }},
+      {"read_hdf5: layout of another shape", false,
+       [](const Communicator& comm, bool bad) {
+         const std::filesystem::path dir = scratch(comm);
+         const Layouts l(comm);
+         write_hdf5(dir / "d.h5", ones(l.vector));
+         (void)read_hdf5<double>(dir / "d.h5", bad ? l.longer : l.vector);
+       }},
+      {"write_hdf5: dataset name differs", true,
+       [](const Communicator& comm, bool bad) {
+         write_hdf5(scratch(comm) / "e.h5", ones(Layouts(comm).vector), bad ? "u" : "v");
+       }},
+  };
+  kinds.insert(kinds.end(), hdf5.begin(), hdf5.end());
+#endif
+#if DISTLOPS_WITH_SEGYIO
+  const std::vector<Kind> segy = {
+      {"read_segy: expected trace count differs", true,
+       [](const Communicator& comm, bool bad) {
+         const std::filesystem::path path = scratch(comm) / "a.sgy";
+         write_segy_file(comm, path, 6, 5, 4000);
+         (void)read_segy(path, comm, {.traces = bad ? 7 : 6});
+       }},
+      {"read_segy: expected sample interval differs", true,
+       [](const Communicator& comm, bool bad) {
+         const std::filesystem::path path = scratch(comm) / "b.sgy";
+         write_segy_file(comm, path, 6, 5, 4000);
+         (void)read_segy(path, comm, {.sample_interval = bad ? 0.002 : 0.004});
+       }},
+      {"read_segy: missing file", false,
+       [](const Communicator& comm, bool bad) {
+         const std::filesystem::path dir = scratch(comm);
+         write_segy_file(comm, dir / "c.sgy", 6, 5, 4000);
+         (void)read_segy(dir / (bad ? "missing.sgy" : "c.sgy"), comm);
+       }},
+      {"read_segy: layout of another shape", false,
+       [](const Communicator& comm, bool bad) {
+         const std::filesystem::path path = scratch(comm) / "d.sgy";
+         write_segy_file(comm, path, 6, 5, 4000);
+         (void)read_segy(path, Layout(comm, {bad ? 7 : 6, 5}));
+       }},
+  };
+  kinds.insert(kinds.end(), segy.begin(), segy.end());
+#endif
+  return kinds;
+}
+
+// Operators built from windows, convolutions and the post-stack model, and Reshape.
+std::vector<Kind> signal_operator_kinds() {
+  const std::vector<double> identity9 = [] {
+    std::vector<double> a(9, 0.0);
+    a[0] = a[4] = a[8] = 1.0;
+    return a;
+  }();
+  const std::vector<double> wavelet{0.25, 0.5, 0.25};
+  return {
+      // Five windows of 3 samples, 3 model samples each.
+      {"Sliding1D: data shorter than a window", false,
+       [=](const Communicator& comm, bool bad) {
+         (void)Sliding1D<double>(local::MatrixMult<double>(3, 3, identity9), comm, 15, bad ? 2 : 15,
+                                 3, 0, Taper::none);
+       }},
+      {"Sliding1D: taper differs", true,
+       [=](const Communicator& comm, bool bad) {
+         (void)Sliding1D<double>(local::MatrixMult<double>(3, 3, identity9), comm, 15, 15, 3, 0,
+                                 bad ? Taper::hanning : Taper::none);
+       }},
+      {"Sliding2D: negative overlap", false,
+       [=](const Communicator& comm, bool bad) {
+         (void)Sliding2D<double>(local::MatrixMult<double>(3, 3, identity9), comm, {15, 1}, {15, 1},
+                                 3, bad ? -1 : 0, Taper::none);
+       }},
+      {"Patch2D: taper differs", true,
+       [=](const Communicator& comm, bool bad) {
+         (void)Patch2D<double>(local::MatrixMult<double>(3, 3, identity9), comm, {9, 1}, {9, 1},
+                               {3, 1}, {0, 0}, {3, 1}, bad ? Taper::hanning : Taper::none);
+       }},
+      {"Convolve2D: a 1-d filter", false,
+       [=](const Communicator& comm, bool bad) {
+         const std::vector<double> h(bad ? 3 : 9, 0.1);
+         (void)Convolve2D<double>(Layouts(comm).matrix, h, bad ? Shape{3} : Shape{3, 3});
+       }},
+      {"ConvolveND: offset differs", true,
+       [=](const Communicator& comm, bool bad) {
+         const std::vector<double> h(9, 0.1);
+         (void)ConvolveND<double>(Layouts(comm).matrix, h, {3, 3}, {bad ? 0 : 1, 1});
+       }},
+      {"ConvolveND: filter differs", true,
+       [=](const Communicator& comm, bool bad) {
+         const std::vector<double> h(9, bad ? 0.2 : 0.1);
+         (void)ConvolveND<double>(Layouts(comm).matrix, h, {3, 3});
+       }},
+      {"PoststackLinearModelling: empty wavelet", false,
+       [=](const Communicator& comm, bool bad) {
+         const std::vector<double> w = bad ? std::vector<double>{} : wavelet;
+         (void)PoststackLinearModelling<double>(w, Layouts(comm).matrix);
+       }},
+      {"PoststackLinearModelling: wavelet differs", true,
+       [=](const Communicator& comm, bool bad) {
+         const std::vector<double> w{0.25, bad ? 0.6 : 0.5, 0.25};
+         (void)PoststackLinearModelling<double>(w, Layouts(comm).matrix);
+       }},
+      {"Reshape: a target of other local sizes", false,
+       [](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         (void)Reshape<double>(l.flat, bad ? l.shifted : l.flat);
+       }},
+      {"Reshape: target differs", true,
+       [](const Communicator& comm, bool bad) {
+         // (9, 2, 2) split along axis 0 holds the same elements per rank as (9, 4).
+         const Layouts l(comm);
+         const Layout cube(comm, {9, 2, 2});
+         (void)Reshape<double>(l.matrix, bad ? cube : l.matrix).apply(ones(l.matrix)).norm();
+       }},
+  };
+}
+
+// The proximal operators: bad parameters on some ranks (checked at the first call, since a
+// constructor cannot tell the other ranks), arguments that differ between ranks, and the
+// proximal solvers given such operators.
+std::vector<Kind> proximal_kinds() {
+  using L1Op = L1<Array>;
+  auto call = [](const char* name, bool differs_only, auto body) {
+    return Kind{name, differs_only, [=](const Communicator& comm, bool bad) {
+                  const Layouts l(comm);
+                  Array x(l.vector);
+                  fill_random(x, 5);
+                  body(l, x, bad);
+                }};
+  };
+  auto pg_options = [] {
+    ProximalGradientOptions<Array> options;
+    options.niter = 4;
+    options.tol = 1e-12;
+    options.tau = 0.5;
+    return options;
+  };
+  return {
+      call("prox: negative tau", false,
+           [](const Layouts&, const Array& x, bool bad) { (void)L1Op(0.1).prox(x, bad ? -1 : 1); }),
+      call("prox: NaN tau", false,
+           [](const Layouts&, const Array& x, bool bad) {
+             (void)L2<Array>(0.5).prox(x, bad ? kNaN : 1.0);
+           }),
+      call("prox: tau differs", true,
+           [](const Layouts&, const Array& x, bool bad) {
+             (void)L1Op(0.1).prox(x, bad ? 0.5 : 1.0);
+           }),
+      call("prox_conjugate: tau differs", true,
+           [](const Layouts&, const Array& x, bool bad) {
+             (void)EuclideanBall<Array>(1.0).prox_conjugate(x, bad ? 0.5 : 1.0);
+           }),
+      call("prox: out of another layout", false,
+           [](const Layouts& l, const Array& x, bool bad) {
+             Array out = ones(bad ? l.longer : l.vector);
+             L1Op(0.1).prox(x, 1.0, out);
+           }),
+      call("gradient: out of another layout", false,
+           [](const Layouts& l, const Array& x, bool bad) {
+             Array out = ones(bad ? l.longer : l.vector);
+             L2<Array>(0.5).gradient(x, out);
+           }),
+      call("L1: weights of another layout", false,
+           [](const Layouts& l, const Array& x, bool bad) {
+             (void)L1Op(ones(bad ? l.longer : l.vector), 0.1).prox(x, 1.0);
+           }),
+      call("L1: negative sigma", false,
+           [](const Layouts&, const Array& x, bool bad) { (void)L1Op(bad ? -0.1 : 0.1).value(x); }),
+      call("L1: sigma differs", true,
+           [](const Layouts&, const Array& x, bool bad) { (void)L1Op(bad ? 0.2 : 0.1).value(x); }),
+      call("L1: a schedule that throws", false,
+           [](const Layouts&, const Array& x, bool bad) {
+             const L1Op f([bad](int k) {
+               if (bad && k > 0) throw std::runtime_error("the user's schedule failed");
+               return 0.1;
+             });
+             (void)f.prox(x, 1.0);
+           }),
+      call("L2: b of another layout", false,
+           [](const Layouts& l, const Array& x, bool bad) {
+             (void)L2<Array>(ones(bad ? l.longer : l.vector), 1.0).prox(x, 1.0);
+           }),
+      call("L2: sigma differs", true,
+           [](const Layouts&, const Array& x, bool bad) {
+             (void)L2<Array>(bad ? 2.0 : 1.0).gradient(x);
+           }),
+      call("L2: x outside the operator's domain", false,
+           [](const Layouts& l, const Array&, bool bad) {
+             const LinearOperator<double> op = FirstDerivative<double>(l.longer);
+             (void)L2<Array>(op, ones(op.range()), 1.0).value(ones(bad ? l.vector : l.longer));
+           }),
+      call("Box: lower above upper", false,
+           [](const Layouts&, const Array& x, bool bad) {
+             (void)Box<Array>(bad ? 1.0 : -1.0, bad ? -1.0 : 1.0).prox(x, 1.0);
+           }),
+      call("Box: bounds differ", true,
+           [](const Layouts&, const Array& x, bool bad) {
+             (void)Box<Array>(-1.0, bad ? 2.0 : 1.0).value(x);
+           }),
+      call("Box: element-wise bounds crossed in a bad rank's elements", false,
+           [](const Layouts& l, const Array& x, bool bad) {
+             Array lower = ones(l.vector);
+             for (Index i = 0; bad && i < lower.local_size(); ++i)
+               lower.data()[i] = 3.0;
+             (void)Box<Array>(lower, Array(l.vector, 2.0)).prox(x, 1.0);
+           }),
+      call("EuclideanBall: negative radius", false,
+           [](const Layouts&, const Array& x, bool bad) {
+             (void)EuclideanBall<Array>(bad ? -1.0 : 1.0).prox(x, 1.0);
+           }),
+      call("EuclideanBall: centre of another layout", false,
+           [](const Layouts& l, const Array& x, bool bad) {
+             (void)EuclideanBall<Array>(ones(bad ? l.longer : l.vector), 1.0).value(x);
+           }),
+      call("EuclideanBall: radius differs", true,
+           [](const Layouts&, const Array& x, bool bad) {
+             (void)EuclideanBall<Array>(bad ? 2.0 : 1.0).prox(x, 1.0);
+           }),
+      call("Precomposed: a = 0", false,
+           [](const Layouts&, const Array& x, bool bad) {
+             (void)Precomposed<Array>(L1Op(0.1), bad ? 0.0 : 2.0).prox(x, 1.0);
+           }),
+      call("Postcomposed: an inner function with a bad parameter", false,
+           [](const Layouts&, const Array& x, bool bad) {
+             (void)Postcomposed<Array>(L1Op(bad ? -1.0 : 1.0), 2.0).value(x);
+           }),
+      call("Postcomposed: s differs", true,
+           [](const Layouts&, const Array& x, bool bad) {
+             (void)Postcomposed<Array>(L1Op(0.1), bad ? 3.0 : 2.0).prox(x, 1.0);
+           }),
+      {"L21: components of different layouts", false,
+       [](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         const Stacked x({ones(l.vector), ones(bad ? l.longer : l.vector)});
+         (void)L21<Stacked>(0.1).prox(x, 1.0);
+       }},
+      {"L21: sigma differs", true,
+       [](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         const Stacked x({ones(l.vector), ones(l.vector)});
+         (void)L21<Stacked>(bad ? 0.2 : 0.1).value(x);
+       }},
+      call("proximal_gradient: g's sigma differs (with a tolerance)", true,
+           [=](const Layouts&, const Array& x, bool bad) {
+             (void)proximal_gradient(L2<Array>(x, 1.0), L1Op(bad ? 1.0 : 0.0), x, pg_options());
+           }),
+      call("proximal_gradient: g built with a negative sigma", false,
+           [=](const Layouts&, const Array& x, bool bad) {
+             (void)proximal_gradient(L2<Array>(x, 1.0), L1Op(bad ? -1.0 : 1.0), x, pg_options());
+           }),
+      call("proximal_gradient: f's b of another layout", false,
+           [=](const Layouts& l, const Array& x, bool bad) {
+             (void)proximal_gradient(L2<Array>(ones(bad ? l.longer : l.vector), 1.0), L1Op(0.1), x,
+                                     pg_options());
+           }),
+      call("admm: g's radius differs", true,
+           [](const Layouts& l, const Array& x, bool bad) {
+             const LinearOperator<double> identity = Reshape<double>(l.vector, l.vector);
+             AdmmOptions<Array> options;
+             options.niter = 2;
+             (void)admm(EuclideanBall<Array>(bad ? 2.0 : 1.0), identity, x, identity, x, options);
+           }),
+      call("primal_dual: f of another kind", true,
+           [](const Layouts&, const Array& x, bool bad) {
+             const LinearOperator<double> k = FirstDerivative<double>(x.layout());
+             PrimalDualOptions<Array> options;
+             options.niter = 2;
+             options.tau = options.sigma = 0.4;
+             options.check_steps = false;
+             const L2<Array> l2(x, 1.0);
+             const L1Op l1(1.0);
+             const ProxOperator<Array>& f = bad ? static_cast<const ProxOperator<Array>&>(l1) : l2;
+             (void)primal_dual(f, L1Op(0.1), k, x, options);
+           }),
+      call("linearized_admm: g with a negative radius", false,
+           [](const Layouts&, const Array& x, bool bad) {
+             const LinearOperator<double> a = FirstDerivative<double>(x.layout());
+             LinearizedAdmmOptions<Array> options;
+             options.niter = 2;
+             options.mu = 0.1;
+             options.check_steps = false;
+             (void)linearized_admm(L2<Array>(x, 1.0), EuclideanBall<Array>(bad ? -1.0 : 1.0), a, x,
+                                   options);
+           }),
+  };
+}
+
+// A user's operator, y = 2 x, that throws where `bad`. With `collective` the others compute a
+// norm of their own inside it, a collective the failing rank never reaches.
+class UserScaling final : public LinearOperatorBase<Array> {
+ public:
+  UserScaling(const Layout& layout, bool bad, bool collective)
+      : LinearOperatorBase(layout, layout, "UserScaling"), bad_(bad), collective_(collective) {}
+  void forward(const Array& x, Array& y) const override { scale(x, y); }
+  void adjoint(const Array& y, Array& x) const override { scale(y, x); }
+
+ private:
+  void scale(const Array& in, Array& out) const {
+    if (bad_) throw std::runtime_error("the user's operator failed on this rank");
+    if (!collective_) {
+      for (Index i = 0; i < in.local_size(); ++i)
+        out.data()[i] = 2.0 * in.data()[i];
+      return;
+    }
+    out.copy_from(in).scale(2.0);
+    (void)out.norm();
+  }
+  bool bad_, collective_;
+};
+
+// A user's proximal operator: prox copies x, value is ||x||^2 / 2; with `bad` prox throws (after
+// the others reach a norm of their own when `collective`) or value returns another number.
+class UserProx final : public ProxOperator<Array> {
+ public:
+  enum class Failure { none, prox_throws, value_differs };
+  UserProx(Failure failure, bool collective) : failure_(failure), collective_(collective) {}
+  std::string name() const override { return "UserProx"; }
+  std::shared_ptr<const ProxOperator<Array>> clone() const override {
+    return std::make_shared<UserProx>(*this);
+  }
+
+ protected:
+  double do_value(const Array& x) const override {
+    const double norm = x.norm();
+    return 0.5 * norm * norm + (failure_ == Failure::value_differs ? 1.0 : 0.0);
+  }
+  void do_prox(const Array& x, double, Array& out) const override {
+    if (failure_ == Failure::prox_throws) throw std::runtime_error("the user's prox failed");
+    if (!collective_) {
+      std::copy_n(x.data(), x.local_size(), out.data());
+      return;
+    }
+    out.copy_from(x);
+    (void)out.norm();
+  }
+
+ private:
+  Failure failure_;
+  bool collective_;
+};
+
+// Code of the user's inside the library: operators, proximal operators and callbacks that
+// throw on some ranks, or return values that differ, where the others go on to a collective.
+std::vector<Kind> extension_kinds() {
+  auto cg_on = [](const Communicator& comm, bool bad, bool collective) {
+    const Layouts l(comm);
+    const auto op = LinearOperator<double>::make<UserScaling>(l.vector, bad, collective);
+    CgOptions<Array> options;
+    options.niter = 3;
+    (void)cg(op, ones(l.vector), options);
+  };
+  auto pg_with = [](const Communicator& comm, UserProx::Failure failure, bool collective) {
+    const Layouts l(comm);
+    const Array b = ones(l.vector);
+    ProximalGradientOptions<Array> options;
+    options.niter = 3;
+    options.tau = 0.5;
+    (void)proximal_gradient(L2<Array>(b, 1.0), UserProx(failure, collective), b, options);
+  };
+  using Failure = UserProx::Failure;
+  return {
+      {"user operator: forward throws inside cg", false,
+       [=](const Communicator& comm, bool bad) { cg_on(comm, bad, false); }},
+      {"user operator: throws where the others reach a norm of their own inside cg", false,
+       [=](const Communicator& comm, bool bad) { cg_on(comm, bad, true); }},
+      {"user operator: adjoint throws inside cgls", false,
+       [](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         const auto op = LinearOperator<double>::make<UserScaling>(l.vector, bad, false);
+         (void)cgls(op, ones(l.vector));
+       }},
+      {"user operator: throws in a plain apply", false,
+       [](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         const auto op = LinearOperator<double>::make<UserScaling>(l.vector, bad, false);
+         (void)op.apply(ones(l.vector)).norm();
+       }},
+      {"user operator: throws inside a sum with a library operator", false,
+       [](const Communicator& comm, bool bad) {
+         const Layouts l(comm);
+         const auto op = LinearOperator<double>::make<UserScaling>(l.vector, bad, true) +
+                         FirstDerivative<double>(l.vector);
+         (void)op.apply(ones(l.vector)).norm();
+       }},
+      {"user prox: prox throws inside proximal_gradient", false,
+       [=](const Communicator& comm, bool bad) {
+         pg_with(comm, bad ? Failure::prox_throws : Failure::none, false);
+       }},
+      {"user prox: throws where the others reach a norm of their own", false,
+       [=](const Communicator& comm, bool bad) {
+         pg_with(comm, bad ? Failure::prox_throws : Failure::none, true);
+       }},
+      {"user prox: value differs", true,
+       [=](const Communicator& comm, bool bad) {
+         pg_with(comm, bad ? Failure::value_differs : Failure::none, false);
+       }},
+      {"user prox: prox throws outside a solver", false,
+       [](const Communicator& comm, bool bad) {
+         const Array x = ones(Layouts(comm).vector);
+         (void)UserProx(bad ? Failure::prox_throws : Failure::none, true).prox(x, 1.0).norm();
+       }},
+      {"user callback: throws inside proximal_gradient", false,
+       [](const Communicator& comm, bool bad) {
+         const Array b = ones(Layouts(comm).vector);
+         ProximalGradientOptions<Array> options;
+         options.niter = 3;
+         options.tau = 0.5;
+         options.callback = [bad](int, const Array&, double, double) {
+           if (bad) throw std::runtime_error("the user's callback failed");
+           return CallbackAction::proceed;
+         };
+         (void)proximal_gradient(L2<Array>(b, 1.0), L1<Array>(0.1), b, options);
+       }},
+  };
+}
+
 void report(const Tally& tally, const char* family) {
   const Communicator comm = world();
   if (comm.rank() == 0) {
@@ -938,9 +1466,28 @@ TEST_CASE("hostile input: user code inside operators", "[hostile]") {
   report(tally, "user code");
 }
 
+TEST_CASE("hostile input: user operators, proximal operators and callbacks", "[hostile]") {
+  Tally tally;
+  run_kinds(extension_kinds(), tally);
+  report(tally, "extension points");
+}
+
+TEST_CASE("hostile input: proximal operators and solvers", "[hostile]") {
+  Tally tally;
+  run_kinds(proximal_kinds(), tally);
+  report(tally, "proximal");
+}
+
+TEST_CASE("hostile input: windows, convolutions, post-stack and Reshape", "[hostile]") {
+  Tally tally;
+  run_kinds(signal_operator_kinds(), tally);
+  report(tally, "signal operators");
+}
+
 TEST_CASE("hostile input: files", "[hostile]") {
   Tally tally;
   run_kinds(io_kinds(), tally);
+  run_kinds(file_format_kinds(), tally);
   report(tally, "files");
   const Communicator comm = world();
   const long id =

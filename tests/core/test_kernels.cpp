@@ -9,11 +9,11 @@
 #include <limits>
 #include <random>
 
+#include "../../solvers/slot_kernels.hpp"
 #include "distlops/core/buffer.hpp"
 #include "distlops/core/fused_kernels.hpp"
 #include "distlops/core/kernels.hpp"
 #include "distlops/core/pointwise.hpp"
-#include "distlops/solvers/detail/slot_kernels.hpp"
 #include "spaces.hpp"
 #include "test_support.hpp"
 

@@ -332,6 +332,7 @@ TEST_CASE("ranks that share a device are found, and NCCL only where it can serve
     CHECK(verdict.shared());
     CHECK(verdict.first_rank == 1);
     CHECK(verdict.second_rank == 3);
+    CHECK(verdict.most_ranks_on_one_device == 2);
     CHECK_FALSE(verdict.nccl_possible);
   }
   SECTION("NCCL 2.30 serves a shared device only with the variable set on every rank") {
@@ -340,6 +341,7 @@ TEST_CASE("ranks that share a device are found, and NCCL only where it can serve
     CHECK(verdict.shared());
     CHECK(verdict.first_rank == 0);
     CHECK(verdict.second_rank == 1);
+    CHECK(verdict.most_ranks_on_one_device == 4);
     CHECK(verdict.nccl_possible);
     reports[2].multi_rank_gpu_enabled = 0;
     CHECK_FALSE(assess_device_sharing(reports).nccl_possible);
@@ -347,6 +349,25 @@ TEST_CASE("ranks that share a device are found, and NCCL only where it can serve
     CHECK_FALSE(assess_device_sharing(reports).nccl_possible);
     reports[2] = report(0, 23101, true);
     CHECK(assess_device_sharing(reports).nccl_possible);
+  }
+  SECTION("the most ranks on one device, counted over devices shared unevenly") {
+    const std::vector<DeviceReport> reports{report(3, v2_30, true), report(5, v2_30, true),
+                                            report(5, v2_30, true), report(3, v2_30, true),
+                                            report(5, v2_30, true), report(7, v2_30, true)};
+    const auto verdict = assess_device_sharing(reports);
+    CHECK(verdict.first_rank == 0);
+    CHECK(verdict.second_rank == 3);
+    CHECK(verdict.most_ranks_on_one_device == 3);
+    CHECK(assess_device_sharing(std::span<const DeviceReport>(reports.data(), 2))
+              .most_ranks_on_one_device == 1);
+  }
+  SECTION("ranks that share a device split half of its multiprocessors for NCCL's channels") {
+    CHECK(detail::nccl_channel_limit(132, 1) == 0);  // no sharing: NCCL's own choice
+    CHECK(detail::nccl_channel_limit(132, 2) == 33);
+    CHECK(detail::nccl_channel_limit(132, 4) == 16);
+    CHECK(detail::nccl_channel_limit(132, 3) == 22);
+    CHECK(detail::nccl_channel_limit(4, 4) == 1);  // at least one channel each
+    CHECK(detail::nccl_channel_limit(8, 64) == 1);
   }
   SECTION("NCCL_MULTI_RANK_GPU_ENABLE is on for a positive integer only") {
     const char* saved = std::getenv("NCCL_MULTI_RANK_GPU_ENABLE");

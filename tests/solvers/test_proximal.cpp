@@ -409,7 +409,7 @@ TEMPLATE_TEST_CASE("L1 with a schedule of sigma: the k-th prox call uses sigma(k
   expect_everywhere<InvalidArgument>(
       x.communicator(), [&] { (void)falling.prox(x, 1.0); }, "the schedule gave sigma(2)");
   expect_everywhere<InvalidArgument>(
-      x.communicator(), [&] { L1<V>(std::function<double(int)>{}); }, "schedule");
+      x.communicator(), [&] { L1<V>(std::function<double(int)>{}).prox(x, 1.0); }, "schedule");
 }
 
 TEST_CASE("L21: one object serves arrays of changing layouts", "[proximal][l21]") {
@@ -453,10 +453,14 @@ TEST_CASE("proximal operators: bad input raises on every rank", "[proximal][erro
   D short_weights(Layout(comm, {7}), 1.0);
   expect_everywhere<ShapeMismatch>(
       comm, [&] { L1<D>(short_weights, 1.0).prox(x, 1.0); }, "the weights");
+  // Constructors communicate nothing and raise nothing: the first call reports a parameter out
+  // of range, on every rank.
+  CHECK_NOTHROW(L1<D>(-1.0));
+  CHECK_NOTHROW(Box<D>(1.0, 0.0));
   expect_everywhere<InvalidArgument>(
-      comm, [&] { L1<D>(-1.0); }, "sigma must be");
+      comm, [&] { L1<D>(-1.0).prox(x, 1.0); }, "sigma must be");
   expect_everywhere<InvalidArgument>(
-      comm, [&] { Box<D>(1.0, 0.0); }, "lower <= upper");
+      comm, [&] { (void)Box<D>(1.0, 0.0).value(x); }, "lower <= upper");
   // Element-wise bounds crossed on the last element only (owned by one rank), NaN in one
   // element, and bounds of another layout.
   const D lower(layout, 0.0), upper(layout, 1.0);
@@ -465,24 +469,24 @@ TEST_CASE("proximal operators: bad input raises on every rank", "[proximal][erro
   crossed_global[7] = 2.0;
   crossed.assign_global(crossed_global);
   expect_everywhere<InvalidArgument>(
-      comm, [&] { Box<D>(crossed, upper); }, "a lower bound above its upper bound");
+      comm, [&] { Box<D>(crossed, upper).prox(x, 1.0); }, "a lower bound above its upper bound");
   D with_nan = upper.copy();
   std::vector<double> nan_global(8, 1.0);
   nan_global[3] = std::nan("");
   with_nan.assign_global(nan_global);
   expect_everywhere<InvalidArgument>(
-      comm, [&] { Box<D>(lower, with_nan); }, "NaN");
+      comm, [&] { Box<D>(lower, with_nan).prox(x, 1.0); }, "NaN");
   D other_bounds(Layout(comm, {9}), 1.0);
   expect_everywhere<ShapeMismatch>(
-      comm, [&] { Box<D>(lower, other_bounds); }, "the upper bounds");
+      comm, [&] { Box<D>(lower, other_bounds).prox(x, 1.0); }, "the upper bounds");
   expect_everywhere<ShapeMismatch>(
       comm, [&] { Box<D>(other_bounds, other_bounds).prox(x, 1.0); }, "the bounds");
   expect_everywhere<InvalidArgument>(
-      comm, [&] { EuclideanBall<D>(-1.0); }, "radius");
+      comm, [&] { EuclideanBall<D>(-1.0).prox(x, 1.0); }, "radius");
   expect_everywhere<InvalidArgument>(
-      comm, [&] { Precomposed<D>(l1, 0.0); }, "non-zero");
+      comm, [&] { Precomposed<D>(l1, 0.0).prox(x, 1.0); }, "non-zero");
   expect_everywhere<InvalidArgument>(
-      comm, [&] { Postcomposed<D>(l1, -2.0); }, "positive");
+      comm, [&] { (void)Postcomposed<D>(l1, -2.0).value(x); }, "positive");
   expect_everywhere<InvalidArgument>(
       comm, [&] { l1.gradient(x); }, "not differentiable");
   const S mixed(std::vector<D>{D(layout, 1.0), D(Layout(comm, {9}), 1.0)});
@@ -492,5 +496,5 @@ TEST_CASE("proximal operators: bad input raises on every rank", "[proximal][erro
   const auto op =
       BasicLinearOperator<D, D>::make<DenseOperator<D, D>>(m, layout, Layout(comm, {5}));
   expect_everywhere<ShapeMismatch>(
-      comm, [&] { L2<D>(op, x, 1.0); }, "b is expected");
+      comm, [&] { L2<D>(op, x, 1.0).prox(x, 1.0); }, "b is expected");
 }

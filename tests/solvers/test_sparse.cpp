@@ -5,6 +5,7 @@
 // threshold decay), eigenvalue estimates against Eigen's eigensolvers and the thresholding
 // kernels against PyLops' rules, and ISTA and FISTA on stacked operators, in every memory space;
 // numbers produced by PyLops itself, the stopping rules, breakdowns and bad input.
+#include "../../solvers/threshold_kernels.hpp"
 #include "distlops/core/buffer.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/stacked.hpp"

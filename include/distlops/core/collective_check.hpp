@@ -58,11 +58,24 @@ namespace detail {
 /// rank). Otherwise, when `fingerprint` is given and its value differs between ranks, every
 /// rank throws InvalidArgument saying that `subject` differs between ranks and naming the
 /// first rank whose value differs from rank 0's.
+///
+/// A failure that is itself the error (the same exception object) an agreement over the same
+/// communicator raised on this thread (it left a nested agreement, one inside user code, say)
+/// is raised again at once,
+/// without communicating: every rank of that agreement holds it already, and a rank whose user
+/// code threw before reaching the nested agreement took part in it from its own outer one.
 void agree_on_verdict(const Communicator& comm, const std::exception_ptr& local_failure,
                       const Fingerprint* fingerprint, std::string_view subject);
 
+/// Raises again the error the last agreement on this thread raised when `message` is its
+/// message and no agreement has started since (an agreed error that crossed foreign code, a
+/// Python frame, as text only); returns otherwise.
+void rethrow_if_agreed(std::string_view message);
+
 /// Whether the calling thread is inside an AgreedOperands scope.
 bool operands_agreed();
+/// Sets whether it is; returns the previous setting.
+bool set_operands_agreed(bool agreed);
 }  // namespace detail
 
 /// While an object of this type lives, the operands that array operations and operator
@@ -107,6 +120,33 @@ void collective_check(const Communicator& comm, const Fingerprint& fingerprint,
     failure = std::current_exception();
   }
   detail::agree_on_verdict(comm, failure, &fingerprint, subject);
+}
+
+/// Runs `body`, code the library does not control (a user's operator or proximal operator, a
+/// callable), so that an exception it throws on some ranks only is raised on every rank of
+/// `comm`: the ranks agree on its outcome once it returns (collective_check's allreduce of
+/// four words), `outcome` included, a Fingerprint the body fills with what it computed that
+/// must be equal on every rank (InvalidArgument naming `subject` otherwise). While the body
+/// runs, operands are agreed on again even inside an AgreedOperands scope: a library call the
+/// body makes agrees as it does outside a solver, so that a rank still inside the body meets
+/// there the verdict of a rank whose body threw earlier, and every rank leaves with that
+/// rank's error. `comm` null (local arrays): the body alone, its exception as it is.
+template <class Body>
+void agree_on_user_code(const Communicator* comm, const Fingerprint& outcome,
+                        std::string_view subject, Body&& body) {
+  const bool outer = detail::set_operands_agreed(false);
+  std::exception_ptr failure;
+  try {
+    std::forward<Body>(body)();
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  detail::set_operands_agreed(outer);
+  if (!comm) {
+    if (failure) std::rethrow_exception(failure);
+    return;
+  }
+  detail::agree_on_verdict(*comm, failure, &outcome, subject);
 }
 
 /// The check of an entry point's operands: collective_check over `comm` with `fingerprint`,

@@ -70,10 +70,16 @@ class StagedTransport final : public DeviceTransport {
 };
 
 namespace detail {
+struct DeviceSharing;  // detail/device_sharing.hpp
+
+/// How comm's ranks share devices (detail/device_sharing.hpp), from every rank's device and
+/// NCCL version. Collective over comm the first time for its group of ranks, kept afterwards;
+/// the same verdict on every rank.
+DeviceSharing device_sharing_of(const Communicator& comm);
+
 /// Whether NCCL can form a communicator over comm's ranks: false where two of them share a
-/// device and NCCL is older than 2.30 or NCCL_MULTI_RANK_GPU_ENABLE=1 is missing on a rank
-/// (detail/device_sharing.hpp). Collective over comm the first time for its group of ranks,
-/// kept afterwards; the same verdict on every rank.
+/// device and NCCL is older than 2.30 or NCCL_MULTI_RANK_GPU_ENABLE=1 is missing on a rank.
+/// Collective as device_sharing_of.
 bool nccl_can_form_communicator(const Communicator& comm);
 }  // namespace detail
 

@@ -13,7 +13,11 @@
 ///
 /// For function templates, a file defines a macro `M(T, Space)` for one instantiation and
 /// expands it with DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(M), or DISTLOPS_FOR_EACH_SCALAR_IN(M,
-/// Space) where one file serves one space.
+/// Space) where one file serves one space. Templates over vector types (the solvers) list their
+/// cases once in a macro `M(prefix, T, Space)` that the header expands with `extern` and the
+/// source with nothing: DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(M, extern). The scalar types are
+/// listed in one place, DISTLOPS_DETAIL_EACH_SCALAR; every other macro (and the Python
+/// bindings) goes through it.
 
 #include <complex>
 
@@ -26,6 +30,7 @@
 #define DISTLOPS_DETAIL_IF_CUDA(...)
 #endif
 
+// The one list of the scalar types: MACRO(ARG, T, SPACE) for each.
 #define DISTLOPS_DETAIL_EACH_SCALAR(MACRO, ARG, SPACE) \
   MACRO(ARG, float, SPACE)                             \
   MACRO(ARG, double, SPACE)                            \
@@ -34,12 +39,13 @@
   DISTLOPS_DETAIL_EACH_SCALAR(MACRO, ARG, ::distlops::Host) \
   DISTLOPS_DETAIL_IF_CUDA(DISTLOPS_DETAIL_EACH_SCALAR(MACRO, ARG, ::distlops::Cuda))
 #define DISTLOPS_DETAIL_CALL(MACRO, T, SPACE) MACRO(T, SPACE)
+#define DISTLOPS_DETAIL_CALL_TYPE(MACRO, T, SPACE) MACRO(T)
 #define DISTLOPS_DETAIL_EXTERN_CLASS(TEMPLATE, T, SPACE) extern template class TEMPLATE<T, SPACE>;
 #define DISTLOPS_DETAIL_CLASS(TEMPLATE, T, SPACE) template class TEMPLATE<T, SPACE>;
 
 /// MACRO(T) for each scalar type.
 #define DISTLOPS_FOR_EACH_SCALAR(MACRO) \
-  MACRO(float) MACRO(double) MACRO(std::complex<float>) MACRO(std::complex<double>)
+  DISTLOPS_DETAIL_EACH_SCALAR(DISTLOPS_DETAIL_CALL_TYPE, MACRO, )
 
 /// MACRO(R) for each real type (templates of a precision: FFT stages, their weights).
 #define DISTLOPS_FOR_EACH_REAL(MACRO) MACRO(float) MACRO(double)
@@ -54,6 +60,14 @@
 
 /// MACRO(T, Space) for each scalar type in each memory space of the build.
 #define DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(MACRO) DISTLOPS_DETAIL_EACH(DISTLOPS_DETAIL_CALL, MACRO)
+
+/// MACRO(ARG, T, Space) for each scalar type and space of the build: a list of cases written
+/// once for the header (ARG `extern`) and the source that instantiates them (ARG empty).
+#define DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(MACRO, ARG) DISTLOPS_DETAIL_EACH(MACRO, ARG)
+
+/// MACRO(ARG, T, Space) for each scalar type in `SPACE`.
+#define DISTLOPS_FOR_EACH_SCALAR_IN_ARG(MACRO, ARG, SPACE) \
+  DISTLOPS_DETAIL_EACH_SCALAR(MACRO, ARG, SPACE)
 
 /// `extern template class TEMPLATE<T, Space>;` for each scalar type and space (headers).
 #define DISTLOPS_EXTERN_TEMPLATE_CLASS(TEMPLATE) \

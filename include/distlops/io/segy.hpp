@@ -26,7 +26,8 @@
 
 namespace distlops::io {
 
-/// What the file must hold; each given value is checked against the file's headers.
+/// What the file must hold; each given value is checked against the file's headers. It must be
+/// the same on every rank (InvalidArgument naming the first rank that differs otherwise).
 struct SegyExpectation {
   /// Sample interval in seconds (compared to the headers' microseconds to 1e-6 relative).
   std::optional<double> sample_interval = std::nullopt;

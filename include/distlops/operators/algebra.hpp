@@ -312,6 +312,8 @@ class PowerOperator final : public LinearOperatorBase<Vector, Vector> {
 template <class Vector>
 class IdentityOperator final : public LinearOperatorBase<Vector, Vector> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   /// The scalar type of the vectors.
   using T = typename Vector::value_type;
   /// The identity on vectors of `layout`, named "Identity".

@@ -64,6 +64,8 @@ struct CartesianGrid {
 template <Scalar T, MemorySpace Space = Host>
 class HaloOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   /// The vector type of domain and range.
   using Array = DistributedArray<T, Space>;
   /// Collective over `comm`. `grid` has one entry per axis and product comm.size(); empty:

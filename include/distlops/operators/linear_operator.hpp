@@ -75,10 +75,14 @@ class LinearOperatorBase {
   const range_layout_type& range() const { return range_; }
   /// The readable name used in error messages and the event log.
   const std::string& name() const { return name_; }
-  /// Whether applying runs code the library does not control (a user callable, directly or
-  /// inside a composite): such code may throw on some ranks only, so the distributed operators
-  /// that hold local ones agree on its failures (one small allreduce per apply).
-  virtual bool runs_user_code() const { return false; }
+  /// Whether applying runs code the library does not control: true for an operator of the
+  /// user's (a subclass of this class written outside the library), false for the library's
+  /// own, which override it (composites and callables say what they hold). Such code may throw
+  /// on some ranks only: an apply through the handle of an operator that runs user code agrees
+  /// on its outcome over the ranks (one allreduce of four words after it; collective_check.hpp's
+  /// agree_on_user_code), and the distributed operators that hold local ones agree on their
+  /// blocks' failures. A user's operator that never throws on some ranks only may return false.
+  virtual bool runs_user_code() const { return true; }
 
   /// y = A x. x has the domain layout and y the range layout; y may hold garbage on entry;
   /// x and y never alias.
@@ -232,7 +236,7 @@ class BasicLinearOperator {
     LayoutAdapter<Domain> input(x, domain(), name(), ".apply", "x", deferred<Domain>);
     LayoutAdapter<Range> output(y, range(), name(), ".apply", "y", deferred<Range>);
     input.agree(&output);
-    get().forward(input.get_const(), output.get());
+    run([&](const Implementation& op) { op.forward(input.get_const(), output.get()); });
   }
   /// y = alpha A x + beta y (y is not read when beta == 0).
   void apply_add(value_type alpha, const Domain& x, value_type beta, Range& y) const {
@@ -240,7 +244,9 @@ class BasicLinearOperator {
     LayoutAdapter<Domain> input(x, domain(), name(), ".apply_add", "x", deferred<Domain>);
     LayoutAdapter<Range> output(y, range(), name(), ".apply_add", "y", deferred<Range>);
     input.agree(&output);
-    get().forward_add(alpha, input.get_const(), beta, output.get());
+    run([&](const Implementation& op) {
+      op.forward_add(alpha, input.get_const(), beta, output.get());
+    });
   }
   /// y = A x and, where the operator has a fused kernel, this rank's partial sums of x^H y
   /// added into `sink` in the same pass: returns whether it did (LinearOperatorBase::forward_vdot).
@@ -250,7 +256,11 @@ class BasicLinearOperator {
     LayoutAdapter<Domain> input(x, domain(), name(), ".apply_vdot", "x", deferred<Domain>);
     LayoutAdapter<Range> output(y, range(), name(), ".apply_vdot", "y", deferred<Range>);
     input.agree(&output);
-    return get().forward_vdot(input.get_const(), output.get(), sink);
+    bool fused = false;
+    run([&](const Implementation& op) {
+      fused = op.forward_vdot(input.get_const(), output.get(), sink);
+    });
+    return fused;
   }
   /// x = A^H y in a new vector of the domain layout.
   Domain apply_adjoint(const Range& y) const {
@@ -265,7 +275,7 @@ class BasicLinearOperator {
     LayoutAdapter<Range> input(y, range(), name(), ".apply_adjoint", "y", deferred<Range>);
     LayoutAdapter<Domain> output(x, domain(), name(), ".apply_adjoint", "x", deferred<Domain>);
     input.agree(&output);
-    get().adjoint(input.get_const(), output.get());
+    run([&](const Implementation& op) { op.adjoint(input.get_const(), output.get()); });
   }
   /// x = alpha A^H y + beta x (x is not read when beta == 0).
   void apply_adjoint_add(value_type alpha, const Range& y, value_type beta, Domain& x) const {
@@ -273,7 +283,9 @@ class BasicLinearOperator {
     LayoutAdapter<Range> input(y, range(), name(), ".apply_adjoint_add", "y", deferred<Range>);
     LayoutAdapter<Domain> output(x, domain(), name(), ".apply_adjoint_add", "x", deferred<Domain>);
     input.agree(&output);
-    get().adjoint_add(alpha, input.get_const(), beta, output.get());
+    run([&](const Implementation& op) {
+      op.adjoint_add(alpha, input.get_const(), beta, output.get());
+    });
   }
   /// A x, as a shorthand for apply.
   Range operator*(const Domain& x) const { return apply(x); }
@@ -327,6 +339,18 @@ class BasicLinearOperator {
   const Implementation& get() const {
     if (!implementation_) throw InvalidArgument("LinearOperator: use of an empty operator");
     return *implementation_;
+  }
+  /// call(operator object); inside the agreement on its outcome when it runs user code.
+  template <class Call>
+  void run(Call&& call) const {
+    const Implementation& op = get();
+    if (!op.runs_user_code()) {
+      call(op);
+      return;
+    }
+    const Fingerprint nothing;
+    agree_on_user_code(vector_traits<Domain>::communicator(op.domain()), nothing,
+                       "the outcome of user code", [&] { call(op); });
   }
   std::shared_ptr<const Implementation> implementation_;
 };

@@ -125,20 +125,36 @@ BasicLinearOperator<Domain, Range> reshape(const BasicLinearOperator<Domain, Ran
 template <class Vector>
 class ReshapeOperator final : public LinearOperatorBase<Vector> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   /// The scalar type of the vectors.
   using T = typename Vector::value_type;
   /// The memory space of the vectors.
   using Space = typename Vector::space_type;
   /// The identity from layout (shape) `from` to `to`.
-  /// @throws ShapeMismatch on every rank unless every rank holds as many elements in both.
+  /// @throws ShapeMismatch on every rank unless every rank holds as many elements in both;
+  /// InvalidArgument on every rank when `from` or `to` differs between ranks (distributed
+  /// arrays: one allreduce agrees on both).
   ReshapeOperator(vector_layout_t<Vector> from, vector_layout_t<Vector> to)
       : LinearOperatorBase<Vector>(std::move(from), std::move(to), "Reshape") {
-    if (!detail::viewable_as(this->domain(), this->range())) {
-      const vector_traits<Vector> traits;
-      throw ShapeMismatch("Reshape: " + traits.describe(this->range()) +
-                          " does not hold as many elements on every rank as " +
-                          traits.describe(this->domain()));
+    const auto check = [&] {
+      if (!detail::viewable_as(this->domain(), this->range())) {
+        const vector_traits<Vector> traits;
+        throw ShapeMismatch("Reshape: " + traits.describe(this->range()) +
+                            " does not hold as many elements on every rank as " +
+                            traits.describe(this->domain()));
+      }
+    };
+    if constexpr (std::is_same_v<vector_layout_t<Vector>, Layout>) {
+      if (const Communicator* comm = vector_traits<Vector>::communicator(this->domain())) {
+        Fingerprint layouts;
+        layouts.add(this->domain().fingerprint());
+        layouts.add(this->range().valid() ? this->range().fingerprint() : std::uint64_t{0});
+        collective_check(*comm, layouts, "Reshape: the layouts from and to", check);
+        return;
+      }
     }
+    check();
   }
   void forward(const Vector& x, Vector& y) const override { copy(x, y); }
   void adjoint(const Vector& y, Vector& x) const override { copy(y, x); }
@@ -174,7 +190,8 @@ class ReshapeOperator final : public LinearOperatorBase<Vector> {
 };
 
 /// The identity from vectors of layout `from` to vectors of layout `to`; ShapeMismatch on every
-/// rank unless every rank holds as many elements in both (same partition kind, mask and group).
+/// rank unless every rank holds as many elements in both (same partition kind, mask and group),
+/// InvalidArgument when `from` or `to` differs between ranks. Collective: one allreduce.
 template <Scalar T, MemorySpace Space = Host>
 LinearOperator<T, Space> Reshape(const Layout& from, const Layout& to) {
   return LinearOperator<T, Space>::template make<ReshapeOperator<DistributedArray<T, Space>>>(from,

@@ -41,10 +41,10 @@
 #include <array>
 #include <optional>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/linear_operator.hpp"
 #include "distlops/solvers/common.hpp"
 #include "distlops/solvers/detail/driver.hpp"
-#include "distlops/solvers/detail/instantiation.hpp"
 #include "distlops/solvers/detail/scalar_slots.hpp"
 #include "distlops/solvers/detail/stepwise_solver.hpp"
 
@@ -66,8 +66,12 @@ using CgResult = SolverResult<V>;
 /// readable between steps (docs/solvers.md). `cg()` is `Cg(op, options).solve(y, x0)`. y (and
 /// x0) must stay alive until finalize(). Not copyable: it holds the run's state.
 template <class V>
-class Cg : public detail::StepwiseSolver<Cg<V>> {
+class Cg : public detail::StepwiseSolver<Cg<V>, V> {
  public:
+  // The step-wise base's accessors: finished(), iteration(), x(), reason(); residual_norms()
+  // holds the history of ||r_k||, one entry per iterate (entry 0: x0); costs() the history of
+  // sqrt(r_k^H z_k), one entry per iterate.
+
   /// The scalar type of the vectors.
   using T = typename V::value_type;
 
@@ -135,7 +139,7 @@ class Cg : public detail::StepwiseSolver<Cg<V>> {
   /// One iteration (InvalidArgument when not set up or finished). Collective.
   void step() {
     using namespace detail;
-    if (!x_ || finished()) throw InvalidArgument("cg: step() needs setup() and an unfinished run");
+    this->require_running("cg");
     const AgreedOperands agreed;  // the operands are the vectors agreed on in setup()
     const BasicLinearOperator<V, V>& m = options_.preconditioner;
     ScalarSlots<typename V::space_type>& slots = *slots_;
@@ -184,9 +188,6 @@ class Cg : public detail::StepwiseSolver<Cg<V>> {
     }
   }
 
-  /// Whether the run has stopped (niter reached or a stop reason found).
-  bool finished() const { return !x_ || reason_.has_value() || k_ >= run_->niter(); }
-
   /// The result (moves the iterate out; the solver is spent afterwards). Collective.
   CgResult<V> finalize() {
     if (!x_) throw InvalidArgument("cg: finalize() needs setup()");
@@ -196,22 +197,18 @@ class Cg : public detail::StepwiseSolver<Cg<V>> {
     return result;
   }
 
-  /// Iterations done so far (including those of a resumed checkpoint).
-  int iteration() const { return k_; }
-  /// The current iterate x_k (after setup(), before finalize()).
-  const V& x() const { return *x_; }
   /// The residual r_k = y - A x_k (recursively updated).
   const V& residual() const { return *r_; }
   /// The search direction c_k.
   const V& direction() const { return *c_; }
-  /// The stop reason found so far (none while the run goes on or when it only reached niter).
-  std::optional<StopReason> reason() const { return reason_; }
-  /// The history of ||r_k||, one entry per iterate (entry 0: x0).
-  const std::vector<double>& residual_norms() const { return run_->history(0); }
-  /// The history of sqrt(r_k^H z_k), one entry per iterate.
-  const std::vector<double>& costs() const { return run_->history(1); }
 
  private:
+  using Base = detail::StepwiseSolver<Cg<V>, V>;
+  using Base::k_;
+  using Base::reason_;
+  using Base::run_;
+  using Base::x_;
+
   // Slots: c^H A c, the step a, r^H r, r^H z.
   enum { curvature_slot, step_slot, r_squared, rz_slot, slot_count };
 
@@ -236,13 +233,10 @@ class Cg : public detail::StepwiseSolver<Cg<V>> {
   CgOptions<V> options_;
   bool preconditioned_ = false;
   std::optional<detail::SolverInputs<V, V>> inputs_;
-  std::optional<detail::SolverDriver<V>> run_;
   std::optional<detail::ScalarSlots<typename V::space_type>> slots_;
-  std::optional<V> x_, r_, c_, q_, z_;
+  std::optional<V> r_, c_, q_, z_;
   double rr_ = 0;  // r^H r
   double rz_ = 0;  // r^H z (r^H r without preconditioner)
-  int k_ = 0;
-  std::optional<StopReason> reason_;
 };
 
 /// Solves A x = y by (preconditioned) conjugate gradients from x0 = 0. A must map its domain
@@ -260,9 +254,16 @@ CgResult<V> cg(const BasicLinearOperator<V, V>& op, const V& y, const V& x0,
 }
 
 /// \cond
-#define DISTLOPS_CG_INSTANCE(prefix, V) prefix template class Cg<V>;
-DISTLOPS_SOLVER_VECTORS(DISTLOPS_CG_INSTANCE, extern)
-DISTLOPS_SOLVER_CUDA_VECTORS(DISTLOPS_CG_INSTANCE, extern)
+/// The cases compiled in the library (solvers/cg.cpp): distributed and stacked arrays of every
+/// scalar type and memory space, and local arrays of the host (other cases compile where used).
+#define DISTLOPS_DETAIL_CG_ARRAYS(prefix, T, Space)     \
+  prefix template class Cg<DistributedArray<T, Space>>; \
+  prefix template class Cg<StackedDistributedArray<T, Space>>;
+#define DISTLOPS_DETAIL_CG_LOCAL(prefix, T, Space) prefix template class Cg<LocalArray<T, Space>>;
+#define DISTLOPS_DETAIL_CG_CASES(prefix)                                    \
+  DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_CG_ARRAYS, prefix) \
+  DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_CG_LOCAL, prefix, ::distlops::Host)
+DISTLOPS_DETAIL_CG_CASES(extern)
 /// \endcond
 
 }  // namespace distlops

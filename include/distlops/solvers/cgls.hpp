@@ -37,10 +37,10 @@
 #include <array>
 #include <optional>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/linear_operator.hpp"
 #include "distlops/solvers/common.hpp"
 #include "distlops/solvers/detail/driver.hpp"
-#include "distlops/solvers/detail/instantiation.hpp"
 #include "distlops/solvers/detail/scalar_slots.hpp"
 #include "distlops/solvers/detail/stepwise_solver.hpp"
 
@@ -80,8 +80,12 @@ inline void check_damp(const char* solver, double damp) {
 /// state readable between steps (docs/solvers.md). `cgls()` is `Cgls(op, options).solve(y)`.
 /// y (and x0) must stay alive until finalize(). Not copyable: it holds the run's state.
 template <class Domain, class Range>
-class Cgls : public detail::StepwiseSolver<Cgls<Domain, Range>> {
+class Cgls : public detail::StepwiseSolver<Cgls<Domain, Range>, Domain> {
  public:
+  // The step-wise base's accessors: finished(), iteration(), x(), reason(); residual_norms()
+  // holds the history of ||r_k||, one entry per iterate (entry 0: x0); costs() the history of ||y -
+  // A x_k||, one entry per iterate.
+
   /// The scalar type of the model.
   using T = typename Domain::value_type;
 
@@ -139,8 +143,7 @@ class Cgls : public detail::StepwiseSolver<Cgls<Domain, Range>> {
   /// One iteration (InvalidArgument when not set up or finished). Collective.
   void step() {
     using namespace detail;
-    if (!x_ || finished())
-      throw InvalidArgument("cgls: step() needs setup() and an unfinished run");
+    this->require_running("cgls");
     const AgreedOperands agreed;  // the operands are the vectors agreed on in setup()
     ScalarSlots<typename Domain::space_type>& slots = *slots_;
     // a = ||r||^2 / curvature where the vectors live (0 at a breakdown: x, s stay as they are).
@@ -183,9 +186,6 @@ class Cgls : public detail::StepwiseSolver<Cgls<Domain, Range>> {
     }
   }
 
-  /// Whether the run has stopped (niter reached or a stop reason found).
-  bool finished() const { return !x_ || reason_.has_value() || k_ >= run_->niter(); }
-
   /// The result (moves the iterate out; the solver is spent afterwards). Collective.
   CglsResult<Domain> finalize() {
     using namespace detail;
@@ -200,22 +200,18 @@ class Cgls : public detail::StepwiseSolver<Cgls<Domain, Range>> {
     return result;
   }
 
-  /// Iterations done so far (including those of a resumed checkpoint).
-  int iteration() const { return k_; }
-  /// The current iterate x_k (after setup(), before finalize()).
-  const Domain& x() const { return *x_; }
   /// The data residual s_k = y - A x_k.
   const Range& residual() const { return *s_; }
   /// The normal-equations residual r_k = A^H (y - A x_k) - damp^2 x_k.
   const Domain& normal_residual() const { return *r_; }
-  /// The stop reason found so far (none while the run goes on or when it only reached niter).
-  std::optional<StopReason> reason() const { return reason_; }
-  /// The history of ||r_k||, one entry per iterate (entry 0: x0).
-  const std::vector<double>& residual_norms() const { return run_->history(0); }
-  /// The history of ||y - A x_k||, one entry per iterate.
-  const std::vector<double>& costs() const { return run_->history(1); }
 
  private:
+  using Base = detail::StepwiseSolver<Cgls<Domain, Range>, Domain>;
+  using Base::k_;
+  using Base::reason_;
+  using Base::run_;
+  using Base::x_;
+
   // Slots: ||q||^2, ||c||^2, the step a, ||r||^2, ||s||^2.
   enum { q_squared, c_squared, step_slot, r_squared, s_squared, slot_count };
 
@@ -240,15 +236,12 @@ class Cgls : public detail::StepwiseSolver<Cgls<Domain, Range>> {
   BasicLinearOperator<Domain, Range> op_;
   CglsOptions<Domain> options_;
   std::optional<detail::SolverInputs<Domain, Range>> inputs_;
-  std::optional<detail::SolverDriver<Domain>> run_;
   std::optional<detail::ScalarSlots<typename Domain::space_type>> slots_;
-  std::optional<Domain> x_, r_, c_;
+  std::optional<Domain> r_, c_;
   std::optional<Range> s_, q_;
   double damp2_ = 0;
   double kold_ = 0;   // ||r||^2
   double snorm_ = 0;  // ||s||
-  int k_ = 0;
-  std::optional<StopReason> reason_;
 };
 
 /// Solves min ||y - A x||^2 + damp^2 ||x||^2 by CGLS from x0 = 0. y has A's range layout (or a
@@ -266,9 +259,21 @@ CglsResult<Domain> cgls(const BasicLinearOperator<Domain, Range>& op, const Rang
 }
 
 /// \cond
-#define DISTLOPS_CGLS_INSTANCE(prefix, D, R) prefix template class Cgls<D, R>;
-DISTLOPS_SOLVER_PAIRS(DISTLOPS_CGLS_INSTANCE, extern)
-DISTLOPS_SOLVER_CUDA_PAIRS(DISTLOPS_CGLS_INSTANCE, extern)
+/// The cases compiled in the library (solvers/cgls.cpp): operators between distributed and stacked
+/// arrays (the mixed ones of StackedVStack and StackedHStack included) of every scalar type and
+/// memory space, and local arrays of the host (other cases compile where used).
+#define DISTLOPS_DETAIL_CGLS_ARRAYS(prefix, T, Space)                                        \
+  prefix template class Cgls<DistributedArray<T, Space>, DistributedArray<T, Space>>;        \
+  prefix template class Cgls<StackedDistributedArray<T, Space>,                              \
+                             StackedDistributedArray<T, Space>>;                             \
+  prefix template class Cgls<DistributedArray<T, Space>, StackedDistributedArray<T, Space>>; \
+  prefix template class Cgls<StackedDistributedArray<T, Space>, DistributedArray<T, Space>>;
+#define DISTLOPS_DETAIL_CGLS_LOCAL(prefix, T, Space) \
+  prefix template class Cgls<LocalArray<T, Space>, LocalArray<T, Space>>;
+#define DISTLOPS_DETAIL_CGLS_CASES(prefix)                                    \
+  DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_CGLS_ARRAYS, prefix) \
+  DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_CGLS_LOCAL, prefix, ::distlops::Host)
+DISTLOPS_DETAIL_CGLS_CASES(extern)
 /// \endcond
 
 }  // namespace distlops

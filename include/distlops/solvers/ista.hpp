@@ -62,10 +62,10 @@
 #include <optional>
 #include <vector>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/linear_operator.hpp"
 #include "distlops/solvers/common.hpp"
 #include "distlops/solvers/detail/driver.hpp"
-#include "distlops/solvers/detail/instantiation.hpp"
 #include "distlops/solvers/detail/scalar_slots.hpp"
 #include "distlops/solvers/detail/stepwise_solver.hpp"
 #include "distlops/solvers/power_iteration.hpp"
@@ -119,8 +119,12 @@ struct IstaResult : SolverResult<Domain> {
 /// `fista()` are `Ista(op, options, accelerated).solve(y, x0)`. y (and x0) must stay alive
 /// until finalize(). Not copyable: it holds the run's state.
 template <class Domain, class Range, class Coefficients = Domain>
-class Ista : public detail::StepwiseSolver<Ista<Domain, Range, Coefficients>> {
+class Ista : public detail::StepwiseSolver<Ista<Domain, Range, Coefficients>, Domain> {
  public:
+  // The step-wise base's accessors: finished(), iteration(), x(), reason(); residual_norms()
+  // holds the history of ||y - A x_k||, one entry per iteration; costs() the history of J(x_k), one
+  // entry per iteration.
+
   /// The scalar type of the model.
   using T = typename Domain::value_type;
 
@@ -249,9 +253,7 @@ class Ista : public detail::StepwiseSolver<Ista<Domain, Range, Coefficients>> {
   /// One iteration (InvalidArgument when not set up or finished). Collective.
   void step() {
     using namespace detail;
-    if (!x_ || finished()) {
-      throw InvalidArgument(std::string(name()) + ": step() needs setup() and an unfinished run");
-    }
+    this->require_running(name());
     const AgreedOperands agreed;  // the operands are the vectors agreed on in setup()
     const IstaOptions<Domain, Coefficients>& options = options_;
     const BasicLinearOperator<Coefficients, Domain>& sop = options.sop;
@@ -330,9 +332,6 @@ class Ista : public detail::StepwiseSolver<Ista<Domain, Range, Coefficients>> {
     if (run_->callback_stops(k_, x, rnorm_, cost_) && !reason_) reason_ = StopReason::callback;
   }
 
-  /// Whether the run has stopped (niter reached or a stop reason found).
-  bool finished() const { return !x_ || reason_.has_value() || k_ >= run_->niter(); }
-
   /// The result (moves the iterate out; the solver is spent afterwards). Collective.
   IstaResult<Domain> finalize() {
     using namespace detail;
@@ -352,26 +351,22 @@ class Ista : public detail::StepwiseSolver<Ista<Domain, Range, Coefficients>> {
 
   /// "fista" or "ista", as in messages and the progress table.
   const char* name() const { return accelerated_ ? "fista" : "ista"; }
-  /// Iterations done so far (including those of a resumed checkpoint).
-  int iteration() const { return k_; }
-  /// The current iterate x_k (after setup(), before finalize()).
-  const Domain& x() const { return *x_; }
   /// FISTA's extrapolated point (x for ISTA).
   const Domain& z() const { return accelerated_ ? *z_ : *x_; }
   /// y - A x.
   const Range& residual() const { return *res_; }
   /// The step in use (given, or estimated at setup()).
   double alpha() const { return alpha_; }
-  /// The stop reason found so far (none while the run goes on or when it only reached niter).
-  std::optional<StopReason> reason() const { return reason_; }
-  /// The history of ||y - A x_k||, one entry per iteration.
-  const std::vector<double>& residual_norms() const { return run_->history(0); }
-  /// The history of J(x_k), one entry per iteration.
-  const std::vector<double>& costs() const { return run_->history(1); }
   /// The history of ||x_k - x_{k-1}||, one entry per iteration.
   const std::vector<double>& model_updates() const { return run_->history(2); }
 
  private:
+  using Base = detail::StepwiseSolver<Ista<Domain, Range, Coefficients>, Domain>;
+  using Base::k_;
+  using Base::reason_;
+  using Base::run_;
+  using Base::x_;
+
   // Slots: ||x_{k+1} - x_k||^2, ||y - A x_{k+1}||^2, the penalty's sum.
   enum { update_squared, residual_squared, penalty_slot, slot_count };
 
@@ -403,9 +398,8 @@ class Ista : public detail::StepwiseSolver<Ista<Domain, Range, Coefficients>> {
   bool accelerated_;
   bool analysis_ = false;
   std::optional<detail::SolverInputs<Domain, Range>> inputs_;
-  std::optional<detail::SolverDriver<Domain>> run_;
   std::optional<detail::ScalarSlots<typename Domain::space_type>> slots_;
-  std::optional<Domain> x_, v_, d_, z_;
+  std::optional<Domain> v_, d_, z_;
   std::optional<Range> res_, rz_;
   std::optional<Coefficients> coefficients_;
   double alpha_ = 0;
@@ -414,8 +408,6 @@ class Ista : public detail::StepwiseSolver<Ista<Domain, Range, Coefficients>> {
   double rnorm0_ = 0, cost0_ = 0;  // of the initial guess: not in the histories (PyLops')
   double threshold0_ = 0, data_cost_ = 0, exponent_ = 1;
   double update_ = std::numeric_limits<double>::infinity();
-  int k_ = 0;
-  std::optional<StopReason> reason_;
 };
 
 /// Solves the sparsity-promoting problem above by ISTA from x0 = 0. Collective.
@@ -432,9 +424,24 @@ IstaResult<Domain> ista(const BasicLinearOperator<Domain, Range>& op, const Rang
 }
 
 /// \cond
-#define DISTLOPS_SPARSE_INSTANCE(prefix, D, R) prefix template class Ista<D, R, D>;
-DISTLOPS_SOLVER_PAIRS(DISTLOPS_SPARSE_INSTANCE, extern)
-DISTLOPS_SOLVER_CUDA_PAIRS(DISTLOPS_SPARSE_INSTANCE, extern)
+/// The cases compiled in the library (solvers/sparse.cpp): operators between distributed and
+/// stacked arrays (the mixed ones of StackedVStack and StackedHStack included) of every scalar type
+/// and memory space, and local arrays of the host (other cases compile where used).
+#define DISTLOPS_DETAIL_ISTA_ARRAYS(prefix, T, Space)                                              \
+  prefix template class Ista<DistributedArray<T, Space>, DistributedArray<T, Space>,               \
+                             DistributedArray<T, Space>>;                                          \
+  prefix template class Ista<StackedDistributedArray<T, Space>, StackedDistributedArray<T, Space>, \
+                             StackedDistributedArray<T, Space>>;                                   \
+  prefix template class Ista<DistributedArray<T, Space>, StackedDistributedArray<T, Space>,        \
+                             DistributedArray<T, Space>>;                                          \
+  prefix template class Ista<StackedDistributedArray<T, Space>, DistributedArray<T, Space>,        \
+                             StackedDistributedArray<T, Space>>;
+#define DISTLOPS_DETAIL_ISTA_LOCAL(prefix, T, Space) \
+  prefix template class Ista<LocalArray<T, Space>, LocalArray<T, Space>, LocalArray<T, Space>>;
+#define DISTLOPS_DETAIL_ISTA_CASES(prefix)                                    \
+  DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_ISTA_ARRAYS, prefix) \
+  DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_ISTA_LOCAL, prefix, ::distlops::Host)
+DISTLOPS_DETAIL_ISTA_CASES(extern)
 /// \endcond
 
 }  // namespace distlops

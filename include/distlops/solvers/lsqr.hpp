@@ -38,11 +38,11 @@
 #include <array>
 #include <optional>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/operators/linear_operator.hpp"
 #include "distlops/solvers/cgls.hpp"
 #include "distlops/solvers/common.hpp"
 #include "distlops/solvers/detail/driver.hpp"
-#include "distlops/solvers/detail/instantiation.hpp"
 #include "distlops/solvers/detail/lsqr_recurrence.hpp"
 #include "distlops/solvers/detail/scalar_slots.hpp"
 #include "distlops/solvers/detail/stepwise_solver.hpp"
@@ -106,8 +106,12 @@ inline StopReason lsqr_reason(int istop) {
 /// state readable between steps (docs/solvers.md). `lsqr()` is `Lsqr(op, options).solve(y)`.
 /// y (and x0) must stay alive until finalize(). Not copyable: it holds the run's state.
 template <class Domain, class Range>
-class Lsqr : public detail::StepwiseSolver<Lsqr<Domain, Range>> {
+class Lsqr : public detail::StepwiseSolver<Lsqr<Domain, Range>, Domain> {
  public:
+  // The step-wise base's accessors: finished(), iteration(), x(), reason(); residual_norms()
+  // holds arnorm (the estimate of ||A^H r_k||) of every iterate so far; costs() r1norm (the
+  // estimate of ||y - A x_k||, PyLops' cost) of every iterate so far.
+
   /// The scalar type of the domain.
   using T = typename Domain::value_type;
   /// The memory space the solver runs in.
@@ -190,8 +194,7 @@ class Lsqr : public detail::StepwiseSolver<Lsqr<Domain, Range>> {
   /// One iteration (InvalidArgument when not set up or finished). Collective.
   void step() {
     using namespace detail;
-    if (!x_ || finished())
-      throw InvalidArgument("lsqr: step() needs setup() and an unfinished run");
+    this->require_running("lsqr");
     const AgreedOperands agreed;  // the operands are the vectors agreed on in setup()
     ScalarSlots<Space>& slots = *slots_;
     const LsqrScalars& sc = scalars_on_host();
@@ -202,7 +205,7 @@ class Lsqr : public detail::StepwiseSolver<Lsqr<Domain, Range>> {
     slots.add_squared_norm(lsqr_slot_u_squared, *u_);
     slots.add_squared_norm(lsqr_slot_w_squared, *w_);
     slots.combine();
-    kernels::slots::lsqr_after_u(Space{}, slots.data(), parameters_.dampsq);
+    slots.lsqr_after_u(parameters_.dampsq);
     scale_by_slot(*u_, slot(&LsqrSlots::u_scale), 1.0);
     scale_by_slot(*v_, slot(&LsqrSlots::v_scale), 1.0);
     op_.apply_adjoint_add(T(1), *u_, T(1), *v_);
@@ -211,7 +214,7 @@ class Lsqr : public detail::StepwiseSolver<Lsqr<Domain, Range>> {
     slots.combine();
     // Rotations, estimates and stopping tests; then x += t1 w, w = v + t2 w (x and w unchanged
     // when a scalar is not finite).
-    kernels::slots::lsqr_after_v(Space{}, slots.data(), parameters_);
+    slots.lsqr_after_v(parameters_);
     scale_by_slot(*v_, slot(&LsqrSlots::v_normalise), 1.0);
     axpy_by_slot(*x_, slot(&LsqrSlots::x_step), 1.0, *w_);
     axpby_by_slot(*w_, slot(&LsqrSlots::w_v), *v_, slot(&LsqrSlots::w_w));
@@ -229,9 +232,6 @@ class Lsqr : public detail::StepwiseSolver<Lsqr<Domain, Range>> {
       reason_ = StopReason::callback;
     }
   }
-
-  /// Whether the run has stopped (niter reached or a stop reason found).
-  bool finished() const { return !x_ || reason_.has_value() || k_ >= run_->niter(); }
 
   /// The result (moves the iterate out; the solver is spent afterwards). Collective.
   LsqrResult<Domain> finalize() {
@@ -260,10 +260,6 @@ class Lsqr : public detail::StepwiseSolver<Lsqr<Domain, Range>> {
     return result;
   }
 
-  /// Iterations done so far.
-  int iteration() const { return k_; }
-  /// The current iterate (valid from setup() to finalize()).
-  const Domain& x() const { return *x_; }
   /// The Lanczos vectors of the bidiagonalisation (unit norm unless the run broke down) and
   /// the search direction w.
   const Range& u() const { return *u_; }
@@ -274,21 +270,21 @@ class Lsqr : public detail::StepwiseSolver<Lsqr<Domain, Range>> {
   /// The recurrence's scalars and estimates of the current iterate (lsqr_recurrence.hpp):
   /// alfa, beta, anorm, acond, rnorm, r1norm, arnorm, xnorm, istop, ...
   const detail::LsqrScalars& scalars() const { return scalars_on_host(); }
-  /// Why the run stopped, once a stop test fired (empty while running or at the iteration limit).
-  std::optional<StopReason> reason() const { return reason_; }
   /// PyLops' istop of the run so far (7 once it ran out of iterations, as in the result).
   int istop() const {
     const detail::LsqrScalars& sc = scalars_on_host();
     int code = sc.istop > 0 ? static_cast<int>(sc.istop) : 0;
-    if (finished() && !reason_) code = 7;
+    if (this->finished() && !reason_) code = 7;
     return code;
   }
-  /// arnorm (the estimate of ||A^H r_k||) of every iterate so far.
-  const std::vector<double>& residual_norms() const { return run_->history(0); }
-  /// r1norm (the estimate of ||y - A x_k||, PyLops' cost) of every iterate so far.
-  const std::vector<double>& costs() const { return run_->history(1); }
 
  private:
+  using Base = detail::StepwiseSolver<Lsqr<Domain, Range>, Domain>;
+  using Base::k_;
+  using Base::reason_;
+  using Base::run_;
+  using Base::x_;
+
   detail::LsqrSlots& host_slots() const { return *host_slots_; }
   detail::LsqrScalars& scalars_on_host() const { return host_slots_->sc; }
   // The slot memory of a field of LsqrSlots.
@@ -308,15 +304,12 @@ class Lsqr : public detail::StepwiseSolver<Lsqr<Domain, Range>> {
   BasicLinearOperator<Domain, Range> op_;
   LsqrOptions<Domain> options_;
   std::optional<detail::SolverInputs<Domain, Range>> inputs_;
-  std::optional<detail::SolverDriver<Domain>> run_;
   std::optional<detail::ScalarSlots<Space>> slots_;
   detail::LsqrSlots* host_slots_ = nullptr;          // slots_'s host copy
   const detail::LsqrSlots* device_slots_ = nullptr;  // slots_ where the vectors live
-  std::optional<Domain> x_, v_, w_;
+  std::optional<Domain> v_, w_;
   std::optional<Range> u_;
   detail::LsqrParameters parameters_{};
-  int k_ = 0;
-  std::optional<StopReason> reason_;
 };
 
 /// Solves min ||y - A x||^2 + damp^2 ||x||^2 by LSQR from x0 = 0. Collective.
@@ -333,9 +326,21 @@ LsqrResult<Domain> lsqr(const BasicLinearOperator<Domain, Range>& op, const Rang
 }
 
 /// \cond
-#define DISTLOPS_LSQR_INSTANCE(prefix, D, R) prefix template class Lsqr<D, R>;
-DISTLOPS_SOLVER_PAIRS(DISTLOPS_LSQR_INSTANCE, extern)
-DISTLOPS_SOLVER_CUDA_PAIRS(DISTLOPS_LSQR_INSTANCE, extern)
+/// The cases compiled in the library (solvers/lsqr.cpp): operators between distributed and stacked
+/// arrays (the mixed ones of StackedVStack and StackedHStack included) of every scalar type and
+/// memory space, and local arrays of the host (other cases compile where used).
+#define DISTLOPS_DETAIL_LSQR_ARRAYS(prefix, T, Space)                                        \
+  prefix template class Lsqr<DistributedArray<T, Space>, DistributedArray<T, Space>>;        \
+  prefix template class Lsqr<StackedDistributedArray<T, Space>,                              \
+                             StackedDistributedArray<T, Space>>;                             \
+  prefix template class Lsqr<DistributedArray<T, Space>, StackedDistributedArray<T, Space>>; \
+  prefix template class Lsqr<StackedDistributedArray<T, Space>, DistributedArray<T, Space>>;
+#define DISTLOPS_DETAIL_LSQR_LOCAL(prefix, T, Space) \
+  prefix template class Lsqr<LocalArray<T, Space>, LocalArray<T, Space>>;
+#define DISTLOPS_DETAIL_LSQR_CASES(prefix)                                    \
+  DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_LSQR_ARRAYS, prefix) \
+  DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_LSQR_LOCAL, prefix, ::distlops::Host)
+DISTLOPS_DETAIL_LSQR_CASES(extern)
 /// \endcond
 
 }  // namespace distlops

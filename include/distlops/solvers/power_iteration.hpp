@@ -26,9 +26,9 @@
 #include <utility>
 
 #include "distlops/core/collective_check.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/random.hpp"
 #include "distlops/operators/linear_operator.hpp"
-#include "distlops/solvers/detail/instantiation.hpp"
 #include "distlops/solvers/detail/scalar_slots.hpp"
 #include "distlops/solvers/detail/vectors.hpp"
 
@@ -171,11 +171,28 @@ PowerIterationResult<Domain> power_iteration_normal(const BasicLinearOperator<Do
 }
 
 /// \cond
-#define DISTLOPS_POWER_INSTANCE(prefix, V)                                \
-  prefix template PowerIterationResult<V> detail::power_iteration_run<V>( \
-      const BasicLinearOperator<V, V>&, const V*, const PowerIterationOptions&);
-DISTLOPS_SOLVER_VECTORS(DISTLOPS_POWER_INSTANCE, extern)
-DISTLOPS_SOLVER_CUDA_VECTORS(DISTLOPS_POWER_INSTANCE, extern)
+/// The cases compiled in the library (solvers/power_iteration.cpp): distributed and stacked arrays
+/// of every scalar type and memory space, and local arrays of the host (other cases compile where
+/// used).
+#define DISTLOPS_DETAIL_POWER_ITERATION_ARRAYS(prefix, T, Space)                          \
+  prefix template PowerIterationResult<DistributedArray<T, Space>>                        \
+  detail::power_iteration_run<DistributedArray<T, Space>>(                                \
+      const BasicLinearOperator<DistributedArray<T, Space>, DistributedArray<T, Space>>&, \
+      const DistributedArray<T, Space>*, const PowerIterationOptions&);                   \
+  prefix template PowerIterationResult<StackedDistributedArray<T, Space>>                 \
+  detail::power_iteration_run<StackedDistributedArray<T, Space>>(                         \
+      const BasicLinearOperator<StackedDistributedArray<T, Space>,                        \
+                                StackedDistributedArray<T, Space>>&,                      \
+      const StackedDistributedArray<T, Space>*, const PowerIterationOptions&);
+#define DISTLOPS_DETAIL_POWER_ITERATION_LOCAL(prefix, T, Space)               \
+  prefix template PowerIterationResult<LocalArray<T, Space>>                  \
+  detail::power_iteration_run<LocalArray<T, Space>>(                          \
+      const BasicLinearOperator<LocalArray<T, Space>, LocalArray<T, Space>>&, \
+      const LocalArray<T, Space>*, const PowerIterationOptions&);
+#define DISTLOPS_DETAIL_POWER_ITERATION_CASES(prefix)                                    \
+  DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_POWER_ITERATION_ARRAYS, prefix) \
+  DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_POWER_ITERATION_LOCAL, prefix, ::distlops::Host)
+DISTLOPS_DETAIL_POWER_ITERATION_CASES(extern)
 /// \endcond
 
 }  // namespace distlops

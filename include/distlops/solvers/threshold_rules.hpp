@@ -3,7 +3,7 @@
 #pragma once
 /// \file threshold_rules.hpp
 /// The thresholding rules of ISTA and FISTA as per-element functions (thresholding.hpp has the
-/// formulas and the vector-level functions), light enough for CUDA files, and the kernels that
+/// formulas and the vector-level functions), light enough for CUDA files. The library's kernels
 /// apply them to contiguous data in each memory space.
 
 #include <cmath>
@@ -31,8 +31,8 @@ constexpr double penalty_exponent(ThresholdKind kind) {
   return kind == ThresholdKind::soft ? 1.0 : kind == ThresholdKind::hard ? 0.0 : 0.5;
 }
 
-/// The per-element rules, written once for the host loop (solvers/thresholding.cpp) and the
-/// CUDA kernel (solvers/cuda/threshold_kernels.cu). T is a real type, std::complex or
+/// The per-element rules, written once for the host loop (solvers/host/threshold_kernels.cpp) and
+/// the CUDA kernel (solvers/cuda/threshold_kernels.cu). T is a real type, std::complex or
 /// pointwise::complex_pair (device code).
 namespace threshold_rules {
 
@@ -86,15 +86,5 @@ template <class R>
 R half_threshold_cut(R t) {
   return std::cbrt(R(54)) / R(4) * std::pow(t, R(2) / R(3));
 }
-
-namespace kernels {
-/// x[i] = T(x[i]) for the rule `kind` with threshold t >= 0, in place.
-template <Scalar T>
-void threshold(Host, ThresholdKind kind, Index n, real_type_t<T> t, T* x);
-/// The same on device memory, one kernel on the library's stream
-/// (solvers/cuda/threshold_kernels.cu).
-template <Scalar T>
-void threshold(Cuda, ThresholdKind kind, Index n, real_type_t<T> t, T* x);
-}  // namespace kernels
 
 }  // namespace distlops

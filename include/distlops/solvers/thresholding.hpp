@@ -16,8 +16,6 @@
 #include <cmath>
 
 #include "distlops/config.hpp"
-#include "distlops/core/instantiate.hpp"
-#include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
 #include "distlops/solvers/detail/vectors.hpp"
 #include "distlops/solvers/threshold_rules.hpp"
@@ -44,27 +42,15 @@ T half_threshold(T x, real_type_t<T> t, real_type_t<T> cut) {
 }
 
 /// Applies the rule `kind` with threshold t to every element of v (local data only: no
-/// communication; replicated arrays stay consistent).
+/// communication; replicated arrays stay consistent). Compiled in the library for distributed,
+/// stacked and local arrays of every scalar type and memory space.
 template <class V>
-void threshold(V& v, ThresholdKind kind, double t) {
-  using T = typename V::value_type;
-  using Space = typename V::space_type;
-  detail::for_each_block(v, [&](T* data, Index n, Index) {
-    kernels::threshold(Space{}, kind, n, static_cast<real_type_t<T>>(t), data);
-  });
-}
+void threshold(V& v, ThresholdKind kind, double t);
 
 /// The penalty R(v) of the rule `kind` (one reduction).
 template <class V>
 double penalty(const V& v, ThresholdKind kind) {
   return detail::penalty_sum(v, penalty_exponent(kind));
 }
-
-/// \cond
-#define DISTLOPS_DETAIL_EXTERN_THRESHOLD(T, S) \
-  extern template void kernels::threshold<T>(S, ThresholdKind, Index, real_type_t<T>, T*);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_THRESHOLD)
-#undef DISTLOPS_DETAIL_EXTERN_THRESHOLD
-/// \endcond
 
 }  // namespace distlops

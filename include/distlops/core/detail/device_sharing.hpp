@@ -5,7 +5,11 @@
 /// Whether NCCL can form a communicator over a set of ranks, decided from what every rank
 /// reports about its device. NCCL refuses two ranks on one device ("Duplicate GPU detected",
 /// ncclInvalidUsage) unless it is 2.30 or newer and NCCL_MULTI_RANK_GPU_ENABLE=1 is set; the
-/// Cuda transport then stages through host memory instead (gpu_collectives_for()).
+/// Cuda transport then stages through host memory instead (gpu_collectives_for()). Where NCCL
+/// serves ranks that share a device (its multi-rank mode), each of them allocates its own
+/// channels, one thread block each: the communicator limits them (nccl_channel_limit), as
+/// NCCL's documentation of NCCL_MULTI_RANK_GPU_ENABLE advises, so that the kernels of all the
+/// ranks on the device fit on it together.
 ///
 /// The decision is a plain function of the reports gathered from every rank, so that every
 /// rank reaches the same verdict, and tests can check it with reports of their own.
@@ -31,7 +35,8 @@ inline constexpr std::int32_t nccl_multi_rank_gpu_version = 23000;
 struct DeviceSharing {
   int first_rank = -1;  // two ranks on one device (the lowest such pair), -1 when none
   int second_rank = -1;
-  bool nccl_possible = true;  // NCCL can form a communicator over these ranks
+  int most_ranks_on_one_device = 1;  // the largest number of ranks that share a device
+  bool nccl_possible = true;         // NCCL can form a communicator over these ranks
 
   bool shared() const { return first_rank >= 0; }
 };
@@ -43,5 +48,11 @@ DeviceSharing assess_device_sharing(std::span<const DeviceReport> reports);
 
 /// Whether NCCL_MULTI_RANK_GPU_ENABLE in this process's environment holds a positive integer.
 bool multi_rank_gpu_enabled_in_environment();
+
+/// The most channels (thread blocks per collective, ncclConfig_t::maxCTAs) each rank of an NCCL
+/// communicator may use where `ranks_on_device` of its ranks share a device of
+/// `multiprocessors` multiprocessors: together at most half of them, at least one each; 0
+/// (NCCL's own choice) where no device is shared.
+int nccl_channel_limit(int multiprocessors, int ranks_on_device);
 
 }  // namespace distlops::detail

@@ -51,6 +51,8 @@ struct StencilTerm {
 template <class Vector>
 class StencilOperator final : public LinearOperatorBase<Vector> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   /// The scalar type of the arrays.
   using value_type = typename Vector::value_type;
   /// The memory space of the arrays.

@@ -18,6 +18,8 @@ namespace distlops::local {
 template <Scalar T, MemorySpace Space = Host>
 class AccumulatingOperator : public LinearOperatorBase<LocalArray<T, Space>> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   /// The vector type of domain and range.
   using Vector = LocalArray<T, Space>;
 

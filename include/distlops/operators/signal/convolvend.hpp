@@ -34,6 +34,8 @@ namespace distlops {
 template <Scalar T, MemorySpace Space = Host>
 class ConvolveNDOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   /// The vector type of domain and range.
   using Array = DistributedArray<T, Space>;
   /// Collective over the layout's communicator (plans the ghost exchanges).
@@ -87,10 +89,13 @@ template <Scalar T, MemorySpace Space = Host>
 LinearOperator<T, Space> Convolve2D(const Layout& layout, std::span<const T> filter,
                                     const Shape& filter_shape, std::array<Index, 2> offset = {0, 0},
                                     std::array<int, 2> axes = {-2, -1}) {
-  if (filter_shape.size() != 2) {
-    throw InvalidArgument("Convolve2D: the filter must be 2-d, got shape " +
-                          to_string(filter_shape));
-  }
+  // The shape is each rank's input: the verdict is agreed before the operator's collectives.
+  collective_check(layout.communicator(), [&] {
+    if (filter_shape.size() != 2) {
+      throw InvalidArgument("Convolve2D: the filter must be 2-d, got shape " +
+                            to_string(filter_shape));
+    }
+  });
   return LinearOperator<T, Space>::template make<ConvolveNDOperator<T, Space>>(
       layout, filter, filter_shape, std::vector<Index>(offset.begin(), offset.end()),
       std::vector<int>(axes.begin(), axes.end()), "Convolve2D");

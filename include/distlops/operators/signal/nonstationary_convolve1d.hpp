@@ -38,6 +38,8 @@ namespace distlops {
 template <Scalar T, MemorySpace Space = Host>
 class NonStationaryConvolve1DOperator final : public LinearOperatorBase<LocalArray<T, Space>> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   /// The vector type of domain and range.
   using Local = LocalArray<T, Space>;
   /// The window [window_start, window_start + window_length) along `axis` of the convolution of

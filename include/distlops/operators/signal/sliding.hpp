@@ -56,6 +56,8 @@ std::vector<Index> sliding_windows(const std::string& op, Index n, Index nwin, I
 template <Scalar T, MemorySpace Space = Host>
 class WindowedOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   /// The vector type of domain and range.
   using Array = DistributedArray<T, Space>;
   /// The windows along one data axis.

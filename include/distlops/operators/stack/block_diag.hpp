@@ -23,6 +23,8 @@ namespace distlops {
 template <Scalar T, MemorySpace Space = Host>
 class BlockDiagOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   /// The vector type of domain and range.
   using Array = DistributedArray<T, Space>;
   /// Collective: the ranks exchange the sizes of their blocks. `mask` is given to both

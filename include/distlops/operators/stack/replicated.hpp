@@ -17,6 +17,8 @@ namespace distlops {
 template <Scalar T, MemorySpace Space = Host>
 class ReplicatedOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   /// The vector type of domain and range.
   using Array = DistributedArray<T, Space>;
   /// Collective over `comm` (layout construction).

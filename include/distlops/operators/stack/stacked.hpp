@@ -32,6 +32,13 @@ template <Scalar T, MemorySpace Space = Host>
 class StackedBlockDiagOperator final
     : public LinearOperatorBase<StackedDistributedArray<T, Space>> {
  public:
+  /// Whether a block runs user code: the handle then agrees on the stack's outcome.
+  bool runs_user_code() const override {
+    bool any = false;
+    for (const StackBlock<T, Space>& block : blocks_)
+      block.visit([&](const auto& op) { any = any || op.implementation().runs_user_code(); });
+    return any;
+  }
   /// The vector type of domain and range.
   using Stacked = StackedDistributedArray<T, Space>;
   /// The block-diagonal stack of `blocks`; InvalidArgument for an empty list or handle.
@@ -111,6 +118,13 @@ template <Scalar T, MemorySpace Space = Host, class Domain = DistributedArray<T,
 class StackedVStackOperator final
     : public LinearOperatorBase<Domain, StackedDistributedArray<T, Space>> {
  public:
+  /// Whether a block runs user code: the handle then agrees on the stack's outcome.
+  bool runs_user_code() const override {
+    bool any = false;
+    for (const Block& block : blocks_)
+      std::visit([&](const auto& op) { any = any || op.implementation().runs_user_code(); }, block);
+    return any;
+  }
   /// A plain data block.
   using Array = DistributedArray<T, Space>;
   /// The data type.

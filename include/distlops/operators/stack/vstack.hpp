@@ -27,6 +27,8 @@ namespace distlops {
 template <Scalar T, MemorySpace Space = Host>
 class VStackOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
+  /// The library's own code: nothing to agree on after an apply.
+  bool runs_user_code() const override { return false; }
   /// The vector type of domain and range.
   using Array = DistributedArray<T, Space>;
   /// Views of the blocks' pieces of this rank's data.

@@ -76,6 +76,24 @@ class SolverDriver {
   SolverDriver(std::string name, const SolverOptions<Domain>& options, Communicator comm,
                int file_rank, const Fingerprint& parameters, std::size_t extra_histories,
                Check&& check)
+      : SolverDriver(std::move(name), options, std::move(comm), file_rank, parameters, nullptr,
+                     extra_histories, std::forward<Check>(check)) {}
+  /// The same, agreeing also on `operands`, a fingerprint of what the solver is given besides
+  /// its options that must be equal on every rank (the proximal operators' parameters), which
+  /// is not part of the checkpoints' identity.
+  template <class Check>
+  SolverDriver(std::string name, const SolverOptions<Domain>& options, Communicator comm,
+               int file_rank, const Fingerprint& parameters, const Fingerprint& operands,
+               std::size_t extra_histories, Check&& check)
+      : SolverDriver(std::move(name), options, std::move(comm), file_rank, parameters, &operands,
+                     extra_histories, std::forward<Check>(check)) {}
+
+ private:
+  // The constructors' work; `operands` may be null.
+  template <class Check>
+  SolverDriver(std::string name, const SolverOptions<Domain>& options, Communicator comm,
+               int file_rank, const Fingerprint& parameters, const Fingerprint* operands,
+               std::size_t extra_histories, Check&& check)
       : name_(std::move(name)),
         options_(options),
         comm_(std::move(comm)),
@@ -90,7 +108,10 @@ class SolverDriver {
     all.add(std::string_view(options.checkpoint.directory));
     all.add(options.checkpoint.every).add(options.checkpoint.resume);
     all.add(options.checkpoint.format);
-    collective_check(comm_, all, name_ + ": the set of options", [&] {
+    if (operands) all.add(operands->value());
+    const char* subject = operands ? ": the set of options or its proximal operators' parameters"
+                                   : ": the set of options";
+    collective_check(comm_, all, name_ + subject, [&] {
       validate_common();
       check();
     });
@@ -99,6 +120,7 @@ class SolverDriver {
       history.reserve(static_cast<std::size_t>(options.niter) + 1);
   }
 
+ public:
   const std::string& name() const { return name_; }
   int niter() const { return options_.niter; }
   double tol() const { return options_.tol; }

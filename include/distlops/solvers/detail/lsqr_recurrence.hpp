@@ -3,8 +3,9 @@
 #pragma once
 /// \file lsqr_recurrence.hpp
 /// The scalar part of an LSQR iteration (lsqr.hpp), written once for the host and the device:
-/// it runs where the solver's scalar slots live (scalar_slots.hpp), so that on the device the
-/// norms of u, v and w never cross to the host before the iteration's one read-back.
+/// it runs where the solver's scalar slots live (ScalarSlots::lsqr_after_u and lsqr_after_v,
+/// whose kernels call these formulas), so that on the device the norms of u, v and w never
+/// cross to the host before the iteration's one read-back.
 ///
 /// `LsqrSlots` is the layout of the slots: the recurrence's scalars (`LsqrScalars`, saved in
 /// checkpoints in this order), the reductions of the iteration and the coefficients of its
@@ -139,18 +140,3 @@ DISTLOPS_HOST_DEVICE inline void lsqr_after_v(LsqrSlots& s, LsqrParameters p) {
 }
 
 }  // namespace distlops::detail
-
-namespace distlops::kernels::slots {
-
-/// The recurrences on the slots of a memory space: on the host a call of the formulas above,
-/// on Cuda single-thread kernels on the library's stream (solvers/cuda/slot_kernels.cu).
-inline void lsqr_after_u(Host, double* slots, double dampsq) {
-  detail::lsqr_after_u(*reinterpret_cast<detail::LsqrSlots*>(slots), dampsq);
-}
-inline void lsqr_after_v(Host, double* slots, detail::LsqrParameters p) {
-  detail::lsqr_after_v(*reinterpret_cast<detail::LsqrSlots*>(slots), p);
-}
-void lsqr_after_u(Cuda, double* slots, double dampsq);
-void lsqr_after_v(Cuda, double* slots, detail::LsqrParameters p);
-
-}  // namespace distlops::kernels::slots

@@ -21,7 +21,9 @@
 /// order of the collectives is that of the blocks, the same on every rank.
 ///
 /// Slots are doubles; a batch covers a contiguous range of slots, zeroed when it starts. No
-/// function allocates after construction.
+/// function allocates after construction. The members that touch the slots' memory are compiled
+/// in the library (solvers/scalar_slots.cpp), block by block, over the kernels of
+/// solvers/slot_kernels.hpp.
 
 #include <array>
 #include <utility>
@@ -31,10 +33,12 @@
 #include "distlops/core/distributed_array.hpp"
 #include "distlops/core/error.hpp"
 #include "distlops/core/gpu_collectives.hpp"
+#include "distlops/core/instantiate.hpp"
+#include "distlops/core/kernels.hpp"
 #include "distlops/core/local_array.hpp"
 #include "distlops/core/stacked_distributed_array.hpp"
 #include "distlops/operators/vdot_sink.hpp"
-#include "distlops/solvers/detail/slot_kernels.hpp"
+#include "distlops/solvers/detail/lsqr_recurrence.hpp"
 
 namespace distlops::detail {
 
@@ -118,15 +122,7 @@ class ScalarSlots {
   static constexpr int max_groups = 4;
 
   /// `count` slots, all zero. Allocates the slot memory (the only allocation).
-  explicit ScalarSlots(int count)
-      : count_(count), memory_(max_groups * capacity + scratch_doubles) {
-    if (count < 1 || count > capacity) {
-      throw InvalidArgument("ScalarSlots: between 1 and " + std::to_string(capacity) +
-                            " slots, asked for " + std::to_string(count));
-    }
-    kernels::slots::zero(Space{}, count_, memory_.data());
-    host_.fill(0.0);
-  }
+  explicit ScalarSlots(int count);
   ScalarSlots(const ScalarSlots&) = delete;
   ScalarSlots& operator=(const ScalarSlots&) = delete;
 
@@ -178,8 +174,7 @@ class ScalarSlots {
     const double* s = device(step);
     for_each_block_group(
         [&](const Communicator* comm, Index n, const T* cd, T* xd, const T* qd, T* rd) {
-          kernels::slots::add_axpy_pair_squared_norm(Space{}, n, s, fx, cd, xd, fr, qd, rd,
-                                                     region_for(comm) + slot, scratch());
+          add_axpy_pair_squared_norm_block(region_for(comm) + slot, n, s, fx, cd, xd, fr, qd, rd);
         },
         c, x, q, r);
   }
@@ -193,8 +188,7 @@ class ScalarSlots {
     const auto exponent = static_cast<real_type_t<T>>(p == 0 ? 1 : p);
     check_batch_slot(slot);
     for_each_reduction_block(v, v, [&](const T* data, const T*, Index n, const Communicator* c) {
-      kernels::slots::add_norm_reduce(Space{}, kind, exponent, n, data, region_for(c) + slot,
-                                      scratch());
+      add_norm_reduce_block(region_for(c) + slot, kind, exponent, n, data);
     });
   }
 
@@ -202,15 +196,7 @@ class ScalarSlots {
   /// memory, or MPI, on host memory directly or staged), then the regions into the first.
   /// Collective over the batch's communicators; does not synchronise with the device on the
   /// NCCL path.
-  void combine() {
-    for (int g = 0; g < groups_; ++g) {
-      if (communicators_[g]) {
-        allreduce_sum_in_place<double, Space>(*communicators_[g], region(g) + first_, batch_);
-      }
-    }
-    for (int g = 1; g < groups_; ++g)
-      kernels::slots::accumulate(Space{}, batch_, region(g) + first_, region(0) + first_);
-  }
+  void combine();
 
   /// The slot in the space's memory (for the updates below).
   const double* device(int slot) const {
@@ -220,19 +206,16 @@ class ScalarSlots {
 
   /// out = numerator / (first + weight second), or 0 when that curvature is not positive or
   /// not finite (kernels::slots::guarded_step); second < 0: none. On the device.
-  void step_length(int out, double numerator, int first, int second = -1, double weight = 0) {
-    check_slot(out);
-    kernels::slots::step_length(Space{}, numerator, device(first),
-                                second >= 0 ? device(second) : nullptr, weight, mutable_slot(out));
-  }
+  void step_length(int out, double numerator, int first, int second = -1, double weight = 0);
   /// out = 1 / sqrt(squared), or `otherwise` when squared is not positive and finite.
-  void reciprocal_sqrt(int out, int squared, double otherwise) {
-    check_slot(out);
-    kernels::slots::reciprocal_sqrt(Space{}, device(squared), otherwise, mutable_slot(out));
-  }
+  void reciprocal_sqrt(int out, int squared, double otherwise);
+  /// LSQR's recurrence (lsqr_recurrence.hpp) on slots laid out as LsqrSlots: after ||u||^2
+  /// and after ||v||^2. On the device.
+  void lsqr_after_u(double dampsq);
+  void lsqr_after_v(const LsqrParameters& parameters);
 
   /// Copies every slot to the host: one synchronisation with the device.
-  void read_back() { kernels::slots::read_back(Space{}, host_.data(), memory_.data(), count_); }
+  void read_back();
   /// The slot's value at the last read_back().
   double operator[](int slot) const {
     check_slot(slot);
@@ -250,8 +233,8 @@ class ScalarSlots {
   }
 
  private:
-  static constexpr int scratch_doubles =
-      static_cast<int>(kernels::slots::scratch_bytes / sizeof(double));
+  /// Space memory for the intermediate result of one reduction (a complex double).
+  static constexpr int scratch_doubles = 2;
 
   // The sink of a fused apply: each block's partial sum lands in its group's region, as the
   // add_* reductions place theirs.
@@ -295,9 +278,21 @@ class ScalarSlots {
     }
     communicators_[groups_] = comm;
     double* fresh = region(groups_++);
-    kernels::slots::zero(Space{}, batch_, fresh + first_);
+    zero(batch_, fresh + first_);
     return fresh;
   }
+  void zero(int count, double* slots);
+
+  // One contiguous block of the vectors: the kernels, compiled in the library for each scalar
+  // type (solvers/scalar_slots.cpp).
+  template <Scalar T>
+  void add_vdot_block(double* re, double* im, Index n, const T* x, const T* y);
+  template <Scalar T>
+  void add_axpy_pair_squared_norm_block(double* re, Index n, const double* step, double fx,
+                                        const T* c, T* x, double fr, const T* q, T* r);
+  template <Scalar T>
+  void add_norm_reduce_block(double* slot, kernels::NormKind kind, real_type_t<T> p, Index n,
+                             const T* x);
 
   template <class V>
   void add_vdot_parts(int slot, bool imaginary, const V& a, const V& b) {
@@ -306,8 +301,7 @@ class ScalarSlots {
     if (imaginary) check_batch_slot(slot + 1);
     for_each_reduction_block(a, b, [&](const T* x, const T* y, Index n, const Communicator* c) {
       double* target = region_for(c) + slot;
-      kernels::slots::add_vdot(Space{}, n, x, y, target, imaginary ? target + 1 : nullptr,
-                               scratch());
+      add_vdot_block(target, imaginary ? target + 1 : nullptr, n, x, y);
     });
   }
 
@@ -320,31 +314,47 @@ class ScalarSlots {
   int batch_ = 0;
 };
 
+/// The vector updates whose coefficients are read from slot memory, on one contiguous block
+/// (solvers/scalar_slots.cpp, the kernels of every scalar type and space).
+template <Scalar T, MemorySpace Space>
+struct SlotUpdates {
+  /// y += factor * *a * x (y untouched when the coefficient is zero).
+  static void axpy(Index n, const double* a, double factor, const T* x, T* y);
+  /// y = *a x + *b y (y untouched when *a == 0 and *b == 1, not read when *b == 0).
+  static void axpby(Index n, const double* a, const T* x, const double* b, T* y);
+  /// y = factor * *a * y (y untouched when the coefficient is 1).
+  static void scale(Index n, const double* a, double factor, T* y);
+};
+
 /// y += factor * slot * x, with the coefficient read from slot memory (y untouched when it is
 /// zero).
 template <class V>
 void axpy_by_slot(V& y, const double* slot, double factor, const V& x) {
   using T = typename V::value_type;
-  using Space = typename V::space_type;
-  for_each_block_pair(y, x, [&](T* yd, const T* xd, Index n) {
-    kernels::slots::axpy(Space{}, n, slot, factor, xd, yd);
-  });
+  using Updates = SlotUpdates<T, typename V::space_type>;
+  for_each_block_pair(y, x,
+                      [&](T* yd, const T* xd, Index n) { Updates::axpy(n, slot, factor, xd, yd); });
 }
 /// y = a * x + b * y with a and b read from slot memory (y untouched when a == 0 and b == 1).
 template <class V>
 void axpby_by_slot(V& y, const double* a, const V& x, const double* b) {
   using T = typename V::value_type;
-  using Space = typename V::space_type;
-  for_each_block_pair(
-      y, x, [&](T* yd, const T* xd, Index n) { kernels::slots::axpby(Space{}, n, a, xd, b, yd); });
+  using Updates = SlotUpdates<T, typename V::space_type>;
+  for_each_block_pair(y, x, [&](T* yd, const T* xd, Index n) { Updates::axpby(n, a, xd, b, yd); });
 }
 /// y = factor * slot * y (y untouched when the coefficient is 1).
 template <class V>
 void scale_by_slot(V& y, const double* slot, double factor) {
   using T = typename V::value_type;
-  using Space = typename V::space_type;
-  for_each_block_pair(
-      y, y, [&](T* yd, const T*, Index n) { kernels::slots::scale(Space{}, n, slot, factor, yd); });
+  using Updates = SlotUpdates<T, typename V::space_type>;
+  for_each_block_pair(y, y, [&](T* yd, const T*, Index n) { Updates::scale(n, slot, factor, yd); });
 }
+
+/// \cond
+#define DISTLOPS_DETAIL_EXTERN_SCALAR_SLOTS(Space) extern template class ScalarSlots<Space>;
+DISTLOPS_FOR_EACH_SPACE(DISTLOPS_DETAIL_EXTERN_SCALAR_SLOTS)
+#undef DISTLOPS_DETAIL_EXTERN_SCALAR_SLOTS
+DISTLOPS_EXTERN_TEMPLATE_CLASS(SlotUpdates)
+/// \endcond
 
 }  // namespace distlops::detail

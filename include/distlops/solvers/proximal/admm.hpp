@@ -65,8 +65,12 @@ struct AdmmOptions : SolverOptions<Domain> {
 /// ADMM in step-wise form (stepwise.hpp); admm() is `Admm(g, op, b, a, options).solve(x0)`. Domain
 /// is x's type, Range b's and Aux z's (A's range). Not copyable: it holds the run's state.
 template <class Domain, class Range, class Aux>
-class Admm : public detail::StepwiseSolver<Admm<Domain, Range, Aux>> {
+class Admm : public detail::StepwiseSolver<Admm<Domain, Range, Aux>, Domain> {
  public:
+  // The step-wise base's accessors: finished(), iteration(), x(), reason(); residual_norms()
+  // holds the history of ||x_k - x_{k-1}|| (entry 0 NaN); costs() the history of the objective 1/2
+  // ||Op x_k - b||^2 + g(A x_k).
+
   /// The scalar type of the model.
   using T = typename Domain::value_type;
 
@@ -85,27 +89,21 @@ class Admm : public detail::StepwiseSolver<Admm<Domain, Range, Aux>> {
   void setup(const Domain& x0, const Aux& z0) { initialise(x0, &z0); }
   /// One iteration (InvalidArgument when not set up or finished). Collective.
   void step();
-  /// Whether the run has stopped (niter reached or a stop reason found).
-  bool finished() const { return !x_ || reason_.has_value() || k_ >= options_.niter; }
   /// The result (moves the iterate out; the solver is spent afterwards). Collective.
   ProximalResult<Domain> finalize();
 
-  /// Iterations done so far (including those of a resumed checkpoint).
-  int iteration() const { return k_; }
-  /// The current iterate x_k.
-  const Domain& x() const { return *x_; }
   /// The splitting variable z_k ~ A x_k.
   const Aux& z() const { return *z_; }
   /// The scaled dual variable.
   const Aux& u() const { return *u_; }
-  /// The stop reason found so far (none while the run goes on or when it only reached niter).
-  std::optional<StopReason> reason() const { return reason_; }
-  /// The history of ||x_k - x_{k-1}|| (entry 0 NaN).
-  const std::vector<double>& residual_norms() const { return run_->history(0); }
-  /// The history of the objective 1/2 ||Op x_k - b||^2 + g(A x_k).
-  const std::vector<double>& costs() const { return run_->history(1); }
 
  private:
+  using Base = detail::StepwiseSolver<Admm<Domain, Range, Aux>, Domain>;
+  using Base::k_;
+  using Base::reason_;
+  using Base::run_;
+  using Base::x_;
+
   void initialise(const Domain& x0, const Aux* z0);
   /// x = argmin 1/2 ||Op x - b||^2 + 1/(2 tau) ||A x - z + u||^2 by CG from xold_, and ax_ = A x.
   void update_x();
@@ -124,13 +122,10 @@ class Admm : public detail::StepwiseSolver<Admm<Domain, Range, Aux>> {
   BasicLinearOperator<Domain, Aux> a_;
   AdmmOptions<Domain> options_;
   BasicLinearOperator<Domain, Domain> normal_;
-  std::optional<detail::SolverDriver<Domain>> run_;
-  std::optional<Domain> x_, xold_, rhs_, opb_;
+  std::optional<Domain> xold_, rhs_, opb_;
   std::optional<Range> s_;
   std::optional<Aux> ax_, z_, u_, r_;
   double cost_ = 0, update_ = std::numeric_limits<double>::quiet_NaN();
-  int k_ = 0;
-  std::optional<StopReason> reason_;
 };
 
 template <class Domain, class Range, class Aux>
@@ -139,8 +134,10 @@ void Admm<Domain, Range, Aux>::initialise(const Domain& x0, const Aux* z0) {
   Fingerprint parameters;
   parameters.add(o.tau).add(o.inner_niter).add(o.inner_rtol).add(o.g_first);
   run_.reset();
+  Fingerprint operands;
+  g_->fingerprint(operands);
   run_.emplace("admm", options_, detail::solver_communicator(x0), detail::checkpoint_rank(x0),
-               parameters, 0, [&] {
+               parameters, operands, 0, [&] {
                  auto fail = [](const std::string& what) {
                    throw InvalidArgument("admm: " + what);
                  };
@@ -157,6 +154,7 @@ void Admm<Domain, Range, Aux>::initialise(const Domain& x0, const Aux* z0) {
                         vector_traits<Domain>::describe(op_.domain()) +
                         ", A: " + vector_traits<Domain>::describe(a_.domain()) + ")");
                  }
+                 g_->check(a_.range());
                });
   const LayoutAdapter<Domain> start(x0, op_.domain(), "admm", "", "x0");
   const LayoutAdapter<Range> data(b_, op_.range(), "admm", "", "b");
@@ -199,9 +197,7 @@ void Admm<Domain, Range, Aux>::initialise(const Domain& x0, const Aux* z0) {
 
 template <class Domain, class Range, class Aux>
 void Admm<Domain, Range, Aux>::step() {
-  if (!x_ || finished()) {
-    throw InvalidArgument("admm: step() needs setup() and an unfinished run");
-  }
+  this->require_running("admm");
   // The operands are the solver's own vectors, of the layouts agreed on in setup() (where
   // the objective at x0 ran every operand pair through the collective checks).
   const AgreedOperands agreed;

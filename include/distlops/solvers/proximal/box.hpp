@@ -15,6 +15,7 @@
 
 #include <limits>
 #include <optional>
+#include <string>
 
 #include "distlops/solvers/proximal/prox_operator.hpp"
 
@@ -25,11 +26,12 @@ namespace distlops {
 template <class V>
 class Box : public ProxOperator<V> {
  public:
-  /// Bounds may be infinite; InvalidArgument unless lower <= upper (NaN included).
+  /// Bounds may be infinite; InvalidArgument at the first call unless lower <= upper (NaN
+  /// included).
   Box(double lower, double upper);
-  /// Element-wise bounds, of one layout (ShapeMismatch otherwise), which the vectors x must
-  /// have; InvalidArgument on every rank unless lower_i <= upper_i for every element (both
-  /// parts of complex bounds; NaN included). Collective: a few reductions.
+  /// Element-wise bounds, of the layout of the vectors x (ShapeMismatch otherwise); at the first
+  /// call InvalidArgument on every rank unless lower_i <= upper_i for every element (both
+  /// parts of complex bounds; NaN included). No communication.
   Box(const V& lower, const V& upper);
 
   /// The lower bound (-infinity with element-wise bounds).
@@ -40,6 +42,12 @@ class Box : public ProxOperator<V> {
   bool elementwise() const { return lower_bounds_.has_value(); }
   std::string name() const override;
   std::shared_ptr<const ProxOperator<V>> clone() const override;
+  /// The library's own code.
+  bool runs_user_code() const override { return false; }
+  /// The element-wise bounds have x's layout, and lower <= upper holds on this rank's elements.
+  void check_operand(const vector_layout_t<V>& layout) const override;
+  /// Its bounds (numbers, or the layouts of the bound vectors).
+  void add_parameters(Fingerprint& fingerprint) const override;
 
  protected:
   double do_value(const V& x) const override;
@@ -48,10 +56,14 @@ class Box : public ProxOperator<V> {
  private:
   /// x_i = clip_box_between(x_i, lower_i, upper_i) on every local block.
   static void for_each_bounds_block(V& x, const V& lower, const V& upper);
+  /// What is wrong with this rank's element-wise bounds (empty when nothing), found once.
+  const std::string& bounds_problem() const;
   double lower_;
   double upper_;
   std::optional<V> lower_bounds_;
   std::optional<V> upper_bounds_;
+  mutable bool bounds_checked_ = false;
+  mutable std::string bounds_problem_;
 };
 
 /// The indicator of the non-negative orthant.

@@ -24,7 +24,7 @@ namespace distlops {
 template <class V>
 class Precomposed : public ProxOperator<V> {
  public:
-  /// a finite and non-zero (InvalidArgument otherwise).
+  /// a finite and non-zero (InvalidArgument at the first call otherwise).
   Precomposed(const ProxOperator<V>& f, double a);
   /// f(a x + b); `b` must have the layout of the vectors x; a as above.
   Precomposed(const ProxOperator<V>& f, double a, const V& b);
@@ -32,6 +32,12 @@ class Precomposed : public ProxOperator<V> {
   std::string name() const override;
   std::shared_ptr<const ProxOperator<V>> clone() const override;
   bool differentiable() const override { return f_->differentiable(); }
+  /// Whether f runs user code.
+  bool runs_user_code() const override { return f_->runs_user_code(); }
+  /// f accepts x's layout and the vector held has it.
+  void check_operand(const vector_layout_t<V>& layout) const override;
+  /// f's parameters, the factor and the vector's layout.
+  void add_parameters(Fingerprint& fingerprint) const override;
 
  protected:
   double do_value(const V& x) const override;
@@ -51,7 +57,7 @@ class Precomposed : public ProxOperator<V> {
 template <class V>
 class Postcomposed : public ProxOperator<V> {
  public:
-  /// s positive and finite (InvalidArgument otherwise).
+  /// s positive and finite (InvalidArgument at the first call otherwise).
   Postcomposed(const ProxOperator<V>& f, double s);
   /// s f(x) + Re<v, x>; `v` must have the layout of the vectors x; s as above.
   Postcomposed(const ProxOperator<V>& f, double s, const V& v);
@@ -59,6 +65,12 @@ class Postcomposed : public ProxOperator<V> {
   std::string name() const override;
   std::shared_ptr<const ProxOperator<V>> clone() const override;
   bool differentiable() const override { return f_->differentiable(); }
+  /// Whether f runs user code.
+  bool runs_user_code() const override { return f_->runs_user_code(); }
+  /// f accepts x's layout and the vector held has it.
+  void check_operand(const vector_layout_t<V>& layout) const override;
+  /// f's parameters, the factor and the vector's layout.
+  void add_parameters(Fingerprint& fingerprint) const override;
 
  protected:
   double do_value(const V& x) const override;

@@ -18,7 +18,7 @@ namespace distlops {
 template <class V>
 class EuclideanBall : public ProxOperator<V> {
  public:
-  /// radius >= 0 and finite (InvalidArgument otherwise).
+  /// radius >= 0 and finite (InvalidArgument at the first call otherwise).
   explicit EuclideanBall(double radius);
   /// The ball around `center`, which must have the layout of the vectors x; radius as above.
   EuclideanBall(const V& center, double radius);
@@ -27,6 +27,12 @@ class EuclideanBall : public ProxOperator<V> {
   double radius() const { return radius_; }
   std::string name() const override;
   std::shared_ptr<const ProxOperator<V>> clone() const override;
+  /// The library's own code.
+  bool runs_user_code() const override { return false; }
+  /// The centre has x's layout.
+  void check_operand(const vector_layout_t<V>& layout) const override;
+  /// Its radius and the centre's layout.
+  void add_parameters(Fingerprint& fingerprint) const override;
 
  protected:
   double do_value(const V& x) const override;

@@ -32,7 +32,7 @@ namespace distlops {
 template <class V>
 class L1 : public ProxOperator<V> {
  public:
-  /// sigma >= 0 and finite (InvalidArgument otherwise).
+  /// sigma >= 0 and finite (InvalidArgument on every rank at the first call otherwise).
   explicit L1(double sigma = 1.0);
   /// The weighted norm; `weights` must have the layout of the vectors x (ShapeMismatch on every
   /// rank otherwise), sigma as above.
@@ -46,6 +46,12 @@ class L1 : public ProxOperator<V> {
   int prox_calls() const { return schedule_ ? schedule_->calls.load() : 0; }
   std::string name() const override;
   std::shared_ptr<const ProxOperator<V>> clone() const override;
+  /// Only a schedule of sigma is user code.
+  bool runs_user_code() const override { return schedule_ != nullptr; }
+  /// The weights have x's layout.
+  void check_operand(const vector_layout_t<V>& layout) const override;
+  /// Its sigma (or that it follows a schedule) and the weights' layout.
+  void add_parameters(Fingerprint& fingerprint) const override;
 
  protected:
   double do_value(const V& x) const override;

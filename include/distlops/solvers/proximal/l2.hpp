@@ -40,7 +40,8 @@ class L2 : public ProxOperator<Domain> {
   explicit L2(double sigma = 1.0) requires std::same_as<Domain, Range>;
   /// sigma/2 ||x - b||^2.
   explicit L2(const Range& b, double sigma = 1.0) requires std::same_as<Domain, Range>;
-  /// sigma/2 ||Op x - b||^2; b must have Op's range layout (ShapeMismatch otherwise).
+  /// sigma/2 ||Op x - b||^2; b must have (or be seen with) Op's range layout (ShapeMismatch at
+  /// the first call otherwise).
   L2(const BasicLinearOperator<Domain, Range>& op, const Range& b, double sigma = 1.0,
      const L2InnerOptions& inner = {});
 
@@ -49,6 +50,12 @@ class L2 : public ProxOperator<Domain> {
   std::string name() const override;
   std::shared_ptr<const ProxOperator<Domain>> clone() const override;
   bool differentiable() const override { return true; }
+  /// Whether Op runs user code.
+  bool runs_user_code() const override;
+  /// x fits Op's domain (with Op) or b has x's layout (without).
+  void check_operand(const vector_layout_t<Domain>& layout) const override;
+  /// Its sigma, the inner solve's options, Op's layouts and b's.
+  void add_parameters(Fingerprint& fingerprint) const override;
 
  protected:
   double do_value(const Domain& x) const override;
@@ -57,7 +64,8 @@ class L2 : public ProxOperator<Domain> {
   void do_gradient(const Domain& x, Domain& out) const override;
 
  private:
-  void check_parameters() const;
+  /// Defers the complaint about sigma or the inner options to the first call.
+  void check_parameters();
   BasicLinearOperator<Domain, Range> op_;
   std::optional<Range> b_;
   double sigma_;

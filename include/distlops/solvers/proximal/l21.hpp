@@ -46,6 +46,12 @@ class L21 : public ProxOperator<V> {
   double sigma() const { return sigma_; }
   std::string name() const override;
   std::shared_ptr<const ProxOperator<V>> clone() const override;
+  /// The library's own code.
+  bool runs_user_code() const override { return false; }
+  /// The components are distributed arrays of one layout.
+  void check_operand(const StackedLayout& layout) const override;
+  /// Its sigma.
+  void add_parameters(Fingerprint& fingerprint) const override;
 
  protected:
   double do_value(const V& x) const override;
@@ -55,7 +61,7 @@ class L21 : public ProxOperator<V> {
  private:
   using Real = real_type_t<typename V::value_type>;
   using Norms = DistributedArray<Real, typename V::space_type>;
-  /// The squared norms of x's groups, in the workspace (the layouts checked).
+  /// The squared norms of x's groups, in the workspace (x checked by check_operand).
   const Norms& group_squared_norms(const V& x) const;
 
   double sigma_;

@@ -59,8 +59,12 @@ struct LinearizedAdmmOptions : SolverOptions<Domain> {
 /// `LinearizedAdmm(f, g, a, options).solve(x0)`. Domain is x's type, Aux z's (A's range). Not
 /// copyable: it holds the run's state.
 template <class Domain, class Aux>
-class LinearizedAdmm : public detail::StepwiseSolver<LinearizedAdmm<Domain, Aux>> {
+class LinearizedAdmm : public detail::StepwiseSolver<LinearizedAdmm<Domain, Aux>, Domain> {
  public:
+  // The step-wise base's accessors: finished(), iteration(), x(), reason(); residual_norms()
+  // holds the history of ||x_k - x_{k-1}|| (entry 0 NaN); costs() the history of the objective
+  // f(x_k) + g(A x_k).
+
   /// The scalar type of the model.
   using T = typename Domain::value_type;
 
@@ -80,29 +84,23 @@ class LinearizedAdmm : public detail::StepwiseSolver<LinearizedAdmm<Domain, Aux>
   void setup(const Domain& x0, const Aux& z0) { initialise(x0, &z0); }
   /// One iteration (InvalidArgument when not set up or finished). Collective.
   void step();
-  /// Whether the run has stopped (niter reached or a stop reason found).
-  bool finished() const { return !x_ || reason_.has_value() || k_ >= options_.niter; }
   /// The result (moves the iterate out; the solver is spent afterwards). Collective.
   ProximalResult<Domain> finalize();
 
-  /// Iterations done so far (including those of a resumed checkpoint).
-  int iteration() const { return k_; }
-  /// The current iterate x_k.
-  const Domain& x() const { return *x_; }
   /// The splitting variable z_k ~ A x_k.
   const Aux& z() const { return *z_; }
   /// The scaled dual variable.
   const Aux& u() const { return *u_; }
   /// The step of f in use (given, or 0.95 tau / ||A||^2).
   double mu() const { return mu_; }
-  /// The stop reason found so far (none while the run goes on or when it only reached niter).
-  std::optional<StopReason> reason() const { return reason_; }
-  /// The history of ||x_k - x_{k-1}|| (entry 0 NaN).
-  const std::vector<double>& residual_norms() const { return run_->history(0); }
-  /// The history of the objective f(x_k) + g(A x_k).
-  const std::vector<double>& costs() const { return run_->history(1); }
 
  private:
+  using Base = detail::StepwiseSolver<LinearizedAdmm<Domain, Aux>, Domain>;
+  using Base::k_;
+  using Base::reason_;
+  using Base::run_;
+  using Base::x_;
+
   void initialise(const Domain& x0, const Aux* z0);
   std::vector<double> row() const { return {update_, cost_}; }
 
@@ -110,12 +108,9 @@ class LinearizedAdmm : public detail::StepwiseSolver<LinearizedAdmm<Domain, Aux>
   std::shared_ptr<const ProxOperator<Aux>> g_;
   BasicLinearOperator<Domain, Aux> a_;
   LinearizedAdmmOptions<Domain> options_;
-  std::optional<detail::SolverDriver<Domain>> run_;
-  std::optional<Domain> x_, xold_, w_;
+  std::optional<Domain> xold_, w_;
   std::optional<Aux> ax_, z_, u_, r_;
   double mu_ = 0, cost_ = 0, update_ = std::numeric_limits<double>::quiet_NaN();
-  int k_ = 0;
-  std::optional<StopReason> reason_;
 };
 
 template <class Domain, class Aux>
@@ -124,8 +119,11 @@ void LinearizedAdmm<Domain, Aux>::initialise(const Domain& x0, const Aux* z0) {
   Fingerprint parameters;
   parameters.add(o.tau).add(o.mu.has_value()).add(o.mu.value_or(0.0));
   run_.reset();
+  Fingerprint operands;
+  f_->fingerprint(operands);
+  g_->fingerprint(operands);
   run_.emplace("linearized_admm", options_, detail::solver_communicator(x0),
-               detail::checkpoint_rank(x0), parameters, 0, [&] {
+               detail::checkpoint_rank(x0), parameters, operands, 0, [&] {
                  auto fail = [](const std::string& what) {
                    throw InvalidArgument("linearized_admm: " + what);
                  };
@@ -133,6 +131,8 @@ void LinearizedAdmm<Domain, Aux>::initialise(const Domain& x0, const Aux* z0) {
                  if (!positive(o.tau)) fail("tau must be positive and finite");
                  if (o.mu && !positive(*o.mu)) fail("mu must be positive and finite");
                  if (a_.empty()) fail("the operator A is empty");
+                 f_->check(a_.domain());
+                 g_->check(a_.range());
                });
   const LayoutAdapter<Domain> start(x0, a_.domain(), "linearized_admm", "", "x0");
   std::optional<LayoutAdapter<Aux>> first_z;
@@ -183,9 +183,7 @@ void LinearizedAdmm<Domain, Aux>::initialise(const Domain& x0, const Aux* z0) {
 
 template <class Domain, class Aux>
 void LinearizedAdmm<Domain, Aux>::step() {
-  if (!x_ || finished()) {
-    throw InvalidArgument("linearized_admm: step() needs setup() and an unfinished run");
-  }
+  this->require_running("linearized_admm");
   // The operands are the solver's own vectors, of the layouts agreed on in setup() (where
   // the objective at x0 ran every operand pair through the collective checks).
   const AgreedOperands agreed;

@@ -91,8 +91,12 @@ struct PrimalDualResult : ProximalResult<Domain> {
 /// `PrimalDual(f, g, k, options).solve(x0)`. Domain is x's type, Dual y's (K's range). Not
 /// copyable: it holds the run's state.
 template <class Domain, class Dual>
-class PrimalDual : public detail::StepwiseSolver<PrimalDual<Domain, Dual>> {
+class PrimalDual : public detail::StepwiseSolver<PrimalDual<Domain, Dual>, Domain> {
  public:
+  // The step-wise base's accessors: finished(), iteration(), x(), reason(); residual_norms()
+  // holds the history of ||x_k - x_{k-1}|| (entry 0 NaN); costs() the history of the objective
+  // f(x_k) + g(K x_k).
+
   /// The scalar type of the model.
   using T = typename Domain::value_type;
 
@@ -111,15 +115,9 @@ class PrimalDual : public detail::StepwiseSolver<PrimalDual<Domain, Dual>> {
   void setup(const Domain& x0, const Dual& y0) { initialise(x0, &y0); }
   /// One iteration (InvalidArgument when not set up or finished). Collective.
   void step();
-  /// Whether the run has stopped (niter reached or a stop reason found).
-  bool finished() const { return !x_ || reason_.has_value() || k_ >= options_.niter; }
   /// The result (moves the iterate out; the solver is spent afterwards). Collective.
   PrimalDualResult<Domain> finalize();
 
-  /// Iterations done so far (including those of a resumed checkpoint).
-  int iteration() const { return k_; }
-  /// The current iterate x_k.
-  const Domain& x() const { return *x_; }
   /// The dual variable.
   const Dual& y() const { return *y_; }
   /// J(x) = f(x) + g(K x) of the current iterate (evaluated when not known yet). Collective.
@@ -129,14 +127,14 @@ class PrimalDual : public detail::StepwiseSolver<PrimalDual<Domain, Dual>> {
   double tau() const { return tau_; }
   /// The dual step size in use.
   double sigma() const { return sigma_; }
-  /// The stop reason found so far (none while the run goes on or when it only reached niter).
-  std::optional<StopReason> reason() const { return reason_; }
-  /// The history of ||x_k - x_{k-1}|| (entry 0 NaN).
-  const std::vector<double>& residual_norms() const { return run_->history(0); }
-  /// The history of the objective f(x_k) + g(K x_k).
-  const std::vector<double>& costs() const { return run_->history(1); }
 
  private:
+  using Base = detail::StepwiseSolver<PrimalDual<Domain, Dual>, Domain>;
+  using Base::k_;
+  using Base::reason_;
+  using Base::run_;
+  using Base::x_;
+
   void initialise(const Domain& x0, const Dual* y0);
   /// y = prox_{sigma g*}(y + sigma K xbar) from kx_ = K x and kx_old_ = K x_old.
   void update_y();
@@ -150,14 +148,11 @@ class PrimalDual : public detail::StepwiseSolver<PrimalDual<Domain, Dual>> {
   std::shared_ptr<const ProxOperator<Dual>> g_;
   BasicLinearOperator<Domain, Dual> k_op_;
   PrimalDualOptions<Domain> options_;
-  std::optional<detail::SolverDriver<Domain>> run_;
-  std::optional<Domain> x_, xold_, w_;
+  std::optional<Domain> xold_, w_;
   std::optional<Dual> y_, v_, kx_, kx_old_;
   double tau_ = 0, sigma_ = 0, norm_squared_ = 0, cost_ = 0;
   double update_ = std::numeric_limits<double>::quiet_NaN();
   bool cost_known_ = false;  // cost_ is J of the current x (and kx_ = K x)
-  int k_ = 0;
-  std::optional<StopReason> reason_;
 };
 
 template <class Domain, class Dual>
@@ -167,8 +162,11 @@ void PrimalDual<Domain, Dual>::initialise(const Domain& x0, const Dual* y0) {
   parameters.add(o.tau.has_value()).add(o.tau.value_or(0.0));
   parameters.add(o.sigma.has_value()).add(o.sigma.value_or(0.0)).add(o.theta).add(o.dual_first);
   run_.reset();
+  Fingerprint operands;
+  f_->fingerprint(operands);
+  g_->fingerprint(operands);
   run_.emplace("primal_dual", options_, detail::solver_communicator(x0),
-               detail::checkpoint_rank(x0), parameters, 0, [&] {
+               detail::checkpoint_rank(x0), parameters, operands, 0, [&] {
                  auto fail = [](const std::string& what) {
                    throw InvalidArgument("primal_dual: " + what);
                  };
@@ -177,6 +175,8 @@ void PrimalDual<Domain, Dual>::initialise(const Domain& x0, const Dual* y0) {
                  if (o.sigma && !positive(*o.sigma)) fail("sigma must be positive and finite");
                  if (!(o.theta >= 0 && o.theta <= 1)) fail("theta must lie in [0, 1]");
                  if (k_op_.empty()) fail("the operator K is empty");
+                 f_->check(k_op_.domain());
+                 g_->check(k_op_.range());
                });
   // x0 seen with K's domain layout (ShapeMismatch on every rank otherwise).
   const LayoutAdapter<Domain> start(x0, k_op_.domain(), "primal_dual", "", "x0");
@@ -254,9 +254,7 @@ double PrimalDual<Domain, Dual>::objective() {
 
 template <class Domain, class Dual>
 void PrimalDual<Domain, Dual>::step() {
-  if (!x_ || finished()) {
-    throw InvalidArgument("primal_dual: step() needs setup() and an unfinished run");
-  }
+  this->require_running("primal_dual");
   // The operands are the solver's own vectors, of the layouts agreed on in setup() (where
   // the objective at x0 ran every operand pair through the collective checks).
   const AgreedOperands agreed;

@@ -79,8 +79,12 @@ struct ProximalGradientOptions : SolverOptions<Domain> {
 
 /// The step-wise form (stepwise.hpp). Not copyable: it holds the run's state.
 template <class Domain>
-class ProximalGradient : public detail::StepwiseSolver<ProximalGradient<Domain>> {
+class ProximalGradient : public detail::StepwiseSolver<ProximalGradient<Domain>, Domain> {
  public:
+  // The step-wise base's accessors: finished(), iteration(), x(), reason(); residual_norms()
+  // holds the history of ||x_k - x_{k-1}|| (entry 0 NaN); costs() the history of the objective
+  // f(x_k) + epsg g(x_k).
+
   /// The scalar type of the model.
   using T = typename Domain::value_type;
 
@@ -95,28 +99,21 @@ class ProximalGradient : public detail::StepwiseSolver<ProximalGradient<Domain>>
   void setup(const Domain& x0);
   /// One iteration (InvalidArgument when not set up or finished).
   void step();
-  /// Whether the run has stopped (niter reached or a stop reason found).
-  bool finished() const { return !x_ || reason_.has_value() || k_ >= options_.niter; }
   /// The result (moves the iterate out; the solver is spent afterwards).
   ProximalResult<Domain> finalize();
-  /// setup, step until finished, finalize.
 
-  /// Iterations done so far (including those of a resumed checkpoint).
-  int iteration() const { return k_; }
-  /// The current iterate x_k.
-  const Domain& x() const { return *x_; }
   /// The extrapolated point the next gradient step starts from.
   const Domain& y() const { return *y_; }
   /// The current step size (reduced by backtracking when tau is absent).
   double tau() const { return tau_; }
-  /// The stop reason found so far (none while the run goes on or when it only reached niter).
-  std::optional<StopReason> reason() const { return reason_; }
-  /// The history of ||x_k - x_{k-1}|| (entry 0 NaN).
-  const std::vector<double>& residual_norms() const { return run_->history(0); }
-  /// The history of the objective f(x_k) + epsg g(x_k).
-  const std::vector<double>& costs() const { return run_->history(1); }
 
  private:
+  using Base = detail::StepwiseSolver<ProximalGradient<Domain>, Domain>;
+  using Base::k_;
+  using Base::reason_;
+  using Base::run_;
+  using Base::x_;
+
   double objective(const Domain& x) const { return f_->value(x) + options_.epsg * g_->value(x); }
   /// z = prox_{epsg tau g}(from - tau grad), the gradient step's candidate.
   void candidate(const Domain& from, double tau) {
@@ -128,11 +125,8 @@ class ProximalGradient : public detail::StepwiseSolver<ProximalGradient<Domain>>
 
   std::shared_ptr<const ProxOperator<Domain>> f_, g_;
   ProximalGradientOptions<Domain> options_;
-  std::optional<detail::SolverDriver<Domain>> run_;
-  std::optional<Domain> x_, y_, xold_, grad_, w_, z_;
+  std::optional<Domain> y_, xold_, grad_, w_, z_;
   double tau_ = 0, t_ = 1, cost_ = 0, update_ = std::numeric_limits<double>::quiet_NaN();
-  int k_ = 0;
-  std::optional<StopReason> reason_;
 };
 
 template <class Domain>
@@ -142,8 +136,11 @@ void ProximalGradient<Domain>::setup(const Domain& x0) {
   parameters.add(o.tau.has_value()).add(o.tau.value_or(0.0)).add(o.tau0).add(o.beta);
   parameters.add(o.niterback).add(o.epsg).add(o.eta).add(static_cast<int>(o.acceleration));
   run_.reset();
+  Fingerprint operands;
+  f_->fingerprint(operands);
+  g_->fingerprint(operands);
   run_.emplace("proximal_gradient", options_, detail::solver_communicator(x0),
-               detail::checkpoint_rank(x0), parameters, 0, [&] {
+               detail::checkpoint_rank(x0), parameters, operands, 0, [&] {
                  auto fail = [](const std::string& what) {
                    throw InvalidArgument("proximal_gradient: " + what);
                  };
@@ -157,6 +154,8 @@ void ProximalGradient<Domain>::setup(const Domain& x0) {
                  }
                  if (!(o.eta > 0 && o.eta <= 1)) fail("eta must lie in (0, 1]");
                  if (!f_->differentiable()) fail("f (" + f_->name() + ") must be differentiable");
+                 f_->check(x0.layout());
+                 g_->check(x0.layout());
                });
   for (auto* v : {&x_, &y_, &xold_, &grad_, &w_, &z_})
     v->emplace(x0.layout());
@@ -188,9 +187,7 @@ void ProximalGradient<Domain>::setup(const Domain& x0) {
 
 template <class Domain>
 void ProximalGradient<Domain>::step() {
-  if (!x_ || finished()) {
-    throw InvalidArgument("proximal_gradient: step() needs setup() and an unfinished run");
-  }
+  this->require_running("proximal_gradient");
   // The operands are the solver's own vectors, of the layouts agreed on in setup() (where
   // the objective at x0 ran every operand pair through the collective checks).
   const AgreedOperands agreed;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
 // Host kernels of the proximal operators: loops over the rules of proximal_rules.hpp.
+#include "../proximal/proximal_kernels.hpp"
+
+#include "../proximal/proximal_rules.hpp"
 #include "distlops/core/instantiate.hpp"
-#include "distlops/solvers/proximal/proximal_rules.hpp"
 
 namespace distlops::kernels {
 

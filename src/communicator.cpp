@@ -141,95 +141,59 @@ void check_rank_count(std::span<const Index> values, int size, const char* call)
 // Point-to-point transfers of any size. The Communicator's send and receive members record the
 // sends as messages of the event log; the collectives' paths above the per-call limit call
 // these directly, since their bytes are the collective's.
-void blocking_send(MPI_Comm comm, detail::TypedBuffer data, int destination, int tag) {
-  const Index chunk = chunk_elements(data.element_size);
-  if (data.count > chunk && one_datatype_per_block(chunk)) {
-    const detail::MessageDatatype block =
-        detail::block_datatype(data.count, data.type, data.element_size, chunk);
-    detail::check_mpi(MPI_Send(data.data, 1, block.get(), destination, tag, comm), "MPI_Send");
-    return;
-  }
-  for (Index offset = 0; offset < data.count; offset += chunk) {
-    const int count = static_cast<int>(std::min(chunk, data.count - offset));
-    detail::check_mpi(MPI_Send(byte_offset(data.data, offset, data.element_size), count, data.type,
-                               destination, tag, comm),
-                      "MPI_Send");
-  }
-  if (data.count == 0) {
-    detail::check_mpi(MPI_Send(data.data, 0, data.type, destination, tag, comm), "MPI_Send");
-  }
-}
-
-void blocking_receive(MPI_Comm comm, detail::TypedBuffer data, int source, int tag) {
+// Calls `transfer(address, count, datatype)` over `data`: once with a datatype of blocks when
+// that is how messages above the per-call limit go, else once per chunk of at most the limit,
+// and once with nothing for an empty buffer (its message still has to match the peer's).
+template <typename Transfer>
+void for_each_chunk(detail::TypedBuffer data, Transfer&& transfer) {
   const Index chunk = chunk_elements(data.element_size);
   void* base = const_cast<void*>(data.data);
   if (data.count > chunk && one_datatype_per_block(chunk)) {
     const detail::MessageDatatype block =
         detail::block_datatype(data.count, data.type, data.element_size, chunk);
-    detail::check_mpi(MPI_Recv(base, 1, block.get(), source, tag, comm, MPI_STATUS_IGNORE),
-                      "MPI_Recv");
+    transfer(base, 1, block.get());
     return;
-  }
-  for (Index offset = 0; offset < data.count; offset += chunk) {
-    const int count = static_cast<int>(std::min(chunk, data.count - offset));
-    detail::check_mpi(MPI_Recv(byte_offset(base, offset, data.element_size), count, data.type,
-                               source, tag, comm, MPI_STATUS_IGNORE),
-                      "MPI_Recv");
-  }
-  if (data.count == 0) {
-    detail::check_mpi(MPI_Recv(base, 0, data.type, source, tag, comm, MPI_STATUS_IGNORE),
-                      "MPI_Recv");
-  }
-}
-
-Request post_send(MPI_Comm comm, detail::TypedBuffer data, int destination, int tag) {
-  Request request;
-  const Index chunk = chunk_elements(data.element_size);
-  if (data.count > chunk && one_datatype_per_block(chunk)) {
-    const detail::MessageDatatype block =
-        detail::block_datatype(data.count, data.type, data.element_size, chunk);
-    MPI_Request native_request = MPI_REQUEST_NULL;
-    detail::check_mpi(MPI_Isend(data.data, 1, block.get(), destination, tag, comm, &native_request),
-                      "MPI_Isend");
-    request.native().push_back(native_request);
-    return request;
   }
   Index offset = 0;
   do {
     const int count = static_cast<int>(std::min(chunk, data.count - offset));
-    MPI_Request native_request = MPI_REQUEST_NULL;
-    detail::check_mpi(MPI_Isend(byte_offset(data.data, offset, data.element_size), count, data.type,
-                                destination, tag, comm, &native_request),
-                      "MPI_Isend");
-    request.native().push_back(native_request);
+    transfer(byte_offset(base, offset, data.element_size), count, data.type);
     offset += chunk;
   } while (offset < data.count);
+}
+
+void blocking_send(MPI_Comm comm, detail::TypedBuffer data, int destination, int tag) {
+  for_each_chunk(data, [&](void* address, int count, MPI_Datatype type) {
+    detail::check_mpi(MPI_Send(address, count, type, destination, tag, comm), "MPI_Send");
+  });
+}
+
+void blocking_receive(MPI_Comm comm, detail::TypedBuffer data, int source, int tag) {
+  for_each_chunk(data, [&](void* address, int count, MPI_Datatype type) {
+    detail::check_mpi(MPI_Recv(address, count, type, source, tag, comm, MPI_STATUS_IGNORE),
+                      "MPI_Recv");
+  });
+}
+
+Request post_send(MPI_Comm comm, detail::TypedBuffer data, int destination, int tag) {
+  Request request;
+  for_each_chunk(data, [&](void* address, int count, MPI_Datatype type) {
+    MPI_Request native_request = MPI_REQUEST_NULL;
+    detail::check_mpi(MPI_Isend(address, count, type, destination, tag, comm, &native_request),
+                      "MPI_Isend");
+    request.native().push_back(native_request);
+  });
   return request;
 }
 
 Request post_receive(MPI_Comm comm, detail::TypedBuffer data, int source, int tag) {
   Request request;
-  const Index chunk = chunk_elements(data.element_size);
-  void* base = const_cast<void*>(data.data);
-  if (data.count > chunk && one_datatype_per_block(chunk)) {
-    const detail::MessageDatatype block =
-        detail::block_datatype(data.count, data.type, data.element_size, chunk);
+  for_each_chunk(data, [&](void* address, int count, MPI_Datatype type) {
     MPI_Request native_request = MPI_REQUEST_NULL;
-    detail::check_mpi(MPI_Irecv(base, 1, block.get(), source, tag, comm, &native_request),
+    detail::check_mpi(MPI_Irecv(address, count, type, source, tag, comm, &native_request),
                       "MPI_Irecv");
     request.native().push_back(native_request);
-    return request;
-  }
-  Index offset = 0;
-  do {
-    const int count = static_cast<int>(std::min(chunk, data.count - offset));
-    MPI_Request native_request = MPI_REQUEST_NULL;
-    detail::check_mpi(MPI_Irecv(byte_offset(base, offset, data.element_size), count, data.type,
-                                source, tag, comm, &native_request),
-                      "MPI_Irecv");
-    request.native().push_back(native_request);
-    offset += chunk;
-  } while (offset < data.count);
+  });
   return request;
 }
 

@@ -4,13 +4,20 @@
 literals), with the fields tools read, and the strings given on the command line intact; the
 communication counted for fft2d and tiny-cgls at 2 ranks is what their geometry implies.
 
-    python3 check_report.py report.json [key=expected-parameter-value]... [-- command...]
+    python3 check_report.py [--interrupt-after N] report.json [key=expected-parameter-value]...
+                            [-- command...]
 
-With a command after `--`, runs it first (it must succeed and write report.json).
+With a command after `--`, runs it first (it must succeed and write report.json): the lines of
+a finished run are the merged ones ("partial": false). With --interrupt-after N, the command is
+interrupted (SIGINT, as ctrl-C) once report.json holds N lines: the lines of the rounds it
+finished must be there, "partial" and numbered by round.
 """
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 
 
 def reject_constant(name):
@@ -48,14 +55,44 @@ def check_communication(record):
     return None
 
 
+def count_lines(path):
+    try:
+        with open(path, encoding="utf-8") as report:
+            return sum(1 for line in report if line.endswith("\n"))
+    except FileNotFoundError:
+        return 0
+
+
+def run_and_interrupt(command, path, lines, timeout=40):
+    """Starts `command`, sends it SIGINT once `path` holds `lines` lines, and waits for it."""
+    if os.path.exists(path):
+        os.remove(path)
+    process = subprocess.Popen(command)
+    deadline = time.monotonic() + timeout
+    while count_lines(path) < lines:
+        if process.poll() is not None:
+            sys.exit(f"the command ended (status {process.returncode}) before {lines} lines")
+        if time.monotonic() > deadline:
+            process.kill()
+            sys.exit(f"{path}: fewer than {lines} lines after {timeout} s")
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    process.wait(timeout=timeout)
+
+
 def main():
     arguments = sys.argv[1:]
     command = []
     if "--" in arguments:
         split = arguments.index("--")
         arguments, command = arguments[:split], arguments[split + 1:]
+    interrupt_after = 0
+    if arguments[:1] == ["--interrupt-after"]:
+        interrupt_after, arguments = int(arguments[1]), arguments[2:]
     path, expectations = arguments[0], [a.split("=", 1) for a in arguments[1:]]
-    if command:
+    if command and interrupt_after:
+        run_and_interrupt(command, path, interrupt_after)
+    elif command:
         subprocess.run(command, check=True)
     required = ["case", "ranks", "parameters", "settings", "seconds", "median_seconds", "min_seconds",
                 "seconds_per_unit", "min_seconds_per_unit", "round_medians", "spread",
@@ -79,6 +116,12 @@ def main():
         problem = check_communication(record)
         if problem:
             sys.exit(f"{path}:{number}: {problem}")
+        # An interrupted run leaves the lines of its finished rounds; a finished one, merged lines.
+        if record.get("partial") is not bool(interrupt_after) or \
+                (interrupt_after and not record.get("round", 0) >= 1):
+            sys.exit(f"{path}:{number}: 'partial' is {record.get('partial')!r}, round "
+                     f"{record.get('round')!r}, in a run {'' if interrupt_after else 'not '}"
+                     "interrupted")
     print(f"{path}: {len(lines)} valid lines")
 
 

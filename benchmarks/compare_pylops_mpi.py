@@ -292,13 +292,25 @@ def main():
     space = ["--space", args.space]
     listed = subprocess.run(mpiexec_command(1) + [args.bench, "--list"] + space, check=True,
                             capture_output=True, text=True).stdout
-    available = {line.split(":", 1)[0] for line in listed.splitlines() if ":" in line}
+    # "case: description" lines, each followed by the "    --set key (kind)" lines of its keys:
+    # a case gets only the --set overrides it takes (the driver refuses the others).
+    takes = {}
+    for line in listed.splitlines():
+        if line.startswith("    --set "):
+            takes[case_of_line].add(line.split()[1])
+        elif ":" in line and not line.startswith("every case:"):
+            case_of_line = line.split(":", 1)[0]
+            takes[case_of_line] = {"label"}
+    available = set(takes)
     requested = [c for c in args.cases.split(",") if c]
     cases = [c for c in requested if c in available]
     for case in requested:
         if case not in available:
             print(f"{case}: not a case of {args.bench}, skipped")
     sets = sum([["--set", kv] for kv in args.set], [])
+
+    def sets_of(case):
+        return sum([["--set", kv] for kv in args.set if kv.split("=", 1)[0] in takes[case]], [])
     # One thread per rank on all sides (distlops runs one per rank): no BLAS thread pools.
     single_threaded = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1",
                            MKL_NUM_THREADS="1")
@@ -317,7 +329,8 @@ def main():
         for _ in range(args.rounds):
             for case in cases:
                 subprocess.run(mpiexec_command(args.ranks) + [args.bench, "--cases", case,
-                                                              "--json", ours_path] + space + sets,
+                                                              "--json", ours_path] + space +
+                               sets_of(case),
                                check=True, stdout=subprocess.DEVNULL, env=single_threaded)
                 with open(ours_path) as handle:
                     for line in handle:

@@ -26,19 +26,25 @@
 //
 // --check compares every case's check values with independent expectations (see each case)
 // and exits with status 1 when one fails: the ctests run it on small sizes.
+//
+// Nothing is lost to a mistake: every --set is checked against the keys the selected cases
+// read (case_keys.cpp) and the --json file and the directories of --set are checked before any
+// case runs; each case's JSON line is written as its round ends (report_file.hpp). The exit
+// statuses are those of the examples (examples/support/exit_statuses.txt, printed by --help).
 // With --space cuda the cases that have a device variant (device_cases.cpp) run on device
 // arrays; their bandwidth is the device's, and the reference they are compared with is the
 // device-to-device copy bandwidth measured by the same ranks after the cases (--copy-elements
 // doubles per rank and array, default 2^25; --no-triad skips it too) instead of the host triad.
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <limits>
 #include <set>
 
 #include "cases.hpp"
 #include "device_cases.hpp"
+#include "report_file.hpp"
 #include "support/command_line.hpp"
+#include "support/outputs.hpp"
 
 using namespace distlops;
 using namespace distlops::bench;
@@ -112,9 +118,12 @@ void add_options(examples::CommandLine& line, Options& o) {
       .positive();
   line.option("--warmup", o.warmup, "untimed repeats before the timed ones").non_negative();
   line.option("--rounds", o.rounds, "run the selected cases this many times in turn").positive();
-  line.option("--set", o.sets, "override a size or count: key=value (repeatable)")
+  line.option("--set", o.sets,
+              "override a size or count: key=value (repeatable; --list gives each case's keys)")
       .one_value_each_time();
-  line.option("--json", o.json_path, "also write the JSON lines to this file");
+  line.option("--json", o.json_path,
+              "also write the JSON lines to this file (its folder must exist): a line as each "
+              "case ends a round, replaced by the merged lines at the end");
   line.option("--triad-elements", o.triad_elements, "triad array length per rank").positive();
   line.option("--copy-elements", o.copy_elements,
               "device copy array length per rank (--space cuda)")
@@ -139,8 +148,10 @@ std::map<std::string, std::string> parse_sets(const std::vector<std::string>& se
   std::map<std::string, std::string> parameters;
   for (const std::string& pair : sets) {
     const auto equals = pair.find('=');
-    if (equals == std::string::npos || equals == 0)
-      throw InvalidArgument("--set expects key=value, got " + pair);
+    if (equals == std::string::npos || equals == 0) {
+      throw examples::ExitError(examples::exit_status::usage,
+                                "--set expects key=value, got " + pair);
+    }
     parameters[pair.substr(0, equals)] = pair.substr(equals + 1);
   }
   return parameters;
@@ -166,9 +177,11 @@ int main(int argc, char** argv) {
     }
     // --space cuda: the cases with a device variant, timed until the device is idle.
     const bool device = options.space == "cuda";
-    if (device && (!cuda_built() || cuda_device_count() == 0)) {
-      throw InvalidArgument(cuda_built() ? "--space cuda, but no CUDA device is visible"
-                                         : "--space cuda needs a build with the CUDA backend");
+    if (device &&
+        (!cuda_built() || comm.allreduce(cuda_device_count() == 0 ? 1 : 0, ReduceOp::max) != 0)) {
+      throw examples::ExitError(examples::exit_status::unavailable,
+                                cuda_built() ? "--space cuda, but a rank sees no CUDA device"
+                                             : "--space cuda needs a build with the CUDA backend");
     }
     const std::vector<Case> cases = device ? device_cases() : all_cases();
     if (options.list) {
@@ -179,21 +192,26 @@ int main(int argc, char** argv) {
                     << (c.min_ranks > 1 ? " (" + std::to_string(c.min_ranks) + " ranks or more)"
                                         : std::string())
                     << "\n";
+          for (const Key& key : case_keys(c.name, device))
+            std::cout << "    --set " << describe(key) << "\n";
         }
+        std::cout << "every case: --set " << describe(label_key()) << "\n";
       }
       return 0;
     }
     for (const std::string& name : options.cases) {
       if (std::none_of(cases.begin(), cases.end(), [&](const Case& c) { return c.name == name; })) {
-        throw InvalidArgument("unknown case " + name + " in space " + options.space +
-                              " (see --list)");
+        throw examples::ExitError(
+            examples::exit_status::usage,
+            "unknown case " + name + " in space " + options.space + " (see --list)");
       }
     }
     const std::set<std::string> selected(options.cases.begin(), options.cases.end());
     for (const Case& c : cases) {
       if (selected.count(c.name) && c.min_ranks > comm.size()) {
-        throw InvalidArgument(c.name + " needs at least " + std::to_string(c.min_ranks) +
-                              " ranks, this run has " + std::to_string(comm.size()));
+        throw examples::ExitError(examples::exit_status::usage,
+                                  c.name + " needs at least " + std::to_string(c.min_ranks) +
+                                      " ranks, this run has " + std::to_string(comm.size()));
       }
     }
     std::vector<Point> chosen;
@@ -201,7 +219,10 @@ int main(int argc, char** argv) {
       for (Point& point : sweep_points(cases, options.parameters, comm.size())) {
         if (selected.empty() || selected.count(point.c->name)) chosen.push_back(std::move(point));
       }
-      if (chosen.empty()) throw InvalidArgument("--sweep: none of the selected cases is swept");
+      if (chosen.empty()) {
+        throw examples::ExitError(examples::exit_status::usage,
+                                  "--sweep: none of the selected cases is swept");
+      }
     } else {
       for (const Case& c : cases) {
         const bool wanted = selected.empty() ? !c.on_request : selected.count(c.name) > 0;
@@ -215,11 +236,21 @@ int main(int argc, char** argv) {
         }
       }
     }
+    // Before any work: the --set keys and values, the directories they name, the --json file.
+    std::vector<std::string> chosen_names;
+    for (const Point& point : chosen)
+      chosen_names.push_back(point.c->name);
+    for (const auto& [key, directory] : check_settings(options.parameters, chosen_names, device))
+      examples::prepare_output_directory("--set " + key + "=" + directory, directory, comm);
+    ReportFile json(options.json_path, comm);
+    // The reference is measured after the cases: partial lines name it without a figure.
+    Reference reference;
+    if (device) reference.name = "device-copy";
     std::vector<std::vector<Result>> rounds(chosen.size());
     for (int round = 0; round < options.rounds; ++round) {
       for (std::size_t i = 0; i < chosen.size(); ++i) {
         const Case& c = *chosen[i].c;
-        const Parameters parameters(chosen[i].parameters);
+        const Parameters parameters(chosen[i].parameters, c.name, case_keys(c.name, device));
         Run run = c.setup(comm, parameters);
         const int repeats = options.repeats > 0 ? options.repeats : run.default_repeats;
         // The check values of the last round are verified (every round computes the same).
@@ -231,6 +262,9 @@ int main(int argc, char** argv) {
             std::cerr << "distlops_bench: check failed: " << c.name << ": " << failure << "\n";
         }
         result.unknowns = chosen[i].unknowns;
+        result.round = round + 1;
+        json.append(result, reference);
+        result.round = 0;
         rounds[i].push_back(std::move(result));
       }
     }
@@ -240,8 +274,6 @@ int main(int argc, char** argv) {
     // The reference runs after the cases so that its arrays do not set the peak memory they
     // report. The host triad says nothing about device bandwidth: with --space cuda the
     // reference is the device's copy bandwidth.
-    Reference reference;
-    if (device) reference.name = "device-copy";
     if (!options.no_triad) {
       reference.bytes_per_second = device ? device_copy_bandwidth(comm, options.copy_elements, 10)
                                           : triad_bandwidth(comm, options.triad_elements, 10);
@@ -251,18 +283,14 @@ int main(int argc, char** argv) {
             copy_bandwidth(comm, options.triad_elements, 10, true);
       }
     }
-    std::ofstream json;
-    if (root && !options.json_path.empty()) json.open(options.json_path);
     for (Result& result : results) {
       const double fraction =
           reference.bytes_per_second > 0 ? result.bandwidth / reference.bytes_per_second : 0;
       result.fraction_of_triad = device ? 0 : fraction;
       result.fraction_of_reference = fraction;
-      if (root) {
-        print_json(std::cout, result, reference);
-        if (json) print_json(json, result, reference);
-      }
+      if (root) print_json(std::cout, result, reference);
     }
+    json.finish(results, reference, comm);
     if (root) print_table(std::cout, results, reference);
     if (root) print_communication_table(std::cout, results);
     if (root && options.sweep) print_sweep_table(std::cout, results, reference);
@@ -270,11 +298,14 @@ int main(int argc, char** argv) {
       const bool failed = std::any_of(results.begin(), results.end(),
                                       [](const Result& r) { return !r.failures.empty(); });
       if (root) std::cout << (failed ? "checks FAILED\n" : "checks passed\n");
-      if (failed) return 1;
+      if (failed) return examples::exit_status::failure;
     }
+  } catch (const examples::ExitError& error) {
+    if (root) std::cerr << "distlops_bench: " << error.what() << "\n";
+    return error.status();
   } catch (const std::exception& error) {
     if (root) std::cerr << "distlops_bench: " << error.what() << "\n";
-    return 1;
+    return examples::exit_status::failure;
   }
-  return 0;
+  return examples::exit_status::success;
 }

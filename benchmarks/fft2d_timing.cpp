@@ -11,15 +11,21 @@
 // the median over repeats are reported (after one warm-up), with the bytes an apply must move
 // at the least (read the input once, write the output once), the effective bandwidth that
 // implies, its ratio to the triad's, the bytes each rank sends to others per transform, the
-// machine's load average and the peak resident memory. A table for people, then JSON lines.
+// machine's load average and the peak resident memory. A table for people, then JSON lines
+// (nlohmann-json: strings escaped, a number that is not finite written as null). A size or a
+// repeat count that is not a positive integer exits with 2 (examples/support/exit_statuses.txt).
 #include <fftw3.h>
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "distlops/distlops.hpp"
@@ -98,14 +104,37 @@ Bandwidth triad_bandwidth(const Communicator& comm, Index n, int repeats) {
   return {bytes / time.min, bytes / time.median};
 }
 
+// The positional argument `index`, a positive integer of at most `largest`; `fallback` when
+// absent, nothing when it is not such a number.
+std::optional<long long> positive_argument(int argc, char** argv, int index, long long fallback,
+                                           long long largest) {
+  if (argc <= index) return fallback;
+  const std::string_view text(argv[index]);
+  long long value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < 1 || value > largest)
+    return std::nullopt;
+  return value;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Environment environment(argc, argv);
   const Communicator comm = Communicator::world();
-  const Index n = argc > 1 ? std::stol(argv[1]) : 2048;
-  const int repeats = argc > 2 ? std::stoi(argv[2]) : 5;
   const bool root = comm.rank() == 0;
+  // Every rank reads the same arguments, so all exit alike.
+  const auto n_argument = positive_argument(argc, argv, 1, 2048, 1 << 20);
+  const auto repeats_argument = positive_argument(argc, argv, 2, 5, 1 << 20);
+  if (argc > 3 || !n_argument || !repeats_argument) {
+    if (root)
+      std::fprintf(stderr,
+                   "fft2d_timing: usage: mpiexec -n P fft2d_timing [n] [repeats], two positive "
+                   "integers (default 2048 5)\n");
+    return 2;
+  }
+  const Index n = *n_argument;
+  const int repeats = static_cast<int>(*repeats_argument);
   const std::string load_before = load_average();
 
   // Memory bandwidth: 3 arrays of 2^24 doubles (384 MiB) per rank, far beyond any cache.
@@ -195,15 +224,21 @@ int main(int argc, char** argv) {
     }
     std::printf("peak resident memory of a rank: %.0f MiB\n", peak);
     for (const Row& row : rows) {
-      std::printf(
-          "{\"case\": \"fft2d\", \"variant\": \"%s\", \"n\": %lld, \"ranks\": %d, \"repeats\": %d, "
-          "\"min_s\": %.6f, \"median_s\": %.6f, \"minimal_bytes\": %.0f, "
-          "\"effective_bandwidth\": %.4e, \"triad_bandwidth\": %.4e, \"sent_bytes_per_rank\": "
-          "%.0f, "
-          "\"peak_rss_mib\": %.0f, \"load\": \"%s\", \"check\": %.10e}\n",
-          row.name.c_str(), static_cast<long long>(n), comm.size(), repeats, row.time.min,
-          row.time.median, minimal_bytes, minimal_bytes / row.time.median, triad.median,
-          row.sent_bytes, peak, load_after.c_str(), check);
+      const nlohmann::ordered_json line = {{"case", "fft2d"},
+                                           {"variant", row.name},
+                                           {"n", n},
+                                           {"ranks", comm.size()},
+                                           {"repeats", repeats},
+                                           {"min_s", row.time.min},
+                                           {"median_s", row.time.median},
+                                           {"minimal_bytes", minimal_bytes},
+                                           {"effective_bandwidth", minimal_bytes / row.time.median},
+                                           {"triad_bandwidth", triad.median},
+                                           {"sent_bytes_per_rank", row.sent_bytes},
+                                           {"peak_rss_mib", peak},
+                                           {"load", load_after},
+                                           {"check", check}};
+      std::printf("%s\n", line.dump().c_str());
     }
   }
   return 0;

@@ -20,19 +20,30 @@
 #include <cstring>
 #include <iomanip>
 #include <sstream>
+#include <stdexcept>
 
 namespace distlops::bench {
 
-Index Parameters::integer(const std::string& key, Index fallback) const {
+const std::string* Parameters::given_value(const std::string& key) const {
+  if (std::none_of(keys_.begin(), keys_.end(), [&](const Key& k) { return k.name == key; })) {
+    throw std::logic_error(
+        "distlops_bench: case " + case_name_ + " reads the --set key " + key +
+        ", which case_keys() does not declare for it (benchmarks/case_keys.cpp)");
+  }
   const auto found = values_.find(key);
-  const Index value = found == values_.end() ? fallback : std::stoll(found->second);
+  return found == values_.end() ? nullptr : &found->second;
+}
+
+Index Parameters::integer(const std::string& key, Index fallback) const {
+  const std::string* given = given_value(key);
+  const Index value = given ? integer_value(*given) : fallback;
   used_[key] = std::to_string(value);
   return value;
 }
 
 double Parameters::real(const std::string& key, double fallback) const {
-  const auto found = values_.find(key);
-  const double value = found == values_.end() ? fallback : std::stod(found->second);
+  const std::string* given = given_value(key);
+  const double value = given ? real_value(*given) : fallback;
   std::ostringstream text;
   text << value;
   used_[key] = text.str();
@@ -40,8 +51,8 @@ double Parameters::real(const std::string& key, double fallback) const {
 }
 
 std::string Parameters::text(const std::string& key, const std::string& fallback) const {
-  const auto found = values_.find(key);
-  const std::string value = found == values_.end() ? fallback : found->second;
+  const std::string* given = given_value(key);
+  const std::string value = given ? *given : fallback;
   used_[key] = value;
   return value;
 }

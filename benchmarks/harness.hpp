@@ -11,14 +11,19 @@
 #include <vector>
 
 #include "distlops/distlops.hpp"
+#include "keys.hpp"
 
 namespace distlops::bench {
 
-/// Case parameters: every size and count can be overridden with --set key=value.
+/// Case parameters: every size and count can be overridden with --set key=value. A case reads
+/// only the keys case_keys() declares for it (keys.hpp): reading another raises, so that the
+/// declarations, which the driver checks --set against before any work, stay those of the code.
 class Parameters {
  public:
   Parameters() = default;
-  explicit Parameters(std::map<std::string, std::string> values) : values_(std::move(values)) {}
+  Parameters(std::map<std::string, std::string> values, std::string case_name,
+             std::vector<Key> keys)
+      : values_(std::move(values)), case_name_(std::move(case_name)), keys_(std::move(keys)) {}
   Index integer(const std::string& key, Index fallback) const;
   double real(const std::string& key, double fallback) const;
   std::string text(const std::string& key, const std::string& fallback) const;
@@ -28,7 +33,12 @@ class Parameters {
   const std::map<std::string, std::string>& given() const { return values_; }
 
  private:
+  /// The value given for `key`, or nullptr; raises when the case does not declare `key`.
+  const std::string* given_value(const std::string& key) const;
+
   std::map<std::string, std::string> values_;
+  std::string case_name_;
+  std::vector<Key> keys_;
   mutable std::map<std::string, std::string> used_;
 };
 
@@ -110,6 +120,9 @@ Communication count_communication(const Communicator& comm, const Run& run);
 struct Result {
   std::string name;
   int ranks = 1;
+  /// The round (from 1) of a record written as that round ended, before the reference was
+  /// measured ("partial" in the JSON line); 0 for the record merged over every round.
+  int round = 0;
   std::map<std::string, std::string> parameters;  // those the case read, with the values used
   std::map<std::string, std::string> settings;    // every --set of the command line
   std::vector<double> seconds;  // per repeat (of every round), the slowest rank's time

@@ -23,6 +23,10 @@ void print_json(std::ostream& out, const Result& r, const Reference& reference) 
   nlohmann::json line;
   line["case"] = r.name;
   line["ranks"] = r.ranks;
+  // A partial line is written as its round ends (the reference is measured after every case);
+  // the merged line of each case replaces it at the end of the run.
+  line["partial"] = r.round > 0;
+  if (r.round > 0) line["round"] = r.round;
   line["parameters"] = r.parameters;
   line["settings"] = r.settings;
   line["seconds"] = r.seconds;

@@ -160,6 +160,39 @@ endif()
 set(DISTLOPS_DEVICE_TEST_ENVIRONMENT ${DISTLOPS_TEST_ENVIRONMENT}
     OMPI_MCA_odls_base_sigkill_timeout=0)
 
+# distlops_add_exit_test(<name> STATUS <n> MESSAGE <regex> [FORBID <regex>] [PROCESSORS <n>]
+#                        [SKIP_WHEN_UNAVAILABLE] [LABELS <labels...>] COMMAND <command...>)
+#
+# The test of a mistake: <command> must exit with status <n> (examples/support/exit_statuses.txt)
+# and print a message matching MESSAGE once; FORBID must not match its output (work that a check
+# before the work should have prevented). Run by cmake/expect_exit.cmake with no CUDA device
+# visible, labels "errors" and LABELS. A command under MPI comes from distlops_mpi_command.
+# SKIP_WHEN_UNAVAILABLE: a command that exits with 77 (a plotting script without matplotlib)
+# makes the test Skipped instead of failed.
+function(distlops_add_exit_test name)
+  cmake_parse_arguments(ARG "SKIP_WHEN_UNAVAILABLE" "STATUS;MESSAGE;FORBID;PROCESSORS"
+                        "LABELS;COMMAND" ${ARGN})
+  set(expect -DSTATUS=${ARG_STATUS} -DMESSAGE=${ARG_MESSAGE})
+  if(DEFINED ARG_FORBID)
+    list(APPEND expect -DFORBID=${ARG_FORBID})
+  endif()
+  if(ARG_SKIP_WHEN_UNAVAILABLE)
+    list(APPEND expect -DSKIP_WHEN_UNAVAILABLE=ON)
+  endif()
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} ${expect}
+           -P ${PROJECT_SOURCE_DIR}/cmake/expect_exit.cmake -- ${ARG_COMMAND})
+  if(NOT ARG_PROCESSORS)
+    set(ARG_PROCESSORS 1)
+  endif()
+  # A failing rank makes Open MPI wait a second before it ends the others, which have ended.
+  set_tests_properties(${name} PROPERTIES TIMEOUT 120 PROCESSORS ${ARG_PROCESSORS}
+    LABELS "errors;${ARG_LABELS}"
+    ENVIRONMENT "${DISTLOPS_HOST_TEST_ENVIRONMENT};OMPI_MCA_odls_base_sigkill_timeout=0")
+  if(ARG_SKIP_WHEN_UNAVAILABLE)
+    set_tests_properties(${name} PROPERTIES SKIP_REGULAR_EXPRESSION "expect_exit: skipped: ")
+  endif()
+endfunction()
+
 # distlops_add_mpi_test(<name> SOURCES <files...> [RANKS <n...>] [LABELS <labels...>]
 #                       [SPACES <host|cuda...>] [LIBRARIES <targets...>] [TIMEOUT <seconds>]
 #                       [ARGS <args...>] [FACTORISATIONS])
@@ -194,6 +227,11 @@ function(distlops_add_mpi_test name)
     endif()
   endforeach()
   add_executable(${name} ${ARG_SOURCES})
+  # Registered sources, which distlops_add_operator_tests() leaves to their registration.
+  foreach(source IN LISTS ARG_SOURCES)
+    get_filename_component(source ${source} ABSOLUTE)
+    set_property(GLOBAL APPEND PROPERTY DISTLOPS_REGISTERED_TEST_SOURCES ${source})
+  endforeach()
   target_link_libraries(${name} PRIVATE distlops_test_main distlops_test_support distlops::distlops
                         ${ARG_LIBRARIES})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
@@ -243,6 +281,32 @@ function(distlops_add_mpi_test name)
       if(NOT run STREQUAL "host")
         set_tests_properties(${test_name} PROPERTIES SKIP_RETURN_CODE 77)
       endif()
+    endforeach()
+  endforeach()
+endfunction()
+
+# distlops_add_operator_tests(): registers every tests/operators/<group>/test_<name>.cpp that no
+# distlops_add_mpi_test() call has registered, for every group of the library (the folders of
+# operators/ but host/ and cuda/), as test_<group>_<name> at every rank count in every memory
+# space (labels operators and <group>). A new operator's test (scripts/new_operator.sh) thus
+# needs no line here; programs that need other settings are registered by name before the call.
+function(distlops_add_operator_tests)
+  file(GLOB groups LIST_DIRECTORIES true RELATIVE ${PROJECT_SOURCE_DIR}/operators
+       ${PROJECT_SOURCE_DIR}/operators/*)
+  get_property(registered GLOBAL PROPERTY DISTLOPS_REGISTERED_TEST_SOURCES)
+  foreach(group IN LISTS groups)
+    if(NOT IS_DIRECTORY ${PROJECT_SOURCE_DIR}/operators/${group} OR group MATCHES "^(host|cuda)$")
+      continue()
+    endif()
+    file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/operators/${group}/test_*.cpp)
+    foreach(source IN LISTS sources)
+      if(source IN_LIST registered)
+        continue()
+      endif()
+      get_filename_component(stem ${source} NAME_WE)
+      string(REGEX REPLACE "^test_" "" name ${stem})
+      distlops_add_mpi_test(test_${group}_${name} SOURCES ${source} LABELS operators ${group}
+                            SPACES host cuda)
     endforeach()
   endforeach()
 endfunction()

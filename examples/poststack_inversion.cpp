@@ -20,10 +20,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -34,6 +32,8 @@
 #endif
 #include "poststack/problem.hpp"
 #include "support/command_line.hpp"
+#include "support/outputs.hpp"
+#include "support/summary_json.hpp"
 
 using namespace distlops;
 using namespace distlops::examples;
@@ -45,22 +45,8 @@ const char* const description =
 m = ln(impedance), from data d = W D m (W: Ricker wavelet, D: centered time derivative),
 regularised with eps times the 2-d Laplacian and solved with CGLS from a smooth model, or
 (--regularisation tv) with weight times its total variation, solved with PrimalDual.
-Writes the arrays as .npy files and summary.json into --output; draw the pictures with
-/usr/bin/python3 examples/poststack/plot_poststack.py OUTPUT.
-
-Exit status: 0 on success, 2 for a bad command line, 77 when --space cuda cannot run (a build
-without the CUDA backend, or a rank that sees no CUDA device), 1 for any other failure (a bad
-file, a failed check), the same on every rank.)";
-
-/// Exit status of a --space cuda run that cannot start: the code test harnesses read as
-/// "skipped".
-constexpr int space_unavailable = 77;
-
-/// A bad grid found after parsing (files disagreeing with --nx/--nz): the same message and
-/// exit status on every rank (every rank reads the same headers).
-struct UsageError {
-  std::string message;
-};
+Writes the arrays as .npy files and summary.json into --output (checked before the work);
+draw the pictures with /usr/bin/python3 examples/poststack/plot_poststack.py OUTPUT.)";
 
 std::string format_number(double value) {
   char text[32];
@@ -155,41 +141,56 @@ void add_options(CommandLine& line, Options& options) {
 }
 
 /// With a model or data file the grid is the file's shape; explicit --nx/--nz must agree.
+/// Throws ExitError (exit_status::input) for a file that is missing, unreadable or does not fit,
+/// the same on every rank (every rank reads the same headers).
 void take_grid_from_files(Options& options, const CommandLine& line, const Communicator& comm) {
   PoststackSettings& s = options.settings;
   std::vector<std::pair<std::string, Shape>> shapes;
   for (const std::string& file : {s.model_file, s.data_file}) {
     if (file.empty()) continue;
-    const io::NpyHeader header = io::read_npy_header(file, comm);
+    io::NpyHeader header;
+    try {
+      header = io::read_npy_header(file, comm);
+    } catch (const Error& e) {
+      throw ExitError(exit_status::input, e.what());
+    }
     if (header.shape.size() != 2) {
-      throw UsageError{file + ": expected a 2-d array (nx, nz), got shape " +
-                       to_string(header.shape)};
+      throw ExitError(exit_status::input, file + ": expected a 2-d array (nx, nz), got shape " +
+                                              to_string(header.shape));
     }
     shapes.emplace_back(file, header.shape);
   }
   if (!s.segy_file.empty()) {
 #if DISTLOPS_WITH_SEGYIO
-    const io::SegyGeometry geometry = io::read_segy_geometry(s.segy_file, comm);
+    io::SegyGeometry geometry;
+    try {
+      geometry = io::read_segy_geometry(s.segy_file, comm);
+    } catch (const Error& e) {
+      throw ExitError(exit_status::input, e.what());
+    }
     if (line.given("--dt") && std::abs(s.dt - geometry.sample_interval) > 1e-6 * s.dt) {
-      throw UsageError{"--dt " + format_number(s.dt) + " s disagrees with the sample interval " +
-                       format_number(geometry.sample_interval) + " s of " + s.segy_file};
+      throw ExitError(exit_status::input,
+                      "--dt " + format_number(s.dt) + " s disagrees with the sample interval " +
+                          format_number(geometry.sample_interval) + " s of " + s.segy_file);
     }
     s.dt = geometry.sample_interval;
     shapes.emplace_back(s.segy_file, Shape{geometry.traces, geometry.samples});
 #else
-    throw UsageError{"--segy needs a distlops built with segyio, this one is not"};
+    throw ExitError(exit_status::usage,
+                    "--segy needs a distlops built with segyio, this one is not");
 #endif
   }
   if (shapes.empty()) return;
   if (shapes.size() == 2 && shapes[0].second != shapes[1].second) {
-    throw UsageError{"the model (" + to_string(shapes[0].second) + ") and the data (" +
-                     to_string(shapes[1].second) + ") have different shapes"};
+    throw ExitError(exit_status::input, "the model (" + to_string(shapes[0].second) +
+                                            ") and the data (" + to_string(shapes[1].second) +
+                                            ") have different shapes");
   }
   const Shape& shape = shapes[0].second;
   const bool nx_given = line.given("--nx"), nz_given = line.given("--nz");
   if ((nx_given && s.nx != shape[0]) || (nz_given && s.nz != shape[1])) {
-    throw UsageError{"--nx/--nz disagree with the shape " + to_string(shape) + " of " +
-                     shapes[0].first};
+    throw ExitError(exit_status::input, "--nx/--nz disagree with the shape " + to_string(shape) +
+                                            " of " + shapes[0].first);
   }
   s.nx = shape[0];
   s.nz = shape[1];
@@ -246,44 +247,31 @@ void write_history(const std::string& path, const std::vector<double>& values,
   io::write_npy(path, DistributedArray<double>::from_global(layout, values));
 }
 
-std::string json_number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  return text;
-}
-
-/// The settings and figures of the run, for the plotting script (run by rank 0 alone).
+/// The settings and figures of the run, for the plotting script (run by rank 0 alone). A
+/// figure that is not a number (a diverged or broken-down solve) is written as null.
 template <MemorySpace Space>
 void write_summary(const std::string& path, const Options& options,
                    const PoststackProblem<Space>& problem, const ModelErrors& errors,
                    const Communicator& comm) {
   const PoststackSettings& s = options.settings;
-  std::ostringstream json;
-  json << "{\n  \"nx\": " << s.nx << ",\n  \"nz\": " << s.nz << ",\n  \"dt\": " << json_number(s.dt)
-       << ",\n  \"f0\": " << json_number(s.peak_frequency) << ",\n  \"eps\": " << json_number(s.eps)
-       << ",\n  \"niter\": " << options.niter << ",\n  \"ranks\": " << comm.size()
-       << ",\n  \"regularisation\": \"" << options.regularisation << "\""
-       << ",\n  \"weight\": " << json_number(options.weight) << ",\n  \"space\": \"" << Space::name
-       << "\""
-       << ",\n  \"true_model\": " << (problem.true_model ? "true" : "false")
-       << ",\n  \"modelled_data\": " << (s.data_given() ? "false" : "true");
-  if (s.data_given())
-    json << ",\n  \"noise\": null";
-  else
-    json << ",\n  \"noise\": " << json_number(s.noise);
-  if (problem.true_model) {
-    json << ",\n  \"error_log_impedance\": [" << json_number(errors.log_impedance.front()) << ", "
-         << json_number(errors.log_impedance.back()) << "]"
-         << ",\n  \"error_update\": [" << json_number(errors.update.front()) << ", "
-         << json_number(errors.update.back()) << "]"
-         << ",\n  \"error_impedance\": [" << json_number(errors.impedance_start) << ", "
-         << json_number(errors.impedance_final) << "]";
+  JsonSummary summary;
+  summary.integer("nx", s.nx).integer("nz", s.nz).number("dt", s.dt);
+  summary.number("f0", s.peak_frequency).number("eps", s.eps).integer("niter", options.niter);
+  summary.integer("ranks", comm.size()).text("regularisation", options.regularisation);
+  summary.number("weight", options.weight).text("space", Space::name);
+  summary.flag("true_model", problem.true_model.has_value()).flag("modelled_data", !s.data_given());
+  if (s.data_given()) {
+    summary.null("noise");
+  } else {
+    summary.number("noise", s.noise);
   }
-  json << "\n}\n";
-  std::ofstream file(path);
-  file << json.str();
-  file.close();
-  if (!file) throw std::runtime_error("cannot write " + path);
+  if (problem.true_model) {
+    summary.numbers("error_log_impedance",
+                    {errors.log_impedance.front(), errors.log_impedance.back()});
+    summary.numbers("error_update", {errors.update.front(), errors.update.back()});
+    summary.numbers("error_impedance", {errors.impedance_start, errors.impedance_final});
+  }
+  summary.write(path);
 }
 
 /// Rank 0's failure (or success) of a step that only rank 0 performs, agreed on by all.
@@ -298,10 +286,8 @@ void agree_on_rank0_step(const Communicator& comm, const std::string& what,
       if (message.empty()) message = "failed";
     }
   }
-  long long length = comm.broadcast(static_cast<long long>(message.size()), 0);
-  message.resize(static_cast<std::size_t>(length));
-  comm.broadcast(message.data(), length, 0);
-  if (length > 0) throw IoError(what + ": " + message);
+  message = rank0_text(comm, message);
+  if (!message.empty()) throw IoError(what + ": " + message);
 }
 
 /// The demo in memory space `Space`: the problem, the inversion, the report, the outputs and
@@ -309,9 +295,6 @@ void agree_on_rank0_step(const Communicator& comm, const std::string& what,
 template <MemorySpace Space>
 int run(Options& options, const Communicator& comm) {
   const bool root = comm.rank() == 0;
-  // Rank 0 creates the output directory first, so that a bad path fails before the work.
-  agree_on_rank0_step(comm, "cannot create the output directory " + options.output,
-                      [&] { std::filesystem::create_directories(options.output); });
   PoststackSettings& s = options.settings;
   // Short traces get a shorter wavelet (odd, at most the trace length).
   s.wavelet_taps = std::min(s.wavelet_taps, s.nz % 2 == 1 ? s.nz : s.nz - 1);
@@ -452,7 +435,7 @@ int run(Options& options, const Communicator& comm) {
         for (const auto& failure : failures)
           std::fprintf(stderr, "check failed: %s\n", failure.c_str());
       }
-      return 1;
+      return exit_status::failure;
     }
     if (root) std::printf("check passed (final model error <= %g)\n", options.check_max_error);
   }
@@ -491,25 +474,27 @@ int main(int argc, char** argv) {
   if (const auto status = line.parse(argc, argv, comm)) return *status;
   try {
     take_grid_from_files(options, line, comm);
-  } catch (const UsageError& e) {
-    if (root) std::cerr << "poststack_inversion: " << e.message << "\n(see --help)\n";
-    return bad_command_line;
-  } catch (const Error& e) {
-    if (root) std::cerr << "poststack_inversion: " << e.what() << "\n";
-    return bad_command_line;
+  } catch (const ExitError& e) {
+    if (root) std::cerr << "poststack_inversion: " << e.what() << "\n(see --help)\n";
+    return e.status();
   }
 
   const std::string unavailable = space_unavailable_reason(options.space, comm);
   if (!unavailable.empty()) {
     if (root) std::cerr << "poststack_inversion: " << unavailable << "\n";
-    return space_unavailable;
+    return exit_status::unavailable;
   }
   try {
+    // Before the work: a run never computes what it cannot write.
+    prepare_output_directory("--output " + options.output, options.output, comm);
     return run_in_space(options, comm);
+  } catch (const ExitError& e) {
+    if (root) std::cerr << "poststack_inversion: " << e.what() << "\n";
+    return e.status();
   } catch (const std::exception& e) {
     // distlops raises the same error on every rank; rank 0 reports it.
     if (root) std::cerr << "poststack_inversion: " << e.what() << "\n";
-    return 1;
+    return exit_status::failure;
   }
   return 0;
 }

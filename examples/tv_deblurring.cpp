@@ -19,8 +19,6 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -36,6 +34,8 @@
 #include "distlops/solvers/proximal/l21.hpp"
 #include "distlops/solvers/proximal/primal_dual.hpp"
 #include "support/command_line.hpp"
+#include "support/outputs.hpp"
+#include "support/summary_json.hpp"
 
 using namespace distlops;
 using namespace distlops::examples;
@@ -146,12 +146,6 @@ void add_options(CommandLine& line, Options& o) {
   });
 }
 
-std::string json_number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  return text;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -168,6 +162,8 @@ int main(int argc, char** argv) {
   if (const auto status = line.parse(argc, argv, comm)) return *status;
   // distlops raises the same error on every rank (a bad output directory, say); rank 0 says it.
   try {
+    // Before the work: a run never computes what it cannot write.
+    prepare_output_directory("--output " + o.output, o.output, comm);
     // The image's rows are split over the ranks (PyLops-MPI's default split).
     const Layout layout(comm, {o.nx, o.ny});
     const V truth = test_image(layout);
@@ -228,36 +224,27 @@ int main(int argc, char** argv) {
                   tv_error);
     }
 
-    // Outputs: every rank writes its rows; rank 0 the summary.
-    // Rank 0 creates the directory and writes the summary; every rank learns whether it could.
-    int created = 1;
-    if (root) {
-      std::error_code error;
-      std::filesystem::create_directories(o.output, error);
-      created = error ? 0 : 1;
-    }
-    if (comm.broadcast(created, 0) == 0) {
-      throw IoError("cannot create the output directory " + o.output);
-    }
+    // Outputs: every rank writes its rows; rank 0 the summary, and every rank learns whether it
+    // could.
     io::write_npy(o.output + "/true.npy", truth);
     io::write_npy(o.output + "/blurred.npy", blurred);
     io::write_npy(o.output + "/tv.npy", tv.x);
     io::write_npy(o.output + "/tikhonov.npy", tikhonov.x);
     int written = 1;
     if (root) {
-      std::ofstream summary(o.output + "/summary.json");
-      summary << "{\n  \"nx\": " << o.nx << ",\n  \"ny\": " << o.ny
-              << ",\n  \"ranks\": " << comm.size() << ",\n  \"blur\": " << json_number(o.blur)
-              << ",\n  \"noise\": " << json_number(o.noise)
-              << ",\n  \"weight\": " << json_number(o.weight)
-              << ",\n  \"eps\": " << json_number(o.eps)
-              << ",\n  \"tv_iterations\": " << tv.iterations
-              << ",\n  \"tikhonov_iterations\": " << tikhonov.iterations
-              << ",\n  \"error_blurred\": " << json_number(blurred_error)
-              << ",\n  \"error_tv\": " << json_number(tv_error)
-              << ",\n  \"error_tikhonov\": " << json_number(tikhonov_error) << "\n}\n";
-      summary.close();
-      written = summary ? 1 : 0;
+      // A figure that is not a number (a diverged solve) is written as null.
+      JsonSummary summary;
+      summary.integer("nx", o.nx).integer("ny", o.ny).integer("ranks", comm.size());
+      summary.number("blur", o.blur).number("noise", o.noise).number("weight", o.weight);
+      summary.number("eps", o.eps).integer("tv_iterations", tv.iterations);
+      summary.integer("tikhonov_iterations", tikhonov.iterations);
+      summary.number("error_blurred", blurred_error).number("error_tv", tv_error);
+      summary.number("error_tikhonov", tikhonov_error);
+      try {
+        summary.write(o.output + "/summary.json");
+      } catch (const IoError&) {
+        written = 0;
+      }
     }
     if (comm.broadcast(written, 0) == 0)
       throw IoError("cannot write " + o.output + "/summary.json");
@@ -270,11 +257,14 @@ int main(int argc, char** argv) {
                     passed ? "passed" : "failed", tv_error, passed ? "<=" : "not <=", o.check_ratio,
                     tikhonov_error);
       }
-      return passed ? 0 : 1;
+      return passed ? exit_status::success : exit_status::failure;
     }
-    return 0;
+    return exit_status::success;
+  } catch (const ExitError& e) {
+    if (root) std::fprintf(stderr, "tv_deblurring: %s\n", e.what());
+    return e.status();
   } catch (const std::exception& e) {
     if (root) std::fprintf(stderr, "tv_deblurring: %s\n", e.what());
-    return 1;
+    return exit_status::failure;
   }
 }

@@ -225,7 +225,8 @@ start_asan_build() {
 # shellcheck disable=SC2046
 if phase "configure" cmake -S . -B "$build_dir" $(generator_args "$build_dir") \
   -DCMAKE_BUILD_TYPE=Release -DDISTLOPS_ENABLE_CUDA=AUTO -DDISTLOPS_ENABLE_TESTS=ON \
-  -DDISTLOPS_ENABLE_EXAMPLES=ON "${main_cmake_args[@]}" "${linker_args[@]}" \
+  -DDISTLOPS_ENABLE_EXAMPLES=ON -DDISTLOPS_ENABLE_BENCHMARKS=ON "${main_cmake_args[@]}" \
+  "${linker_args[@]}" \
   "${extra_cmake_args[@]}"; then
   if phase "build" cmake --build "$build_dir" -j "$build_jobs"; then
     start_asan_build

@@ -33,14 +33,15 @@
 #include "distlops/core/stacked_distributed_array.hpp"
 #include "distlops/io/npy.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
-#include "distlops/operators/local/convolve1d.hpp"
 #include "distlops/operators/local/first_derivative.hpp"
 #include "distlops/operators/reshape.hpp"
+#include "distlops/operators/signal/convolve1d.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/stacked.hpp"
 #include "distlops/solvers/cg.hpp"
 #include "distlops/solvers/cgls.hpp"
 #include "support/command_line.hpp"
+#include "support/outputs.hpp"
 
 using namespace distlops;
 using Array = DistributedArray<double>;
@@ -157,6 +158,15 @@ int main(int argc, char** argv) {
       "poststack_port");
   add_options(line, s);
   if (const auto status = line.parse(argc, argv, comm)) return *status;
+  if (!s.output.empty()) {
+    // Before the work: a run never computes what it cannot write.
+    try {
+      examples::prepare_output_directory("--output " + s.output, s.output, comm);
+    } catch (const examples::ExitError& e) {
+      if (comm.rank() == 0) std::fprintf(stderr, "poststack_port: %s\n", e.what());
+      return e.status();
+    }
+  }
   const Index ny = s.ny, nx = s.nx, nz = s.nz;
   const int niter = s.niter;
   const double eps = s.eps;
@@ -223,8 +233,6 @@ int main(int argc, char** argv) {
 
   if (!s.output.empty()) {
     const std::filesystem::path out(s.output);
-    if (comm.rank() == 0) std::filesystem::create_directories(out);
-    comm.barrier();
     io::write_npy(out / "model.npy", m_dist);
     io::write_npy(out / "background.npy", mback_dist);
     write_history(out / "wavelet.npy", wav);

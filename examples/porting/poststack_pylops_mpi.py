@@ -31,38 +31,7 @@ import pylops_mpi
 from pylops.avo.poststack import PoststackLinearModelling
 from pylops.utils.wavelets import ricker
 
-
-def impedance(ny, nx, nz):
-    """Acoustic impedance: three dipping interfaces, a lens and a trend with depth."""
-    y = np.arange(ny)[:, None, None] / max(ny - 1, 1)
-    x = np.arange(nx)[None, :, None] / max(nx - 1, 1)
-    z = np.arange(nz)[None, None, :] / max(nz - 1, 1)
-    z1 = 0.2513 + 0.1037 * x + 0.0519 * y
-    z2 = 0.5521 - 0.0813 * x
-    z3 = 0.8017 + 0.0307 * y
-    ai = np.where(z < z1, 3000.0, np.where(z < z2, 4200.0, np.where(z < z3, 3600.0, 5000.0)))
-    lens = (x - 0.61) ** 2 / 0.041 + (z - 0.43) ** 2 / 0.0053 + (y - 0.47) ** 2 / 0.53 < 1.0
-    ai = np.where(lens, 4800.0, ai)
-    return ai * (1.0 + 0.1 * z)
-
-
-def smooth(field, radii):
-    """Running means of half-widths `radii` along each axis (windows cut at the edges)."""
-    for axis, radius in enumerate(radii):
-        n = field.shape[axis]
-        total = np.zeros_like(field)
-        count = np.zeros(n)
-        for shift in range(-radius, radius + 1):
-            lo, hi = max(0, -shift), min(n, n - shift)
-            dst = [slice(None)] * field.ndim
-            src = [slice(None)] * field.ndim
-            dst[axis], src[axis] = slice(lo, hi), slice(lo + shift, hi + shift)
-            total[tuple(dst)] += field[tuple(src)]
-            count[lo:hi] += 1
-        shape = [1] * field.ndim
-        shape[axis] = n
-        field = total / count.reshape(shape)
-    return field
+from poststack_model import impedance, smooth  # the problem, shared with the distlops script
 
 
 def main():

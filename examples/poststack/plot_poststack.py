@@ -22,14 +22,16 @@ with their impedance errors.
 
 Without a true model (a data file alone) only data, inverted, residual (data part) and
 convergence (cost) are drawn. Needs NumPy and matplotlib (Debian: python3-matplotlib, for
-/usr/bin/python3); exits with status 77 when they are missing, 1 when an input is missing.
+/usr/bin/python3); exits with status 77 when they are missing, 3 when an input is missing, 4
+when the pictures cannot be written (examples/support/exit_statuses.txt, printed by --help).
 """
 import argparse
 import json
 import pathlib
 import sys
 
-MISSING_MODULES = 77
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support"))
+import exit_statuses  # noqa: E402  the examples' table of exit statuses (standard library only)
 
 try:
     import numpy as np
@@ -43,7 +45,7 @@ except ImportError as error:
         f"(scripts/setup.sh) and run this script with /usr/bin/python3 (running {sys.executable})",
         file=sys.stderr,
     )
-    sys.exit(MISSING_MODULES)
+    sys.exit(exit_statuses.UNAVAILABLE)
 
 IMPEDANCE_LABEL = "acoustic impedance (m/s $\\times$ g/cm$^3$)"
 
@@ -89,7 +91,9 @@ def shown_traces(nx):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                     epilog=exit_statuses.table(),
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("output", type=pathlib.Path, help="output directory of poststack_inversion")
     parser.add_argument("--images", type=pathlib.Path, help="where to write (default: OUTPUT)")
     parser.add_argument("--prefix", default="", help="prefix of the picture file names")
@@ -98,19 +102,29 @@ def main():
                         "comparison.png")
     args = parser.parse_args()
     images = args.images or args.output
-    images.mkdir(parents=True, exist_ok=True)
 
     def load(name):
         path = args.output / name
         if not path.is_file():
             print(f"plot_poststack: {path} is missing (run poststack_inversion first)", file=sys.stderr)
-            sys.exit(1)
+            sys.exit(exit_statuses.INPUT)
         return np.load(path)
 
     summary_path = args.output / "summary.json"
     if not summary_path.is_file():
         print(f"plot_poststack: {summary_path} is missing (run poststack_inversion first)", file=sys.stderr)
-        return 1
+        return exit_statuses.INPUT
+    # --beside's run before any picture is drawn.
+    other_summary_path = args.beside / "summary.json" if args.beside else None
+    other_inverted_path = args.beside / "inverted_log_impedance.npy" if args.beside else None
+    if args.beside and not (other_summary_path.is_file() and other_inverted_path.is_file()):
+        print(f"plot_poststack: {args.beside} holds no run to compare with", file=sys.stderr)
+        return exit_statuses.INPUT
+    # The pictures' directory once the inputs are there, before any drawing.
+    problem = exit_statuses.unwritable_directory(images)
+    if problem is not None:
+        print(f"plot_poststack: {problem}", file=sys.stderr)
+        return exit_statuses.OUTPUT
     summary = json.loads(summary_path.read_text())
     has_model = summary["true_model"]
     dt = summary["dt"]
@@ -216,16 +230,11 @@ def main():
     written.append("convergence.png")
 
     if args.beside and has_model:
-        other_summary_path = args.beside / "summary.json"
-        other_inverted_path = args.beside / "inverted_log_impedance.npy"
-        if not (other_summary_path.is_file() and other_inverted_path.is_file()):
-            print(f"plot_poststack: {args.beside} holds no run to compare with", file=sys.stderr)
-            return 1
         other_summary = json.loads(other_summary_path.read_text())
         other = np.exp(np.load(other_inverted_path))
         if other.shape != true.shape:
             print(f"plot_poststack: {args.beside} holds a run of another grid", file=sys.stderr)
-            return 1
+            return exit_statuses.INPUT
 
         def label(run_summary):
             if run_summary.get("regularisation", "laplacian") == "tv":
@@ -239,7 +248,8 @@ def main():
         figure, axes = plt.subplots(1, 3, figsize=(16, 4.4), layout="constrained")
         for ax, (title, values, run_summary) in zip(axes, panels):
             if run_summary is not None:
-                title += f"\nimpedance error {run_summary['error_impedance'][1]:.2e}"
+                error = run_summary["error_impedance"][1]  # null: not a number
+                title += "\nimpedance error " + ("not a number" if error is None else f"{error:.2e}")
             section(ax, values, summary, title, "viridis", lo, hi, IMPEDANCE_LABEL)
         figure.savefig(out("comparison.png"), dpi=110)
         plt.close(figure)

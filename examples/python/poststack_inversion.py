@@ -4,6 +4,7 @@
 """Post-stack inversion with distlops from Python: examples/porting/poststack_pylops_mpi.py
 with `import distlops as dl` in place of PyLops-MPI.
 
+    pip install pylops matplotlib      # besides distlops: serial PyLops, and --plot's pictures
     mpiexec -n 2 python poststack_inversion.py OUTPUT_DIR [--ny 8 --nx 24 --nz 80 --niter 20]
 
 The same problem as the PyLops-MPI script (whose model and smoothing it reuses): each rank models
@@ -12,22 +13,34 @@ local operator (its matvec and rmatvec called from the C++ apply); a 3-D Laplaci
 it. Three inversions start from a smooth background: CGLS on the modelling alone, CG on the
 regularised normal equations, CGLS on the stacked operator [G; sqrt(eps) L]. Rank 0 writes the
 results as .npy files, and with --plot draws the true and inverted models and the cost histories
-with matplotlib.
+with matplotlib. The output directory is checked before the work; the exit statuses are the C++
+examples' (examples/support/exit_statuses.txt).
 """
 import argparse
 import os
 import sys
 
 import numpy as np
-import pylops
 from mpi4py import MPI
-from pylops.avo.poststack import PoststackLinearModelling
-from pylops.utils.wavelets import ricker
 
-import distlops as dl
+_examples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path[:0] = [os.path.join(_examples, "porting"), os.path.join(_examples, "support")]
+import exit_statuses  # noqa: E402  the examples' table of exit statuses
+from poststack_model import impedance, smooth  # noqa: E402  the shared test problem (NumPy only)
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "porting"))
-from poststack_pylops_mpi import impedance, smooth  # noqa: E402  the shared test problem
+try:
+    import pylops
+    from pylops.avo.poststack import PoststackLinearModelling
+    from pylops.utils.wavelets import ricker
+except ImportError as error:
+    print(f"poststack_inversion.py: {error.name} is missing: this example models each rank's "
+          "traces with serial PyLops (pip install pylops, or pip install \".[examples]\" from the "
+          "repository's root)", file=sys.stderr)
+    sys.exit(exit_statuses.UNAVAILABLE)
+
+import distlops as dl  # noqa: E402
+
+EXIT_OUTPUT, EXIT_UNAVAILABLE = exit_statuses.OUTPUT, exit_statuses.UNAVAILABLE
 
 
 def invert(ny=8, nx=24, nz=80, niter=20, eps=0.5, comm=MPI.COMM_WORLD):
@@ -96,8 +109,32 @@ def plot(results, path):
     plt.close(fig)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def check_before_the_work(output, plot, comm):
+    """Rank 0 makes OUTPUT and writes a probe file there, and imports matplotlib for --plot;
+    every rank exits alike, before the work, when it cannot."""
+    problem, status = None, 0
+    if comm.Get_rank() == 0:
+        problem = exit_statuses.unwritable_directory(output)
+        if problem is not None:
+            status = EXIT_OUTPUT
+        elif plot:
+            try:
+                import matplotlib  # noqa: F401
+            except ImportError:
+                problem, status = "--plot needs matplotlib (pip install matplotlib)", \
+                    EXIT_UNAVAILABLE
+    problem, status = comm.bcast((problem, status), root=0)
+    if problem is not None:
+        if comm.Get_rank() == 0:
+            print(f"poststack_inversion.py: {problem}", file=sys.stderr)
+        sys.exit(status)
+
+
+def command_line():
+    """The options, and the examples' table of exit statuses after them in --help."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     epilog=exit_statuses.table(),
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("output")
     parser.add_argument("--ny", type=int, default=8)
     parser.add_argument("--nx", type=int, default=24)
@@ -105,7 +142,12 @@ def main():
     parser.add_argument("--niter", type=int, default=20)
     parser.add_argument("--eps", type=float, default=0.5)
     parser.add_argument("--plot", action="store_true", help="draw OUTPUT/poststack.png")
-    args = parser.parse_args()
+    return parser
+
+
+def main():
+    args = command_line().parse_args()
+    check_before_the_work(args.output, args.plot, MPI.COMM_WORLD)
     results = invert(args.ny, args.nx, args.nz, args.niter, args.eps)
     if MPI.COMM_WORLD.Get_rank() == 0:
         os.makedirs(args.output, exist_ok=True)

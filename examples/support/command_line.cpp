@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "no_options.hpp"
+#include "support/exit_statuses.hpp"
 
 namespace distlops::examples {
 
@@ -58,8 +59,15 @@ Option& Option::value_name(const std::string& name) {
   return *this;
 }
 
+const std::string& exit_status_table() {
+  static const std::string table = detail::exit_status_text;
+  return table;
+}
+
 CommandLine::CommandLine(const std::string& description, const std::string& program)
-    : app_(std::make_unique<CLI::App>(description, program)) {}
+    : app_(std::make_unique<CLI::App>(description, program)) {
+  app_->footer(exit_status_table());
+}
 
 CommandLine::~CommandLine() = default;
 
@@ -138,6 +146,7 @@ std::optional<int> CommandLine::parse(int argc, char** argv, const Communicator&
 std::optional<int> parse_no_options(const std::string& description, const std::string& program,
                                     int argc, char** argv, const Communicator& comm) {
   CLI::App app(description, program);
+  app.footer(exit_status_table());
   return parse_on_every_rank(app, argc, argv, comm);
 }
 

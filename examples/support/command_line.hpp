@@ -18,6 +18,7 @@
 
 #include "distlops/core/communicator.hpp"
 #include "distlops/core/types.hpp"
+#include "exit_status.hpp"
 
 namespace CLI {
 class App;
@@ -27,7 +28,7 @@ class Option;
 namespace distlops::examples {
 
 /// Exit status of a bad command line (CLI11's own codes vary with the error).
-constexpr int bad_command_line = 2;
+constexpr int bad_command_line = exit_status::usage;
 
 /// Thrown by a check of several options (CommandLine::validate): CLI11 reports it as the error
 /// of `option` with `message`, as it reports its own checks.
@@ -84,8 +85,8 @@ class CommandLine {
 
   /// Parses the arguments on every rank of `comm`. Returns nothing when the program should go
   /// on; otherwise the status to exit with, the same on every rank: 0 after --help (rank 0
-  /// printed the help to stdout), bad_command_line after an error (rank 0 printed it to stderr
-  /// with a hint to --help). Collective.
+  /// printed the help, with the table of exit statuses, to stdout), bad_command_line after an
+  /// error (rank 0 printed it to stderr with a hint to --help). Collective.
   std::optional<int> parse(int argc, char** argv, const Communicator& comm);
 
  private:

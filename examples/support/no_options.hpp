@@ -12,8 +12,8 @@
 namespace distlops::examples {
 
 /// Returns nothing when the arguments are empty; otherwise the status to exit with, the same on
-/// every rank: 0 after --help (rank 0 printed `description`), 2 for any other argument (rank 0
-/// printed the error). Collective.
+/// every rank: 0 after --help (rank 0 printed `description` and the exit statuses), 2 for any other
+/// argument (rank 0 printed the error). Collective.
 std::optional<int> parse_no_options(const std::string& description, const std::string& program,
                                     int argc, char** argv, const Communicator& comm);
 

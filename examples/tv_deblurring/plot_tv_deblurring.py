@@ -9,14 +9,16 @@ reads OUTPUT/summary.json and true.npy, blurred.npy, tikhonov.npy, tv.npy beside
 shape (nx, ny)) and writes OUTPUT/deblurring.png (or --images DIR): the true image, the blurred
 and noisy data, the Tikhonov and the TV results with their relative errors, and one row of
 each. Needs NumPy and matplotlib (Debian: python3-matplotlib, for /usr/bin/python3); exits
-with status 77 when they are missing, 1 when an input is missing.
+with status 77 when they are missing, 3 when an input is missing, 4 when the picture
+cannot be written (examples/support/exit_statuses.txt, printed by --help).
 """
 import argparse
 import json
 import pathlib
 import sys
 
-MISSING_MODULES = 77
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support"))
+import exit_statuses  # noqa: E402  the examples' table of exit statuses (standard library only)
 
 try:
     import numpy as np
@@ -30,31 +32,44 @@ except ImportError as error:
         f"(scripts/setup.sh) and run this script with /usr/bin/python3 (running {sys.executable})",
         file=sys.stderr,
     )
-    sys.exit(MISSING_MODULES)
+    sys.exit(exit_statuses.UNAVAILABLE)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                     epilog=exit_statuses.table(),
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("output", type=pathlib.Path, help="output directory of tv_deblurring")
     parser.add_argument("--images", type=pathlib.Path, help="where to write (default: OUTPUT)")
     args = parser.parse_args()
     images = args.images or args.output
-    images.mkdir(parents=True, exist_ok=True)
 
     def load(name):
         path = args.output / name
         if not path.is_file():
             print(f"plot_tv_deblurring: {path} is missing (run tv_deblurring first)", file=sys.stderr)
-            sys.exit(1)
+            sys.exit(exit_statuses.INPUT)
         return path
 
-    summary = json.loads(load("summary.json").read_text())
+    summary_path = load("summary.json")
+    # The pictures' directory once the inputs are there, before any drawing.
+    problem = exit_statuses.unwritable_directory(images)
+    if problem is not None:
+        print(f"plot_tv_deblurring: {problem}", file=sys.stderr)
+        return exit_statuses.OUTPUT
+    summary = json.loads(summary_path.read_text())
+
+    def error(key):
+        # summary.json holds null for a figure that is not a number (a diverged solve).
+        value = summary[key]
+        return "not a number" if value is None else f"{value:.3f}"
+
     true = np.load(load("true.npy"))
     panels = [
         ("true image", true),
-        (f"blurred and noisy (error {summary['error_blurred']:.3f})", np.load(load("blurred.npy"))),
-        (f"Tikhonov, CGLS (error {summary['error_tikhonov']:.3f})", np.load(load("tikhonov.npy"))),
-        (f"TV, PrimalDual (error {summary['error_tv']:.3f})", np.load(load("tv.npy"))),
+        (f"blurred and noisy (error {error('error_blurred')})", np.load(load("blurred.npy"))),
+        (f"Tikhonov, CGLS (error {error('error_tikhonov')})", np.load(load("tikhonov.npy"))),
+        (f"TV, PrimalDual (error {error('error_tv')})", np.load(load("tv.npy"))),
     ]
     lo, hi = float(true.min()), float(true.max())
     figure, axes = plt.subplots(1, 5, figsize=(21, 4.4), layout="constrained",

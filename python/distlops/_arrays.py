@@ -50,6 +50,17 @@ def make_layout(global_shape, base_comm=MPI.COMM_WORLD, partition=Partition.SCAT
                        int(axis), shapes, [] if mask is None else [int(c) for c in mask])
 
 
+def cast_problem(given, taken):
+    """Why an array of dtype ``given`` is not cast to ``taken``, or None where it is. PyLops-MPI
+    casts by NumPy's assignment, which drops the imaginary part of a complex array put into a
+    real one (with a ComplexWarning); distlops casts between precisions and from real to complex
+    (NumPy's "same_kind") and refuses the rest."""
+    if np.can_cast(given, taken, "same_kind"):
+        return None
+    return (f"a cast would drop the imaginary part (PyLops-MPI drops it with a ComplexWarning); "
+            f"give a {np.dtype(taken)} array, or use {np.result_type(given, taken)} throughout")
+
+
 def _mpi4py_comm(ext_comm, fallback):
     if fallback is not None and MPI._handleof(fallback) == ext_comm.handle:
         return fallback
@@ -191,8 +202,11 @@ class DistributedArray:
         return DistributedArray._wrap(self._a.empty_like(), self._comm)
 
     def dot(self, dist_array, vdot=False):
-        """Bilinear dot product (conjugating this array when ``vdot``); same value on every rank."""
-        return self._a.vdot(dist_array._a) if vdot else self._a.dot(dist_array._a)
+        """Bilinear dot product (conjugating this array when ``vdot``); same value on every rank.
+        Arrays of different dtypes are multiplied in the dtype of both (NumPy's, as
+        PyLops-MPI's)."""
+        a, b = _promoted(self, dist_array)
+        return a._a.vdot(b._a) if vdot else a._a.dot(b._a)
 
     def norm(self, ord=None, axis=None):
         """numpy.linalg.norm's vector norms: ord None or 2, 1, 0, p, np.inf, -np.inf; along
@@ -213,15 +227,25 @@ class DistributedArray:
     def check_replicas(self):
         self._a.check_replicas()
 
+    def astype(self, dtype):
+        """A copy in ``dtype``, with the same layout (NumPy's casting of every element)."""
+        copy = DistributedArray._wrap(ext_class("DistributedArray", dtype)(self._a.layout),
+                                      self._comm)
+        copy.local_array[...] = self.local_array
+        return copy
+
     def ravel(self):
         """A flat array with this rank's block (a copy; the split must be along axis 0)."""
         return DistributedArray.to_dist(self.asarray().ravel(), base_comm=self.base_comm,
                                         local_shapes=[int(np.prod(s)) for s in self.local_shapes])
 
     # ---- arithmetic ----------------------------------------------------------------------------
-    @staticmethod
-    def _operand(x):
-        return x._a if isinstance(x, DistributedArray) else x
+    def _operand(self, x):
+        """x as the right operand of this array: an array in this array's dtype (PyLops-MPI's
+        result dtype is the left operand's), cast where NumPy's same_kind allows."""
+        if isinstance(x, DistributedArray):
+            return _conformed(x, self.dtype, "arithmetic on a " + str(self.dtype) + " array")._a
+        return x
 
     def __neg__(self):
         return DistributedArray._wrap(-self._a, self._comm)
@@ -372,14 +396,17 @@ class StackedDistributedArray:
         return StackedDistributedArray._wrap(self._a.zeros_like(), self._comm)
 
     def dot(self, stacked_array, vdot=False):
-        return self._a.vdot(stacked_array._a) if vdot else self._a.dot(stacked_array._a)
+        a, b = _promoted(self, stacked_array)
+        return a._a.vdot(b._a) if vdot else a._a.dot(b._a)
 
     def norm(self, ord=None):
         return self._a.norm(2.0 if ord is None else float(ord))
 
-    @staticmethod
-    def _operand(x):
-        return x._a if isinstance(x, StackedDistributedArray) else x
+    def _operand(self, x):
+        """As DistributedArray._operand: in this stack's dtype, cast where same_kind allows."""
+        if isinstance(x, StackedDistributedArray):
+            return _conformed(x, self.dtype, "arithmetic on a " + str(self.dtype) + " stack")._a
+        return x
 
     def __neg__(self):
         return StackedDistributedArray._wrap(-self._a, self._comm)
@@ -408,6 +435,10 @@ class StackedDistributedArray:
         self._a *= self._operand(x)
         return self
 
+    def astype(self, dtype):
+        """A copy in ``dtype`` (each array cast, the nesting kept)."""
+        return StackedDistributedArray([item.astype(dtype) for item in self.distarrays])
+
     def __repr__(self):
         return f"<StackedDistributedArray of {len(self)} arrays, dtype={self.dtype}>"
 
@@ -419,8 +450,28 @@ def wrap_vector(vector, comm=None):
     return DistributedArray._wrap(vector, comm)
 
 
-def unwrap_vector(x):
+def _conformed(x, dtype, what):
+    """x, or a copy cast to ``dtype`` where cast_problem allows; TypeError naming both dtypes and
+    ``what`` (the operator and the call) otherwise."""
+    dtype = np.dtype(dtype)
+    if x.dtype == dtype:
+        return x
+    problem = cast_problem(x.dtype, dtype)
+    if problem is not None:
+        raise TypeError(f"{what}: a {x.dtype} array where {dtype} is taken: {problem}")
+    return x.astype(dtype)
+
+
+def _promoted(a, b):
+    """a and b in the dtype of both (NumPy's result_type), copying the one that differs."""
+    dtype = np.result_type(a.dtype, b.dtype)
+    return a.astype(dtype) if a.dtype != dtype else a, b.astype(dtype) if b.dtype != dtype else b
+
+
+def unwrap_vector(x, dtype=None, what=None):
+    """The extension array of x; with ``dtype``, of x cast to it where PyLops-MPI casts, and a
+    TypeError naming both dtypes and ``what`` where a cast would lose the imaginary part."""
     if isinstance(x, (DistributedArray, StackedDistributedArray)):
-        return x._a
+        return x._a if dtype is None else _conformed(x, dtype, what)._a
     raise TypeError(f"expected a DistributedArray or StackedDistributedArray, got "
                     f"{type(x).__name__}")

@@ -6,7 +6,7 @@ during the call: keep ``x.copy()``), and may return True to stop."""
 import numpy as np
 
 from . import _distlops as _ext
-from ._arrays import unwrap_vector, wrap_vector
+from ._arrays import wrap_vector
 
 _THRESHOLDS = {"soft": _ext.ThresholdKind.soft, "hard": _ext.ThresholdKind.hard,
                "half": _ext.ThresholdKind.half}
@@ -22,8 +22,14 @@ def _callback(callback, comm):
     return call
 
 
-def _x0(x0):
-    return None if x0 is None else unwrap_vector(x0)
+def _y(Op, y, solver):
+    """The data, cast to the operator's data dtype where PyLops-MPI casts (Op._side)."""
+    return Op._side(y, True, f"{solver}(y)")
+
+
+def _x0(Op, x0, solver, name="x0"):
+    """The starting model, cast to the operator's model dtype likewise; None stays None."""
+    return None if x0 is None else Op._side(x0, False, f"{solver}({name})")
 
 
 def _common(niter, tol, show, itershow, callback, comm):
@@ -35,7 +41,7 @@ def cg(Op, y, x0=None, niter=10, tol=1e-4, show=False, itershow=(10, 10, 10), ca
     """Conjugate gradient for a square Hermitian positive definite Op: (x, iit, cost).
 
     ``tol`` is compared with the residual norm (PyLops compares it with its square)."""
-    r = _ext.cg(Op._op, unwrap_vector(y), _x0(x0),
+    r = _ext.cg(Op._op, _y(Op, y, "cg"), _x0(Op, x0, "cg"),
                 **_common(niter, tol, show, itershow, callback, Op._comm))
     return wrap_vector(r["x"], Op._comm), r["iterations"], np.asarray(r["costs"])
 
@@ -46,7 +52,7 @@ def cgls(Op, y, x0=None, niter=10, damp=0.0, tol=1e-4, show=False, itershow=(10,
 
     istop is 1 when ``tol`` stopped the run (compared with the normal residual's norm) and 2
     otherwise, as PyLops; r1norm is ||y - Op x||."""
-    r = _ext.cgls(Op._op, unwrap_vector(y), _x0(x0), damp=float(damp),
+    r = _ext.cgls(Op._op, _y(Op, y, "cgls"), _x0(Op, x0, "cgls"), damp=float(damp),
                   **_common(niter, tol, show, itershow, callback, Op._comm))
     istop = 1 if r["stopped_by_tolerance"] else 2
     return (wrap_vector(r["x"], Op._comm), istop, r["iterations"], r["r1norm"], r["r2norm"],
@@ -59,8 +65,8 @@ def lsqr(Op, y, x0=None, damp=0.0, atol=1e-08, btol=1e-08, conlim=100000000.0, n
     var, cost); var is None (not computed)."""
     if calc_var:
         raise ValueError("lsqr: calc_var is not supported by distlops")
-    r = _ext.lsqr(Op._op, unwrap_vector(y), _x0(x0), damp=float(damp), atol=float(atol),
-                  btol=float(btol), conlim=float(conlim),
+    r = _ext.lsqr(Op._op, _y(Op, y, "lsqr"), _x0(Op, x0, "lsqr"), damp=float(damp),
+                  atol=float(atol), btol=float(btol), conlim=float(conlim),
                   **_common(niter, 0.0, show, itershow, callback, Op._comm))
     return (wrap_vector(r["x"], Op._comm), r["istop"], r["iterations"], r["r1norm"], r["r2norm"],
             r["anorm"], r["acond"], r["arnorm"], r["xnorm"], None, np.asarray(r["costs"]))
@@ -73,8 +79,9 @@ def _sparse(accelerated, Op, y, x0, niter, SOp, eps, alpha, eigsdict, tol, rtol,
     if threshkind not in _THRESHOLDS:
         raise ValueError(f"threshkind must be one of {sorted(_THRESHOLDS)}, got {threshkind!r}")
     eigsdict = dict(eigsdict or {})
-    r = _ext.ista(Op._op, unwrap_vector(y), _x0(x0), accelerated=accelerated, eps=float(eps),
-                  alpha=None if alpha is None else float(alpha),
+    name = "fista" if accelerated else "ista"
+    r = _ext.ista(Op._op, _y(Op, y, name), _x0(Op, x0, name), accelerated=accelerated,
+                  eps=float(eps), alpha=None if alpha is None else float(alpha),
                   eigs_niter=int(eigsdict.get("niter", 30)),
                   eigs_tol=float(eigsdict.get("tol", 1e-6)), threshold=_THRESHOLDS[threshkind],
                   decay=[] if decay is None else [float(d) for d in decay], rtol=float(rtol),
@@ -100,5 +107,6 @@ def fista(Op, y, x0=None, niter=10, SOp=None, eps=0.1, alpha=None, eigsdict=None
 
 def power_iteration(Op, b_k=None, niter=10, tol=1e-5, dtype="float64", backend="numpy", seed=0):
     """The eigenvalue of largest modulus of a square Op: (maxeig, b_k, iiter)."""
-    r = _ext.power_iteration(Op._op, _x0(b_k), niter=int(niter), tol=float(tol), seed=int(seed))
+    r = _ext.power_iteration(Op._op, _x0(Op, b_k, "power_iteration", "b_k"), niter=int(niter),
+                             tol=float(tol), seed=int(seed))
     return r["eigenvalue"], wrap_vector(r["eigenvector"], Op._comm), r["iterations"]

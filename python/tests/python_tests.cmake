@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The distlops authors
-# The Python package's CTest entries (label python): python.install builds the extension with
-# pip into the PyLops-MPI comparison's virtual environment, then python.pytest.np<N> runs the
-# package's tests under mpiexec at each rank count of DISTLOPS_TEST_RANKS. Without the package
-# index every entry reports Skipped with the reason (run_python_tests.py).
+# The Python package's CTest entries (label python): python.install builds the wheel of
+# pip install . (with this build's library: only the extension is compiled) and installs it into
+# the PyLops-MPI comparison's virtual environment, then python.pytest.np<N> runs the package's
+# tests under mpiexec at each rank count of DISTLOPS_TEST_RANKS; python.wheel.np1 installs the
+# same wheel into a fresh virtual environment, with what it declares, and runs the tests from
+# there at 1 rank; python.sdist checks both source distributions. Without the package index
+# every entry reports Skipped with the reason (run_python_tests.py).
 find_package(Python3 COMPONENTS Interpreter QUIET)
 set(_distlops_python_driver ${PROJECT_SOURCE_DIR}/python/tests/run_python_tests.py)
 if(Python3_Interpreter_FOUND AND BUILD_SHARED_LIBS)
@@ -19,8 +22,9 @@ if(Python3_Interpreter_FOUND AND BUILD_SHARED_LIBS)
   endif()
   add_test(NAME python.install
     COMMAND ${Python3_EXECUTABLE} ${_distlops_python_driver} install
-            --venv ${PROJECT_BINARY_DIR}/porting-venv --source ${PROJECT_SOURCE_DIR}/python
-            --build-dir ${PROJECT_BINARY_DIR}/python-build --distlops-dir ${PROJECT_BINARY_DIR}
+            --venv ${PROJECT_BINARY_DIR}/porting-venv --project ${PROJECT_SOURCE_DIR}
+            --build-dir ${PROJECT_BINARY_DIR}/python-build
+            --wheel-dir ${PROJECT_BINARY_DIR}/python-wheel --distlops-dir ${PROJECT_BINARY_DIR}
             ${_distlops_python_defines})
   set_tests_properties(python.install PROPERTIES
     TIMEOUT 900 PROCESSORS 2 LABELS "python" SKIP_RETURN_CODE 77
@@ -37,6 +41,24 @@ if(Python3_Interpreter_FOUND AND BUILD_SHARED_LIBS)
       TIMEOUT 300 PROCESSORS ${ranks} LABELS "python;mpi;np${ranks}" SKIP_RETURN_CODE 77
       FIXTURES_REQUIRED distlops_python ENVIRONMENT "${DISTLOPS_HOST_TEST_ENVIRONMENT}")
   endforeach()
+  # The wheel as a user installs it: a fresh environment, the wheel's dependencies from the
+  # index, the tests at 1 rank from there (those needing PyLops-MPI or PyProximal are skipped:
+  # the comparison environment runs them, at every rank count). It reuses python.install's
+  # wheel: it costs the environment, the downloads and one run of the tests, no compilation.
+  distlops_mpi_command(_distlops_python_launch 1 ${PROJECT_BINARY_DIR}/wheel-venv/bin/python)
+  add_test(NAME python.wheel.np1
+    COMMAND ${Python3_EXECUTABLE} ${_distlops_python_driver} wheel-venv
+            --venv ${PROJECT_BINARY_DIR}/wheel-venv --wheel-dir ${PROJECT_BINARY_DIR}/python-wheel
+            --source ${PROJECT_SOURCE_DIR}/python -- ${_distlops_python_launch})
+  set_tests_properties(python.wheel.np1 PROPERTIES
+    TIMEOUT 300 LABELS "python;mpi;np1" SKIP_RETURN_CODE 77
+    FIXTURES_REQUIRED distlops_python ENVIRONMENT "${DISTLOPS_HOST_TEST_ENVIRONMENT}")
+  add_test(NAME python.sdist
+    COMMAND ${Python3_EXECUTABLE} ${_distlops_python_driver} sdist
+            --venv ${PROJECT_BINARY_DIR}/porting-venv --project ${PROJECT_SOURCE_DIR}
+            --work ${PROJECT_BINARY_DIR}/python-sdist)
+  set_tests_properties(python.sdist PROPERTIES
+    TIMEOUT 120 LABELS "python" SKIP_RETURN_CODE 77 FIXTURES_REQUIRED distlops_python)
 else()
   # A static library cannot be loaded by the extension module; no interpreter, no tests.
   add_test(NAME python.install

@@ -49,7 +49,12 @@ if(DISTLOPS_TEST_INSTALL)
   set_tests_properties(consumer.clean PROPERTIES FIXTURES_SETUP consumer_clean)
   set_tests_properties(consumer.install PROPERTIES
     FIXTURES_REQUIRED consumer_clean FIXTURES_SETUP consumer_installed)
-  set(consumer_tests consumer.clean consumer.install)
+  # The install carries the licence, unchanged.
+  add_test(NAME consumer.license
+    COMMAND ${CMAKE_COMMAND} -E compare_files ${PROJECT_SOURCE_DIR}/LICENSE
+            ${consumer_prefix}/${CMAKE_INSTALL_DOCDIR}/LICENSE)
+  set_tests_properties(consumer.license PROPERTIES FIXTURES_REQUIRED consumer_installed)
+  set(consumer_tests consumer.clean consumer.install consumer.license)
 
   # distlops_consumer_route(<route> <configure arguments...>): <route>.configure, .build, .run.
   function(distlops_consumer_route route)

@@ -178,6 +178,11 @@ function(distlops_add_mpi_test name)
     endif()
   endforeach()
   add_executable(${name} ${ARG_SOURCES})
+  # Registered sources, which distlops_add_operator_tests() leaves to their registration.
+  foreach(source IN LISTS ARG_SOURCES)
+    get_filename_component(source ${source} ABSOLUTE)
+    set_property(GLOBAL APPEND PROPERTY DISTLOPS_REGISTERED_TEST_SOURCES ${source})
+  endforeach()
   target_link_libraries(${name} PRIVATE distlops_test_main distlops_test_support distlops::distlops
                         ${ARG_LIBRARIES})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
@@ -218,6 +223,32 @@ function(distlops_add_mpi_test name)
       if(NOT run STREQUAL "host")
         set_tests_properties(${test_name} PROPERTIES SKIP_RETURN_CODE 77)
       endif()
+    endforeach()
+  endforeach()
+endfunction()
+
+# distlops_add_operator_tests(): registers every tests/operators/<group>/test_<name>.cpp that no
+# distlops_add_mpi_test() call has registered, for every group of the library (the folders of
+# operators/ but host/ and cuda/), as test_<group>_<name> at every rank count in every memory
+# space (labels operators and <group>). A new operator's test (scripts/new_operator.sh) thus
+# needs no line here; programs that need other settings are registered by name before the call.
+function(distlops_add_operator_tests)
+  file(GLOB groups LIST_DIRECTORIES true RELATIVE ${PROJECT_SOURCE_DIR}/operators
+       ${PROJECT_SOURCE_DIR}/operators/*)
+  get_property(registered GLOBAL PROPERTY DISTLOPS_REGISTERED_TEST_SOURCES)
+  foreach(group IN LISTS groups)
+    if(NOT IS_DIRECTORY ${PROJECT_SOURCE_DIR}/operators/${group} OR group MATCHES "^(host|cuda)$")
+      continue()
+    endif()
+    file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/operators/${group}/test_*.cpp)
+    foreach(source IN LISTS sources)
+      if(source IN_LIST registered)
+        continue()
+      endif()
+      get_filename_component(stem ${source} NAME_WE)
+      string(REGEX REPLACE "^test_" "" name ${stem})
+      distlops_add_mpi_test(test_${group}_${name} SOURCES ${source} LABELS operators ${group}
+                            SPACES host cuda)
     endforeach()
   endforeach()
 endfunction()

@@ -4,6 +4,7 @@
 // The box kernel with alpha/beta accumulation that Identity/Pad (shifted windows), Transpose
 // (rows of a permutation) and Halo (slabs) write through, one definition per memory space
 // (operators/host/ and operators/cuda/box_kernels.*). Pointers are memory of the space.
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
 
@@ -28,5 +29,9 @@ template <Scalar T>
 void box_axpby(Host, const BoxAxpby& box, T alpha, const T* in, T beta, T* out);
 template <Scalar T>
 void box_axpby(Cuda, const BoxAxpby& box, T alpha, const T* in, T beta, T* out);
+
+// The instantiations of both definitions (instantiate.hpp).
+#define DISTLOPS_DETAIL_BOX_KERNELS(PREFIX, T, S) \
+  PREFIX template void box_axpby<T>(S, const BoxAxpby&, T, const T*, T, T*);
 
 }  // namespace distlops::kernels

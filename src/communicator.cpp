@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "distlops/core/detail/enum_names.hpp"
 #include "distlops/core/error.hpp"
 #include "distlops/core/log_view.hpp"
 #include "message_datatype.hpp"
@@ -23,21 +24,10 @@ std::atomic<std::size_t> chunk_bytes_limit{static_cast<std::size_t>(INT_MAX)};
 constexpr int chunked_collective_tag = 32001;
 
 MPI_Op native_op(ReduceOp op) {
-  switch (op) {
-    case ReduceOp::sum:
-      return MPI_SUM;
-    case ReduceOp::prod:
-      return MPI_PROD;
-    case ReduceOp::max:
-      return MPI_MAX;
-    case ReduceOp::min:
-      return MPI_MIN;
-    case ReduceOp::logical_and:
-      return MPI_LAND;
-    case ReduceOp::logical_or:
-      return MPI_LOR;
-  }
-  throw InvalidArgument("allreduce: unknown reduction operation");
+  const MPI_Op native = detail::enum_value(
+      op, std::array{MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN, MPI_LAND, MPI_LOR}, MPI_OP_NULL);
+  if (native == MPI_OP_NULL) throw InvalidArgument("allreduce: unknown reduction operation");
+  return native;
 }
 
 // Elements of `element_size` bytes that one MPI call may carry.
@@ -136,6 +126,21 @@ void check_rank_count(std::span<const Index> values, int size, const char* call)
                           " counts or displacements (one per rank), got " +
                           std::to_string(values.size()));
   }
+}
+
+// The path of a vector collective with a root (gatherv, scatterv): the root, which alone knows
+// the counts, checks them, chooses and tells the others. Collective.
+VectorPath rooted_vector_path(const Communicator& comm, std::span<const Index> counts,
+                              std::span<const Index> displacements, Index chunk, int root,
+                              const char* call) {
+  int path = 0;
+  if (comm.rank() == root) {
+    check_rank_count(counts, comm.size(), call);
+    check_rank_count(displacements, comm.size(), call);
+    path = static_cast<int>(vector_path(fits_one_call(counts, displacements, chunk), chunk));
+  }
+  detail::check_mpi(MPI_Bcast(&path, 1, MPI_INT, root, comm.native()), "MPI_Bcast");
+  return static_cast<VectorPath>(path);
 }
 
 }  // namespace
@@ -472,17 +477,9 @@ void Communicator::gatherv_bytes(detail::TypedBuffer send, void* recv,
                                  std::span<const Index> displacements, int root) const {
   const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Gatherv");
   const bool is_root = rank() == root;
-  if (is_root) {
-    check_rank_count(counts, size(), "gatherv");
-    check_rank_count(displacements, size(), "gatherv");
-  }
   const Index chunk = chunk_elements(send.element_size);
-  // Only the root knows the counts; it tells the others which path to take.
-  int path = is_root
-                 ? static_cast<int>(vector_path(fits_one_call(counts, displacements, chunk), chunk))
-                 : 0;
-  check_mpi(MPI_Bcast(&path, 1, MPI_INT, root, native()), "MPI_Bcast");
-  if (path == static_cast<int>(VectorPath::plain) && send.count <= chunk) {
+  const VectorPath path = rooted_vector_path(*this, counts, displacements, chunk, root, "gatherv");
+  if (path == VectorPath::plain && send.count <= chunk) {
     std::vector<int> native_counts, native_displacements;
     if (is_root) {
       native_counts = to_int(counts);
@@ -519,17 +516,10 @@ void Communicator::scatterv_bytes(const void* send, std::span<const Index> count
                                   int root) const {
   const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Scatterv");
   const bool is_root = rank() == root;
-  if (is_root) {
-    check_rank_count(counts, size(), "scatterv");
-    check_rank_count(displacements, size(), "scatterv");
-  }
   const Index chunk = chunk_elements(recv.element_size);
-  int path = is_root
-                 ? static_cast<int>(vector_path(fits_one_call(counts, displacements, chunk), chunk))
-                 : 0;
-  check_mpi(MPI_Bcast(&path, 1, MPI_INT, root, native()), "MPI_Bcast");
+  const VectorPath path = rooted_vector_path(*this, counts, displacements, chunk, root, "scatterv");
   void* target = const_cast<void*>(recv.data);
-  if (path == static_cast<int>(VectorPath::plain)) {
+  if (path == VectorPath::plain) {
     std::vector<int> native_counts, native_displacements;
     if (is_root) {
       native_counts = to_int(counts);

@@ -18,55 +18,24 @@
 #include "distlops/core/kernels.hpp"
 #include "distlops/core/redistribute.hpp"
 #include "distlops/core/transport.hpp"
+#include "host_staging.hpp"
 #include "prefault.hpp"
 
 namespace distlops {
 
 namespace detail {
 
-// Runs `f` on a host pointer to the `n` elements at `data` (in Space): the data themselves on
-// the host, a staged copy otherwise.
-template <class T, class Space, class F>
-void with_host_input(const T* data, Index n, F&& f) {
-  if constexpr (std::same_as<Space, Host>) {
-    f(data);
-  } else {
-    std::vector<T> staged(static_cast<std::size_t>(n));
-    memory::copy_bytes<Host, Space>(staged.data(), data, staged.size() * sizeof(T));
-    f(static_cast<const T*>(staged.data()));
-  }
-}
-
-// Runs `f` on a host pointer whose `n` elements end up at `data` (in Space). With
-// `read_first`, the staged copy starts with the current content.
-template <class T, class Space, class F>
-void with_host_output(T* data, Index n, bool read_first, F&& f) {
-  if constexpr (std::same_as<Space, Host>) {
-    f(data);
-  } else {
-    std::vector<T> staged(static_cast<std::size_t>(n));
-    if (read_first) memory::copy_bytes<Host, Space>(staged.data(), data, staged.size() * sizeof(T));
-    f(staged.data());
-    memory::copy_bytes<Space, Host>(data, staged.data(), staged.size() * sizeof(T));
-  }
-}
-
 // op over the ranks of comm of the one-element reduction that `reduce_into` writes to memory of
-// Space. Host: reduced in place, one MPI allreduce. Device: reduced into device memory, one
-// collective through the space's transport, one read-back.
+// Space: reduced into the reduction slot of the space's transport, one collective through it,
+// one read-back.
 template <class R, class Space, class F>
 R reduce_across(const Communicator& comm, ReduceOp op, F&& reduce_into) {
+  const std::shared_ptr<Transport> transport = transport_for<Space>(comm);
+  R* slot = reinterpret_cast<R*>(transport->workspace(WorkspaceSlot::reduction, sizeof(R)));
+  reduce_into(slot);
+  allreduce_in_place(*transport, slot, 1, op);
   R result{};
-  if constexpr (std::same_as<Space, Host>) {
-    reduce_into(&result);
-    comm.allreduce(&result, &result, 1, op);
-  } else {
-    const std::shared_ptr<Transport> transport = transport_for<Space>(comm);
-    R* slot = reinterpret_cast<R*>(transport->workspace(WorkspaceSlot::reduction, sizeof(R)));
-    reduce_into(slot);
-    allreduce_in_place(*transport, slot, 1, op);
-    memory::copy_bytes<Host, Space>(&result, slot, sizeof(R));
-  }
+  memory::copy_bytes<Host, Space>(&result, slot, sizeof(R));
   return result;
 }
 
@@ -135,7 +104,7 @@ void DistributedArray<T, Space>::assign_global(std::span<const T> global) {
                           std::to_string(layout.global_size()));
     }
   });
-  detail::with_host_output<T, Space>(data_, local_size_, false, [&](T* local) {
+  memory::detail::with_host_output(Space{}, data_, local_size_, false, [&](T* local) {
     if (layout.replicated()) {
       std::copy(global.begin(), global.end(), local);
     } else {
@@ -178,7 +147,7 @@ DistributedArray<T, Space> DistributedArray<T, Space>::from_root(const Layout& l
     }
   });
   DistributedArray result(layout);
-  detail::with_host_output<T, Space>(result.data_, result.local_size_, false, [&](T* local) {
+  memory::detail::with_host_output(Space{}, result.data_, result.local_size_, false, [&](T* local) {
     if (layout.replicated()) {
       comm.broadcast(global_on_root.data(), local, result.local_size_, root);
       return;
@@ -321,8 +290,9 @@ std::vector<T> DistributedArray<T, Space>::gather(bool masked) const {
   check_operands(&communicator(), arguments,
                  "DistributedArray::gather: `masked` or the array's layout", [] {});
   if (layout_.replicated()) {
-    detail::with_host_input<T, Space>(
-        data_, local_size_, [&](const T* local) { result.assign(local, local + local_size_); });
+    memory::detail::with_host_input(Space{}, data_, local_size_, [&](const T* local) {
+      result.assign(local, local + local_size_);
+    });
     return result;
   }
   // The ranks whose blocks are gathered, in rank order: all, or this rank's mask group (the
@@ -344,7 +314,7 @@ std::vector<T> DistributedArray<T, Space>::gather(bool masked) const {
   // Every member's block, in member order, into host memory at `packed`: the result is host
   // memory, so device blocks come to the host first and the gather runs there.
   auto allgather_blocks = [&](T* packed) {
-    detail::with_host_input<T, Space>(data_, local_size_, [&](const T* local) {
+    memory::detail::with_host_input(Space{}, data_, local_size_, [&](const T* local) {
       comm.allgatherv(local, local_size_, packed, counts, displacements);
     });
   };
@@ -377,7 +347,7 @@ std::vector<T> DistributedArray<T, Space>::gather_to(int root) const {
     }
   });
   std::vector<T> result;
-  detail::with_host_input<T, Space>(data_, local_size_, [&](const T* local) {
+  memory::detail::with_host_input(Space{}, data_, local_size_, [&](const T* local) {
     if (layout_.replicated()) {
       if (comm.rank() == root) result.assign(local, local + local_size_);
       return;
@@ -644,25 +614,17 @@ auto DistributedArray<T, Space>::norm(double ord, int norm_axis) const -> std::v
   // Partial reduction of this rank's block, where the data live. When the reduced axis is the
   // distribution axis, every rank holds a partial result of the full output shape: reduced
   // across the group there, through the space's transport. Then brought to the host.
-  std::vector<real_type> partial(static_cast<std::size_t>(outer * inner));
   const bool reduce_across_ranks = !layout_.replicated() && norm_axis == axis();
-  if constexpr (std::same_as<Space, Host>) {
-    kernels::norm_reduce_axis(Space{}, plan.kind, static_cast<real_type>(plan.p), outer, length,
-                              inner, data_, partial.data());
-    if (reduce_across_ranks) {
-      layout_.sub_communicator().allreduce(partial.data(), partial.data(),
-                                           static_cast<Index>(partial.size()), plan.across_ranks);
-    }
-  } else {
-    Buffer<real_type, Space> device_partial(outer * inner);
-    kernels::norm_reduce_axis(Space{}, plan.kind, static_cast<real_type>(plan.p), outer, length,
-                              inner, data_, device_partial.data());
-    if (reduce_across_ranks) {
-      allreduce_in_place(*transport_for<Space>(layout_.sub_communicator()), device_partial.data(),
-                         device_partial.size(), plan.across_ranks);
-    }
-    memory::copy_bytes<Host, Space>(partial.data(), device_partial.data(), device_partial.bytes());
+  Buffer<real_type, Space> partial_in_space(outer * inner);
+  kernels::norm_reduce_axis(Space{}, plan.kind, static_cast<real_type>(plan.p), outer, length,
+                            inner, data_, partial_in_space.data());
+  if (reduce_across_ranks) {
+    allreduce_in_place(*transport_for<Space>(layout_.sub_communicator()), partial_in_space.data(),
+                       partial_in_space.size(), plan.across_ranks);
   }
+  std::vector<real_type> partial(static_cast<std::size_t>(partial_in_space.size()));
+  memory::copy_bytes<Host, Space>(partial.data(), partial_in_space.data(),
+                                  partial_in_space.bytes());
 
   std::vector<real_type> result;
   if (layout_.replicated() || reduce_across_ranks) {
@@ -788,7 +750,7 @@ void DistributedArray<T, Space>::check_replicas() const {
                  [] {});
   if (!layout_.replicated()) return;
   Fingerprint fingerprint;
-  detail::with_host_input<T, Space>(data_, local_size_, [&](const T* local) {
+  memory::detail::with_host_input(Space{}, data_, local_size_, [&](const T* local) {
     fingerprint.add_bytes(local, static_cast<std::size_t>(local_size_) * sizeof(T));
   });
   const std::uint64_t hash = fingerprint.value();

@@ -11,6 +11,7 @@
 #include <exception>
 
 #include "distlops/core/communicator.hpp"
+#include "distlops/core/detail/enum_names.hpp"
 #include "distlops/core/error.hpp"
 #include "distlops/core/log_view.hpp"
 
@@ -21,17 +22,10 @@ namespace {
 std::atomic<int> recorded_node_local_rank{-1};
 
 int native_level(ThreadLevel level) {
-  switch (level) {
-    case ThreadLevel::single:
-      return MPI_THREAD_SINGLE;
-    case ThreadLevel::funneled:
-      return MPI_THREAD_FUNNELED;
-    case ThreadLevel::serialized:
-      return MPI_THREAD_SERIALIZED;
-    case ThreadLevel::multiple:
-      return MPI_THREAD_MULTIPLE;
-  }
-  return MPI_THREAD_SINGLE;
+  return detail::enum_value(level,
+                            std::array<int, 4>{MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED,
+                                               MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE},
+                            MPI_THREAD_SINGLE);
 }
 
 ThreadLevel from_native(int level) {

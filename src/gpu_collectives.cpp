@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <complex>
-#include <concepts>
 #include <cstdlib>
 #include <string>
 
@@ -139,11 +138,7 @@ template <Scalar T, MemorySpace Space>
 void allreduce_sum_in_place(const Communicator& comm, T* data, Index count) {
   // One rank's sum is its data: no call into MPI (a solver iteration makes two of these).
   if (comm.size() == 1 || count == 0) return;
-  if constexpr (std::same_as<Space, Host>) {
-    comm.allreduce(data, data, count, ReduceOp::sum);
-  } else {
-    allreduce_in_place(*transport_for<Space>(comm), data, count, ReduceOp::sum);
-  }
+  allreduce_in_place(*transport_for<Space>(comm), data, count, ReduceOp::sum);
 }
 
 #define DISTLOPS_INSTANTIATE_ALLREDUCE(T, S) \

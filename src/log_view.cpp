@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "distlops/core/communicator.hpp"
+#include "distlops/core/detail/enum_names.hpp"
 
 namespace distlops::log_view {
 
@@ -60,17 +61,8 @@ int kind_order(EventKind kind) {
 }  // namespace
 
 const char* to_string(EventKind kind) {
-  switch (kind) {
-    case EventKind::apply:
-      return "apply";
-    case EventKind::adjoint:
-      return "adjoint";
-    case EventKind::exchange:
-      return "exchange";
-    case EventKind::collective:
-      return "collective";
-  }
-  return "?";
+  return distlops::detail::enum_name(kind, std::array{"apply", "adjoint", "exchange", "collective"},
+                                     "?");
 }
 
 void detail::record(EventKind kind, std::string_view name, std::int64_t nanoseconds,

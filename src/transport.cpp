@@ -4,20 +4,13 @@
 
 #include <string>
 
+#include "distlops/core/detail/enum_names.hpp"
 #include "distlops/core/error.hpp"
 
 namespace distlops {
 
 const char* to_string(TransportKind kind) {
-  switch (kind) {
-    case TransportKind::mpi:
-      return "mpi";
-    case TransportKind::nccl:
-      return "nccl";
-    case TransportKind::staged:
-      return "staged";
-  }
-  return "unknown";
+  return detail::enum_name(kind, std::array{"mpi", "nccl", "staged"});
 }
 
 void MpiTransport::allreduce(float* data, Index count, ReduceOp op) {
@@ -40,6 +33,9 @@ void MpiTransport::copy_box(std::size_t element_size, const void* source,
 
 std::byte* MpiTransport::workspace(int slot, std::size_t bytes) {
   if (slot < 0) throw InvalidArgument("MpiTransport: negative workspace slot");
+  if (slot == WorkspaceSlot::reduction && bytes <= reduction_slot_.size()) {
+    return reduction_slot_.data();
+  }
   const auto index = static_cast<std::size_t>(slot);
   if (workspaces_.size() <= index) workspaces_.resize(index + 1);
   if (workspaces_[index].size() < bytes) workspaces_[index].resize(bytes);

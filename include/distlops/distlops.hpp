@@ -45,6 +45,7 @@
 #include "distlops/operators/linear_operator.hpp"
 #include "distlops/operators/local.hpp"
 #include "distlops/operators/reshape.hpp"
+#include "distlops/operators/signal/convolve1d.hpp"
 #include "distlops/operators/signal/convolvend.hpp"
 #include "distlops/operators/signal/fft.hpp"
 #include "distlops/operators/signal/fredholm1.hpp"

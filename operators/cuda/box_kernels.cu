@@ -95,8 +95,6 @@ void box_axpby(Cuda, const BoxAxpby& box, T alpha, const T* in, T beta, T* out) 
   } while (next_index(box.extent, looped, index));
 }
 
-#define DISTLOPS_INSTANTIATE_BOX_KERNELS(T, Space) \
-  template void box_axpby<T>(Space, const BoxAxpby&, T, const T*, T, T*);
-DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_BOX_KERNELS, ::distlops::Cuda)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_BOX_KERNELS, , ::distlops::Cuda)
 
 }  // namespace distlops::kernels

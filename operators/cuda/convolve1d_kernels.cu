@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The distlops authors
 // Convolve1D on the device (convolve1d_kernels.hpp): a grid-stride loop over the output
 // points, each summing the taps that reach it in a register.
-#include "../local/convolve1d_kernels.hpp"
+#include "../signal/convolve1d_kernels.hpp"
 #include "distlops/core/detail/cuda_launch.cuh"
 #include "distlops/core/instantiate.hpp"
 
@@ -53,9 +53,6 @@ void convolve1d(Cuda, bool adjoint, Index outer, Index in_rows, Index out_rows, 
                   pointer(w), value(alpha), pointer(in), value(beta), pointer(out));
 }
 
-#define DISTLOPS_INSTANTIATE_CONVOLVE1D_KERNELS(T, Space)                                         \
-  template void convolve1d<T>(Space, bool, Index, Index, Index, Index, Index, Index, const T*, T, \
-                              const T*, T, T*);
-DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_CONVOLVE1D_KERNELS, ::distlops::Cuda)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_CONVOLVE1D_KERNELS, , ::distlops::Cuda)
 
 }  // namespace distlops::kernels

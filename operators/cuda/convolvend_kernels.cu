@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The distlops authors
 // ConvolveND on the device (convolvend_kernels.hpp): a grid-stride loop over the output points,
 // each summing the taps that reach it in a register.
-#include "../local/convolvend_kernels.hpp"
+#include "../signal/convolvend_kernels.hpp"
 #include "distlops/core/detail/cuda_launch.cuh"
 #include "distlops/core/instantiate.hpp"
 
@@ -53,8 +53,6 @@ void convolvend(Cuda, const ConvolveGeometry& g, const T* w, T alpha, const T* i
                   pointer(w), value(alpha), pointer(in), value(beta), pointer(out));
 }
 
-#define DISTLOPS_INSTANTIATE_CONVOLVEND_KERNELS(T, Space) \
-  template void convolvend<T>(Space, const ConvolveGeometry&, const T*, T, const T*, T, T*);
-DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_CONVOLVEND_KERNELS, ::distlops::Cuda)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_CONVOLVEND_KERNELS, , ::distlops::Cuda)
 
 }  // namespace distlops::kernels

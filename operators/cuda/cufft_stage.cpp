@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <string>
 
-#include "../local/support.hpp"
+#include "../support.hpp"
 #include "distlops/core/cuda_context.hpp"
 #include "distlops/core/detail/cufft_check.hpp"
 #include "distlops/core/detail/cufft_library.hpp"
@@ -165,8 +165,8 @@ CufftStage<R>::CufftStage(std::vector<FftAxis> axes, double scale, FFTPlanning /
     empty_ = true;  // this rank holds no data
     return;
   }
-  if (domain_strides.empty()) domain_strides = local::detail::strides_of(domain_shape_);
-  if (range_strides.empty()) range_strides = local::detail::strides_of(range_shape_);
+  if (domain_strides.empty()) domain_strides = detail::strides_of(domain_shape_);
+  if (range_strides.empty()) range_strides = detail::strides_of(range_shape_);
   Shape shape = domain_shape_;
   Index intermediate = 0, work = 0, real_work = 0;
   for (std::size_t p = 0; p < order.size(); ++p) {
@@ -175,9 +175,9 @@ CufftStage<R>::CufftStage(std::vector<FftAxis> axes, double scale, FFTPlanning /
     Pass pass;
     pass.axis = axes_[k];
     const FftAxis& a = pass.axis;
-    pass.input = lines_along(shape, p == 0 ? domain_strides : local::detail::strides_of(shape), k);
+    pass.input = lines_along(shape, p == 0 ? domain_strides : detail::strides_of(shape), k);
     shape[k] = a.range();
-    pass.output = lines_along(shape, last ? range_strides : local::detail::strides_of(shape), k);
+    pass.output = lines_along(shape, last ? range_strides : detail::strides_of(shape), k);
     if (!last) intermediate = std::max(intermediate, element_count(shape));
     const Index lines = pass.input.lines;
     work = std::max(work, lines * a.spectrum());

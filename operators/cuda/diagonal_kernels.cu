@@ -31,8 +31,6 @@ void diagonal(Cuda, Index outer, Index length, Index inner, T alpha, const T* w,
                   length, inner, value(alpha), pointer(w), pointer(in), value(beta), pointer(out));
 }
 
-#define DISTLOPS_INSTANTIATE_DIAGONAL_KERNELS(T, Space) \
-  template void diagonal<T>(Space, Index, Index, Index, T, const T*, const T*, T, T*);
-DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_DIAGONAL_KERNELS, ::distlops::Cuda)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_DIAGONAL_KERNELS, , ::distlops::Cuda)
 
 }  // namespace distlops::kernels

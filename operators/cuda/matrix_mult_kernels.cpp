@@ -257,11 +257,7 @@ void gemm_strided_batched(Cuda, const char* caller, bool adjoint, Index batch, I
                      ("cublas<t>gemmStridedBatched (" + name + ")").c_str());
 }
 
-#define DISTLOPS_INSTANTIATE_MATRIX_MULT_KERNELS(T, Space)                                       \
-  template void gemm<T>(Space, bool, Index, Index, const T*, Index, T, const T*, T, T*);         \
-  template void gemm_strided_batched<T>(Space, const char*, bool, Index, Index, Index, const T*, \
-                                        Index, Index, T, const T*, Index, T, T*, Index);
-DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_MATRIX_MULT_KERNELS, ::distlops::Cuda)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_MATRIX_MULT_KERNELS, , ::distlops::Cuda)
 #undef DISTLOPS_INSTANTIATE_MATRIX_MULT_KERNELS
 
 }  // namespace distlops::kernels

@@ -70,9 +70,6 @@ void nonstationary_convolve1d(Cuda, bool adjoint, Index outer, Index length, Ind
   }
 }
 
-#define DISTLOPS_INSTANTIATE_NONSTATIONARY_KERNELS(T, Space)                                       \
-  template void nonstationary_convolve1d<T>(Space, bool, Index, Index, Index, Index, Index, Index, \
-                                            const T*, const T*, T*);
-DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_NONSTATIONARY_KERNELS, ::distlops::Cuda)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_NONSTATIONARY_KERNELS, , ::distlops::Cuda)
 
 }  // namespace distlops::kernels

@@ -58,11 +58,6 @@ void scatter_rows(Cuda, Index outer, Index length, Index inner, Index count, con
                   value(alpha), pointer(in), value(beta), pointer(out));
 }
 
-#define DISTLOPS_INSTANTIATE_RESTRICTION_KERNELS(T, Space)                                        \
-  template void gather_rows<T>(Space, Index, Index, Index, Index, const Index*, T, const T*, T,   \
-                               T*);                                                               \
-  template void scatter_rows<T>(Space, Index, Index, Index, Index, const Index*, const Index*, T, \
-                                const T*, T, T*);
-DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_RESTRICTION_KERNELS, ::distlops::Cuda)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_RESTRICTION_KERNELS, , ::distlops::Cuda)
 
 }  // namespace distlops::kernels

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
+// MatrixMult: the local operator (one dense product per apply) and the distributed products on a
+// square process grid (matrix_mult_kernels.hpp).
 #include "distlops/operators/dense/matrix_mult.hpp"
 
 #include <algorithm>
 #include <string>
 
-#include "../local/support.hpp"
 #include "../rank_exchange.hpp"
+#include "../support.hpp"
+#include "../two_way_operator.hpp"
 #include "distlops/core/buffer.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/instantiate.hpp"
@@ -16,6 +19,34 @@
 namespace distlops {
 
 namespace {
+
+// ---- the local operator: one dense product per apply -------------------------------------------
+
+// The direction: whether the adjoint (a product with A^H).
+template <Scalar T, MemorySpace Space>
+class MatrixMultOperator final : public detail::TwoWayOperator<T, Space, bool> {
+ public:
+  /// `values` holds A in C order (row-major), rows * cols elements, in host memory.
+  MatrixMultOperator(Index rows, Index cols, std::span<const T> values, const Shape& otherdims);
+
+ private:
+  void apply(const bool& adjoint, T alpha, const T* in, T beta, T* out) const override {
+    kernels::gemm(Space{}, adjoint, rows_, cols_, matrix_.data(), columns_, alpha, in, beta, out);
+  }
+
+  Index rows_;
+  Index cols_;
+  Index columns_;  // product of otherdims: the number of right-hand sides
+  Buffer<T, Space> matrix_;
+};
+
+Shape with_first_axis(Index first, const Shape& otherdims) {
+  Shape shape{first};
+  shape.insert(shape.end(), otherdims.begin(), otherdims.end());
+  return shape;
+}
+
+// ---- the distributed operators ----------------------------------------------------------------
 
 // The side p of a square grid of `size` ranks.
 int grid_side(int size) {
@@ -161,7 +192,7 @@ class SummaMatrixMultOperator final : public LinearOperatorBase<DistributedArray
     bm_ = (m + p - 1) / p;
     Buffer<T, Host> padded_a(bn_ * bk_);
     pad(Host{}, local_a.data(), local_a.rows(), local_a.cols(), padded_a.data(), bn_, bk_);
-    a_ = local::detail::copy_to_space<T, Space>(
+    a_ = detail::copy_to_space<T, Space>(
         std::span<const T>(padded_a.data(), std::size_t(padded_a.size())));
     const Index tile = std::max(bk_, bn_) * bm_;
     tile_ = Buffer<T, Space>(tile);
@@ -221,7 +252,7 @@ class BlockMatrixMultOperator final : public LinearOperatorBase<DistributedArray
         blocks_(blocks),
         k_(k),
         a_rows_(local_a.rows()),
-        a_(local::detail::copy_to_space<T, Space>(
+        a_(detail::copy_to_space<T, Space>(
             std::span<const T>(local_a.data(), std::size_t(local_a.size())))),
         row_(grid_.row_comm) {
     // The row blocks of Y that the ranks of this grid row compute, in order.
@@ -253,6 +284,44 @@ class BlockMatrixMultOperator final : public LinearOperatorBase<DistributedArray
 };
 
 }  // namespace
+
+template <Scalar T, MemorySpace Space>
+MatrixMultOperator<T, Space>::MatrixMultOperator(Index rows, Index cols, std::span<const T> values,
+                                                 const Shape& otherdims)
+    : detail::TwoWayOperator<T, Space, bool>(with_first_axis(cols, otherdims),
+                                             with_first_axis(rows, otherdims), "MatrixMult"),
+      rows_(rows),
+      cols_(cols),
+      columns_(0) {
+  detail::check_shape(this->name(), "the model shape (cols, *otherdims)", this->domain());
+  detail::check_shape(this->name(), "the data shape (rows, *otherdims)", this->range());
+  detail::check_shape(this->name(), "the matrix shape (rows, cols)", Shape{rows, cols});
+  columns_ = element_count(otherdims);
+  if (static_cast<Index>(values.size()) != rows * cols) {
+    throw ShapeMismatch("MatrixMult: a " + std::to_string(rows) + " x " + std::to_string(cols) +
+                        " matrix needs " + std::to_string(rows * cols) + " values, got " +
+                        std::to_string(values.size()));
+  }
+  matrix_ = detail::copy_to_space<T, Space>(values);
+  this->adjoint_ = true;
+}
+
+template <Scalar T, MemorySpace Space>
+LocalOperator<T, Space> local::MatrixMult(Index rows, Index cols, std::span<const T> values,
+                                          const Shape& otherdims) {
+  return LocalOperator<T, Space>::template make<MatrixMultOperator<T, Space>>(rows, cols, values,
+                                                                              otherdims);
+}
+
+template <Scalar T, MemorySpace Space>
+LocalOperator<T, Space> local::MatrixMult(const Eigen::Ref<const EigenRowMajorMatrix<T>>& matrix,
+                                          const Shape& otherdims) {
+  // A Ref may have an outer stride: copy into a contiguous row-major matrix first.
+  const EigenRowMajorMatrix<T> contiguous = matrix;
+  return local::MatrixMult<T, Space>(
+      contiguous.rows(), contiguous.cols(),
+      std::span<const T>(contiguous.data(), std::size_t(contiguous.size())), otherdims);
+}
 
 MatrixMultBlocks matrix_mult_blocks(MatrixMultKind kind, Index n, Index k, Index m, int rank,
                                     int size) {
@@ -317,10 +386,6 @@ LinearOperator<T, Space> MatrixMult(const EigenRowMajorMatrix<T>& local_a, Index
                                                                                     m, comm);
 }
 
-#define DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT(T, S)                                   \
-  template LinearOperator<T, S> MatrixMult<T, S>(const EigenRowMajorMatrix<T>&, Index, \
-                                                 MatrixMultKind, const Communicator&);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT)
-#undef DISTLOPS_INSTANTIATE_DENSE_MATRIX_MULT
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_MATRIX_MULT, )
 
 }  // namespace distlops

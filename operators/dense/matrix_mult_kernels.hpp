@@ -2,9 +2,10 @@
 // Copyright (c) 2026 The distlops authors
 #pragma once
 // The dense products of MatrixMult (local and distributed), Fredholm1 and MDC, one definition per
-// memory space: OpenBLAS's CBLAS on the host (operators/host/matrix_mult_kernels.cpp), cuBLAS on the
-// device (operators/cuda/matrix_mult_kernels.cpp). Matrices are row-major; pointers are memory
+// memory space: OpenBLAS's CBLAS on the host (operators/host/matrix_mult_kernels.cpp), cuBLAS on
+// the device (operators/cuda/matrix_mult_kernels.cpp). Matrices are row-major; pointers are memory
 // of the space. The Cuda functions enqueue on the library's stream and return without waiting.
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
 
@@ -33,5 +34,12 @@ template <Scalar T>
 void gemm_strided_batched(Cuda, const char* caller, bool adjoint, Index batch, Index rows,
                           Index cols, const T* a, Index a_stride, Index k, T alpha, const T* in,
                           Index in_stride, T beta, T* out, Index out_stride);
+
+// The instantiations of both definitions (instantiate.hpp).
+#define DISTLOPS_DETAIL_MATRIX_MULT_KERNELS(PREFIX, T, S)                                         \
+  PREFIX template void gemm<T>(S, bool, Index, Index, const T*, Index, T, const T*, T, T*);       \
+  PREFIX template void gemm_strided_batched<T>(S, const char*, bool, Index, Index, Index,         \
+                                               const T*, Index, Index, T, const T*, Index, T, T*, \
+                                               Index);
 
 }  // namespace distlops::kernels

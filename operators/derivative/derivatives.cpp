@@ -10,9 +10,6 @@
 #include "distlops/core/instantiate.hpp"
 #include "distlops/operators/derivative/derivative_terms.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
-#include "distlops/operators/local/first_derivative.hpp"
-#include "distlops/operators/local/laplacian.hpp"
-#include "distlops/operators/local/second_derivative.hpp"
 
 namespace distlops {
 
@@ -60,115 +57,107 @@ std::vector<StencilTerm> laplacian_terms(const std::string& op, const std::vecto
 
 }  // namespace detail
 
-namespace local {
-
-template <Scalar T, MemorySpace Space>
-LocalOperator<T, Space> FirstDerivative(const Shape& dims, const FirstDerivativeOptions& options) {
-  const std::string op = "FirstDerivative";
-  return LocalOperator<T, Space>::template make<StencilOperator<LocalArray<T, Space>>>(
-      dims,
-      std::vector<StencilTerm>{distlops::detail::first_derivative_term(
-          op, options.axis, options.sampling, options.kind, options.edge, options.order)},
-      op);
-}
-
-template <Scalar T, MemorySpace Space>
-LocalOperator<T, Space> SecondDerivative(const Shape& dims,
-                                         const SecondDerivativeOptions& options) {
-  const std::string op = "SecondDerivative";
-  return LocalOperator<T, Space>::template make<StencilOperator<LocalArray<T, Space>>>(
-      dims,
-      std::vector<StencilTerm>{distlops::detail::second_derivative_term(
-          op, options.axis, options.sampling, 1.0, options.kind, options.edge)},
-      op);
-}
-
-template <Scalar T, MemorySpace Space>
-LocalOperator<T, Space> Laplacian(const Shape& dims, const LaplacianOptions& options) {
-  const std::string op = "Laplacian";
-  return LocalOperator<T, Space>::template make<StencilOperator<LocalArray<T, Space>>>(
-      dims,
-      distlops::detail::laplacian_terms(op, options.axes, options.weights, options.sampling,
-                                        options.kind, options.edge),
-      op);
-}
-
-#define DISTLOPS_INSTANTIATE_DERIVATIVES(T, S)                                                     \
-  template LocalOperator<T, S> FirstDerivative<T, S>(const Shape&, const FirstDerivativeOptions&); \
-  template LocalOperator<T, S> SecondDerivative<T, S>(const Shape&,                                \
-                                                      const SecondDerivativeOptions&);             \
-  template LocalOperator<T, S> Laplacian<T, S>(const Shape&, const LaplacianOptions&);
-
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_DERIVATIVES)
-
-}  // namespace local
-
 namespace {
 
-// The options of a distributed derivative must be the same on every rank (a sampling that
-// differs would mix the ranks' scalings): their fingerprint and the terms' verdict are agreed
-// before the stencil plan's collectives. The plan's own checks then see the same terms and
-// layout everywhere.
-Fingerprint fingerprint_of(const Layout& layout, const DerivativeOptions& options) {
-  Fingerprint arguments;
-  arguments.add(layout.fingerprint()).add(options.axis).add(options.sampling);
-  arguments.add(options.kind).add(options.edge).add(options.order);
-  return arguments;
+// The StencilOperator `op` of the terms that make_terms() returns, on the arrays of `layout` (a
+// Shape for local arrays). A distributed derivative's options must be the same on every rank (a
+// sampling that differs would mix the ranks' scalings): their fingerprint `arguments` and the
+// terms' verdict are agreed before the stencil plan's collectives, whose own checks then see
+// the same terms and layout everywhere.
+template <class Vector, class MakeTerms>
+BasicLinearOperator<Vector, Vector> derivative_operator(const std::string& op,
+                                                        const vector_layout_t<Vector>& layout,
+                                                        Fingerprint arguments,
+                                                        MakeTerms&& make_terms) {
+  std::vector<StencilTerm> terms;
+  if constexpr (std::is_same_v<vector_layout_t<Vector>, Layout>) {
+    arguments.add(layout.fingerprint());
+    collective_check(layout.communicator(), arguments, op + ": the options or the layout",
+                     [&] { terms = make_terms(); });
+  } else {
+    terms = make_terms();
+  }
+  return BasicLinearOperator<Vector, Vector>::template make<StencilOperator<Vector>>(
+      layout, std::move(terms), op);
 }
 
-template <class MakeTerms>
-std::vector<StencilTerm> agreed_terms(const std::string& op, const Layout& layout,
-                                      const Fingerprint& arguments, MakeTerms&& make_terms) {
-  std::vector<StencilTerm> terms;
-  collective_check(layout.communicator(), arguments, op + ": the options or the layout",
-                   [&] { terms = make_terms(); });
-  return terms;
+// A derivative along one axis, of either form: the options of both forms have the same fields
+// (but the order, which the local second derivative's lack), and `term` makes its stencil term.
+template <class Vector, class Options, class Term>
+BasicLinearOperator<Vector, Vector> one_axis_derivative(const std::string& op,
+                                                        const vector_layout_t<Vector>& layout,
+                                                        const Options& options, Term&& term) {
+  Fingerprint arguments;
+  arguments.add(options.axis).add(options.sampling).add(options.kind).add(options.edge);
+  if constexpr (requires { options.order; }) arguments.add(options.order);
+  return derivative_operator<Vector>(op, layout, arguments,
+                                     [&] { return std::vector<StencilTerm>{term(op, options)}; });
+}
+
+template <class Vector, class Options>
+BasicLinearOperator<Vector, Vector> first_derivative(const vector_layout_t<Vector>& layout,
+                                                     const Options& options) {
+  return one_axis_derivative<Vector>(
+      "FirstDerivative", layout, options, [](const std::string& op, const Options& o) {
+        return detail::first_derivative_term(op, o.axis, o.sampling, o.kind, o.edge, o.order);
+      });
+}
+
+template <class Vector, class Options>
+BasicLinearOperator<Vector, Vector> second_derivative(const vector_layout_t<Vector>& layout,
+                                                      const Options& options) {
+  return one_axis_derivative<Vector>(
+      "SecondDerivative", layout, options, [](const std::string& op, const Options& o) {
+        return detail::second_derivative_term(op, o.axis, o.sampling, 1.0, o.kind, o.edge);
+      });
+}
+
+template <class Vector, class Options>
+BasicLinearOperator<Vector, Vector> laplacian(const vector_layout_t<Vector>& layout,
+                                              const Options& options) {
+  const std::string op = "Laplacian";
+  Fingerprint arguments;
+  arguments.add(std::span<const int>(options.axes));
+  arguments.add(std::span<const double>(options.weights));
+  arguments.add(std::span<const double>(options.sampling)).add(options.edge).add(options.kind);
+  return derivative_operator<Vector>(op, layout, arguments, [&] {
+    return detail::laplacian_terms(op, options.axes, options.weights, options.sampling,
+                                   options.kind, options.edge);
+  });
 }
 
 }  // namespace
 
 template <Scalar T, MemorySpace Space>
+LocalOperator<T, Space> local::FirstDerivative(const Shape& dims,
+                                               const FirstDerivativeOptions& options) {
+  return first_derivative<LocalArray<T, Space>>(dims, options);
+}
+
+template <Scalar T, MemorySpace Space>
+LocalOperator<T, Space> local::SecondDerivative(const Shape& dims,
+                                                const SecondDerivativeOptions& options) {
+  return second_derivative<LocalArray<T, Space>>(dims, options);
+}
+
+template <Scalar T, MemorySpace Space>
+LocalOperator<T, Space> local::Laplacian(const Shape& dims, const LaplacianOptions& options) {
+  return laplacian<LocalArray<T, Space>>(dims, options);
+}
+
+template <Scalar T, MemorySpace Space>
 LinearOperator<T, Space> FirstDerivative(const Layout& layout, const DerivativeOptions& options) {
-  const std::string op = "FirstDerivative";
-  return LinearOperator<T, Space>::template make<StencilOperator<DistributedArray<T, Space>>>(
-      layout,
-      agreed_terms(op, layout, fingerprint_of(layout, options),
-                   [&] {
-                     return std::vector<StencilTerm>{
-                         detail::first_derivative_term(op, options.axis, options.sampling,
-                                                       options.kind, options.edge, options.order)};
-                   }),
-      op);
+  return first_derivative<DistributedArray<T, Space>>(layout, options);
 }
 
 template <Scalar T, MemorySpace Space>
 LinearOperator<T, Space> SecondDerivative(const Layout& layout, const DerivativeOptions& options) {
-  const std::string op = "SecondDerivative";
-  return LinearOperator<T, Space>::template make<StencilOperator<DistributedArray<T, Space>>>(
-      layout,
-      agreed_terms(op, layout, fingerprint_of(layout, options),
-                   [&] {
-                     return std::vector<StencilTerm>{detail::second_derivative_term(
-                         op, options.axis, options.sampling, 1.0, options.kind, options.edge)};
-                   }),
-      op);
+  return second_derivative<DistributedArray<T, Space>>(layout, options);
 }
 
 template <Scalar T, MemorySpace Space>
 LinearOperator<T, Space> Laplacian(const Layout& layout, const LaplacianOptions& options) {
-  const std::string op = "Laplacian";
-  Fingerprint arguments;
-  arguments.add(layout.fingerprint()).add(std::span<const int>(options.axes));
-  arguments.add(std::span<const double>(options.weights));
-  arguments.add(std::span<const double>(options.sampling)).add(options.edge).add(options.kind);
-  return LinearOperator<T, Space>::template make<StencilOperator<DistributedArray<T, Space>>>(
-      layout,
-      agreed_terms(op, layout, arguments,
-                   [&] {
-                     return detail::laplacian_terms(op, options.axes, options.weights,
-                                                    options.sampling, options.kind, options.edge);
-                   }),
-      op);
+  return laplacian<DistributedArray<T, Space>>(layout, options);
 }
 
 template <Scalar T, MemorySpace Space>
@@ -197,9 +186,6 @@ BasicLinearOperator<DistributedArray<T, Space>, StackedDistributedArray<T, Space
   return StackedVStack(std::move(components));
 }
 
-#define DISTLOPS_INSTANTIATE_DISTRIBUTED_DERIVATIVES(T, S) \
-  DISTLOPS_DETAIL_DISTRIBUTED_DERIVATIVES(, T, S)
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_DISTRIBUTED_DERIVATIVES)
-#undef DISTLOPS_INSTANTIATE_DISTRIBUTED_DERIVATIVES
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_DERIVATIVES, )
 
 }  // namespace distlops

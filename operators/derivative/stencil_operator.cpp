@@ -10,7 +10,7 @@
 #include <complex>
 #include <map>
 
-#include "../local/support.hpp"
+#include "../support.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
 #include "stencil_kernels.hpp"
@@ -94,10 +94,10 @@ StencilOperator<Vector>::StencilOperator(layout_type layout, std::vector<Stencil
     distributed_axis_ = layout.replicated() ? -1 : layout.axis();
     block_start_ = layout.replicated() ? 0 : layout.offset(layout.rank());
   } else {
-    local::detail::check_shape(op, "dims", layout);
+    detail::check_shape(op, "dims", layout);
     global_shape_ = local_shape_ = layout;
   }
-  local_strides_ = local::detail::strides_of(local_shape_);
+  local_strides_ = detail::strides_of(local_shape_);
   const int ndim = static_cast<int>(global_shape_.size());
   if (terms.empty()) throw InvalidArgument(op + ": no derivative term");
   static_assert(max_dimensions == kernels::max_stencil_dimensions &&
@@ -109,7 +109,7 @@ StencilOperator<Vector>::StencilOperator(layout_type layout, std::vector<Stencil
                           " dimensions");
   }
   for (StencilTerm& term : terms) {
-    term.axis = local::detail::normalise_axis(op, term.axis, ndim);
+    term.axis = detail::normalise_axis(op, term.axis, ndim);
     check_term(op, term, global_shape_);
     const stencil::Spec<double>& s = term.spec;
     terms_.push_back({term.axis, {s.derivative, s.kind, s.order, s.edge, real_type_t<T>(s.scale)}});
@@ -137,8 +137,8 @@ auto StencilOperator<Vector>::make_plan(bool adjoint, const std::vector<StencilT
     }
     if (a >= 0 && layout.size() > 1 && (front > 0 || back > 0)) {
       plan.exchange.emplace(layout, front, back, GhostReach::any);
-      plan.front_strides = local::detail::strides_of(plan.exchange->front_shape());
-      plan.back_strides = local::detail::strides_of(plan.exchange->back_shape());
+      plan.front_strides = detail::strides_of(plan.exchange->front_shape());
+      plan.back_strides = detail::strides_of(plan.exchange->back_shape());
     }
   }
   if constexpr (std::same_as<Space, Host>) make_boxes(plan, terms);

@@ -76,8 +76,6 @@ void box_axpby(Host, const BoxAxpby& box, T alpha, const T* in, T beta, T* out) 
   }
 }
 
-#define DISTLOPS_INSTANTIATE_BOX_KERNELS(T, Space) \
-  template void box_axpby<T>(Space, const BoxAxpby&, T, const T*, T, T*);
-DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_BOX_KERNELS, ::distlops::Host)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_BOX_KERNELS, , ::distlops::Host)
 
 }  // namespace distlops::kernels

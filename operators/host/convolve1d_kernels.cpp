@@ -5,13 +5,13 @@
 // and every output element sums all taps in registers, a block of outputs at a time. Along
 // other axes, for each block of the output, one fused pass per group of filter taps over the
 // rows they all reach.
-#include "../local/convolve1d_kernels.hpp"
+#include "../signal/convolve1d_kernels.hpp"
 
 #include <algorithm>
 #include <type_traits>
 #include <vector>
 
-#include "../local/support.hpp"
+#include "../support.hpp"
 #include "distlops/core/detail/instruction_set.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
@@ -284,16 +284,17 @@ void convolve1d(Host, bool adjoint, Index outer, Index in_rows, Index out_rows, 
     T* destination = out + o * slab;
     for (Index begin = 0; begin < slab; begin += block_elements) {
       const Index end = std::min(slab, begin + block_elements);
-      local::detail::scale_or_zero(Host{}, end - begin, beta, destination + begin);
+      ::distlops::detail::scale_or_zero(Host{}, end - begin, beta, destination + begin);
       // Taps in groups: the part of the block that every tap of a group reaches is one fused
       // pass; the few elements near the ends of the axis that only some reach are axpys.
       for (std::size_t group = 0; group < static_cast<std::size_t>(taps);
-           group += local::detail::max_combined) {
+           group += ::distlops::detail::max_combined) {
         const int count = static_cast<int>(std::min<std::size_t>(
-            local::detail::max_combined, static_cast<std::size_t>(taps) - group));
-        Index first[local::detail::max_combined], last[local::detail::max_combined];
-        Index displacement[local::detail::max_combined];  // input element = output element + this
-        T scaled[local::detail::max_combined];
+            ::distlops::detail::max_combined, static_cast<std::size_t>(taps) - group));
+        Index first[::distlops::detail::max_combined], last[::distlops::detail::max_combined];
+        Index displacement[::distlops::detail::max_combined];  // input element = output element +
+                                                               // this
+        T scaled[::distlops::detail::max_combined];
         Index common_first = begin, common_last = end;
         for (int t = 0; t < count; ++t) {
           const auto k = static_cast<Index>(group) + t;
@@ -308,7 +309,7 @@ void convolve1d(Host, bool adjoint, Index outer, Index in_rows, Index out_rows, 
         }
         if (common_first >= common_last) common_first = common_last = end;
         if (common_first < common_last) {
-          const T* shifted[local::detail::max_combined];
+          const T* shifted[::distlops::detail::max_combined];
           for (int t = 0; t < count; ++t)
             shifted[t] = source + (common_first + displacement[t]);
           combine(Host{}, common_last - common_first, count, scaled, shifted, T(1),
@@ -427,13 +428,12 @@ void derivative_convolve1d(Host, InstructionSet level, bool adjoint, bool center
   modelling_rows_portable(adjoint, centered, rows, length, taps, w, alpha, in, beta, out, row);
 }
 
-#define DISTLOPS_INSTANTIATE_CONVOLVE1D_KERNELS(T, Space)                                          \
-  template void convolve1d<T>(Space, bool, Index, Index, Index, Index, Index, Index, const T*, T,  \
-                              const T*, T, T*);                                                    \
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_CONVOLVE1D_KERNELS, , ::distlops::Host)
+#define DISTLOPS_INSTANTIATE_HOST_ROWS(T, Space)                                                   \
   template void convolve1d_rows<T>(Space, InstructionSet, bool, Index, Index, Index, Index, Index, \
                                    const T*, T, const T*, T, T*);                                  \
   template void derivative_convolve1d<T>(Space, InstructionSet, bool, bool, Index, Index, Index,   \
                                          Index, const T*, T, const T*, T, T*);
-DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_CONVOLVE1D_KERNELS, ::distlops::Host)
+DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_HOST_ROWS, ::distlops::Host)
 
 }  // namespace distlops::kernels

@@ -2,11 +2,11 @@
 // Copyright (c) 2026 The distlops authors
 // ConvolveND on the host by the direct method: each output row (the last axis) stays in cache
 // while the taps that reach it add shifted input rows to it, up to five in one pass.
-#include "../local/convolvend_kernels.hpp"
+#include "../signal/convolvend_kernels.hpp"
 
 #include <algorithm>
 
-#include "../local/support.hpp"
+#include "../support.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/core/kernels.hpp"
 
@@ -32,7 +32,7 @@ void convolvend(Host, const ConvolveGeometry& g, const T* w, T alpha, const T* i
   // one pass (kernels::combine) over the outputs every tap of the group reaches; the few
   // outputs near the row's ends that only some reach get one pass per tap.
   const auto add_row_taps = [&](const T* weights, const T* x, T* y) {
-    constexpr int group = local::detail::max_combined;
+    constexpr int group = ::distlops::detail::max_combined;
     for (Index first_tap = 0; first_tap < last_taps; first_tap += group) {
       T coefficients[group];
       const T* sources[group];
@@ -76,7 +76,7 @@ void convolvend(Host, const ConvolveGeometry& g, const T* w, T alpha, const T* i
   Index k[max_convolve_dimensions] = {};  // the tap's index on the leading axes
   for (Index row = 0; row < rows; ++row) {
     T* y = out + row * row_length;
-    local::detail::scale_or_zero(Host{}, row_length, beta, y);
+    ::distlops::detail::scale_or_zero(Host{}, row_length, beta, y);
     for (Index t = 0; t < prefix_taps; ++t) {
       bool inside = true;
       Index start = 0;
@@ -98,8 +98,6 @@ void convolvend(Host, const ConvolveGeometry& g, const T* w, T alpha, const T* i
   }
 }
 
-#define DISTLOPS_INSTANTIATE_CONVOLVEND_KERNELS(T, Space) \
-  template void convolvend<T>(Space, const ConvolveGeometry&, const T*, T, const T*, T, T*);
-DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_CONVOLVEND_KERNELS, ::distlops::Host)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_CONVOLVEND_KERNELS, , ::distlops::Host)
 
 }  // namespace distlops::kernels

@@ -32,8 +32,6 @@ void diagonal(Host, Index outer, Index length, Index inner, T alpha, const T* w,
   }
 }
 
-#define DISTLOPS_INSTANTIATE_DIAGONAL_KERNELS(T, Space) \
-  template void diagonal<T>(Space, Index, Index, Index, T, const T*, const T*, T, T*);
-DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_DIAGONAL_KERNELS, ::distlops::Host)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_DIAGONAL_KERNELS, , ::distlops::Host)
 
 }  // namespace distlops::kernels

@@ -11,7 +11,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "../local/support.hpp"
+#include "../support.hpp"
+#include "distlops/core/detail/enum_names.hpp"
 #include "distlops/core/error.hpp"
 #include "distlops/core/kernels.hpp"
 
@@ -162,15 +163,7 @@ void export_wisdom_now() {
 }
 
 unsigned planner_flags(FFTPlanning planning) {
-  switch (planning) {
-    case FFTPlanning::measure:
-      return FFTW_MEASURE;
-    case FFTPlanning::patient:
-      return FFTW_PATIENT;
-    case FFTPlanning::estimate:
-      break;
-  }
-  return FFTW_ESTIMATE;
+  return enum_value(planning, std::array{FFTW_ESTIMATE, FFTW_MEASURE, FFTW_PATIENT}, FFTW_ESTIMATE);
 }
 
 }  // namespace
@@ -276,8 +269,8 @@ FftStage<R>::FftStage(std::vector<FftAxis> axes, double scale, FFTPlanning plann
   if (flags != FFTW_ESTIMATE) import_wisdom_once<R>();
   if (!domain_strides.empty() || !range_strides.empty()) {
     mode_ = Mode::work;
-    if (domain_strides.empty()) domain_strides = local::detail::strides_of(domain_shape_);
-    if (range_strides.empty()) range_strides = local::detail::strides_of(range_shape_);
+    if (domain_strides.empty()) domain_strides = detail::strides_of(domain_shape_);
+    if (range_strides.empty()) range_strides = detail::strides_of(range_shape_);
     make_work_plans(flags, domain_strides, range_strides);
   } else if (transformed == 1 && last == ndim - 1 && plain && !real_domain) {
     mode_ = Mode::direct;
@@ -472,8 +465,8 @@ void FftStage<R>::make_work_plans(unsigned flags, const Shape& domain_strides,
     work_shape_.push_back(a.spectrum());
     real_work_shape_.push_back(a.transform && a.real ? a.nfft : a.spectrum());
   }
-  const Shape strides = local::detail::strides_of(work_shape_);
-  const Shape real_strides = local::detail::strides_of(real_work_shape_);
+  const Shape strides = detail::strides_of(work_shape_);
+  const Shape real_strides = detail::strides_of(real_work_shape_);
   // The four copies around the transforms.
   std::vector<std::vector<Index>> in, out, adjoint_in, adjoint_out;
   std::vector<R> forward_weights, adjoint_weights;

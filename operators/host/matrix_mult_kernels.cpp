@@ -238,12 +238,7 @@ void gemm_strided_batched(Host, const char*, bool adjoint, Index batch, Index ro
   }
 }
 
-#define DISTLOPS_INSTANTIATE_MATRIX_MULT_KERNELS(T)                                             \
-  template void gemm<T>(Host, bool, Index, Index, const T*, Index, T, const T*, T, T*);         \
-  template void gemm_strided_batched<T>(Host, const char*, bool, Index, Index, Index, const T*, \
-                                        Index, Index, T, const T*, Index, T, T*, Index);
-DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_MATRIX_MULT_KERNELS)
-#undef DISTLOPS_INSTANTIATE_MATRIX_MULT_KERNELS
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_MATRIX_MULT_KERNELS, , ::distlops::Host)
 
 }  // namespace kernels
 

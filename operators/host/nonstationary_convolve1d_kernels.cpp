@@ -68,9 +68,6 @@ void nonstationary_convolve1d(Host, bool adjoint, Index outer, Index length, Ind
   }
 }
 
-#define DISTLOPS_INSTANTIATE_NONSTATIONARY_KERNELS(T, Space)                                       \
-  template void nonstationary_convolve1d<T>(Space, bool, Index, Index, Index, Index, Index, Index, \
-                                            const T*, const T*, T*);
-DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_NONSTATIONARY_KERNELS, ::distlops::Host)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_NONSTATIONARY_KERNELS, , ::distlops::Host)
 
 }  // namespace distlops::kernels

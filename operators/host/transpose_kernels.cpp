@@ -77,9 +77,6 @@ void transpose_tiles(Host, const Shape& shape, const Shape& in_strides, std::siz
   }
 }
 
-#define DISTLOPS_INSTANTIATE_TRANSPOSE_KERNELS(T, Space)                                           \
-  template void transpose_tiles<T>(Space, const Shape&, const Shape&, std::size_t, T, const T*, T, \
-                                   T*);
-DISTLOPS_FOR_EACH_SCALAR_IN(DISTLOPS_INSTANTIATE_TRANSPOSE_KERNELS, ::distlops::Host)
+DISTLOPS_FOR_EACH_SCALAR_IN_ARG(DISTLOPS_DETAIL_TRANSPOSE_KERNELS, , ::distlops::Host)
 
 }  // namespace distlops::kernels

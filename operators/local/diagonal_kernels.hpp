@@ -3,6 +3,7 @@
 #pragma once
 // The kernel of local::Diagonal, one definition per memory space (operators/host/ and
 // operators/cuda/diagonal_kernels.*). Pointers are memory of the space.
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
 
@@ -17,5 +18,9 @@ void diagonal(Host, Index outer, Index length, Index inner, T alpha, const T* w,
 template <Scalar T>
 void diagonal(Cuda, Index outer, Index length, Index inner, T alpha, const T* w, const T* in,
               T beta, T* out);
+
+// The instantiations of both definitions (instantiate.hpp).
+#define DISTLOPS_DETAIL_DIAGONAL_KERNELS(PREFIX, T, S) \
+  PREFIX template void diagonal<T>(S, Index, Index, Index, T, const T*, const T*, T, T*);
 
 }  // namespace distlops::kernels

@@ -10,43 +10,36 @@
 #include <string>
 
 #include "../box_kernels.hpp"
+#include "../support.hpp"
+#include "../two_way_operator.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/identity.hpp"
 #include "distlops/operators/local/pad.hpp"
-#include "support.hpp"
 
 namespace distlops::local {
 
 namespace {
 
-template <Scalar T, MemorySpace Space>
-class EmbedOperator final : public AccumulatingOperator<T, Space> {
- public:
-  using Vector = typename AccumulatingOperator<T, Space>::Vector;
+// One direction: destination[i] = source[i + shift], with the merged trailing axes.
+struct EmbedWindow {
+  Shape source;
+  Shape destination;
+  Shape shift;
+};
 
+template <Scalar T, MemorySpace Space>
+class EmbedOperator final : public detail::TwoWayOperator<T, Space, EmbedWindow> {
+ public:
   /// `domain`, `range` and `shift` must have the same number of entries (InvalidArgument).
   EmbedOperator(Shape domain, Shape range, Shape shift, std::string name);
 
-  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
-  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
-
  private:
-  /// One direction: destination[i] = source[i + shift], with the merged trailing axes.
-  struct Window {
-    Shape source;
-    Shape destination;
-    Shape shift;
-  };
-  void apply(const Window& window, T alpha, const T* in, T beta, T* out) const;
-
-  Window forward_window_;
-  Window adjoint_window_;
+  void apply(const EmbedWindow& window, T alpha, const T* in, T beta, T* out) const override;
 };
 
 // Merges the trailing axes that both arrays span entirely (same extent, no shift) into the
 // axis before them, so that rows are as long as possible. Keeps at least one axis.
-template <class Window>
-Window merged(Shape source, Shape destination, Shape shift) {
+EmbedWindow merged(Shape source, Shape destination, Shape shift) {
   std::size_t last = source.size() - 1;
   Index inner = 1;
   while (last > 0 && source[last] == destination[last] && shift[last] == 0) {
@@ -66,7 +59,7 @@ Window merged(Shape source, Shape destination, Shape shift) {
 
 template <Scalar T, MemorySpace Space>
 EmbedOperator<T, Space>::EmbedOperator(Shape domain, Shape range, Shape shift, std::string name)
-    : AccumulatingOperator<T, Space>(domain, range, std::move(name)) {
+    : detail::TwoWayOperator<T, Space, EmbedWindow>(domain, range, std::move(name)) {
   const std::string& op = this->name();
   detail::check_shape(op, "the model shape", domain);
   detail::check_shape(op, "the data shape", range);
@@ -77,24 +70,14 @@ EmbedOperator<T, Space>::EmbedOperator(Shape domain, Shape range, Shape shift, s
   }
   Shape negated(shift.size());
   std::transform(shift.begin(), shift.end(), negated.begin(), [](Index s) { return -s; });
-  forward_window_ = merged<Window>(domain, range, shift);
-  adjoint_window_ = merged<Window>(range, domain, negated);
-}
-
-template <Scalar T, MemorySpace Space>
-void EmbedOperator<T, Space>::forward_add(T alpha, const Vector& x, T beta, Vector& y) const {
-  apply(forward_window_, alpha, x.data(), beta, y.data());
-}
-
-template <Scalar T, MemorySpace Space>
-void EmbedOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const {
-  apply(adjoint_window_, alpha, y.data(), beta, x.data());
+  this->forward_ = merged(domain, range, shift);
+  this->adjoint_ = merged(range, domain, negated);
 }
 
 // out = alpha * window(in) + beta * out in one box kernel over the whole destination: inside
 // the window alpha * source + beta * out, outside beta * out.
 template <Scalar T, MemorySpace Space>
-void EmbedOperator<T, Space>::apply(const Window& window, T alpha, const T* in, T beta,
+void EmbedOperator<T, Space>::apply(const EmbedWindow& window, T alpha, const T* in, T beta,
                                     T* out) const {
   const Shape source_strides = detail::strides_of(window.source);
   const std::size_t ndim = window.source.size();
@@ -151,9 +134,7 @@ LocalOperator<T, Space> Pad(const Shape& dims, const std::vector<PadWidth>& pad)
   return LocalOperator<T, Space>::template make<EmbedOperator<T, Space>>(dims, padded, shift, op);
 }
 
-#define DISTLOPS_INSTANTIATE_EMBED(T, S)                                   \
-  template LocalOperator<T, S> Identity<T, S>(const Shape&, const Shape&); \
-  template LocalOperator<T, S> Pad<T, S>(const Shape&, const std::vector<PadWidth>&);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_EMBED)
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_IDENTITY, )
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_PAD, )
 
 }  // namespace distlops::local

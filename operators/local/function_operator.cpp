@@ -3,8 +3,8 @@
 // FunctionOperator: the user's callables behind the operator interface.
 #include "distlops/operators/local/function_operator.hpp"
 
+#include "../support.hpp"
 #include "distlops/core/instantiate.hpp"
-#include "support.hpp"
 
 namespace distlops::local {
 

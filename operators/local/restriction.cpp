@@ -4,25 +4,32 @@
 // one kernel call each (restriction_kernels.hpp).
 #include "distlops/operators/local/restriction.hpp"
 
+#include "../support.hpp"
+#include "../two_way_operator.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "restriction_kernels.hpp"
-#include "support.hpp"
 
 namespace distlops::local {
 
 namespace {
 
+// The direction: whether the adjoint (a scatter of the rows) or the forward (a gather).
 template <Scalar T, MemorySpace Space>
-class RestrictionOperator final : public AccumulatingOperator<T, Space> {
+class RestrictionOperator final : public detail::TwoWayOperator<T, Space, bool> {
  public:
-  using Vector = typename AccumulatingOperator<T, Space>::Vector;
-
   RestrictionOperator(const Shape& dims, std::span<const Index> iava, int axis);
 
-  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
-  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
-
  private:
+  void apply(const bool& adjoint, T alpha, const T* in, T beta, T* out) const override {
+    if (adjoint) {
+      kernels::scatter_rows(Space{}, outer_, length_, inner_, count_, first_.data(),
+                            sources_.data(), alpha, in, beta, out);
+    } else {
+      kernels::gather_rows(Space{}, outer_, length_, inner_, count_, iava_.data(), alpha, in, beta,
+                           out);
+    }
+  }
+
   Index outer_ = 1;   // product of the extents before the axis
   Index length_ = 0;  // dims[axis]
   Index inner_ = 1;   // product of the extents after it
@@ -39,7 +46,7 @@ class RestrictionOperator final : public AccumulatingOperator<T, Space> {
 template <Scalar T, MemorySpace Space>
 RestrictionOperator<T, Space>::RestrictionOperator(const Shape& dims, std::span<const Index> iava,
                                                    int axis)
-    : AccumulatingOperator<T, Space>(
+    : detail::TwoWayOperator<T, Space, bool>(
           dims, detail::with_axis_extent(dims, axis, [&](Index) { return Index(iava.size()); }),
           "Restriction"),
       count_(static_cast<Index>(iava.size())) {
@@ -66,18 +73,7 @@ RestrictionOperator<T, Space>::RestrictionOperator(const Shape& dims, std::span<
   iava_ = detail::copy_to_space<Index, Space>(iava);
   first_ = detail::copy_to_space<Index, Space>(first);
   sources_ = detail::copy_to_space<Index, Space>(sources);
-}
-
-template <Scalar T, MemorySpace Space>
-void RestrictionOperator<T, Space>::forward_add(T alpha, const Vector& x, T beta, Vector& y) const {
-  kernels::gather_rows(Space{}, outer_, length_, inner_, count_, iava_.data(), alpha, x.data(),
-                       beta, y.data());
-}
-
-template <Scalar T, MemorySpace Space>
-void RestrictionOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const {
-  kernels::scatter_rows(Space{}, outer_, length_, inner_, count_, first_.data(), sources_.data(),
-                        alpha, y.data(), beta, x.data());
+  this->adjoint_ = true;
 }
 
 template <Scalar T, MemorySpace Space>
@@ -85,9 +81,6 @@ LocalOperator<T, Space> Restriction(const Shape& dims, std::span<const Index> ia
   return LocalOperator<T, Space>::template make<RestrictionOperator<T, Space>>(dims, iava, axis);
 }
 
-#define DISTLOPS_INSTANTIATE_RESTRICTION(T, S) \
-  template LocalOperator<T, S> Restriction<T, S>(const Shape&, std::span<const Index>, int);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_RESTRICTION)
-#undef DISTLOPS_INSTANTIATE_RESTRICTION
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_RESTRICTION, )
 
 }  // namespace distlops::local

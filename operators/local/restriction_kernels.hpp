@@ -4,6 +4,7 @@
 // The kernels of local::Restriction, one definition per memory space (operators/host/ and
 // operators/cuda/restriction_kernels.*). Arrays are seen as (outer, length, inner) around the
 // restricted axis; pointers (index lists included) are memory of the space.
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
 
@@ -26,5 +27,12 @@ void scatter_rows(Host, Index outer, Index length, Index inner, Index count, con
 template <Scalar T>
 void scatter_rows(Cuda, Index outer, Index length, Index inner, Index count, const Index* first,
                   const Index* sources, T alpha, const T* in, T beta, T* out);
+
+// The instantiations of both definitions (instantiate.hpp).
+#define DISTLOPS_DETAIL_RESTRICTION_KERNELS(PREFIX, T, S)                                          \
+  PREFIX template void gather_rows<T>(S, Index, Index, Index, Index, const Index*, T, const T*, T, \
+                                      T*);                                                         \
+  PREFIX template void scatter_rows<T>(S, Index, Index, Index, Index, const Index*, const Index*,  \
+                                       T, const T*, T, T*);
 
 }  // namespace distlops::kernels

@@ -7,38 +7,33 @@
 #include <algorithm>
 
 #include "../box_kernels.hpp"
+#include "../support.hpp"
+#include "../two_way_operator.hpp"
 #include "distlops/core/instantiate.hpp"
-#include "support.hpp"
 #include "transpose_kernels.hpp"
 
 namespace distlops::local {
 
 namespace {
 
-template <Scalar T, MemorySpace Space>
-class TransposeAxesOperator final : public AccumulatingOperator<T, Space> {
- public:
-  using Vector = typename AccumulatingOperator<T, Space>::Vector;
+// One direction: the output shape, for each output axis the input stride and the output
+// stride, and the output axis (other than the last) read with the smallest input stride.
+struct TransposePermutation {
+  Shape shape;
+  Shape input_strides;
+  Shape output_strides;
+  std::size_t contiguous_axis = 0;
+};
 
+template <Scalar T, MemorySpace Space>
+class TransposeAxesOperator final : public detail::TwoWayOperator<T, Space, TransposePermutation> {
+ public:
   TransposeAxesOperator(const Shape& dims, const std::vector<int>& axes);
 
-  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
-  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
-
  private:
-  /// One direction: the output shape, for each output axis the input stride and the output
-  /// stride, and the output axis (other than the last) read with the smallest input stride.
-  struct Permutation {
-    Shape shape;
-    Shape input_strides;
-    Shape output_strides;
-    std::size_t contiguous_axis;
-  };
-  static Permutation make_permutation(const Shape& shape, const Shape& input_strides);
-  void apply(const Permutation& permutation, T alpha, const T* in, T beta, T* out) const;
-
-  Permutation forward_;
-  Permutation adjoint_;
+  static TransposePermutation make_permutation(const Shape& shape, const Shape& input_strides);
+  void apply(const TransposePermutation& permutation, T alpha, const T* in, T beta,
+             T* out) const override;
 };
 
 // The axes normalised and checked to be a permutation of [0, ndim).
@@ -87,21 +82,22 @@ Shape permuted_shape(const Shape& dims, const std::vector<int>& axes) {
 template <Scalar T, MemorySpace Space>
 TransposeAxesOperator<T, Space>::TransposeAxesOperator(const Shape& dims,
                                                        const std::vector<int>& axes)
-    : AccumulatingOperator<T, Space>(dims, permuted_shape(dims, axes), "Transpose") {
+    : detail::TwoWayOperator<T, Space, TransposePermutation>(dims, permuted_shape(dims, axes),
+                                                             "Transpose") {
   detail::check_shape(this->name(), "dims", dims);
   const std::vector<int> order = permutation_of(this->name(), dims, axes);
   std::vector<int> inverse(order.size());
   for (std::size_t k = 0; k < order.size(); ++k)
     inverse[static_cast<std::size_t>(order[k])] = static_cast<int>(k);
   const Shape range = permuted(dims, order);
-  forward_ = make_permutation(range, permuted(detail::strides_of(dims), order));
-  adjoint_ = make_permutation(dims, permuted(detail::strides_of(range), inverse));
+  this->forward_ = make_permutation(range, permuted(detail::strides_of(dims), order));
+  this->adjoint_ = make_permutation(dims, permuted(detail::strides_of(range), inverse));
 }
 
 template <Scalar T, MemorySpace Space>
-typename TransposeAxesOperator<T, Space>::Permutation
-TransposeAxesOperator<T, Space>::make_permutation(const Shape& shape, const Shape& input_strides) {
-  Permutation result{shape, input_strides, detail::strides_of(shape), 0};
+TransposePermutation TransposeAxesOperator<T, Space>::make_permutation(const Shape& shape,
+                                                                       const Shape& input_strides) {
+  TransposePermutation result{shape, input_strides, detail::strides_of(shape), 0};
   // The output axis (other than the last) read with the smallest input stride.
   for (std::size_t k = 1; k + 1 < shape.size(); ++k) {
     if (input_strides[k] < input_strides[result.contiguous_axis]) result.contiguous_axis = k;
@@ -109,24 +105,12 @@ TransposeAxesOperator<T, Space>::make_permutation(const Shape& shape, const Shap
   return result;
 }
 
-template <Scalar T, MemorySpace Space>
-void TransposeAxesOperator<T, Space>::forward_add(T alpha, const Vector& x, T beta,
-                                                  Vector& y) const {
-  apply(forward_, alpha, x.data(), beta, y.data());
-}
-
-template <Scalar T, MemorySpace Space>
-void TransposeAxesOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta,
-                                                  Vector& x) const {
-  apply(adjoint_, alpha, y.data(), beta, x.data());
-}
-
 // When the last output axis is also contiguous in the input, the output is a box read by rows.
 // Otherwise it is written in tiles spanning its last axis and the axis that is contiguous in the
 // input, so that both arrays are read and written by whole cache lines.
 template <Scalar T, MemorySpace Space>
-void TransposeAxesOperator<T, Space>::apply(const Permutation& permutation, T alpha, const T* in,
-                                            T beta, T* out) const {
+void TransposeAxesOperator<T, Space>::apply(const TransposePermutation& permutation, T alpha,
+                                            const T* in, T beta, T* out) const {
   const Shape& shape = permutation.shape;
   const Shape& in_strides = permutation.input_strides;
   if (in_strides.back() == 1) {
@@ -144,9 +128,6 @@ LocalOperator<T, Space> Transpose(const Shape& dims, const std::vector<int>& axe
   return LocalOperator<T, Space>::template make<TransposeAxesOperator<T, Space>>(dims, axes);
 }
 
-#define DISTLOPS_INSTANTIATE_TRANSPOSE(T, S) \
-  template LocalOperator<T, S> Transpose<T, S>(const Shape&, const std::vector<int>&);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_TRANSPOSE)
-#undef DISTLOPS_INSTANTIATE_TRANSPOSE
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_TRANSPOSE, )
 
 }  // namespace distlops::local

@@ -5,6 +5,7 @@
 // operators/cuda/transpose_kernels.*). Pointers are memory of the space.
 #include <cstddef>
 
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
 
@@ -21,5 +22,10 @@ void transpose_tiles(Host, const Shape& shape, const Shape& in_strides, std::siz
 template <Scalar T>
 void transpose_tiles(Cuda, const Shape& shape, const Shape& in_strides, std::size_t across, T alpha,
                      const T* in, T beta, T* out);
+
+// The instantiations of both definitions (instantiate.hpp).
+#define DISTLOPS_DETAIL_TRANSPOSE_KERNELS(PREFIX, T, S)                                            \
+  PREFIX template void transpose_tiles<T>(S, const Shape&, const Shape&, std::size_t, T, const T*, \
+                                          T, T*);
 
 }  // namespace distlops::kernels

@@ -1,94 +1,64 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
 // Zero and Scaling: one kernel call per apply.
+#include "../support.hpp"
+#include "../two_way_operator.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/operators/local/scaling.hpp"
 #include "distlops/operators/local/zero.hpp"
-#include "support.hpp"
 
 namespace distlops::local {
 
 namespace {
 
+// The direction: the size of the output (Zero writes beta * out).
 template <Scalar T, MemorySpace Space>
-class ZeroOperator final : public AccumulatingOperator<T, Space> {
+class ZeroOperator final : public detail::TwoWayOperator<T, Space, Index> {
  public:
-  using Vector = typename AccumulatingOperator<T, Space>::Vector;
-
-  ZeroOperator(Shape data, Shape model);
-
-  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
-  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
-};
-
-template <Scalar T, MemorySpace Space>
-class ScalingOperator final : public AccumulatingOperator<T, Space> {
- public:
-  using Vector = typename AccumulatingOperator<T, Space>::Vector;
-
-  ScalingOperator(Shape shape, T scale);
-
-  T scale() const { return scale_; }
-
-  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
-  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
+  ZeroOperator(Shape data, Shape model)
+      : detail::TwoWayOperator<T, Space, Index>(std::move(model), std::move(data), "Zero") {
+    detail::check_shape(this->name(), "N (the data shape)", this->range());
+    detail::check_shape(this->name(), "M (the model shape)", this->domain());
+    this->forward_ = element_count(this->range());
+    this->adjoint_ = element_count(this->domain());
+  }
 
  private:
-  T scale_;
+  void apply(const Index& size, T, const T*, T beta, T* out) const override {
+    detail::scale_or_zero(Space{}, size, beta, out);
+  }
+};
+
+// The direction: the factor, scale or conj(scale).
+template <Scalar T, MemorySpace Space>
+class ScalingOperator final : public detail::TwoWayOperator<T, Space, T> {
+ public:
+  ScalingOperator(Shape shape, T scale)
+      : detail::TwoWayOperator<T, Space, T>(shape, shape, "Scaling") {
+    detail::check_shape(this->name(), "shape", this->domain());
+    this->forward_ = scale;
+    this->adjoint_ = conjugate(scale);
+  }
+
+ private:
+  void apply(const T& factor, T alpha, const T* in, T beta, T* out) const override {
+    kernels::axpby(Space{}, element_count(this->domain()), alpha * factor, in, beta, out);
+  }
 };
 
 }  // namespace
-
-template <Scalar T, MemorySpace Space>
-ZeroOperator<T, Space>::ZeroOperator(Shape data, Shape model)
-    : AccumulatingOperator<T, Space>(std::move(model), std::move(data), "Zero") {
-  detail::check_shape(this->name(), "N (the data shape)", this->range());
-  detail::check_shape(this->name(), "M (the model shape)", this->domain());
-}
-
-template <Scalar T, MemorySpace Space>
-void ZeroOperator<T, Space>::forward_add(T, const Vector&, T beta, Vector& y) const {
-  detail::scale_or_zero(Space{}, y.size(), beta, y.data());
-}
-
-template <Scalar T, MemorySpace Space>
-void ZeroOperator<T, Space>::adjoint_add(T, const Vector&, T beta, Vector& x) const {
-  detail::scale_or_zero(Space{}, x.size(), beta, x.data());
-}
-
-template <Scalar T, MemorySpace Space>
-ScalingOperator<T, Space>::ScalingOperator(Shape shape, T scale)
-    : AccumulatingOperator<T, Space>(shape, shape, "Scaling"), scale_(scale) {
-  detail::check_shape(this->name(), "shape", this->domain());
-}
-
-template <Scalar T, MemorySpace Space>
-void ScalingOperator<T, Space>::forward_add(T alpha, const Vector& x, T beta, Vector& y) const {
-  kernels::axpby(Space{}, x.size(), alpha * scale_, x.data(), beta, y.data());
-}
-
-template <Scalar T, MemorySpace Space>
-void ScalingOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const {
-  kernels::axpby(Space{}, y.size(), alpha * conjugate(scale_), y.data(), beta, x.data());
-}
 
 template <Scalar T, MemorySpace Space>
 LocalOperator<T, Space> Zero(const Shape& data, const Shape& model) {
   return LocalOperator<T, Space>::template make<ZeroOperator<T, Space>>(data, model);
 }
 
-#define DISTLOPS_INSTANTIATE_ZERO(T, S) \
-  template LocalOperator<T, S> Zero<T, S>(const Shape&, const Shape&);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_ZERO)
-#undef DISTLOPS_INSTANTIATE_ZERO
 template <Scalar T, MemorySpace Space>
 LocalOperator<T, Space> Scaling(const Shape& shape, T scale) {
   return LocalOperator<T, Space>::template make<ScalingOperator<T, Space>>(shape, scale);
 }
 
-#define DISTLOPS_INSTANTIATE_SCALING(T, S) \
-  template LocalOperator<T, S> Scaling<T, S>(const Shape&, T);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_SCALING)
-#undef DISTLOPS_INSTANTIATE_SCALING
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_ZERO, )
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_SCALING, )
 
 }  // namespace distlops::local

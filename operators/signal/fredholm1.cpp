@@ -75,26 +75,26 @@ class Fredholm1Operator final : public LinearOperatorBase<DistributedArray<T, Sp
     workspace_ = Buffer<T, Space>(std::max(model_counts_[me], data_counts_[me]));
   }
 
-  void forward(const Array& x, Array& y) const override {
-    if (!replicated_) {
-      products_.forward(x.data(), y.data());
-      return;
-    }
-    const int me = this->domain().rank();
-    products_.forward(x.data() + model_offsets_[me], workspace_.data());
-    exchange_.allgatherv(workspace_.data(), y.data(), data_counts_, data_offsets_);
-  }
-  void adjoint(const Array& y, Array& x) const override {
-    if (!replicated_) {
-      products_.adjoint(y.data(), x.data());
-      return;
-    }
-    const int me = this->domain().rank();
-    products_.adjoint(y.data() + data_offsets_[me], workspace_.data());
-    exchange_.allgatherv(workspace_.data(), x.data(), model_counts_, model_offsets_);
-  }
+  void forward(const Array& x, Array& y) const override { run(false, x.data(), y.data()); }
+  void adjoint(const Array& y, Array& x) const override { run(true, y.data(), x.data()); }
 
  private:
+  // This rank's slice products (with G^H for the adjoint), all-gathered where the arrays are
+  // replicated.
+  void run(bool adjoint, const T* in, T* out) const {
+    const auto products = [&](const T* from, T* to) {
+      adjoint ? products_.adjoint(from, to) : products_.forward(from, to);
+    };
+    if (!replicated_) {
+      products(in, out);
+      return;
+    }
+    const int me = this->domain().rank();
+    products(in + (adjoint ? data_offsets_ : model_offsets_)[me], workspace_.data());
+    exchange_.allgatherv(workspace_.data(), out, adjoint ? model_counts_ : data_counts_,
+                         adjoint ? model_offsets_ : data_offsets_);
+  }
+
   static Layout layout_of(const Layout& slices, Index n, Index nz, Partition partition) {
     const Shape shape{slices.global_shape()[0], n, nz};
     if (is_replicated(partition)) return Layout(slices.communicator(), shape, partition);
@@ -137,13 +137,6 @@ LinearOperator<T, Space> Fredholm1(const LocalArray<T, Host>& local_g, Index nz,
                                                                               slices);
 }
 
-#define DISTLOPS_INSTANTIATE_FREDHOLM1(T, S)                                             \
-  namespace local {                                                                      \
-  template LocalOperator<T, S> Fredholm1<T, S>(const LocalArray<T, Host>&, Index, bool); \
-  }                                                                                      \
-  template LinearOperator<T, S> Fredholm1<T, S>(const LocalArray<T, Host>&, Index,       \
-                                                const Fredholm1Options&, const Communicator&);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_FREDHOLM1)
-#undef DISTLOPS_INSTANTIATE_FREDHOLM1
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_FREDHOLM1, )
 
 }  // namespace distlops

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "../local/support.hpp"
+#include "../support.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "nonstationary_convolve1d_kernels.hpp"
 
@@ -94,7 +94,7 @@ NonStationaryConvolve1DOperator<T, Space>::NonStationaryConvolve1DOperator(
       }
     }
   }
-  filters_ = local::detail::copy_to_space<T, Space>(interpolated);
+  filters_ = detail::copy_to_space<T, Space>(interpolated);
 }
 
 template <Scalar T, MemorySpace Space>

@@ -3,6 +3,7 @@
 #pragma once
 // The kernel of NonStationaryConvolve1D, one definition per memory space (operators/host/ and
 // operators/cuda/nonstationary_convolve1d_kernels.*). Pointers are memory of the space.
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
 
@@ -21,5 +22,10 @@ template <Scalar T>
 void nonstationary_convolve1d(Cuda, bool adjoint, Index outer, Index length, Index inner,
                               Index window_start, Index window, Index half, const T* filters,
                               const T* in, T* out);
+
+// The instantiations of both definitions (instantiate.hpp).
+#define DISTLOPS_DETAIL_NONSTATIONARY_KERNELS(PREFIX, T, S)                                    \
+  PREFIX template void nonstationary_convolve1d<T>(S, bool, Index, Index, Index, Index, Index, \
+                                                   Index, const T*, const T*, T*);
 
 }  // namespace distlops::kernels

@@ -1,23 +1,21 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
-// PoststackLinearModelling: W D as a dense matrix, as one pass over contiguous traces on the
-// host, or as Convolve1D * FirstDerivative, and its BlockDiag over the ranks' traces.
+// PoststackLinearModelling: W D as a dense matrix, as the space's fused route over contiguous
+// traces (poststack_kernels.hpp), or as Convolve1D * FirstDerivative, and its BlockDiag over the
+// ranks' traces.
 #include "distlops/operators/signal/poststack.hpp"
 
-#include <type_traits>
 #include <vector>
 
-#include "../local/convolve1d_kernels.hpp"
-#include "../local/support.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/instantiate.hpp"
-#include "distlops/operators/local/accumulating_operator.hpp"
-#include "distlops/operators/local/convolve1d.hpp"
-#include "distlops/operators/local/first_derivative.hpp"
-#include "distlops/operators/local/matrix_mult.hpp"
+#include "distlops/operators/dense/matrix_mult.hpp"
+#include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/reshape.hpp"
+#include "distlops/operators/signal/convolve1d.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/replicated.hpp"
+#include "poststack_kernels.hpp"
 
 namespace distlops {
 
@@ -79,45 +77,6 @@ std::vector<T> dense_modelling(std::span<const T> wavelet, Index nt0, Derivative
   return m;
 }
 
-// W D on (traces, nt0) arrays of the host, time last: each trace's derivative (forward) or
-// correlation (adjoint) stays in a scratch row, so an apply reads the model and writes the data
-// once, where Convolve1D * FirstDerivative writes and reads a whole intermediate array.
-template <Scalar T>
-class TraceModellingOperator final : public local::AccumulatingOperator<T, Host> {
- public:
-  using Vector = typename local::AccumulatingOperator<T, Host>::Vector;
-
-  TraceModellingOperator(const Shape& dims, std::span<const T> wavelet, DerivativeKind kind)
-      : local::AccumulatingOperator<T, Host>(dims, dims, name),
-        taps_(static_cast<Index>(wavelet.size())),
-        centered_(kind == DerivativeKind::centered) {
-    length_ = dims.back();
-    traces_ = element_count(dims) / length_;
-    std::vector<T> both(wavelet.begin(), wavelet.end());
-    for (const T& value : wavelet)
-      both.push_back(conjugate(value));
-    filters_ = local::detail::copy_to_space<T, Host>(both);
-  }
-
-  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override {
-    kernels::derivative_convolve1d(Host{}, kernels::host_instruction_set(), false, centered_,
-                                   traces_, length_, taps_, taps_ / 2, filters_.data(), alpha,
-                                   x.data(), beta, y.data());
-  }
-  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override {
-    kernels::derivative_convolve1d(Host{}, kernels::host_instruction_set(), true, centered_,
-                                   traces_, length_, taps_, taps_ / 2, filters_.data() + taps_,
-                                   alpha, y.data(), beta, x.data());
-  }
-
- private:
-  Buffer<T, Host> filters_;  // h then conj(h) (for the adjoint)
-  Index taps_ = 0;
-  bool centered_ = true;
-  Index traces_ = 0;
-  Index length_ = 0;
-};
-
 }  // namespace
 
 template <Scalar T, MemorySpace Space>
@@ -131,10 +90,10 @@ LocalOperator<T, Space> local::PoststackLinearModelling(std::span<const T> wavel
   }
   Shape dims = spatial_dims;
   dims.insert(dims.begin() + axis, nt0);
-  if constexpr (std::is_same_v<Space, Host>) {
-    if (axis + 1 == static_cast<int>(dims.size()) && element_count(dims) > 0) {
-      return LocalOperator<T, Host>::template make<TraceModellingOperator<T>>(dims, wavelet,
-                                                                              options.kind);
+  // Time last: the space's fused route, where it has one.
+  if (axis + 1 == static_cast<int>(dims.size()) && element_count(dims) > 0) {
+    if (auto fused = kernels::fused_trace_modelling(Space{}, dims, wavelet, options.kind)) {
+      return *std::move(fused);
     }
   }
   const auto derivative = local::FirstDerivative<T, Space>(
@@ -180,12 +139,6 @@ LinearOperator<T, Space> PoststackLinearModelling(std::span<const T> wavelet, co
   return reshape(BlockDiag(blocks, comm), layout, layout);
 }
 
-#define DISTLOPS_INSTANTIATE_POSTSTACK(T, S)                                                      \
-  template LocalOperator<T, S> local::PoststackLinearModelling<T, S>(                             \
-      std::span<const T>, Index, const Shape&, const PoststackOptions&);                          \
-  template LinearOperator<T, S> PoststackLinearModelling<T, S>(std::span<const T>, const Layout&, \
-                                                               const PoststackOptions&);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_POSTSTACK)
-#undef DISTLOPS_INSTANTIATE_POSTSTACK
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_POSTSTACK, )
 
 }  // namespace distlops

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "../dense/matrix_mult_kernels.hpp"
-#include "../local/support.hpp"
+#include "../support.hpp"
 #include "distlops/core/buffer.hpp"
 #include "distlops/core/types.hpp"
 
@@ -26,7 +26,7 @@ class SliceProducts {
     std::vector<T> values(g, g + nsl * nx * ny);
     for (T& value : values)
       value = (conjugate ? distlops::conjugate(value) : value) * scale;
-    g_ = local::detail::copy_to_space<T, Space>(values);
+    g_ = detail::copy_to_space<T, Space>(values);
     if (!keep_adjoint) return;
     std::vector<T> adjoint(values.size());
     for (Index i = 0; i < nsl_; ++i) {
@@ -37,7 +37,7 @@ class SliceProducts {
           transposed[c * nx_ + r] = distlops::conjugate(slice[r * ny_ + c]);
       }
     }
-    g_adjoint_ = local::detail::copy_to_space<T, Space>(adjoint);
+    g_adjoint_ = detail::copy_to_space<T, Space>(adjoint);
   }
 
   Index slices() const { return nsl_; }

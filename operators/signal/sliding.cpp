@@ -9,7 +9,7 @@
 #include <map>
 
 #include "../box_kernels.hpp"
-#include "../local/support.hpp"
+#include "../support.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/operators/stack/local_blocks.hpp"
@@ -52,7 +52,7 @@ std::vector<Index> window_split(const std::string& op, const Communicator& comm,
   if (static_cast<int>(per_rank.size()) != size || negative || total != count) {
     throw InvalidArgument(op + ": windows_per_rank must give " + std::to_string(size) +
                           " non-negative counts summing to the " + std::to_string(count) +
-                          " rows of windows, got " + local::detail::list_text(per_rank));
+                          " rows of windows, got " + detail::list_text(per_rank));
   }
   return per_rank;
 }
@@ -200,7 +200,7 @@ WindowedOperator<T, Space>::WindowedOperator(LocalOperator<T, Space> op, const C
         taper_of_.push_back(found->second);
       }
     }
-    tapers_ = local::detail::copy_to_space<T, Space>(values);
+    tapers_ = detail::copy_to_space<T, Space>(values);
   }
 }
 
@@ -445,18 +445,7 @@ LinearOperator<T, Space> Patch2D(const LocalOperator<T, Space>& op, const Commun
       taper, split, name);
 }
 
-#define DISTLOPS_INSTANTIATE_SLIDING(T, S)                                                       \
-  template LinearOperator<T, S> Sliding1D<T, S>(const LocalOperator<T, S>&, const Communicator&, \
-                                                Index, Index, Index, Index, Taper,               \
-                                                const std::vector<Index>&);                      \
-  template LinearOperator<T, S> Sliding2D<T, S>(const LocalOperator<T, S>&, const Communicator&, \
-                                                const Shape&, const Shape&, Index, Index, Taper, \
-                                                const std::vector<Index>&);                      \
-  template LinearOperator<T, S> Patch2D<T, S>(                                                   \
-      const LocalOperator<T, S>&, const Communicator&, const Shape&, const Shape&, const Shape&, \
-      const Shape&, const Shape&, Taper, const std::vector<Index>&);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_SLIDING)
-#undef DISTLOPS_INSTANTIATE_SLIDING
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_SLIDING, )
 DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(WindowedOperator)
 
 }  // namespace distlops

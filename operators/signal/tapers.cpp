@@ -6,28 +6,24 @@
 #include <cmath>
 #include <numbers>
 
+#include "distlops/core/detail/enum_names.hpp"
 #include "distlops/core/error.hpp"
 
 namespace distlops {
 
+namespace {
+
+// PyLops' names of the tapers, in order ("none" stands for PyLops' None).
+constexpr std::array<const char*, 4> taper_names = {"none", "hanning", "cosine", "cosinesquare"};
+
+}  // namespace
+
 const char* to_string(Taper taper) {
-  switch (taper) {
-    case Taper::hanning:
-      return "hanning";
-    case Taper::cosine:
-      return "cosine";
-    case Taper::cosinesquare:
-      return "cosinesquare";
-    case Taper::none:
-      break;
-  }
-  return "none";
+  return detail::enum_name(taper, taper_names, "none");
 }
 
 Taper taper_from_string(const std::string& name) {
-  for (Taper t : {Taper::none, Taper::hanning, Taper::cosine, Taper::cosinesquare}) {
-    if (name == to_string(t)) return t;
-  }
+  if (const auto taper = detail::enum_from_name<Taper>(name, taper_names)) return *taper;
   throw InvalidArgument("taper: unknown taper type '" + name +
                         "' (expected hanning, cosine, cosinesquare or none)");
 }

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "../local/support.hpp"
+#include "../support.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/redistribute.hpp"
 #include "distlops/core/transport.hpp"
@@ -374,7 +374,7 @@ class KirchhoffSprayOperator final : public local::AccumulatingOperator<T, Space
   // A table converted to R and kept in the space; returns where it lives.
   const R* keep(const std::vector<double>& values) {
     std::vector<R> converted(values.begin(), values.end());
-    tables_.push_back(local::detail::copy_to_space<R, Space>(converted));
+    tables_.push_back(detail::copy_to_space<R, Space>(converted));
     return tables_.back().data();
   }
 

@@ -204,13 +204,8 @@ LinearOperator<R, Space> MDC(const LocalArray<std::complex<R>, Host>& local_g, I
                                                                         slices, model, data);
 }
 
-#define DISTLOPS_INSTANTIATE_MDC(R, Space)                                                         \
-  template LinearOperator<R, Space> MDC<R, Space>(const LocalArray<std::complex<R>, Host>&, Index, \
-                                                  Index, const MDCOptions&, const Communicator&);
-#define DISTLOPS_INSTANTIATE_MDCS(Space) \
-  DISTLOPS_INSTANTIATE_MDC(float, Space) DISTLOPS_INSTANTIATE_MDC(double, Space)
-DISTLOPS_FOR_EACH_SPACE(DISTLOPS_INSTANTIATE_MDCS)
-#undef DISTLOPS_INSTANTIATE_MDCS
+#define DISTLOPS_INSTANTIATE_MDC(S) DISTLOPS_DETAIL_MDC(, float, S) DISTLOPS_DETAIL_MDC(, double, S)
+DISTLOPS_FOR_EACH_SPACE(DISTLOPS_INSTANTIATE_MDC)
 #undef DISTLOPS_INSTANTIATE_MDC
 
 }  // namespace distlops

@@ -5,11 +5,13 @@
 Import mpi4py (which initialises MPI) before or through this package; distlops borrows its
 communicators and never finalises MPI.
 """
+import importlib
+
 from mpi4py import MPI
 
 from . import _distlops
-from ._distlops import (CommunicationError, Error, InvalidArgument, IoError, Partition,
-                        ReplicaMismatch, ShapeMismatch)
+from ._distlops import (CommunicationError, Error, InvalidArgument, IoError,  # noqa: F401
+                        Partition, ReplicaMismatch, ShapeMismatch)
 
 
 def _check_same_mpi():
@@ -24,27 +26,20 @@ def _check_same_mpi():
 
 _check_same_mpi()
 
-from ._arrays import DistributedArray, StackedDistributedArray  # noqa: E402
-from ._operators import (Diagonal, FunctionOperator, Identity, LinearOperator,  # noqa: E402
-                         LocalFirstDerivative, LocalOperator, LocalSecondDerivative, MatrixMult,
-                         MPIBlockDiag, MPIFirstDerivative, MPIGradient, MPIHStack, MPILaplacian,
-                         MPISecondDerivative, MPIStackedBlockDiag, MPIStackedHStack,
-                         MPIStackedVStack, MPIVStack, aslocal, Convolve1D, FFT, FFT2D, FFTND,
-                         MPIConvolve1D, MPIConvolve2D, MPIConvolveND, MPIFFT2D, MPIFFTND,
-                         MPIFredholm1, MPIHalo,
-                         MPIMatrixMult, MPIMDC, MPIPatch2D, MPISliding1D, MPISliding2D,
-                         MPIPoststackLinearModelling, Pad, PoststackLinearModelling, Reshape,
-                         Replicated, Restriction, Scaling, Transpose, Zero, asmpilinearoperator)
-from ._proximal import (ADMML2, L1, L2, L21, MPIL2, AcceleratedProximalGradient,  # noqa: E402
-                        Box, EuclideanBall, LinearizedADMM, PrimalDual, ProximalGradient,
-                        ProxOperator)
-from ._solvers import cg, cgls, fista, ista, lsqr, power_iteration  # noqa: E402
-from ._dottest import dottest  # noqa: E402
+from ._arrays import DistributedArray, StackedDistributedArray  # noqa: E402,F401
+
+
+def _public(module):
+    """The names a module defines (not those it imports) and does not mark private."""
+    return {name: value for name, value in vars(module).items()
+            if not name.startswith("_") and getattr(value, "__module__", None) == module.__name__}
+
+
+# The operators, one module per group of the extension's factories (python/src/<group>.cpp,
+# include/distlops/operators/<group>/), then the proximal operators and solvers, the solvers and
+# the dot test: every public name they define is the package's.
+_MODULES = sorted({group for group, *_ in _distlops.factories}) + ["proximal", "solvers", "dottest"]
+for _name in _MODULES:
+    globals().update(_public(importlib.import_module(f"._{_name}", __name__)))
 
 __version__ = _distlops.version()
-
-# PyLops-MPI's short names.
-BlockDiag = MPIBlockDiag
-VStack = MPIVStack
-HStack = MPIHStack
-MPILinearOperator = LinearOperator

@@ -24,10 +24,7 @@ namespace nb = nanobind;
 /// The suffix of the Python class names of each scalar type, NumPy's dtype name.
 template <class T>
 constexpr const char* dtype_name() {
-  if constexpr (std::is_same_v<T, float>) return "float32";
-  if constexpr (std::is_same_v<T, double>) return "float64";
-  if constexpr (std::is_same_v<T, std::complex<float>>) return "complex64";
-  if constexpr (std::is_same_v<T, std::complex<double>>) return "complex128";
+  return scalar_name<T>();
 }
 
 /// Calls f.template operator()<T>() for each scalar type of the library (instantiate.hpp).
@@ -52,11 +49,16 @@ std::string class_name(const char* base, const char* dtype);
 
 void bind_core(nb::module_& m);
 void bind_arrays(nb::module_& m);
+/// One per group of operators (python/src/<group>.cpp, include/distlops/operators/<group>/);
+/// bind_operators: the handles, their algebra and the operators at the top of the folder.
 void bind_operators(nb::module_& m);
-void bind_stacked_operators(nb::module_& m);
+void bind_local(nb::module_& m);
+void bind_dense(nb::module_& m);
+void bind_derivative(nb::module_& m);
+void bind_signal(nb::module_& m);
+void bind_stack(nb::module_& m);
+void bind_waveeq(nb::module_& m);
 void bind_solvers(nb::module_& m);
 void bind_proximal(nb::module_& m);
-void bind_signal_operators(nb::module_& m);
-void bind_local_operators(nb::module_& m);
 
 }  // namespace distlops::python

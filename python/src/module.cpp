@@ -80,9 +80,12 @@ NB_MODULE(_distlops, m) {
   py::bind_core(m);
   py::bind_arrays(m);
   py::bind_operators(m);
-  py::bind_stacked_operators(m);
+  py::bind_stack(m);
+  py::bind_local(m);
+  py::bind_dense(m);
+  py::bind_derivative(m);
+  py::bind_signal(m);
+  py::bind_waveeq(m);
   py::bind_solvers(m);
   py::bind_proximal(m);
-  py::bind_signal_operators(m);
-  py::bind_local_operators(m);
 }

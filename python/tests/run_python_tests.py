@@ -72,7 +72,7 @@ def install(args):
                f"--config-settings=cmake.define.distlops_DIR={args.distlops_dir}",
                "--config-settings=cmake.define.DISTLOPS_PYTHON_BUNDLE_LIBRARY=ON"]
     if args.optimization:
-        # The tests' extension, like the C++ test programs: the eight binding units and
+        # The tests' extension, like the C++ test programs: the binding units and
         # nanobind's library take about 113 s of one core at the package's flags (-Os) and 87 s
         # at -O0, and the tests run as fast (pytest at 1 rank: 8.1 s and 8.3 s), spending their
         # time in NumPy and the library, which keeps its -O3. Debug is the build type whose

@@ -20,6 +20,7 @@
 #include "distlops/core/cuda_context.hpp"
 #include "distlops/core/detail/cuda_check.hpp"
 #include "distlops/core/detail/device_sharing.hpp"
+#include "distlops/core/detail/enum_names.hpp"
 #include "distlops/core/detail/group_key.hpp"
 #include "distlops/core/detail/uniform_gather.hpp"
 #include "distlops/core/error.hpp"
@@ -67,19 +68,10 @@ ncclRedOp_t native_op(ReduceOp op, bool complex) {
     throw InvalidArgument(
         "NcclCommunicator::allreduce: complex values (pairs of reals) can only be summed");
   }
-  switch (op) {
-    case ReduceOp::sum:
-      return ncclSum;
-    case ReduceOp::prod:
-      return ncclProd;
-    case ReduceOp::max:
-      return ncclMax;
-    case ReduceOp::min:
-      return ncclMin;
-    case ReduceOp::logical_and:
-    case ReduceOp::logical_or:
-      break;
-  }
+  // NCCL has no logical reductions: logical_and and logical_or fall outside the table.
+  const ncclRedOp_t native =
+      detail::enum_value(op, std::array{ncclSum, ncclProd, ncclMax, ncclMin}, ncclNumOps);
+  if (native != ncclNumOps) return native;
   throw InvalidArgument(
       "NcclCommunicator::allreduce: NCCL has no logical reductions; use the MPI Communicator");
 }

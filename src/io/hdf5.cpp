@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "../unique_handle.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/crash_point.hpp"
 #include "distlops/core/error.hpp"
@@ -69,29 +70,23 @@ class Silence {
   void* data_ = nullptr;
 };
 
+template <herr_t (*Close)(hid_t)>
+struct Hdf5Traits {
+  using handle_type = hid_t;
+  static hid_t null() { return H5I_INVALID_HID; }
+  static void release(hid_t id) {
+    if (id >= 0) Close(id);
+  }
+};
+
 /// Owns an HDF5 identifier, closed with `Close`.
 template <herr_t (*Close)(hid_t)>
-class Handle {
+class Handle : public distlops::detail::UniqueHandle<Hdf5Traits<Close>> {
  public:
-  Handle() = default;
-  explicit Handle(hid_t id) : id_(id) {}
-  Handle(Handle&& other) noexcept : id_(std::exchange(other.id_, H5I_INVALID_HID)) {}
-  Handle& operator=(Handle&& other) noexcept {
-    std::swap(id_, other.id_);
-    return *this;
-  }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  ~Handle() {
-    if (id_ >= 0) Close(id_);
-  }
-  hid_t get() const { return id_; }
-  bool valid() const { return id_ >= 0; }
+  using distlops::detail::UniqueHandle<Hdf5Traits<Close>>::UniqueHandle;
+  bool valid() const { return this->get() >= 0; }
   /// Closes now and reports whether that succeeded (files: the collective flush).
-  bool close() { return id_ < 0 || Close(std::exchange(id_, H5I_INVALID_HID)) >= 0; }
-
- private:
-  hid_t id_ = H5I_INVALID_HID;
+  bool close() { return !valid() || Close(this->take()) >= 0; }
 };
 using File = Handle<H5Fclose>;
 using Dataset = Handle<H5Dclose>;

@@ -33,6 +33,7 @@
 #include <utility>
 #include <vector>
 
+#include "../unique_handle.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/crash_point.hpp"
 #include "distlops/core/error.hpp"
@@ -90,26 +91,17 @@ std::string broadcast_string(const Communicator& comm, std::string text, int roo
 
 // ---- MPI datatypes ------------------------------------------------------------------------
 
-// Owns an MPI datatype.
-class Datatype {
- public:
-  Datatype() = default;
-  explicit Datatype(MPI_Datatype type) : type_(type) {}
-  Datatype(Datatype&& other) noexcept : type_(std::exchange(other.type_, MPI_DATATYPE_NULL)) {}
-  Datatype& operator=(Datatype&& other) noexcept {
-    std::swap(type_, other.type_);
-    return *this;
-  }
-  Datatype(const Datatype&) = delete;
-  Datatype& operator=(const Datatype&) = delete;
-  ~Datatype() {
-    if (type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
-  }
-  MPI_Datatype get() const { return type_; }
-  void commit() { distlops::detail::check_mpi(MPI_Type_commit(&type_), "MPI_Type_commit"); }
+struct DatatypeTraits {
+  using handle_type = MPI_Datatype;
+  static MPI_Datatype null() { return MPI_DATATYPE_NULL; }
+  static void release(MPI_Datatype& type) { MPI_Type_free(&type); }
+};
 
- private:
-  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+// Owns an MPI datatype.
+class Datatype : public distlops::detail::UniqueHandle<DatatypeTraits> {
+ public:
+  using UniqueHandle::UniqueHandle;
+  void commit() { distlops::detail::check_mpi(MPI_Type_commit(&handle_), "MPI_Type_commit"); }
 };
 
 // `count` copies of `block`, their starts `stride` bytes apart; any count.

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string_view>
 
+#include "distlops/core/detail/enum_names.hpp"
 #include "distlops/core/error.hpp"
 
 namespace distlops::io {
@@ -269,31 +270,17 @@ void append(std::vector<std::byte>& out, std::string_view text) {
 }  // namespace
 
 const char* npy_descr(NpyDtype dtype) {
-  switch (dtype) {
-    case NpyDtype::float32:
-      return "<f4";
-    case NpyDtype::float64:
-      return "<f8";
-    case NpyDtype::complex64:
-      return "<c8";
-    case NpyDtype::complex128:
-      return "<c16";
-  }
-  throw InvalidArgument("npy_descr: unknown dtype");
+  const char* descr =
+      distlops::detail::enum_name(dtype, std::array{"<f4", "<f8", "<c8", "<c16"}, nullptr);
+  if (descr == nullptr) throw InvalidArgument("npy_descr: unknown dtype");
+  return descr;
 }
 
 const char* npy_dtype_name(NpyDtype dtype) {
-  switch (dtype) {
-    case NpyDtype::float32:
-      return "float32";
-    case NpyDtype::float64:
-      return "float64";
-    case NpyDtype::complex64:
-      return "complex64";
-    case NpyDtype::complex128:
-      return "complex128";
-  }
-  throw InvalidArgument("npy_dtype_name: unknown dtype");
+  const char* name = distlops::detail::enum_name(
+      dtype, std::array{"float32", "float64", "complex64", "complex128"}, nullptr);
+  if (name == nullptr) throw InvalidArgument("npy_dtype_name: unknown dtype");
+  return name;
 }
 
 std::size_t npy_item_size(NpyDtype dtype) {

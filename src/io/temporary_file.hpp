@@ -17,27 +17,22 @@
 #include <system_error>
 #include <utility>
 
+#include "../unique_handle.hpp"
 #include "distlops/core/error.hpp"
 
 namespace distlops::io::detail {
 
 // A temporary file next to a target, created by one rank of a collective writer (write_npy,
 // write_hdf5): removed on destruction unless renamed over its target.
-class TemporaryFile {
- public:
-  TemporaryFile() = default;
-  TemporaryFile(TemporaryFile&& other) noexcept : name_(std::exchange(other.name_, {})) {}
-  TemporaryFile& operator=(TemporaryFile&& other) noexcept {
-    std::swap(name_, other.name_);
-    return *this;
-  }
-  TemporaryFile(const TemporaryFile&) = delete;
-  TemporaryFile& operator=(const TemporaryFile&) = delete;
-  ~TemporaryFile() {
-    if (!name_.empty()) ::unlink(name_.c_str());
-  }
+struct TemporaryFileTraits {
+  using handle_type = std::string;
+  static std::string null() { return {}; }
+  static void release(const std::string& name) { ::unlink(name.c_str()); }
+};
 
-  const std::string& name() const { return name_; }
+class TemporaryFile : public distlops::detail::UniqueHandle<TemporaryFileTraits> {
+ public:
+  const std::string& name() const { return get(); }
 
   // A new, empty file `.<name>.<16 hex digits>.tmp` next to `target`, with the permission bits
   // of an existing target (otherwise 0666 less the umask).
@@ -69,7 +64,7 @@ class TemporaryFile {
                       "': " + std::generic_category().message(errno));
       }
       TemporaryFile file;
-      file.name_ = name;
+      file.handle_ = name;
       if (exists) (void)::fchmod(fd, existing.st_mode & 07777);
       ::close(fd);
       return file;
@@ -81,11 +76,11 @@ class TemporaryFile {
   // Renames the file over `target` and makes the rename durable (the directory is synced where
   // the file system allows it).
   void commit(const std::filesystem::path& target, const std::string& where) {
-    if (::rename(name_.c_str(), target.c_str()) != 0) {
-      throw IoError(where + ": cannot rename the temporary file '" + name_ +
+    if (::rename(name().c_str(), target.c_str()) != 0) {
+      throw IoError(where + ": cannot rename the temporary file '" + name() +
                     "' to the target: " + std::generic_category().message(errno));
     }
-    name_.clear();
+    take();
     const std::filesystem::path directory =
         target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
     const int fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -107,8 +102,6 @@ class TemporaryFile {
     }
     return value;
   }
-
-  std::string name_;
 };
 
 }  // namespace distlops::io::detail

@@ -9,7 +9,6 @@
 // adjoint against the conjugate transpose; dot tests; accumulating applies; errors on every
 // rank. In every memory space.
 #include "dense_reference.hpp"
-#include "distlops/operators/local/convolvend.hpp"
 #include "distlops/operators/signal/convolvend.hpp"
 #include "expect_everywhere.hpp"
 #include "local_operator_checks.hpp"

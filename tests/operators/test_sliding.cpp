@@ -8,7 +8,7 @@
 // adjoint against the conjugate transpose; dot tests; errors on every rank. In every memory
 // space.
 #include "dense_reference.hpp"
-#include "distlops/operators/local/matrix_mult.hpp"
+#include "distlops/operators/dense/matrix_mult.hpp"
 #include "distlops/operators/signal/sliding.hpp"
 #include "expect_everywhere.hpp"
 #include "spaces.hpp"

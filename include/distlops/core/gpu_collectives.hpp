@@ -64,8 +64,8 @@ void set_symmetric_reductions(bool enabled);
 GpuCollectives gpu_collectives_for(const Communicator& comm);
 
 /// Sums `count` elements at `data` (memory of Space) over the ranks of `comm`, in place: one
-/// MPI allreduce for host memory; for device memory one allreduce through the transport the
-/// process keeps for comm (transport_for: NCCL, or staged through host memory). Collective.
+/// allreduce through the space's transport for comm (transport_for: MPI for host memory; NCCL,
+/// or staged through host memory, for device memory). Collective; one rank returns at once.
 template <Scalar T, MemorySpace Space>
 void allreduce_sum_in_place(const Communicator& comm, T* data, Index count);
 

@@ -11,11 +11,17 @@
 ///     DISTLOPS_EXTERN_TEMPLATE_CLASS(HaloOperator)       // in halo.hpp
 ///     DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(HaloOperator)  // in halo.cpp
 ///
-/// For function templates, a file defines a macro `M(T, Space)` for one instantiation and
-/// expands it with DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(M), or DISTLOPS_FOR_EACH_SCALAR_IN(M,
-/// Space) where one file serves one space. Templates over vector types (the solvers) list their
-/// cases once in a macro `M(prefix, T, Space)` that the header expands with `extern` and the
-/// source with nothing: DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(M, extern). The scalar types are
+/// Function templates, and templates over vector types (the solvers), list their cases once in a
+/// macro `M(prefix, T, Space)` that the header expands with `extern` and the source with
+/// nothing, so that each signature is written once:
+///
+///     DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_DIAGONAL, extern)  // diagonal.hpp
+///     DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_DIAGONAL, )        // diagonal.cpp
+///
+/// (a kernel's header lists them for the files that define it in one space each:
+/// DISTLOPS_FOR_EACH_SCALAR_IN_ARG(M, , Space)). Internal templates of a source define a macro
+/// `M(T, Space)` for one instantiation and expand it with DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(M),
+/// or DISTLOPS_FOR_EACH_SCALAR_IN(M, Space) where one file serves one space. The scalar types are
 /// listed in one place, DISTLOPS_DETAIL_EACH_SCALAR; every other macro (and the Python
 /// bindings) goes through it.
 

@@ -4,6 +4,8 @@
 /// \file partition.hpp
 /// How a distributed array's data are spread over the ranks (PyLops-MPI's Partition).
 
+#include "distlops/core/detail/enum_names.hpp"
+
 namespace distlops {
 
 /// How a distributed array's data are spread over the ranks of its communicator (or of its
@@ -22,15 +24,7 @@ enum class Partition {
 
 /// The enumerator's name ("SCATTER", ...), for messages; "unknown" for a value outside the enum.
 constexpr const char* to_string(Partition partition) {
-  switch (partition) {
-    case Partition::SCATTER:
-      return "SCATTER";
-    case Partition::BROADCAST:
-      return "BROADCAST";
-    case Partition::UNSAFE_BROADCAST:
-      return "UNSAFE_BROADCAST";
-  }
-  return "unknown";
+  return detail::enum_name(partition, std::array{"SCATTER", "BROADCAST", "UNSAFE_BROADCAST"});
 }
 
 /// True for the partitions in which every rank holds the whole array.

@@ -18,6 +18,7 @@
 /// MPI; device memory goes over NCCL when gpu_collectives_for(comm) says so (the setting,
 /// unless comm's ranks share a device NCCL cannot serve), staged otherwise.
 
+#include <array>
 #include <cstddef>
 #include <span>
 #include <utility>
@@ -147,6 +148,9 @@ class MpiTransport final : public Transport {
  private:
   Communicator comm_;
   std::vector<std::vector<std::byte>> workspaces_;
+  // The reduction slot of one-element reductions: in the object, so that the per-call host
+  // transport of an array's dot or norm allocates nothing beyond itself.
+  alignas(std::max_align_t) std::array<std::byte, 64> reduction_slot_{};
 };
 
 /// In-place sum (or another `op`) over the ranks of `count` values at `data`, memory of the

@@ -33,6 +33,24 @@ std::string dimension_text(const BasicLinearOperator<Domain, Range>& op) {
   return std::to_string(op.rows()) + " x " + std::to_string(op.cols());
 }
 
+// y = conj(A conj(x)), conj(x) formed in `workspace`: the forward of conj(A), the adjoint of A^T.
+template <class Domain, class Range>
+void conjugated_forward(const BasicLinearOperator<Domain, Range>& op, Domain& workspace,
+                        const Domain& x, Range& y) {
+  workspace.copy_from(x).conj_in_place();
+  op.implementation().forward(workspace, y);
+  y.conj_in_place();
+}
+
+// x = conj(A^H conj(y)): the adjoint of conj(A), the forward of A^T.
+template <class Domain, class Range>
+void conjugated_adjoint(const BasicLinearOperator<Domain, Range>& op, Range& workspace,
+                        const Range& y, Domain& x) {
+  workspace.copy_from(y).conj_in_place();
+  op.implementation().adjoint(workspace, x);
+  x.conj_in_place();
+}
+
 }  // namespace detail
 
 /// A^H: the forward of the adjoint is the adjoint of the original and vice versa.
@@ -79,16 +97,10 @@ class ConjugateOperator final : public LinearOperatorBase<Domain, Range> {
   /// The operator A this is the conjugate of.
   const BasicLinearOperator<Domain, Range>& original() const { return op_; }
   void forward(const Domain& x, Range& y) const override {
-    Domain& conj_x = this->domain_workspace();
-    conj_x.copy_from(x).conj_in_place();
-    op_.implementation().forward(conj_x, y);
-    y.conj_in_place();
+    detail::conjugated_forward(op_, this->domain_workspace(), x, y);
   }
   void adjoint(const Range& y, Domain& x) const override {
-    Range& conj_y = this->range_workspace();
-    conj_y.copy_from(y).conj_in_place();
-    op_.implementation().adjoint(conj_y, x);
-    x.conj_in_place();
+    detail::conjugated_adjoint(op_, this->range_workspace(), y, x);
   }
 
   bool runs_user_code() const override { return op_.implementation().runs_user_code(); }
@@ -107,17 +119,12 @@ class TransposeOperator final : public LinearOperatorBase<Range, Domain> {
         op_(std::move(op)) {}
   /// The operator A this is the transpose of.
   const BasicLinearOperator<Domain, Range>& original() const { return op_; }
+  // The domain of A^T is A's range, its range A's domain.
   void forward(const Range& y, Domain& x) const override {
-    Range& conj_y = this->domain_workspace();  // the domain of A^T is A's range
-    conj_y.copy_from(y).conj_in_place();
-    op_.implementation().adjoint(conj_y, x);
-    x.conj_in_place();
+    detail::conjugated_adjoint(op_, this->domain_workspace(), y, x);
   }
   void adjoint(const Domain& x, Range& y) const override {
-    Domain& conj_x = this->range_workspace();  // the range of A^T is A's domain
-    conj_x.copy_from(x).conj_in_place();
-    op_.implementation().forward(conj_x, y);
-    y.conj_in_place();
+    detail::conjugated_forward(op_, this->range_workspace(), x, y);
   }
 
   bool runs_user_code() const override { return op_.implementation().runs_user_code(); }

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "distlops/core/detail/enum_names.hpp"
 #include "distlops/core/error.hpp"
 
 namespace distlops {
@@ -23,15 +24,7 @@ enum class DerivativeKind {
 
 /// PyLops' name of a kind: "forward", "backward" or "centered".
 inline const char* to_string(DerivativeKind kind) {
-  switch (kind) {
-    case DerivativeKind::forward:
-      return "forward";
-    case DerivativeKind::backward:
-      return "backward";
-    case DerivativeKind::centered:
-      return "centered";
-  }
-  return "unknown";
+  return detail::enum_name(kind, std::array{"forward", "backward", "centered"});
 }
 
 /// The kind of a PyLops name; InvalidArgument for any other name.

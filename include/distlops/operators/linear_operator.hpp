@@ -232,35 +232,24 @@ class BasicLinearOperator {
   /// y = A x into caller-owned y (range layout or a view-compatible one): no allocation
   /// beyond the operator's workspaces on the first call.
   void apply(const Domain& x, Range& y) const {
-    const log_view::ScopedEvent event(log_view::EventKind::apply, name());
-    LayoutAdapter<Domain> input(x, domain(), name(), ".apply", "x", deferred<Domain>);
-    LayoutAdapter<Range> output(y, range(), name(), ".apply", "y", deferred<Range>);
-    input.agree(&output);
-    run([&](const Implementation& op) { op.forward(input.get_const(), output.get()); });
+    forward_call(".apply", x, y, [&](const Implementation& op, const Domain& in, Range& out) {
+      op.forward(in, out);
+    });
   }
   /// y = alpha A x + beta y (y is not read when beta == 0).
   void apply_add(value_type alpha, const Domain& x, value_type beta, Range& y) const {
-    const log_view::ScopedEvent event(log_view::EventKind::apply, name());
-    LayoutAdapter<Domain> input(x, domain(), name(), ".apply_add", "x", deferred<Domain>);
-    LayoutAdapter<Range> output(y, range(), name(), ".apply_add", "y", deferred<Range>);
-    input.agree(&output);
-    run([&](const Implementation& op) {
-      op.forward_add(alpha, input.get_const(), beta, output.get());
+    forward_call(".apply_add", x, y, [&](const Implementation& op, const Domain& in, Range& out) {
+      op.forward_add(alpha, in, beta, out);
     });
   }
   /// y = A x and, where the operator has a fused kernel, this rank's partial sums of x^H y
   /// added into `sink` in the same pass: returns whether it did (LinearOperatorBase::forward_vdot).
   /// On false only y = A x was computed and the sink was not touched.
   bool apply_vdot(const Domain& x, Range& y, VdotSink& sink) const {
-    const log_view::ScopedEvent event(log_view::EventKind::apply, name());
-    LayoutAdapter<Domain> input(x, domain(), name(), ".apply_vdot", "x", deferred<Domain>);
-    LayoutAdapter<Range> output(y, range(), name(), ".apply_vdot", "y", deferred<Range>);
-    input.agree(&output);
-    bool fused = false;
-    run([&](const Implementation& op) {
-      fused = op.forward_vdot(input.get_const(), output.get(), sink);
-    });
-    return fused;
+    return forward_call(".apply_vdot", x, y,
+                        [&](const Implementation& op, const Domain& in, Range& out) {
+                          return op.forward_vdot(in, out, sink);
+                        });
   }
   /// x = A^H y in a new vector of the domain layout.
   Domain apply_adjoint(const Range& y) const {
@@ -271,21 +260,16 @@ class BasicLinearOperator {
   /// x = A^H y into caller-owned x (domain layout or a view-compatible one): no allocation beyond
   /// the operator's workspaces on the first call.
   void apply_adjoint(const Range& y, Domain& x) const {
-    const log_view::ScopedEvent event(log_view::EventKind::adjoint, name());
-    LayoutAdapter<Range> input(y, range(), name(), ".apply_adjoint", "y", deferred<Range>);
-    LayoutAdapter<Domain> output(x, domain(), name(), ".apply_adjoint", "x", deferred<Domain>);
-    input.agree(&output);
-    run([&](const Implementation& op) { op.adjoint(input.get_const(), output.get()); });
+    adjoint_call(
+        ".apply_adjoint", y, x,
+        [&](const Implementation& op, const Range& in, Domain& out) { op.adjoint(in, out); });
   }
   /// x = alpha A^H y + beta x (x is not read when beta == 0).
   void apply_adjoint_add(value_type alpha, const Range& y, value_type beta, Domain& x) const {
-    const log_view::ScopedEvent event(log_view::EventKind::adjoint, name());
-    LayoutAdapter<Range> input(y, range(), name(), ".apply_adjoint_add", "y", deferred<Range>);
-    LayoutAdapter<Domain> output(x, domain(), name(), ".apply_adjoint_add", "x", deferred<Domain>);
-    input.agree(&output);
-    run([&](const Implementation& op) {
-      op.adjoint_add(alpha, input.get_const(), beta, output.get());
-    });
+    adjoint_call(".apply_adjoint_add", y, x,
+                 [&](const Implementation& op, const Range& in, Domain& out) {
+                   op.adjoint_add(alpha, in, beta, out);
+                 });
   }
   /// A x, as a shorthand for apply.
   Range operator*(const Domain& x) const { return apply(x); }
@@ -335,6 +319,37 @@ class BasicLinearOperator {
  private:
   template <class V>
   static constexpr auto deferred = LayoutAdapter<V>::Agreement::deferred;
+
+  // Every apply: `body(operator object, input, output)` on `in` and `out` seen with the layouts
+  // `in_layout` and `out_layout` (views where their data fit), agreed on together, in the event
+  // log's scope of `kind` and through run(); `entry` names the apply, `in_name` and `out_name`
+  // its vectors, in messages.
+  template <class In, class Out, class Call>
+  decltype(auto) call(log_view::EventKind kind, const char* entry, const In& in,
+                      const vector_layout_t<In>& in_layout, const char* in_name, Out& out,
+                      const vector_layout_t<Out>& out_layout, const char* out_name,
+                      Call&& body) const {
+    const log_view::ScopedEvent event(kind, name());
+    LayoutAdapter<In> input(in, in_layout, name(), entry, in_name, deferred<In>);
+    LayoutAdapter<Out> output(out, out_layout, name(), entry, out_name, deferred<Out>);
+    input.agree(&output);
+    using Result = decltype(body(get(), input.get_const(), output.get()));
+    if constexpr (std::is_void_v<Result>) {
+      run([&](const Implementation& op) { body(op, input.get_const(), output.get()); });
+    } else {
+      Result result{};
+      run([&](const Implementation& op) { result = body(op, input.get_const(), output.get()); });
+      return result;
+    }
+  }
+  template <class Call>
+  decltype(auto) forward_call(const char* entry, const Domain& x, Range& y, Call&& body) const {
+    return call(log_view::EventKind::apply, entry, x, domain(), "x", y, range(), "y", body);
+  }
+  template <class Call>
+  decltype(auto) adjoint_call(const char* entry, const Range& y, Domain& x, Call&& body) const {
+    return call(log_view::EventKind::adjoint, entry, y, range(), "y", x, domain(), "x", body);
+  }
 
   const Implementation& get() const {
     if (!implementation_) throw InvalidArgument("LinearOperator: use of an empty operator");

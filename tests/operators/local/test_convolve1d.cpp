@@ -10,8 +10,8 @@
 #include <cmath>
 #include <complex>
 
-#include "../../../operators/local/convolve1d_kernels.hpp"
-#include "distlops/operators/local/convolve1d.hpp"
+#include "../../../operators/signal/convolve1d_kernels.hpp"
+#include "distlops/operators/signal/convolve1d.hpp"
 #include "local_operator_checks.hpp"
 #include "spaces.hpp"
 

@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "distlops/core/blas_threads.hpp"
-#include "distlops/operators/local/matrix_mult.hpp"
+#include "distlops/operators/dense/matrix_mult.hpp"
 #include "local_operator_checks.hpp"
 #include "spaces.hpp"
 

@@ -2,7 +2,20 @@
 // Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file matrix_mult.hpp
-/// Distributed dense matrix products Y = A X (PyLops-MPI's MPIMatrixMult): A is N x K, the
+/// `MatrixMult`: dense matrix products, on one rank's data (`local::MatrixMult`, PyLops'
+/// MatrixMult) or distributed over a square grid of ranks (PyLops-MPI's MPIMatrixMult).
+///
+/// `local::MatrixMult`: a dense matrix A (rows x cols), PyLops' `MatrixMult(A, otherdims)`.
+/// Without `otherdims` the domain has shape (cols) and the range (rows): y = A x. With
+/// `otherdims` = (d1, ..., dk) the model is an array of shape (cols, d1, ..., dk) seen as a
+/// (cols, d1 * ... * dk) C-order matrix X, and y = A X has shape (rows, d1, ..., dk): A acts
+/// on the first axis, on every column of the other axes at once. The adjoint is A^H. The
+/// matrix is stored row-major and products are OpenBLAS' GEMV (no otherdims) or GEMM on the
+/// caller's memory (cuBLAS on Cuda); forward_add and adjoint_add accumulate y = alpha A x + beta y
+/// without temporaries. Errors: ShapeMismatch when the values do not fill rows x cols;
+/// InvalidArgument for negative sizes or otherdims.
+///
+/// The distributed `MatrixMult`: products Y = A X where A is N x K, the
 /// model X is K x M and the data Y are N x M, all three cut into blocks over a square grid of
 /// P = p x p ranks; rank r sits at grid row g = r / p and column c = r % p. Blocks have
 /// ceil(n / p) rows or columns, the last ones fewer (or none). The local products are OpenBLAS
@@ -30,12 +43,29 @@
 ///
 /// Other rank counts than perfect squares raise InvalidArgument on every rank.
 
+#include <span>
+
 #include "distlops/config.hpp"
 #include "distlops/core/eigen.hpp"
 #include "distlops/core/instantiate.hpp"
 #include "distlops/operators/linear_operator.hpp"
+#include "distlops/operators/local/accumulating_operator.hpp"
 
 namespace distlops {
+
+namespace local {
+
+/// A x for a matrix given row-major by `values` (rows * cols elements).
+template <Scalar T, MemorySpace Space = Host>
+LocalOperator<T, Space> MatrixMult(Index rows, Index cols, std::span<const T> values,
+                                   const Shape& otherdims = {});
+
+/// A x for an Eigen matrix (any storage order; it is copied).
+template <Scalar T, MemorySpace Space = Host>
+LocalOperator<T, Space> MatrixMult(const Eigen::Ref<const EigenRowMajorMatrix<T>>& matrix,
+                                   const Shape& otherdims = {});
+
+}  // namespace local
 
 /// How the distributed MatrixMult lays A, X and Y over the square grid (see above).
 enum class MatrixMultKind {
@@ -91,11 +121,14 @@ LinearOperator<T, Space> MatrixMult(const EigenRowMajorMatrix<T>& local_a, Index
                                     const Communicator& comm = Communicator::world());
 
 /// \cond
-#define DISTLOPS_EXTERN_DENSE_MATRIX_MULT(T, S)                                               \
-  extern template LinearOperator<T, S> MatrixMult<T, S>(const EigenRowMajorMatrix<T>&, Index, \
+#define DISTLOPS_DETAIL_MATRIX_MULT(PREFIX, T, S)                                               \
+  PREFIX template LocalOperator<T, S> local::MatrixMult<T, S>(Index, Index, std::span<const T>, \
+                                                              const Shape&);                    \
+  PREFIX template LocalOperator<T, S> local::MatrixMult<T, S>(                                  \
+      const Eigen::Ref<const EigenRowMajorMatrix<T>>&, const Shape&);                           \
+  PREFIX template LinearOperator<T, S> MatrixMult<T, S>(const EigenRowMajorMatrix<T>&, Index,   \
                                                         MatrixMultKind, const Communicator&);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_EXTERN_DENSE_MATRIX_MULT)
-#undef DISTLOPS_EXTERN_DENSE_MATRIX_MULT
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_MATRIX_MULT, extern)
 /// \endcond
 
 }  // namespace distlops

@@ -27,10 +27,9 @@ template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> Diagonal(std::span<const T> diag, const Shape& dims = {}, int axis = -1);
 
 /// \cond
-#define DISTLOPS_EXTERN_DIAGONAL(T, S) \
-  extern template LocalOperator<T, S> Diagonal<T, S>(std::span<const T>, const Shape&, int);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_EXTERN_DIAGONAL)
-#undef DISTLOPS_EXTERN_DIAGONAL
+#define DISTLOPS_DETAIL_DIAGONAL(PREFIX, T, S) \
+  PREFIX template LocalOperator<T, S> Diagonal<T, S>(std::span<const T>, const Shape&, int);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_DIAGONAL, extern)
 /// \endcond
 
 }  // namespace distlops::local

@@ -28,10 +28,9 @@ LocalOperator<T, Space> Identity(const Shape& shape) {
 }
 
 /// \cond
-#define DISTLOPS_DETAIL_EXTERN_IDENTITY(T, S) \
-  extern template LocalOperator<T, S> Identity<T, S>(const Shape&, const Shape&);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_IDENTITY)
-#undef DISTLOPS_DETAIL_EXTERN_IDENTITY
+#define DISTLOPS_DETAIL_IDENTITY(PREFIX, T, S) \
+  PREFIX template LocalOperator<T, S> Identity<T, S>(const Shape&, const Shape&);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_IDENTITY, extern)
 /// \endcond
 
 }  // namespace distlops::local

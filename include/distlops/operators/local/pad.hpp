@@ -30,10 +30,9 @@ template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> Pad(const Shape& dims, const std::vector<PadWidth>& pad);
 
 /// \cond
-#define DISTLOPS_DETAIL_EXTERN_PAD(T, S) \
-  extern template LocalOperator<T, S> Pad<T, S>(const Shape&, const std::vector<PadWidth>&);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_PAD)
-#undef DISTLOPS_DETAIL_EXTERN_PAD
+#define DISTLOPS_DETAIL_PAD(PREFIX, T, S) \
+  PREFIX template LocalOperator<T, S> Pad<T, S>(const Shape&, const std::vector<PadWidth>&);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_PAD, extern)
 /// \endcond
 
 }  // namespace distlops::local

@@ -31,10 +31,9 @@ template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> Restriction(const Shape& dims, std::span<const Index> iava, int axis = -1);
 
 /// \cond
-#define DISTLOPS_DETAIL_EXTERN_RESTRICTION(T, S) \
-  extern template LocalOperator<T, S> Restriction<T, S>(const Shape&, std::span<const Index>, int);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_RESTRICTION)
-#undef DISTLOPS_DETAIL_EXTERN_RESTRICTION
+#define DISTLOPS_DETAIL_RESTRICTION(PREFIX, T, S) \
+  PREFIX template LocalOperator<T, S> Restriction<T, S>(const Shape&, std::span<const Index>, int);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_RESTRICTION, extern)
 /// \endcond
 
 }  // namespace distlops::local

@@ -17,10 +17,9 @@ template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> Scaling(const Shape& shape, T scale);
 
 /// \cond
-#define DISTLOPS_DETAIL_EXTERN_SCALING(T, S) \
-  extern template LocalOperator<T, S> Scaling<T, S>(const Shape&, T);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_SCALING)
-#undef DISTLOPS_DETAIL_EXTERN_SCALING
+#define DISTLOPS_DETAIL_SCALING(PREFIX, T, S) \
+  PREFIX template LocalOperator<T, S> Scaling<T, S>(const Shape&, T);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_SCALING, extern)
 /// \endcond
 
 }  // namespace distlops::local

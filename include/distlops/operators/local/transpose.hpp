@@ -26,10 +26,9 @@ template <Scalar T, MemorySpace Space = Host>
 LocalOperator<T, Space> Transpose(const Shape& dims, const std::vector<int>& axes);
 
 /// \cond
-#define DISTLOPS_DETAIL_EXTERN_TRANSPOSE(T, S) \
-  extern template LocalOperator<T, S> Transpose<T, S>(const Shape&, const std::vector<int>&);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_TRANSPOSE)
-#undef DISTLOPS_DETAIL_EXTERN_TRANSPOSE
+#define DISTLOPS_DETAIL_TRANSPOSE(PREFIX, T, S) \
+  PREFIX template LocalOperator<T, S> Transpose<T, S>(const Shape&, const std::vector<int>&);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_TRANSPOSE, extern)
 /// \endcond
 
 }  // namespace distlops::local

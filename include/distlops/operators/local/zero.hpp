@@ -21,10 +21,9 @@ LocalOperator<T, Space> Zero(const Shape& shape) {
 }
 
 /// \cond
-#define DISTLOPS_DETAIL_EXTERN_ZERO(T, S) \
-  extern template LocalOperator<T, S> Zero<T, S>(const Shape&, const Shape&);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_ZERO)
-#undef DISTLOPS_DETAIL_EXTERN_ZERO
+#define DISTLOPS_DETAIL_ZERO(PREFIX, T, S) \
+  PREFIX template LocalOperator<T, S> Zero<T, S>(const Shape&, const Shape&);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_ZERO, extern)
 /// \endcond
 
 }  // namespace distlops::local

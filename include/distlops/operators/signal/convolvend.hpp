@@ -2,19 +2,37 @@
 // Copyright (c) 2026 The distlops authors
 #pragma once
 /// \file convolvend.hpp
-/// Distributed `ConvolveND` and `Convolve2D`: the convolution of local/convolvend.hpp (PyLops'
-/// ConvolveND and Convolve2D, direct method) applied to a DistributedArray of any layout,
-///     y[p] = sum_k h[k] x[p + o - k],   adjoint x[q] = sum_k conj(h[k]) y[q - o + k],
-/// with domain and range the layout given.
+/// `ConvolveND` and `Convolve2D`: convolution of an N-d array (C order) with a compact N-d
+/// filter along some of its axes, PyLops' `ConvolveND(dims, h, offset, axes)` and
+/// `Convolve2D(dims, h, offset, axes)` with method "direct", on one rank's array
+/// (`local::ConvolveND`, `local::Convolve2D`) or on a DistributedArray of any layout. Filter
+/// axis i acts along array axis axes[i]; with o the offsets (the filter's centre, one per filter
+/// axis), the forward is
+///     y[p] = sum_k h[k] x[p + o - k]      (on the convolved axes; p unchanged elsewhere),
+/// with x zero outside the array, and the data have the model's shape (NumPy's mode "same").
+/// The adjoint is the correlation with conj(h):
+///     x[q] = sum_k conj(h[k]) y[q - o + k].
 ///
-/// When the array is split along a convolved axis a, each rank first fetches the planes of its
-/// neighbours the filter reaches (GhostExchange, from any rank, so blocks may be small or
-/// empty): h[a] - 1 - o[a] planes before its block and o[a] after it for the forward, the
-/// reverse for the adjoint. Both directions only gather, so the adjoint is exact without
+/// Direct method: prod(filter shape) operations per output point. On the host each tap adds a
+/// shifted input row to the output row, which stays in cache (vectorised along the last axis);
+/// on the device one thread computes one output point.
+///
+/// Distributed: when the array is split along a convolved axis a, each rank first fetches the
+/// planes of its neighbours the filter reaches (GhostExchange, from any rank, so blocks may be
+/// small or empty): h[a] - 1 - o[a] planes before its block and o[a] after it for the forward,
+/// the reverse for the adjoint. Both directions only gather, so the adjoint is exact without
 /// sending sums back. The block and its ghost planes are joined into one extended block (a copy
 /// of the block per apply) and convolved by the kernel. Along axes that are not split, and on
-/// replicated layouts, nothing moves. Errors as the local operator's (on every rank alike: they
-/// depend on arguments every rank holds), and InvalidArgument for an UNSAFE_BROADCAST layout.
+/// replicated layouts, nothing moves.
+///
+/// Differences from PyLops: `axes` need not increase (PyLops reshapes h to the array's axes,
+/// which transposes nothing, so a decreasing `axes` there mixes the filter's axes); every offset
+/// must lie in [0, filter extent) (PyLops accepts others and pads h); only the direct method
+/// (PyLops' default is "fft"; both give the same result). Errors: InvalidArgument for a filter
+/// of the wrong size or with an empty axis, offsets or axes of the wrong number, an offset out
+/// of range, an axis out of range or repeated, more than 8 axes, or a bad shape; the
+/// distributed operator raises them on every rank alike (they depend on arguments every rank
+/// holds), and InvalidArgument for an UNSAFE_BROADCAST layout.
 
 #include <array>
 #include <optional>
@@ -28,6 +46,24 @@
 #include "distlops/operators/linear_operator.hpp"
 
 namespace distlops {
+
+namespace local {
+
+/// Convolution of arrays of shape `dims` with the filter `filter` of shape `filter_shape` (C
+/// order) along `axes` (one per filter axis, negative counting from the end; empty: the last
+/// filter_shape.size() axes), centred at `offset` (one per filter axis; empty: zeros).
+template <Scalar T, MemorySpace Space = Host>
+LocalOperator<T, Space> ConvolveND(const Shape& dims, std::span<const T> filter,
+                                   const Shape& filter_shape, const std::vector<Index>& offset = {},
+                                   const std::vector<int>& axes = {});
+
+/// ConvolveND with a 2-d filter (PyLops' Convolve2D: default axes (-2, -1), offset (0, 0)).
+template <Scalar T, MemorySpace Space = Host>
+LocalOperator<T, Space> Convolve2D(const Shape& dims, std::span<const T> filter,
+                                   const Shape& filter_shape, std::array<Index, 2> offset = {0, 0},
+                                   std::array<int, 2> axes = {-2, -1});
+
+}  // namespace local
 
 /// The operator object of the distributed ConvolveND and Convolve2D: domain and range are the
 /// given layout; ghost planes come from the neighbours when the split axis is convolved.
@@ -79,28 +115,28 @@ template <Scalar T, MemorySpace Space = Host>
 LinearOperator<T, Space> ConvolveND(const Layout& layout, std::span<const T> filter,
                                     const Shape& filter_shape,
                                     const std::vector<Index>& offset = {},
-                                    const std::vector<int>& axes = {}) {
-  return LinearOperator<T, Space>::template make<ConvolveNDOperator<T, Space>>(
-      layout, filter, filter_shape, offset, axes, "ConvolveND");
-}
+                                    const std::vector<int>& axes = {});
 
 /// Convolve2D over the arrays of `layout` (arguments as local::Convolve2D). Collective.
 template <Scalar T, MemorySpace Space = Host>
 LinearOperator<T, Space> Convolve2D(const Layout& layout, std::span<const T> filter,
                                     const Shape& filter_shape, std::array<Index, 2> offset = {0, 0},
-                                    std::array<int, 2> axes = {-2, -1}) {
-  // The shape is each rank's input: the verdict is agreed before the operator's collectives.
-  collective_check(layout.communicator(), [&] {
-    if (filter_shape.size() != 2) {
-      throw InvalidArgument("Convolve2D: the filter must be 2-d, got shape " +
-                            to_string(filter_shape));
-    }
-  });
-  return LinearOperator<T, Space>::template make<ConvolveNDOperator<T, Space>>(
-      layout, filter, filter_shape, std::vector<Index>(offset.begin(), offset.end()),
-      std::vector<int>(axes.begin(), axes.end()), "Convolve2D");
-}
+                                    std::array<int, 2> axes = {-2, -1});
 
+/// \cond
+#define DISTLOPS_DETAIL_CONVOLVEND(PREFIX, T, S)                                                 \
+  PREFIX template LocalOperator<T, S> local::ConvolveND<T, S>(                                   \
+      const Shape&, std::span<const T>, const Shape&, const std::vector<Index>&,                 \
+      const std::vector<int>&);                                                                  \
+  PREFIX template LocalOperator<T, S> local::Convolve2D<T, S>(                                   \
+      const Shape&, std::span<const T>, const Shape&, std::array<Index, 2>, std::array<int, 2>); \
+  PREFIX template LinearOperator<T, S> ConvolveND<T, S>(const Layout&, std::span<const T>,       \
+                                                        const Shape&, const std::vector<Index>&, \
+                                                        const std::vector<int>&);                \
+  PREFIX template LinearOperator<T, S> Convolve2D<T, S>(                                         \
+      const Layout&, std::span<const T>, const Shape&, std::array<Index, 2>, std::array<int, 2>);
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_CONVOLVEND, extern)
 DISTLOPS_EXTERN_TEMPLATE_CLASS(ConvolveNDOperator)
+/// \endcond
 
 }  // namespace distlops

@@ -58,14 +58,12 @@ LinearOperator<T, Space> Fredholm1(const LocalArray<T, Host>& local_g, Index nz 
                                    const Communicator& comm = Communicator::world());
 
 /// \cond
-#define DISTLOPS_DECLARE_FREDHOLM1(T, S)                                                        \
-  namespace local {                                                                             \
-  extern template LocalOperator<T, S> Fredholm1<T, S>(const LocalArray<T, Host>&, Index, bool); \
-  }                                                                                             \
-  extern template LinearOperator<T, S> Fredholm1<T, S>(                                         \
+#define DISTLOPS_DETAIL_FREDHOLM1(PREFIX, T, S)                                                 \
+  PREFIX template LocalOperator<T, S> local::Fredholm1<T, S>(const LocalArray<T, Host>&, Index, \
+                                                             bool);                             \
+  PREFIX template LinearOperator<T, S> Fredholm1<T, S>(                                         \
       const LocalArray<T, Host>&, Index, const Fredholm1Options&, const Communicator&);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DECLARE_FREDHOLM1)
-#undef DISTLOPS_DECLARE_FREDHOLM1
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_FREDHOLM1, extern)
 /// \endcond
 
 }  // namespace distlops

@@ -57,13 +57,12 @@ LinearOperator<T, Space> PoststackLinearModelling(std::span<const T> wavelet, co
                                                   const PoststackOptions& options = {});
 
 /// \cond
-#define DISTLOPS_DETAIL_EXTERN_POSTSTACK(T, S)                               \
-  extern template LocalOperator<T, S> local::PoststackLinearModelling<T, S>( \
+#define DISTLOPS_DETAIL_POSTSTACK(PREFIX, T, S)                              \
+  PREFIX template LocalOperator<T, S> local::PoststackLinearModelling<T, S>( \
       std::span<const T>, Index, const Shape&, const PoststackOptions&);     \
-  extern template LinearOperator<T, S> PoststackLinearModelling<T, S>(       \
+  PREFIX template LinearOperator<T, S> PoststackLinearModelling<T, S>(       \
       std::span<const T>, const Layout&, const PoststackOptions&);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_POSTSTACK)
-#undef DISTLOPS_DETAIL_EXTERN_POSTSTACK
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_POSTSTACK, extern)
 /// \endcond
 
 }  // namespace distlops

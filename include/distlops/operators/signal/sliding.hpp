@@ -133,18 +133,17 @@ LinearOperator<T, Space> Patch2D(const LocalOperator<T, Space>& op, const Commun
                                  const std::vector<Index>& windows_per_rank = {});
 
 /// \cond
-#define DISTLOPS_DETAIL_EXTERN_SLIDING(T, S)                                                     \
-  extern template LinearOperator<T, S> Sliding1D<T, S>(const LocalOperator<T, S>&,               \
+#define DISTLOPS_DETAIL_SLIDING(PREFIX, T, S)                                                    \
+  PREFIX template LinearOperator<T, S> Sliding1D<T, S>(const LocalOperator<T, S>&,               \
                                                        const Communicator&, Index, Index, Index, \
                                                        Index, Taper, const std::vector<Index>&); \
-  extern template LinearOperator<T, S> Sliding2D<T, S>(                                          \
+  PREFIX template LinearOperator<T, S> Sliding2D<T, S>(                                          \
       const LocalOperator<T, S>&, const Communicator&, const Shape&, const Shape&, Index, Index, \
       Taper, const std::vector<Index>&);                                                         \
-  extern template LinearOperator<T, S> Patch2D<T, S>(                                            \
+  PREFIX template LinearOperator<T, S> Patch2D<T, S>(                                            \
       const LocalOperator<T, S>&, const Communicator&, const Shape&, const Shape&, const Shape&, \
       const Shape&, const Shape&, Taper, const std::vector<Index>&);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_DETAIL_EXTERN_SLIDING)
-#undef DISTLOPS_DETAIL_EXTERN_SLIDING
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_SLIDING, extern)
 /// \endcond
 DISTLOPS_EXTERN_TEMPLATE_CLASS(WindowedOperator)
 

@@ -15,6 +15,7 @@
 /// accumulate in the output).
 
 #include <initializer_list>
+#include <type_traits>
 #include <vector>
 
 #include <string>
@@ -51,49 +52,42 @@ class StackedBlockDiagOperator final
       : StackedBlockDiagOperator(std::vector<StackBlock<T, Space>>(ops.begin(), ops.end())) {}
   /// y_i = A_i x_i for every block.
   void forward(const Stacked& x, Stacked& y) const override {
-    for (std::size_t i = 0; i < blocks_.size(); ++i) {
-      blocks_[i].visit([&](const auto& op) {
-        using Op = std::decay_t<decltype(op)>;
-        op.implementation().forward(item<typename Op::domain_type>(x, i),
-                                    item<typename Op::range_type>(y, i));
-      });
-    }
+    each_block<false>(x, y, [](const auto& a, const auto& in, auto& out) { a.forward(in, out); });
   }
   /// x_i = A_i^H y_i for every block.
   void adjoint(const Stacked& y, Stacked& x) const override {
-    for (std::size_t i = 0; i < blocks_.size(); ++i) {
-      blocks_[i].visit([&](const auto& op) {
-        using Op = std::decay_t<decltype(op)>;
-        op.implementation().adjoint(item<typename Op::range_type>(y, i),
-                                    item<typename Op::domain_type>(x, i));
-      });
-    }
+    each_block<true>(y, x, [](const auto& a, const auto& in, auto& out) { a.adjoint(in, out); });
   }
   /// y_i = alpha A_i x_i + beta y_i for every block.
   void forward_add(T alpha, const Stacked& x, T beta, Stacked& y) const override {
-    for (std::size_t i = 0; i < blocks_.size(); ++i) {
-      blocks_[i].visit([&](const auto& op) {
-        using Op = std::decay_t<decltype(op)>;
-        op.implementation().forward_add(alpha, item<typename Op::domain_type>(x, i), beta,
-                                        item<typename Op::range_type>(y, i));
-      });
-    }
+    each_block<false>(x, y, [&](const auto& a, const auto& in, auto& out) {
+      a.forward_add(alpha, in, beta, out);
+    });
   }
   /// x_i = alpha A_i^H y_i + beta x_i for every block.
   void adjoint_add(T alpha, const Stacked& y, T beta, Stacked& x) const override {
-    for (std::size_t i = 0; i < blocks_.size(); ++i) {
-      blocks_[i].visit([&](const auto& op) {
-        using Op = std::decay_t<decltype(op)>;
-        op.implementation().adjoint_add(alpha, item<typename Op::range_type>(y, i), beta,
-                                        item<typename Op::domain_type>(x, i));
-      });
-    }
+    each_block<true>(y, x, [&](const auto& a, const auto& in, auto& out) {
+      a.adjoint_add(alpha, in, beta, out);
+    });
   }
 
  private:
   template <class V, class S>
   static decltype(auto) item(S& stack, std::size_t i) {
     return detail::stack_item<V>(stack, i);
+  }
+  // body(A_i's implementation, item i of `in`, item i of `out`) for every block, the items seen
+  // as A_i's domain and range (its range and domain for the adjoint).
+  template <bool Adjoint, class Body>
+  void each_block(const Stacked& in, Stacked& out, Body&& body) const {
+    for (std::size_t i = 0; i < blocks_.size(); ++i) {
+      blocks_[i].visit([&](const auto& op) {
+        using Op = std::decay_t<decltype(op)>;
+        using In = std::conditional_t<Adjoint, typename Op::range_type, typename Op::domain_type>;
+        using Out = std::conditional_t<Adjoint, typename Op::domain_type, typename Op::range_type>;
+        body(op.implementation(), item<In>(in, i), item<Out>(out, i));
+      });
+    }
   }
   static StackedLayout layouts(const std::vector<StackBlock<T, Space>>& blocks, bool domain) {
     if (blocks.empty()) throw InvalidArgument("StackedBlockDiag: no operators");

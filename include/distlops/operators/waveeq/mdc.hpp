@@ -68,13 +68,12 @@ LinearOperator<R, Space> MDC(const LocalArray<std::complex<R>, Host>& local_g, I
                              const Communicator& comm = Communicator::world());
 
 /// \cond
-#define DISTLOPS_DETAIL_EXTERN_MDC(R, S)                                                          \
-  extern template LinearOperator<R, S> MDC<R, S>(const LocalArray<std::complex<R>, Host>&, Index, \
+#define DISTLOPS_DETAIL_MDC(PREFIX, R, S)                                                         \
+  PREFIX template LinearOperator<R, S> MDC<R, S>(const LocalArray<std::complex<R>, Host>&, Index, \
                                                  Index, const MDCOptions&, const Communicator&);
-#define DISTLOPS_DETAIL_EXTERN_MDCS(S) \
-  DISTLOPS_DETAIL_EXTERN_MDC(float, S) DISTLOPS_DETAIL_EXTERN_MDC(double, S)
-DISTLOPS_FOR_EACH_SPACE(DISTLOPS_DETAIL_EXTERN_MDCS)
-#undef DISTLOPS_DETAIL_EXTERN_MDCS
+#define DISTLOPS_DETAIL_EXTERN_MDC(S) \
+  DISTLOPS_DETAIL_MDC(extern, float, S) DISTLOPS_DETAIL_MDC(extern, double, S)
+DISTLOPS_FOR_EACH_SPACE(DISTLOPS_DETAIL_EXTERN_MDC)
 #undef DISTLOPS_DETAIL_EXTERN_MDC
 /// \endcond
 

@@ -1,30 +1,27 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
 // Convolve1D by the direct method (convolve1d_kernels.hpp).
-#include "distlops/operators/local/convolve1d.hpp"
+#include "distlops/operators/signal/convolve1d.hpp"
 
 #include <algorithm>
 
+#include "../support.hpp"
+#include "../two_way_operator.hpp"
 #include "convolve1d_kernels.hpp"
 #include "distlops/core/instantiate.hpp"
-#include "support.hpp"
 
 namespace distlops::local {
 
 namespace {
 
+// The direction: whether the adjoint (the correlation with conj(h)).
 template <Scalar T, MemorySpace Space>
-class Convolve1DOperator final : public AccumulatingOperator<T, Space> {
+class Convolve1DOperator final : public detail::TwoWayOperator<T, Space, bool> {
  public:
-  using Vector = typename AccumulatingOperator<T, Space>::Vector;
-
   Convolve1DOperator(const Shape& dims, std::span<const T> filter, Index offset, int axis);
 
-  void forward_add(T alpha, const Vector& x, T beta, Vector& y) const override;
-  void adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const override;
-
  private:
-  void apply(bool adjoint, T alpha, const T* in, T beta, T* out) const;
+  void apply(const bool& adjoint, T alpha, const T* in, T beta, T* out) const override;
 
   Buffer<T, Space> filters_;  // h then conj(h) (for the adjoint), in the space
   Index taps_ = 0;
@@ -40,7 +37,7 @@ class Convolve1DOperator final : public AccumulatingOperator<T, Space> {
 template <Scalar T, MemorySpace Space>
 Convolve1DOperator<T, Space>::Convolve1DOperator(const Shape& dims, std::span<const T> filter,
                                                  Index offset, int axis)
-    : AccumulatingOperator<T, Space>(
+    : detail::TwoWayOperator<T, Space, bool>(
           dims,
           detail::with_axis_extent(dims, axis,
                                    [&](Index n) { return std::max(n, Index(filter.size())); }),
@@ -72,22 +69,14 @@ Convolve1DOperator<T, Space>::Convolve1DOperator(const Shape& dims, std::span<co
   for (const T& value : filter)
     both.push_back(conjugate(value));
   filters_ = detail::copy_to_space<T, Space>(both);
-}
-
-template <Scalar T, MemorySpace Space>
-void Convolve1DOperator<T, Space>::forward_add(T alpha, const Vector& x, T beta, Vector& y) const {
-  apply(false, alpha, x.data(), beta, y.data());
-}
-
-template <Scalar T, MemorySpace Space>
-void Convolve1DOperator<T, Space>::adjoint_add(T alpha, const Vector& y, T beta, Vector& x) const {
-  apply(true, alpha, y.data(), beta, x.data());
+  this->adjoint_ = true;
 }
 
 // Both directions read input row r + shift(k) into output row r with the weight of tap k:
 // forward shift(k) = offset - k with h[k], adjoint shift(k) = k - offset with conj(h[k]).
 template <Scalar T, MemorySpace Space>
-void Convolve1DOperator<T, Space>::apply(bool adjoint, T alpha, const T* in, T beta, T* out) const {
+void Convolve1DOperator<T, Space>::apply(const bool& adjoint, T alpha, const T* in, T beta,
+                                         T* out) const {
   const Index out_rows = adjoint ? length_ : output_length_;
   const Index in_rows = adjoint ? output_length_ : length_;
   kernels::convolve1d(Space{}, adjoint, outer_, in_rows, out_rows, inner_, taps_, offset_,
@@ -101,9 +90,6 @@ LocalOperator<T, Space> Convolve1D(const Shape& dims, std::span<const T> filter,
                                                                               axis);
 }
 
-#define DISTLOPS_INSTANTIATE_CONVOLVE1D(T, S) \
-  template LocalOperator<T, S> Convolve1D<T, S>(const Shape&, std::span<const T>, Index, int);
-DISTLOPS_FOR_EACH_SCALAR_AND_SPACE(DISTLOPS_INSTANTIATE_CONVOLVE1D)
-#undef DISTLOPS_INSTANTIATE_CONVOLVE1D
+DISTLOPS_FOR_EACH_SCALAR_AND_SPACE_ARG(DISTLOPS_DETAIL_CONVOLVE1D, )
 
 }  // namespace distlops::local

@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The distlops authors
 #include "support.hpp"
 
-namespace distlops::local::detail {
+namespace distlops::detail {
 
 void check_shape(const std::string& op, const char* what, const Shape& shape) {
   if (shape.empty()) {
@@ -79,4 +79,4 @@ void MultiIndex::next() {
   valid_ = false;
 }
 
-}  // namespace distlops::local::detail
+}  // namespace distlops::detail

@@ -4,6 +4,7 @@
 // The kernel of local::Convolve1D, one definition per memory space (operators/host/ and
 // operators/cuda/convolve1d_kernels.*). Pointers are memory of the space.
 #include "distlops/core/detail/instruction_set.hpp"
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
 
@@ -43,5 +44,10 @@ template <Scalar T>
 void convolve1d_rows(Host, InstructionSet level, bool adjoint, Index outer, Index in_rows,
                      Index out_rows, Index taps, Index offset, const T* w, T alpha, const T* in,
                      T beta, T* out);
+
+// The instantiations of both definitions of convolve1d (instantiate.hpp).
+#define DISTLOPS_DETAIL_CONVOLVE1D_KERNELS(PREFIX, T, S)                                          \
+  PREFIX template void convolve1d<T>(S, bool, Index, Index, Index, Index, Index, Index, const T*, \
+                                     T, const T*, T, T*);
 
 }  // namespace distlops::kernels

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
 #pragma once
-// Helpers of the local operators' implementations (not part of the installed API): argument
+// Helpers that the operators of every group share (not part of the installed API): argument
 // checks with uniform messages, C-order index arithmetic, host data moved into a memory space,
 // and the "y = alpha v + beta y" accumulation on segments, expressed through the per-space
 // kernels so that only kernels change with the memory space.
@@ -14,7 +14,7 @@
 #include "distlops/core/kernels.hpp"
 #include "distlops/core/types.hpp"
 
-namespace distlops::local::detail {
+namespace distlops::detail {
 
 /// Throws InvalidArgument unless `shape` has at least one axis and no negative extent.
 void check_shape(const std::string& op, const char* what, const Shape& shape);
@@ -90,4 +90,4 @@ void scale_or_zero(Space space, Index n, T beta, T* y) {
 /// The most taps Convolve1D fuses into one pass of kernels::combine over a block.
 inline constexpr int max_combined = 5;
 
-}  // namespace distlops::local::detail
+}  // namespace distlops::detail

@@ -4,6 +4,7 @@
 // The kernel of ConvolveND and Convolve2D (local and distributed), one definition per memory
 // space (operators/host/ and operators/cuda/convolvend_kernels.*). Pointers are memory of the
 // space.
+#include "distlops/core/instantiate.hpp"
 #include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
 
@@ -33,5 +34,9 @@ template <Scalar T>
 void convolvend(Host, const ConvolveGeometry& g, const T* w, T alpha, const T* in, T beta, T* out);
 template <Scalar T>
 void convolvend(Cuda, const ConvolveGeometry& g, const T* w, T alpha, const T* in, T beta, T* out);
+
+// The instantiations of both definitions (instantiate.hpp).
+#define DISTLOPS_DETAIL_CONVOLVEND_KERNELS(PREFIX, T, S) \
+  PREFIX template void convolvend<T>(S, const ConvolveGeometry&, const T*, T, const T*, T, T*);
 
 }  // namespace distlops::kernels

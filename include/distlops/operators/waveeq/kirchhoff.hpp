@@ -92,6 +92,7 @@ struct KirchhoffTables {
 
 /// PyLops' keyword arguments of Kirchhoff, and the distribution of the model.
 struct KirchhoffOptions {
+  /// Where traveltimes come from (analytic or the user's tables).
   KirchhoffTraveltimes traveltimes = KirchhoffTraveltimes::analytic;
   /// The constant velocity (analytic traveltimes; with `dynamic` also the v of the weight when
   /// `velocity_model` is empty).

@@ -31,6 +31,7 @@
 #include "distlops/solvers/cgls.hpp"
 #include "support/command_line.hpp"
 #include "support/outputs.hpp"
+#include "support/space_choice.hpp"
 #include "support/summary_json.hpp"
 #if DISTLOPS_WITH_SEGYIO
 #include "distlops/io/segy.hpp"
@@ -264,16 +265,10 @@ int main(int argc, char** argv) {
   Options o;
   add_options(line, o);
   if (const auto status = line.parse(argc, argv, comm)) return *status;
-  if (o.space == Cuda::name) {
-    const int without = comm.allreduce(cuda_device_count() == 0 ? 1 : 0, ReduceOp::sum);
-    if (!cuda_built() || without > 0) {
-      if (root) {
-        std::fprintf(
-            stderr, "kirchhoff_lsm: --space cuda, but %s\n",
-            cuda_built() ? "a rank sees no CUDA device" : "this build has no CUDA backend");
-      }
-      return exit_status::unavailable;
-    }
+  const std::string unavailable = space_unavailable_reason(o.space, comm);
+  if (!unavailable.empty()) {
+    if (root) std::fprintf(stderr, "kirchhoff_lsm: %s\n", unavailable.c_str());
+    return exit_status::unavailable;
   }
   try {
     prepare_output_directory("--output " + o.output, o.output, comm);

@@ -27,6 +27,8 @@ Case convolve2d_case();
 
 /// The post-stack inversion of the main example (case_poststack.cpp).
 Case poststack_case();
+/// Kirchhoff least-squares migration (case_kirchhoff.cpp).
+Case kirchhoff_lsm_case();
 
 /// TV denoising by the primal-dual algorithm (case_primaldual_tv.cpp).
 Case primaldual_tv_case();

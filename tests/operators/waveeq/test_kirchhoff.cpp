@@ -8,6 +8,7 @@
 // at 1-4 ranks with uneven source counts, ranks without sources, the model replicated or split;
 // tables written to and read from .npy by source rows; bad arguments raised on every rank.
 #include <unistd.h>
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -104,16 +105,15 @@ Shape model_shape(const KirchhoffGeometry& g) {
   return g.dimension() == 3 ? Shape{g.y.n, g.x.n, g.z.n} : Shape{g.x.n, g.z.n};
 }
 
-// This rank's share of `count` sources: ranks r > 0 get r % 2 (even ranks none), rank 0 the rest.
+// This rank's share of `count` sources: odd ranks one each while sources remain (even ranks
+// r > 0 none), rank 0 the rest, so that at many ranks some odd ranks own none too.
 std::pair<Index, Index> uneven_share(const Communicator& comm, Index count) {
-  Index first = count;
-  for (int r = 1; r < comm.size(); ++r)
-    first -= r % 2;
+  const Index odd_ranks = comm.size() / 2;
+  const Index first = count - std::min(count, odd_ranks);
   if (comm.rank() == 0) return {0, first};
-  Index start = first;
-  for (int r = 1; r < comm.rank(); ++r)
-    start += r % 2;
-  return {start, comm.rank() % 2};
+  const Index odd_before = comm.rank() / 2;  // odd ranks in [1, rank)
+  const Index mine = (comm.rank() % 2 == 1 && odd_before < count) ? 1 : 0;
+  return {first + std::min(count, odd_before), mine};
 }
 
 template <class T>

@@ -261,6 +261,18 @@ std::unique_ptr<TypedBoxExchange> typed_plan(const BoxExchange& exchange, std::s
   return plan;
 }
 
+// The boxes of an all-to-all addressed to ranks other than `me`, as the event log counts them:
+// one message per non-empty box, their bytes.
+log_view::Traffic boxes_to_others(const BoxExchange& exchange, int me, std::size_t element_size) {
+  log_view::Traffic traffic;
+  for (std::size_t r = 0; r < exchange.sends.size(); ++r) {
+    if (static_cast<int>(r) == me || exchange.sends[r].count == 0) continue;
+    ++traffic.messages;
+    traffic.bytes += exchange.sends[r].count * static_cast<Index>(element_size);
+  }
+  return traffic;
+}
+
 }  // namespace
 
 void MpiTransport::exchange_boxes(const BoxExchange& exchange, std::size_t element_size,
@@ -281,7 +293,8 @@ void MpiTransport::exchange_boxes(const BoxExchange& exchange, std::size_t eleme
                        void* recv, const int* recv_counts, const MPI_Datatype* recv_types,
                        const int* zeros) {
     if (comm_.size() == 1) return;
-    const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Alltoallw");
+    const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Alltoallw",
+                                      boxes_to_others(exchange, me, element_size));
     detail::check_mpi(MPI_Alltoallw(send != nullptr ? send : &nothing_sent, send_counts, zeros,
                                     send_types, recv != nullptr ? recv : &nothing_received,
                                     recv_counts, zeros, recv_types, comm_.native()),

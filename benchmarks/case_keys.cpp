@@ -34,6 +34,9 @@ const std::map<std::string, Keys>& host_keys() {
       {"tiny-cgls", sizes({"n", "niter"}) + Keys{real_key("max_model_error")}},
       {"user-cgls", sizes({"n", "niter"}) + Keys{real_key("max_model_error")}},
       {"laplacian-cg", sizes({"nx", "ny", "niter"}) + Keys{real_key("max_model_error")}},
+      {"laplacian3d-cg",
+       sizes({"n", "nx", "ny", "nz", "niter"}) +
+           Keys{real_key("max_model_error"), choice_key("grid", {"slab", "pencil", "box"})}},
       {"vstack-cgls", sizes({"n", "m", "niter"}) + Keys{real_key("max_model_error")}},
       {"hstack-cgls", sizes({"n", "m", "niter"}) + Keys{real_key("max_model_error")}},
       {"fft2d",
@@ -46,6 +49,7 @@ const std::map<std::string, Keys>& host_keys() {
       {"primaldual-tv", sizes({"nx", "ny", "niter"}) + Keys{real_key("weight")}},
       {"kirchhoff-lsm", sizes({"nx", "nz", "ns", "nr", "niter"})},
       {"big-transfer", Keys{integer_key("n"), integer_key("chunk_bytes", 0)}},
+      {"reshape", sizes({"n", "nx", "ny", "nz", "reference_repeats"})},
       {"pingpong", Keys{integer_key("bytes", 0), integer_key("count")}},
       {"io-hdf5", Keys{integer_key("n"), directory_key("dir"), integer_key("dd_mib")}},
   };

@@ -33,6 +33,10 @@ Case kirchhoff_lsm_case();
 /// TV denoising by the primal-dual algorithm (case_primaldual_tv.cpp).
 Case primaldual_tv_case();
 
+/// Slabs to pencils with one ReshapePlan, against one MPI_Alltoallv of the same bytes
+/// (case_reshape.cpp).
+Case reshape_case();
+
 /// Messages above 2 GiB through the data movements against MPI_Send (case_big_transfer.cpp).
 Case big_transfer_case();
 

@@ -257,6 +257,20 @@ Case stack_cgls_case(bool vertical) {
       }};
 }
 
+/// The state of a CG case: `niter` iterations from x0 = 0 with tol = 0 on op x = y.
+std::shared_ptr<SolverState<CgResult<DistributedArray<double>>>> cg_state(
+    const LinearOperator<double>& op, std::shared_ptr<DistributedArray<double>> y, int niter) {
+  auto state = std::make_shared<SolverState<CgResult<DistributedArray<double>>>>();
+  state->solve = [op, y](int iterations) {
+    CgOptions<DistributedArray<double>> options;
+    options.niter = iterations;
+    options.tol = 0;
+    return cg(op, *y, options);
+  };
+  state->niter = niter;
+  return state;
+}
+
 /// The 2-d Laplacian (axes (0, 1), centered, edge off, weights 1; the sign does not change a
 /// norm) of the array whose element
 /// (i, j) is f(i, j), at (i, j), by its formula: second differences on interior samples, zero
@@ -287,15 +301,7 @@ Case laplacian_cg_case() {
             auto x_true = std::make_shared<DistributedArray<double>>(layout);
             fill_random(*x_true, 21);
             auto y = std::make_shared<DistributedArray<double>>(op.apply(*x_true));
-            using Cg = CgResult<DistributedArray<double>>;
-            auto state = std::make_shared<SolverState<Cg>>();
-            state->solve = [op, y](int iterations) {
-              CgOptions<DistributedArray<double>> options;
-              options.niter = iterations;
-              options.tol = 0;
-              return cg(op, *y, options);
-            };
-            state->niter = niter;
+            auto state = cg_state(op, y, niter);
             auto reference = [=] {
               const auto x = [ny](Index i, Index j) {
                 return signed_uniform_value(21, std::uint64_t(i * ny + j));
@@ -318,13 +324,72 @@ Case laplacian_cg_case() {
           }};
 }
 
+// laplacian3d-cg: CG on -L, L the 7-point 3-d Laplacian of an (nx, ny, nz) model (default
+// 256^3), x_true key 23, over slabs (axis 0 cut), pencils (axes 0 and 1 cut by default_grid) or
+// boxes (all three axes cut by default_grid). Per iteration: 11 nx ny nz words, as laplacian-cg;
+// the check value ghost_bytes is what the apply's ghost exchange brings to all ranks together
+// (its plan's face blocks), once per iteration.
+Case laplacian3d_cg_case() {
+  return {"laplacian3d-cg", "CG, 50 iterations, on the 3-d Laplacian of an (nx, ny, nz) model",
+          [](const Communicator& comm, const Parameters& p) {
+            const Index n = p.integer("n", 256);
+            const Index nx = p.integer("nx", n), ny = p.integer("ny", n), nz = p.integer("nz", n);
+            const int niter = static_cast<int>(p.integer("niter", 50));
+            const double max_error = p.real("max_model_error", 1.0);
+            const std::string cut = p.text("grid", "box");
+            const Shape shape{nx, ny, nz};
+            std::vector<int> axes{0};
+            if (cut == "pencil") axes = {0, 1};
+            if (cut == "box") axes = {0, 1, 2};
+            const Layout layout(comm, shape,
+                                LayoutOptions{.grid = default_grid(shape, comm.size(), axes)});
+            const LinearOperator<double> op = Laplacian<double>(
+                layout, {.axes = {0, 1, 2}, .weights = {-1.0, -1.0, -1.0}, .sampling = {1, 1, 1}});
+            // The ghost cells one apply receives, over all ranks.
+            const GhostExchange faces(layout, std::vector<GhostWidths>(3, {1, 1}), GhostReach::any);
+            const double ghost_bytes =
+                comm.allreduce(double(faces.faces_size()) * word, ReduceOp::sum);
+            auto x_true = std::make_shared<DistributedArray<double>>(layout);
+            fill_random(*x_true, 23);
+            auto y = std::make_shared<DistributedArray<double>>(op.apply(*x_true));
+            auto state = cg_state(op, y, niter);
+            auto reference = [=] {
+              const auto x = [=](Index i, Index j, Index k) {
+                return signed_uniform_value(23, std::uint64_t((i * ny + j) * nz + k));
+              };
+              const ArrayBox own = layout.box();
+              double sum = 0;
+              for (Index i = own.lower[0]; i < own.upper[0]; ++i) {
+                for (Index j = own.lower[1]; j < own.upper[1]; ++j) {
+                  for (Index k = own.lower[2]; k < own.upper[2]; ++k) {
+                    double v = 0;
+                    if (i > 0 && i < nx - 1) v += x(i - 1, j, k) - 2 * x(i, j, k) + x(i + 1, j, k);
+                    if (j > 0 && j < ny - 1) v += x(i, j - 1, k) - 2 * x(i, j, k) + x(i, j + 1, k);
+                    if (k > 0 && k < nz - 1) v += x(i, j, k - 1) - 2 * x(i, j, k) + x(i, j, k + 1);
+                    sum += v * v;
+                  }
+                }
+              }
+              return std::sqrt(comm.allreduce(sum, ReduceOp::sum));
+            };
+            Run run = solver_run(state, x_true, 11.0 * word * double(nx * ny * nz), reference,
+                                 max_error, false);
+            run.checks = [checks = run.checks, ghost_bytes] {
+              std::vector<Check> values = checks();
+              values.push_back({"ghost_bytes", ghost_bytes});
+              return values;
+            };
+            return run;
+          }};
+}
+
 }  // namespace
 
 std::vector<Case> solver_cases() {
   return {blockdiag_cgls_case("blockdiag-cgls",
                               "CGLS, 50 iterations, on BlockDiag of one n x n dense block per rank",
                               2000, 50, 1000, 11, 3),
-          laplacian_cg_case(), stack_cgls_case(true), stack_cgls_case(false),
+          laplacian_cg_case(), laplacian3d_cg_case(), stack_cgls_case(true), stack_cgls_case(false),
           // 50 iterations: with tol = 0, CGLS on the 10 x 10 blocks drives its recursive
           // residual to exactly zero after about 100 iterations (102 at 1 rank, 179 at 2) and
           // stops; past the rounding floor the iterates carry no information, and on other

@@ -38,15 +38,16 @@ def check_communication(record):
     if record["ranks"] != 2:
         return None
     if record["case"] == "fft2d":
-        # Each apply moves one block of complex128 between the two ranks: rank 0's rows (the
-        # first ceil(nx / 2)) in rank 1's columns (the last floor(ny / 2)), or the reverse.
+        # Each apply moves one block of complex128 between the two ranks in one all-to-all:
+        # rank 0's rows (the first ceil(nx / 2)) in rank 1's columns (the last floor(ny / 2)),
+        # or the reverse.
         nx, ny = int(record["parameters"]["nx"]), int(record["parameters"]["ny"])
         largest = max(-(-nx // 2) * (ny // 2), (nx // 2) * -(-ny // 2)) * 16
-        sends = event(record, "MPI_Isend")
-        if sends is None or sends["calls_max"] != 1 or c["messages_max"] != 1:
-            return f"fft2d: expected one message per apply and rank, got {c}"
-        if c["bytes_max"] != largest:
-            return f"fft2d: expected {largest} bytes per apply, got {c['bytes_max']}"
+        moves = event(record, "MPI_Alltoallw")
+        if moves is None or moves["calls_max"] != 1 or moves["messages_max"] != 1:
+            return f"fft2d: expected one all-to-all of one block per apply and rank, got {c}"
+        if moves["bytes_max"] != largest:
+            return f"fft2d: expected {largest} bytes per apply, got {moves['bytes_max']}"
     if record["case"] == "tiny-cgls":
         # BlockDiag: no message between ranks; CGLS reduces twice per iteration at least.
         sums = event(record, "MPI_Allreduce")

@@ -6,6 +6,7 @@
 // the start), and neighbouring axes that are contiguous in both arrays are merged. A box of
 // whole trailing planes thus becomes one run, a box of rows of a matrix two axes, and so on.
 #include <algorithm>
+#include <array>
 #include <span>
 #include <vector>
 
@@ -13,11 +14,47 @@
 
 namespace distlops::kernels::detail {
 
+// A list of indices, one per axis of a box, held in place up to `kept` axes (longer lists go to
+// the heap): planning and running a box copy allocates nothing, which keeps the plans executed
+// in solver loops (reshapes, ghost exchanges) free of allocations.
+class AxisIndices {
+ public:
+  explicit AxisIndices(std::size_t count = 0, Index value = 0) {
+    for (std::size_t i = 0; i < count; ++i)
+      push_back(value);
+  }
+  void push_back(Index value) {
+    if (size_ == kept && spilled_.empty()) spilled_.assign(kept_.begin(), kept_.end());
+    if (size_ >= kept) {
+      spilled_.push_back(value);
+    } else {
+      kept_[size_] = value;
+    }
+    ++size_;
+  }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  Index* begin() { return size_ > kept ? spilled_.data() : kept_.data(); }
+  const Index* begin() const { return size_ > kept ? spilled_.data() : kept_.data(); }
+  Index* end() { return begin() + size_; }
+  const Index* end() const { return begin() + size_; }
+  Index& operator[](std::size_t i) { return begin()[i]; }
+  Index operator[](std::size_t i) const { return begin()[i]; }
+  Index& back() { return begin()[size_ - 1]; }
+  Index back() const { return begin()[size_ - 1]; }
+
+ private:
+  static constexpr std::size_t kept = 12;
+  std::array<Index, kept> kept_{};
+  std::vector<Index> spilled_;
+  std::size_t size_ = 0;
+};
+
 struct BoxCopyPlan {
   // Remaining axes, outermost first; strides in elements. Empty when the box is one element.
-  std::vector<Index> extent;
-  std::vector<Index> source_stride;
-  std::vector<Index> destination_stride;
+  AxisIndices extent;
+  AxisIndices source_stride;
+  AxisIndices destination_stride;
   // Offsets in elements of the box's first element in each array.
   Index source_offset = 0;
   Index destination_offset = 0;
@@ -41,7 +78,7 @@ inline BoxCopyPlan plan_box_copy(BoxView source, BoxView destination,
     plan.count *= e;
   if (plan.count == 0) return plan;
   Index s = 1, d = 1;
-  std::vector<Index> source_stride(ndim), destination_stride(ndim);
+  AxisIndices source_stride(ndim), destination_stride(ndim);
   for (std::size_t k = ndim; k-- > 0;) {
     source_stride[k] = s;
     destination_stride[k] = d;
@@ -71,6 +108,23 @@ inline BoxCopyPlan plan_box_copy(BoxView source, BoxView destination,
   std::reverse(plan.source_stride.begin(), plan.source_stride.end());
   std::reverse(plan.destination_stride.begin(), plan.destination_stride.end());
   return plan;
+}
+
+// The offset in elements of the box (corner, extent) in a row-major block of shape `block` when
+// its elements are contiguous there (every axis after the first one of extent > 1 is whole), so
+// that a message may read or write it in place; -1 otherwise.
+inline Index contiguous_offset_in_block(std::span<const Index> block, std::span<const Index> corner,
+                                        std::span<const Index> extent) {
+  std::size_t first = 0;
+  while (first < block.size() && extent[first] == 1)
+    ++first;
+  for (std::size_t k = first + 1; k < block.size(); ++k) {
+    if (extent[k] != block[k]) return -1;
+  }
+  Index offset = 0;
+  for (std::size_t k = 0; k < block.size(); ++k)
+    offset = offset * block[k] + corner[k];
+  return offset;
 }
 
 }  // namespace distlops::kernels::detail

@@ -16,7 +16,7 @@
 #include "distlops/core/error.hpp"
 #include "distlops/core/ghost_cells.hpp"
 #include "distlops/core/kernels.hpp"
-#include "distlops/core/redistribute.hpp"
+#include "distlops/core/reshape_plan.hpp"
 #include "distlops/core/transport.hpp"
 #include "host_staging.hpp"
 #include "prefault.hpp"
@@ -47,23 +47,60 @@ inline Index extent_product(const Shape& shape, int first, int last) {
   return product;
 }
 
-// The block of `local_shape` at `offset` along `axis` of an array of `global_shape`.
-inline void copy_block_out(std::size_t element_size, const void* global, const Shape& global_shape,
-                           void* local, const Shape& local_shape, int axis, Index offset) {
-  Shape corner(global_shape.size(), 0), zero(global_shape.size(), 0);
+// The corner of a block that starts at `offset` along `axis` (zero elsewhere).
+inline Shape axis_corner(std::size_t ndim, int axis, Index offset) {
+  Shape corner(ndim, 0);
   corner[static_cast<std::size_t>(axis)] = offset;
+  return corner;
+}
+
+// The block of `local_shape` at `corner` of an array of `global_shape`, copied out.
+inline void copy_block_out(std::size_t element_size, const void* global, const Shape& global_shape,
+                           void* local, const Shape& local_shape, const Shape& corner) {
+  const Shape zero(global_shape.size(), 0);
   kernels::copy_box(Host{}, element_size, global, {global_shape, corner}, local,
                     {local_shape, zero}, local_shape);
 }
 
+// The block of `local_shape` copied in at `corner` of an array of `global_shape`.
 template <class Space = Host>
 void copy_block_in(std::size_t element_size, const void* local, const Shape& local_shape,
-                   void* global, const Shape& global_shape, int axis, Index offset,
-                   Space space = {}) {
-  Shape corner(global_shape.size(), 0), zero(global_shape.size(), 0);
-  corner[static_cast<std::size_t>(axis)] = offset;
+                   void* global, const Shape& global_shape, const Shape& corner, Space space = {}) {
+  const Shape zero(global_shape.size(), 0);
   kernels::copy_box(space, element_size, local, {local_shape, zero}, global, {global_shape, corner},
                     local_shape);
+}
+
+// Whether the blocks of `layout`, one after the other in rank order, are the global array in C
+// order: a slab with nothing before its distribution axis.
+inline bool blocks_contiguous(const Layout& layout) {
+  return layout.is_slab() && extent_product(layout.global_shape(), 0, layout.axis()) == 1;
+}
+
+// The box that the blocks of `members` tile, or InvalidArgument when they tile none (box
+// layouts with a mask: gather(true) of a group).
+inline ArrayBox tiled_box(const Layout& layout, const std::vector<int>& members) {
+  const int ndim = layout.ndim();
+  ArrayBox bound{Shape(ndim, 0), Shape(ndim, 0)};
+  Index held = 0;
+  bool first = true;
+  for (int r : members) {
+    if (layout.local_size(r) == 0) continue;
+    held += layout.local_size(r);
+    for (int k = 0; k < ndim; ++k) {
+      const Index lo = layout.box_lower(r, k), hi = layout.box_upper(r, k);
+      bound.lower[k] = first ? lo : std::min(bound.lower[k], lo);
+      bound.upper[k] = first ? hi : std::max(bound.upper[k], hi);
+    }
+    first = false;
+  }
+  if (held != bound.size()) {
+    throw InvalidArgument("DistributedArray: the boxes of the mask group of rank " +
+                          std::to_string(layout.rank()) + " do not tile a box (" +
+                          std::to_string(held) + " elements in a bounding box of " +
+                          std::to_string(bound.size()) + ") in " + layout.describe());
+  }
+  return bound;
 }
 
 }  // namespace detail
@@ -109,7 +146,7 @@ void DistributedArray<T, Space>::assign_global(std::span<const T> global) {
       std::copy(global.begin(), global.end(), local);
     } else {
       detail::copy_block_out(sizeof(T), global.data(), layout.global_shape(), local,
-                             layout.local_shape(), layout.axis(), layout.offset(layout.rank()));
+                             layout.local_shape(), layout.box().lower);
     }
     if (layout.partition() == Partition::BROADCAST) {
       layout.communicator().broadcast(local, local_size_, 0);
@@ -122,8 +159,12 @@ DistributedArray<T, Space> DistributedArray<T, Space>::to_dist(std::span<const T
                                                                const ToDistOptions& options) {
   const Shape shape =
       options.shape.empty() ? Shape{static_cast<Index>(global.size())} : options.shape;
-  const LayoutOptions layout_options{options.partition, options.axis, options.local_shapes,
-                                     options.mask};
+  const LayoutOptions layout_options{.partition = options.partition,
+                                     .axis = options.axis,
+                                     .local_shapes = options.local_shapes,
+                                     .mask = options.mask,
+                                     .grid = options.grid,
+                                     .boxes = options.boxes};
   return from_global(Layout(options.comm, shape, layout_options), global);
 }
 
@@ -161,15 +202,14 @@ DistributedArray<T, Space> DistributedArray<T, Space>::from_root(const Layout& l
       position += counts[r];
     }
     const Shape& shape = layout.global_shape();
-    const bool contiguous_blocks = detail::extent_product(shape, 0, layout.axis()) == 1;
     std::vector<T> packed;
     const T* source = global_on_root.data();
-    if (comm.rank() == root && !contiguous_blocks) {
+    if (comm.rank() == root && !detail::blocks_contiguous(layout)) {
       packed.resize(static_cast<std::size_t>(layout.global_size()));
       for (int r = 0; r < size; ++r) {
         detail::copy_block_out(sizeof(T), global_on_root.data(), shape,
                                packed.data() + displacements[r], layout.local_shape(r),
-                               layout.axis(), layout.offset(r));
+                               layout.box(r).lower);
       }
       source = packed.data();
     }
@@ -272,6 +312,13 @@ Shape DistributedArray<T, Space>::masked_shape() const {
   Shape shape = global_shape();
   if (layout_.replicated() || !layout_.masked()) return shape;
   const int me = layout_.rank();
+  if (!layout_.is_slab()) {
+    std::vector<int> members;
+    for (int r = 0; r < layout_.size(); ++r) {
+      if (mask()[r] == mask()[me]) members.push_back(r);
+    }
+    return detail::tiled_box(layout_, members).extent();
+  }
   Index extent = 0;
   for (int r = 0; r < layout_.size(); ++r) {
     if (mask()[r] == mask()[me]) extent += layout_.local_extent(r);
@@ -287,8 +334,11 @@ std::vector<T> DistributedArray<T, Space>::gather(bool masked) const {
   // `masked` picks the communicator of the gather: it must be the same on every rank.
   Fingerprint arguments;
   arguments.add(masked).add(layout_.fingerprint());
+  // A mask group of a box layout must tile a box: agreed, since groups differ between ranks.
   check_operands(&communicator(), arguments,
-                 "DistributedArray::gather: `masked` or the array's layout", [] {});
+                 "DistributedArray::gather: `masked` or the array's layout", [&] {
+                   if (masked && !layout_.replicated()) (void)masked_shape();
+                 });
   if (layout_.replicated()) {
     memory::detail::with_host_input(Space{}, data_, local_size_, [&](const T* local) {
       result.assign(local, local + local_size_);
@@ -304,6 +354,10 @@ std::vector<T> DistributedArray<T, Space>::gather(bool masked) const {
   }
   const Communicator& comm = group_only ? layout_.sub_communicator() : communicator();
   const Shape shape = group_only ? masked_shape() : global_shape();
+  // Where a member's block lands: its box's corner (less the group's corner), or along the axis
+  // of a slab, one block after the other.
+  const Shape origin = group_only && !layout_.is_slab() ? detail::tiled_box(layout_, members).lower
+                                                        : Shape(shape.size(), 0);
   std::vector<Index> counts(members.size()), displacements(members.size());
   Index position = 0;
   for (std::size_t i = 0; i < members.size(); ++i) {
@@ -319,7 +373,7 @@ std::vector<T> DistributedArray<T, Space>::gather(bool masked) const {
     });
   };
   result = memory::detail::prefaulted_vector<T>(static_cast<std::size_t>(position));
-  if (detail::extent_product(shape, 0, axis()) == 1) {
+  if (detail::blocks_contiguous(layout_)) {
     allgather_blocks(result.data());
     return result;
   }
@@ -327,9 +381,17 @@ std::vector<T> DistributedArray<T, Space>::gather(bool masked) const {
   allgather_blocks(packed.data());
   Index offset = 0;
   for (std::size_t i = 0; i < members.size(); ++i) {
+    Shape corner;
+    if (layout_.is_slab()) {
+      corner = detail::axis_corner(shape.size(), axis(), offset);
+      offset += layout_.local_extent(members[i]);
+    } else {
+      corner = layout_.box(members[i]).lower;
+      for (std::size_t k = 0; k < corner.size(); ++k)
+        corner[k] -= origin[k];
+    }
     detail::copy_block_in(sizeof(T), packed.data() + displacements[i],
-                          layout_.local_shape(members[i]), result.data(), shape, axis(), offset);
-    offset += layout_.local_extent(members[i]);
+                          layout_.local_shape(members[i]), result.data(), shape, corner);
   }
   return result;
 }
@@ -360,7 +422,7 @@ std::vector<T> DistributedArray<T, Space>::gather_to(int root) const {
       displacements[r] = position;
       position += counts[r];
     }
-    const bool contiguous_blocks = detail::extent_product(global_shape(), 0, axis()) == 1;
+    const bool contiguous_blocks = detail::blocks_contiguous(layout_);
     std::vector<T> packed;
     if (comm.rank() == root) {
       result = memory::detail::prefaulted_vector<T>(static_cast<std::size_t>(global_size()));
@@ -371,7 +433,7 @@ std::vector<T> DistributedArray<T, Space>::gather_to(int root) const {
     if (comm.rank() == root && !contiguous_blocks) {
       for (int r = 0; r < size; ++r) {
         detail::copy_block_in(sizeof(T), packed.data() + displacements[r], layout_.local_shape(r),
-                              result.data(), global_shape(), axis(), layout_.offset(r));
+                              result.data(), global_shape(), layout_.box(r).lower);
       }
     }
   });
@@ -555,6 +617,66 @@ inline NormPlan plan_norm(double ord) {
   return {kernels::NormKind::power_sum, ord, ReduceOp::sum};
 }
 
+// The partial norms along `axis` of every rank's block of a box layout (this rank's in
+// `partial`, C order over its box without the axis) combined into the global result: the lines
+// cut between ranks of a mask group reduced with `op` inside the group, and, with a mask, the
+// lines a group holds no part of taken from the groups that do (their results combined by `op`).
+template <class R>
+std::vector<R> combine_box_norms(const Layout& layout, const std::vector<R>& partial, int axis,
+                                 ReduceOp op) {
+  const int ndim = layout.ndim();
+  Shape output_shape;
+  for (int k = 0; k < ndim; ++k) {
+    if (k != axis) output_shape.push_back(layout.global_shape()[k]);
+  }
+  if (output_shape.empty()) output_shape.push_back(1);
+  // Where a rank's partial result lies in the output: its box without the axis.
+  auto projected = [&](int rank, Shape& corner, Shape& extent) {
+    corner.clear();
+    extent.clear();
+    for (int k = 0; k < ndim; ++k) {
+      if (k == axis) continue;
+      corner.push_back(layout.box_lower(rank, k));
+      extent.push_back(layout.box_upper(rank, k) - layout.box_lower(rank, k));
+    }
+    if (corner.empty()) {
+      corner.push_back(0);
+      extent.push_back(1);
+    }
+  };
+  const R identity = op == ReduceOp::min ? std::numeric_limits<R>::infinity() : R(0);
+  const auto count = static_cast<std::size_t>(element_count(output_shape));
+  std::vector<R> result(count, identity);
+  Shape corner, extent;
+  const int me = layout.rank();
+  if (layout.local_size(me) > 0) {
+    projected(me, corner, extent);
+    copy_block_in(sizeof(R), partial.data(), extent, result.data(), output_shape, corner);
+  }
+  layout.sub_communicator().allreduce(result.data(), result.data(), static_cast<Index>(count), op);
+  if (!layout.masked()) return result;
+  // The lines this rank's group holds a part of.
+  std::vector<unsigned char> covered(count, 0);
+  for (int r = 0; r < layout.size(); ++r) {
+    if (layout.mask()[r] != layout.mask()[me] || layout.local_size(r) == 0) continue;
+    projected(r, corner, extent);
+    const std::vector<unsigned char> ones(static_cast<std::size_t>(element_count(extent)), 1);
+    copy_block_in(1, ones.data(), extent, covered.data(), output_shape, corner);
+  }
+  // One rank per group offers its group's lines; the others take what they lack.
+  std::vector<R> offered(count, identity);
+  if (layout.sub_communicator().rank() == 0) {
+    for (std::size_t i = 0; i < count; ++i) {
+      if (covered[i]) offered[i] = result[i];
+    }
+  }
+  layout.communicator().allreduce(offered.data(), offered.data(), static_cast<Index>(count), op);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!covered[i]) result[i] = offered[i];
+  }
+  return result;
+}
+
 template <class R>
 R finish_norm(const NormPlan& plan, R reduced) {
   if (plan.kind != kernels::NormKind::power_sum) return reduced;
@@ -614,7 +736,8 @@ auto DistributedArray<T, Space>::norm(double ord, int norm_axis) const -> std::v
   // Partial reduction of this rank's block, where the data live. When the reduced axis is the
   // distribution axis, every rank holds a partial result of the full output shape: reduced
   // across the group there, through the space's transport. Then brought to the host.
-  const bool reduce_across_ranks = !layout_.replicated() && norm_axis == axis();
+  const bool reduce_across_ranks =
+      !layout_.replicated() && layout_.is_slab() && norm_axis == axis();
   Buffer<real_type, Space> partial_in_space(outer * inner);
   kernels::norm_reduce_axis(Space{}, plan.kind, static_cast<real_type>(plan.p), outer, length,
                             inner, data_, partial_in_space.data());
@@ -629,6 +752,8 @@ auto DistributedArray<T, Space>::norm(double ord, int norm_axis) const -> std::v
   std::vector<real_type> result;
   if (layout_.replicated() || reduce_across_ranks) {
     result = std::move(partial);
+  } else if (!layout_.is_slab()) {
+    result = detail::combine_box_norms(layout_, partial, norm_axis, plan.across_ranks);
   } else {
     // Each rank holds its block of the output, distributed along the (shifted) array axis.
     Shape output_shape = global_shape();
@@ -652,8 +777,9 @@ auto DistributedArray<T, Space>::norm(double ord, int norm_axis) const -> std::v
     for (int r = 0; r < layout_.size(); ++r) {
       Shape block = output_shape;
       block[static_cast<std::size_t>(output_axis)] = layout_.local_extent(r);
-      detail::copy_block_in(sizeof(real_type), packed.data() + displacements[r], block,
-                            result.data(), output_shape, output_axis, layout_.offset(r));
+      detail::copy_block_in(
+          sizeof(real_type), packed.data() + displacements[r], block, result.data(), output_shape,
+          detail::axis_corner(output_shape.size(), output_axis, layout_.offset(r)));
     }
   }
   for (real_type& value : result)
@@ -678,10 +804,38 @@ DistributedArray<T, Space> DistributedArray<T, Space>::redistribute(const Layout
                      throw InvalidArgument("DistributedArray::redistribute: empty target layout");
                    }
                  });
-  const RedistributePlan plan(layout_, target);
+  const ReshapePlan plan(layout_, target);
   DistributedArray result(target);
   plan.execute(*transport_for<Space>(communicator()), data_, result.data_);
   return result;
+}
+
+template <Scalar T, MemorySpace Space>
+void DistributedArray<T, Space>::redistribute(const ReshapePlan& plan,
+                                              DistributedArray& target) const {
+  auto check = [&] {
+    if (empty() || target.empty()) {
+      throw InvalidArgument("DistributedArray::redistribute: empty array");
+    }
+    if (layout_ != plan.source() || target.layout_ != plan.destination()) {
+      throw ShapeMismatch("DistributedArray::redistribute: the plan moves " +
+                          plan.source().describe() + " to " + plan.destination().describe() +
+                          ", the arrays are " + layout_.describe() + " and " +
+                          target.layout_.describe());
+    }
+  };
+  if (empty() || detail::operands_agreed()) {
+    check();
+  } else {
+    Fingerprint layouts;
+    layouts.add(layout_.fingerprint()).add(target.empty() ? 0 : target.layout_.fingerprint());
+    collective_check(communicator(), layouts, "DistributedArray::redistribute: the layouts", check);
+  }
+  if constexpr (std::same_as<Space, Host>) {
+    plan.execute(Host{}, data_, target.data_);
+  } else {
+    plan.execute(*transport_for<Space>(communicator()), data_, target.data_);
+  }
 }
 
 template <Scalar T, MemorySpace Space>
@@ -704,6 +858,13 @@ LocalArray<T, Space> DistributedArray<T, Space>::add_ghost_cells(Index front, In
                  "DistributedArray::add_ghost_cells: the array's layout", [&] {
                    if (empty()) {
                      throw InvalidArgument("DistributedArray::add_ghost_cells: empty array");
+                   }
+                   if (!layout_.is_slab()) {
+                     throw InvalidArgument(
+                         "DistributedArray::add_ghost_cells: the layout (" + layout_.describe() +
+                         ") is cut along several axes or in boxes, and has no distribution "
+                         "axis; ghost cells on every axis come from a GhostExchange with "
+                         "per-axis widths");
                    }
                  });
   const GhostExchange exchange(layout_, front, back, GhostReach::neighbours);
@@ -729,12 +890,14 @@ LocalArray<T, Space> DistributedArray<T, Space>::add_ghost_cells(Index front, In
     Buffer<T, Space> front_planes(element_count(exchange.front_shape()));
     Buffer<T, Space> back_planes(element_count(exchange.back_shape()));
     exchange.exchange(transport, source, front_planes.data(), back_planes.data());
+    const std::size_t nd = local.size();
     detail::copy_block_in(sizeof(T), front_planes.data(), exchange.front_shape(), ghosted,
-                          ghosted_shape, axis(), 0, space);
-    detail::copy_block_in(sizeof(T), source, local, ghosted, ghosted_shape, axis(),
-                          exchange.front(), space);
+                          ghosted_shape, detail::axis_corner(nd, axis(), 0), space);
+    detail::copy_block_in(sizeof(T), source, local, ghosted, ghosted_shape,
+                          detail::axis_corner(nd, axis(), exchange.front()), space);
     detail::copy_block_in(sizeof(T), back_planes.data(), exchange.back_shape(), ghosted,
-                          ghosted_shape, axis(), exchange.front() + local[a], space);
+                          ghosted_shape,
+                          detail::axis_corner(nd, axis(), exchange.front() + local[a]), space);
   };
   assemble(*transport_for<Space>(communicator()), data_, result.data());
   return result;

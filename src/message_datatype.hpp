@@ -7,35 +7,28 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <span>
 #include <utility>
 
 #include "distlops/core/types.hpp"
+#include "unique_handle.hpp"
 
 namespace distlops::detail {
 
+/// What UniqueHandle needs of an MPI datatype: freed unless MPI has been finalized.
+struct MessageDatatypeTraits {
+  using handle_type = MPI_Datatype;
+  static MPI_Datatype null() { return MPI_DATATYPE_NULL; }
+  static void release(MPI_Datatype& type);
+};
+
 /// An owned MPI datatype, freed with the object. MPI keeps a type alive for the operations
 /// still pending on it, so it may go before a non-blocking transfer completes.
-class MessageDatatype {
+class MessageDatatype : public UniqueHandle<MessageDatatypeTraits> {
  public:
-  MessageDatatype() = default;
-  explicit MessageDatatype(MPI_Datatype type) : type_(type) {}
-  MessageDatatype(MessageDatatype&& other) noexcept
-      : type_(std::exchange(other.type_, MPI_DATATYPE_NULL)) {}
-  MessageDatatype& operator=(MessageDatatype&& other) noexcept {
-    std::swap(type_, other.type_);
-    return *this;
-  }
-  MessageDatatype(const MessageDatatype&) = delete;
-  MessageDatatype& operator=(const MessageDatatype&) = delete;
-  ~MessageDatatype();
-
+  using UniqueHandle::UniqueHandle;
   /// Commits the type so that transfers may use it.
   void commit();
-  /// The handle for MPI calls (MPI_DATATYPE_NULL when empty).
-  MPI_Datatype get() const { return type_; }
-
- private:
-  MPI_Datatype type_ = MPI_DATATYPE_NULL;
 };
 
 /// A committed datatype for `count` contiguous elements of `element` (`element_size` bytes
@@ -44,5 +37,18 @@ class MessageDatatype {
 /// `limit`, which must be at least 2.
 MessageDatatype block_datatype(Index count, MPI_Datatype element, std::size_t element_size,
                                Index limit, Index offset_bytes = 0);
+
+/// `count` instances of `block` whose starts are `stride_bytes` apart, as one (uncommitted)
+/// datatype: nested strided types above `limit` instances, so that any count works.
+MessageDatatype strided_datatype(Index count, Index stride_bytes, MPI_Datatype block, Index limit);
+
+/// A committed datatype for the box of `extent` at `corner` of a C-order array of
+/// `array_shape` whose elements are `element_size` bytes (`element`), starting `offset_bytes`
+/// after the buffer given to MPI plus the corner's offset: one instance moves the whole box in
+/// place. Axes of extent 1 are dropped and axes contiguous in the array merged; no count
+/// handed to MPI exceeds `limit` (at least 2). The box must not be empty.
+MessageDatatype box_datatype(std::span<const Index> array_shape, std::span<const Index> corner,
+                             std::span<const Index> extent, MPI_Datatype element,
+                             std::size_t element_size, Index limit, Index offset_bytes = 0);
 
 }  // namespace distlops::detail

@@ -24,50 +24,45 @@ namespace pw = pointwise;
 // run time, or passed by reference, are copied to local memory by every thread).
 template <class R>
 struct TermTable {
-  Index stride[max_stencil_terms] = {};      // of the term's axis in the local block
-  Index extent[max_stencil_terms] = {};      // local extent along the term's axis
-  Index shift[max_stencil_terms] = {};       // global position of local plane 0 along it
-  bool distributed[max_stencil_terms] = {};  // along the distributed axis: ghost planes
+  Index stride[max_stencil_terms] = {};  // of the term's axis in the local block
+  Index extent[max_stencil_terms] = {};  // local extent along the term's axis
+  Index shift[max_stencil_terms] = {};   // global position of local plane 0 along it
   // Global positions [interior_begin, interior_end) share the stencil `interior`, translated.
   Index interior_begin[max_stencil_terms] = {};
   Index interior_end[max_stencil_terms] = {};
   stencil::Stencil<R> interior[max_stencil_terms] = {};
+  // The face blocks of the term's axis a, packed like the local block with their own number of
+  // planes: a point of the local block at (before, i_a, after) with after < stride_a has its
+  // ghost at plane * stride_a + before * (width * stride_a) + after.
+  Index front_planes[max_stencil_terms] = {};
+  Index back_planes[max_stencil_terms] = {};
+  Index front_offset[max_stencil_terms] = {};  // in the ghost buffer
+  Index back_offset[max_stencil_terms] = {};
 };
 
-// The ghost blocks of the distributed axis a, both packed like the local block with their own
-// number of planes: a point of the local block at (before, i_a, after) with after < stride_a
-// has its ghost at plane * stride_a + before * before_stride + after.
-struct GhostGeometry {
-  Index front_planes = 0;
-  Index block_span = 1;    // extent_a * stride_a: one index of the axes before a, locally
-  Index front_before = 0;  // the same in the front ghost block
-  Index back_before = 0;   // and in the back one
-};
-
-// The term at point p off the fast path: an end row of the axis, or a neighbour in a ghost
-// plane. Out of line, with every argument a value: few threads take it, and inlined into each
+// The term at point p off the fast path: an end row of the axis, or a neighbour in a face
+// block. Out of line, with every argument a value: few threads take it, and inlined into each
 // unrolled term it would multiply the kernel's size.
 template <class D, class R>
 __device__ __noinline__ D edge_term(Index p, Index coordinate, stencil::Spec<R> spec, Index length,
-                                    Index shift, Index extent, Index stride, bool distributed,
-                                    GhostGeometry ghosts, bool adjoint, const D* in,
-                                    const D* front_ghosts, const D* back_ghosts, D sum) {
+                                    Index shift, Index extent, Index stride, Index front_planes,
+                                    Index back_planes, const D* front_face, const D* back_face,
+                                    bool adjoint, const D* in, D sum) {
   const stencil::Stencil<R> row = stencil::at(spec, adjoint, coordinate + shift, length);
+  const Index block_span = extent * stride;  // one index of the axes before a, locally
   for (int s = 0; s < row.count; ++s) {
     const Index source = coordinate + row.offset[s];
     D sample;
     if (source >= 0 && source < extent) {
       sample = in[p + row.offset[s] * stride];
-    } else if (distributed) {
-      // A plane of a neighbouring rank.
-      const bool front = source < 0;
-      const Index plane = front ? ghosts.front_planes + source : source - extent;
-      const Index offset =
-          plane * stride +
-          (p / ghosts.block_span) * (front ? ghosts.front_before : ghosts.back_before) + p % stride;
-      sample = (front ? front_ghosts : back_ghosts)[offset];
     } else {
-      sample = pw::from_real<D>(0);  // not reached: rows of other axes stay in the block
+      // A plane of a neighbouring rank (rows of axes that are not cut stay in the block).
+      const bool front = source < 0;
+      const Index plane = front ? front_planes + source : source - extent;
+      const Index offset = plane * stride +
+                           (p / block_span) * ((front ? front_planes : back_planes) * stride) +
+                           p % stride;
+      sample = (front ? front_face : back_face)[offset];
     }
     sum = pw::add(sum, pw::multiply(pw::from_real<D>(row.weight[s]), sample));
   }
@@ -110,9 +105,8 @@ __device__ void block_sum(double& re, double& im) {
 // of conj(in[p]) out[p] into partials[2 blockIdx.x] (real) and [2 blockIdx.x + 1] (imaginary).
 template <class I, bool Vdot, class D, class R>
 __global__ void __launch_bounds__(block_size, 4)
-    stencil_kernel(Index n, StencilPoints<R> points, TermTable<R> terms, GhostGeometry ghosts,
-                   bool adjoint, D alpha, const D* in, const D* front_ghosts, const D* back_ghosts,
-                   D beta, D* out, double* partials) {
+    stencil_kernel(Index n, StencilPoints<R> points, TermTable<R> terms, bool adjoint, D alpha,
+                   const D* in, const D* ghosts, D beta, D* out, double* partials) {
   double re = 0, im = 0;
   for (Index p = first_index(); p < n; p += grid_stride()) {
     D sum = pw::from_real<D>(0);
@@ -136,8 +130,9 @@ __global__ void __launch_bounds__(block_size, 4)
         }
       } else {
         sum = edge_term(p, static_cast<Index>(coordinate), points.spec[t], points.length[t],
-                        terms.shift[t], terms.extent[t], terms.stride[t], terms.distributed[t],
-                        ghosts, adjoint, in, front_ghosts, back_ghosts, sum);
+                        terms.shift[t], terms.extent[t], terms.stride[t], terms.front_planes[t],
+                        terms.back_planes[t], ghosts + terms.front_offset[t],
+                        ghosts + terms.back_offset[t], adjoint, in, sum);
       }
     }
     const D value = accumulate(pw::multiply(alpha, sum), beta, out + p);
@@ -180,8 +175,11 @@ TermTable<R> term_table(const StencilPoints<R>& points, bool adjoint) {
     const int axis = points.axis[t];
     terms.stride[t] = points.strides[axis];
     terms.extent[t] = points.extent[axis];
-    terms.distributed[t] = axis == points.distributed_axis;
-    terms.shift[t] = terms.distributed[t] ? points.block_start : 0;
+    terms.shift[t] = points.block_start[axis];
+    terms.front_planes[t] = points.front_width[axis];
+    terms.back_planes[t] = points.back_width[axis];
+    terms.front_offset[t] = points.front_offset[axis];
+    terms.back_offset[t] = points.back_offset[axis];
     if (points.length[t] > 2 * edge) {
       terms.interior_begin[t] = edge;
       terms.interior_end[t] = points.length[t] - edge;
@@ -191,41 +189,27 @@ TermTable<R> term_table(const StencilPoints<R>& points, bool adjoint) {
   return terms;
 }
 
-template <class R>
-GhostGeometry ghost_geometry(const StencilPoints<R>& points) {
-  GhostGeometry ghosts;
-  const int a = points.distributed_axis;
-  if (a < 0) return ghosts;
-  ghosts.front_planes = points.front_planes;
-  ghosts.block_span = points.extent[a] * points.strides[a];
-  if (a > 0) {
-    ghosts.front_before = points.front_strides[a - 1];
-    ghosts.back_before = points.back_strides[a - 1];
-  }
-  return ghosts;
-}
-
 }  // namespace
 
 template <Scalar T>
 void stencil(Cuda, const StencilPoints<real_type_t<T>>& points, bool adjoint, T alpha, const T* in,
-             const T* front_ghosts, const T* back_ghosts, T beta, T* out) {
+             const T* ghosts, T beta, T* out) {
   using D = scalar_t<T>;
   using R = real_type_t<T>;
   Index n = 1;
   for (int k = 0; k < points.ndim; ++k)
     n *= points.extent[k];
+  if (n <= 0) return;
   const TermTable<R> terms = term_table(points, adjoint);
-  const GhostGeometry ghosts = ghost_geometry(points);
   double* none = nullptr;
   if (n <= static_cast<Index>(std::numeric_limits<std::uint32_t>::max())) {
     launch_elements("StencilOperator kernel launch", n, stencil_kernel<std::uint32_t, false, D, R>,
-                    points, terms, ghosts, adjoint, value(alpha), pointer(in),
-                    pointer(front_ghosts), pointer(back_ghosts), value(beta), pointer(out), none);
+                    points, terms, adjoint, value(alpha), pointer(in), pointer(ghosts), value(beta),
+                    pointer(out), none);
   } else {
     launch_elements("StencilOperator kernel launch", n, stencil_kernel<Index, false, D, R>, points,
-                    terms, ghosts, adjoint, value(alpha), pointer(in), pointer(front_ghosts),
-                    pointer(back_ghosts), value(beta), pointer(out), none);
+                    terms, adjoint, value(alpha), pointer(in), pointer(ghosts), value(beta),
+                    pointer(out), none);
   }
 }
 
@@ -234,9 +218,8 @@ Index stencil_vdot_scratch(Cuda, Index n) {
 }
 
 template <Scalar T>
-void stencil_vdot(Cuda, const StencilPoints<real_type_t<T>>& points, const T* in,
-                  const T* front_ghosts, const T* back_ghosts, T* out, double* scratch, double* re,
-                  double* im) {
+void stencil_vdot(Cuda, const StencilPoints<real_type_t<T>>& points, const T* in, const T* ghosts,
+                  T* out, double* scratch, double* re, double* im) {
   using D = scalar_t<T>;
   using R = real_type_t<T>;
   Index n = 1;
@@ -248,20 +231,18 @@ void stencil_vdot(Cuda, const StencilPoints<real_type_t<T>>& points, const T* in
                           " points, got " + std::to_string(n));
   }
   const TermTable<R> terms = term_table(points, false);
-  const GhostGeometry ghosts = ghost_geometry(points);
   launch_elements("StencilOperator fused kernel launch", n,
-                  stencil_kernel<std::uint32_t, true, D, R>, points, terms, ghosts, false,
-                  value(T(1)), pointer(in), pointer(front_ghosts), pointer(back_ghosts),
-                  value(T(0)), pointer(out), scratch);
+                  stencil_kernel<std::uint32_t, true, D, R>, points, terms, false, value(T(1)),
+                  pointer(in), pointer(ghosts), value(T(0)), pointer(out), scratch);
   add_partials_kernel<<<1, block_size, 0, stream()>>>(grid_size(n), scratch, re, im);
   cuda::check_launch("StencilOperator partial sums launch");
 }
 
 #define DISTLOPS_INSTANTIATE_STENCIL_KERNEL(T)                                                  \
   template void stencil<T>(Cuda, const StencilPoints<real_type_t<T>>&, bool, T, const T*,       \
-                           const T*, const T*, T, T*);                                          \
+                           const T*, T, T*);                                                    \
   template void stencil_vdot<T>(Cuda, const StencilPoints<real_type_t<T>>&, const T*, const T*, \
-                                const T*, T*, double*, double*, double*);
+                                T*, double*, double*, double*);
 DISTLOPS_FOR_EACH_SCALAR(DISTLOPS_INSTANTIATE_STENCIL_KERNEL)
 #undef DISTLOPS_INSTANTIATE_STENCIL_KERNEL
 

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
 #pragma once
-// The kernels of StencilOperator. The host's row form (operators/host/stencil_kernels.cpp); the
-// Cuda kernel (operators/cuda/stencil_kernels.cu; built with the CUDA backend only): the whole
-// local block in one launch, each thread evaluating its output
-// point's stencils with stencil::at, reading neighbours from the block or, across the block
-// edges along the distribution axis, from the ghost planes.
+// The kernels of StencilOperator, shared by every layout (local arrays, slabs, grids, boxes).
+// Host: the local block cut into boxes of constant stencils (stencil_walk(), planned once), each
+// box a call of the row form or of kernels::combine per line (operators/host/stencil_kernels.cpp
+// and stencil_walk_kernels.cpp). Cuda (operators/cuda/stencil_kernels.cu; built with the CUDA
+// backend only): the whole local block in one launch, each thread evaluating its output point's
+// stencils with stencil::at. Both read the neighbours across the block's faces, along every cut
+// axis, from the face blocks of a GhostExchange (GhostRegion::faces).
 #include <concepts>
+#include <cstddef>
+#include <limits>
+#include <vector>
 
 #include "distlops/core/detail/instruction_set.hpp"
 #include "distlops/core/detail/streaming_stores.hpp"
@@ -24,17 +29,86 @@ template <class R>
 struct StencilPoints {
   int ndim = 0;
   int count = 0;                               // terms
-  int distributed_axis = -1;                   // -1: every neighbour is in the block
-  Index block_start = 0;                       // global index of plane 0 along the distributed axis
-  Index front_planes = 0;                      // depth of the front ghost block
   Index extent[max_stencil_dimensions] = {};   // of the local block
   Index strides[max_stencil_dimensions] = {};  // of the local block
-  Index front_strides[max_stencil_dimensions] = {};  // of the front ghost block
-  Index back_strides[max_stencil_dimensions] = {};   // of the back ghost block
+  // Global index of the block's plane 0 along each axis.
+  Index block_start[max_stencil_dimensions] = {};
+  // Ghost planes before and after the block along each axis (0 along axes that are not cut):
+  // C-order face blocks of the local shape with that axis's extent replaced by the width, at
+  // these element offsets of the ghost buffer (GhostExchange::face_offset).
+  Index front_width[max_stencil_dimensions] = {};
+  Index back_width[max_stencil_dimensions] = {};
+  Index front_offset[max_stencil_dimensions] = {};
+  Index back_offset[max_stencil_dimensions] = {};
   int axis[max_stencil_terms] = {};
   Index length[max_stencil_terms] = {};  // global length along the term's axis
   stencil::Spec<R> spec[max_stencil_terms] = {};
 };
+
+/// The host's plan of one direction (forward or adjoint) of a stencil: the local block cut into
+/// boxes in which every term has one stencil (the interior, or one boundary row), the taps of
+/// all terms merged per box, the boxes that read no ghost cell first.
+struct StencilWalk {
+  struct Tap {
+    int axis;  // -1: the point itself, whatever the term's axis
+    Index offset;
+    double weight;
+  };
+  struct Segment {
+    Index start;
+    Index count;
+    bool interior;  // every term along this axis uses its interior stencil, all sources local
+  };
+  struct Box {
+    std::vector<std::size_t> segment;  // one segment index per axis
+    std::vector<Tap> taps;
+    bool needs_ghosts = false;
+  };
+  bool adjoint = false;
+  std::vector<std::vector<Segment>> segments;  // per axis
+  std::vector<Box> boxes;
+};
+/// Plans the walk of the block `points` describes (weights in double, as the host applies them).
+StencilWalk stencil_walk(Host, const StencilPoints<double>& points, bool adjoint);
+/// The Cuda kernel needs no walk.
+inline StencilWalk stencil_walk(Cuda, const StencilPoints<double>&, bool adjoint) {
+  StencilWalk walk;
+  walk.adjoint = adjoint;
+  return walk;
+}
+
+/// Which part of the block an apply computes: split around the ghost exchange, `inner` while
+/// the ghost cells travel and `edges` after they arrived. Host: the boxes that read no ghost
+/// cell, then the others. Cuda: nothing, then the whole block (one launch).
+enum class StencilPart { inner, edges, all };
+
+/// Where a fused forward (alpha 1, beta 0) adds Re and Im of in^H out over the block (memory of
+/// the space; im may be null; no fusion when re is null), and its scratch of
+/// stencil_vdot_scratch() doubles. The part `inner` or `all` starts the sum, `edges` or `all`
+/// adds it to *re and *im.
+struct StencilVdot {
+  double* re = nullptr;
+  double* im = nullptr;
+  double* scratch = nullptr;
+};
+
+/// out = alpha * sum_t D_t in + beta * out (out not read when beta == 0) over `part` of the
+/// block, with the adjoint stencils (columns) when the walk is the adjoint's; the ghost cells
+/// from `ghosts`. On the host an output of beta == 0 larger than the cache is written with
+/// streaming stores (kernels::stores_for_output), except in a fused apply (CG's q = A c, read
+/// back at once: measured slower).
+template <Scalar T>
+void stencil_apply(Host, const StencilWalk& walk, const StencilPoints<real_type_t<T>>& points,
+                   StencilPart part, T alpha, const T* in, const T* ghosts, T beta, T* out,
+                   StencilVdot vdot);
+/// Doubles of scratch a fused host apply needs.
+inline Index stencil_vdot_scratch(Host, Index) {
+  return 2;
+}
+/// The most points of a block a fused apply takes.
+inline Index fused_stencil_points_limit(Host) {
+  return std::numeric_limits<Index>::max();
+}
 
 /// The row form of a stencil on the host: y[i] = (sum_{o=-reach}^{reach} row_weights[o + reach] *
 /// row[i + o] + sum_k coefficients[k] * sources[k][i]) + beta * y[i] for i < n, summed in that
@@ -97,10 +171,13 @@ void stencil_rows_vdot(Host, Index n, int lines, int reach, const T* row_weights
 /// with the adjoint stencils (columns) when `adjoint`.
 template <Scalar T>
 void stencil(Cuda, const StencilPoints<real_type_t<T>>& points, bool adjoint, T alpha, const T* in,
-             const T* front_ghosts, const T* back_ghosts, T beta, T* out);
+             const T* ghosts, T beta, T* out);
 
 /// The most points of a block stencil_vdot takes (its kernel indexes with 32 bits).
 inline constexpr Index max_fused_stencil_points = 4294967295;
+inline Index fused_stencil_points_limit(Cuda) {
+  return max_fused_stencil_points;
+}
 /// Doubles of device scratch stencil_vdot needs for a block of n points (two per thread block).
 Index stencil_vdot_scratch(Cuda, Index n);
 /// out = sum_t D_t in (the forward) and *re += Re(in^H out), *im += Im(in^H out) (im may be
@@ -108,8 +185,20 @@ Index stencil_vdot_scratch(Cuda, Index n);
 /// `scratch`, then one block adds those sums in a fixed order. At most
 /// max_fused_stencil_points points.
 template <Scalar T>
-void stencil_vdot(Cuda, const StencilPoints<real_type_t<T>>& points, const T* in,
-                  const T* front_ghosts, const T* back_ghosts, T* out, double* scratch, double* re,
-                  double* im);
+void stencil_vdot(Cuda, const StencilPoints<real_type_t<T>>& points, const T* in, const T* ghosts,
+                  T* out, double* scratch, double* re, double* im);
+
+/// The Cuda form of stencil_apply: the whole block in the part `edges` (or `all`).
+template <Scalar T>
+void stencil_apply(Cuda, const StencilWalk& walk, const StencilPoints<real_type_t<T>>& points,
+                   StencilPart part, T alpha, const T* in, const T* ghosts, T beta, T* out,
+                   StencilVdot vdot) {
+  if (part == StencilPart::inner) return;
+  if (vdot.re) {
+    stencil_vdot(Cuda{}, points, in, ghosts, out, vdot.scratch, vdot.re, vdot.im);
+  } else {
+    stencil(Cuda{}, points, walk.adjoint, alpha, in, ghosts, beta, out);
+  }
+}
 
 }  // namespace distlops::kernels

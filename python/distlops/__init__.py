@@ -26,7 +26,7 @@ def _check_same_mpi():
 
 _check_same_mpi()
 
-from ._arrays import DistributedArray, StackedDistributedArray  # noqa: E402,F401
+from ._arrays import DistributedArray, StackedDistributedArray, default_grid  # noqa: E402,F401
 
 
 def _public(module):

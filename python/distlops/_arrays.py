@@ -39,15 +39,24 @@ def communicator(comm):
 
 
 def make_layout(global_shape, base_comm=MPI.COMM_WORLD, partition=Partition.SCATTER, axis=0,
-                local_shapes=None, mask=None):
-    """A Layout (collective over base_comm), with PyLops-MPI's argument conventions."""
+                local_shapes=None, mask=None, grid=None):
+    """A Layout (collective over base_comm), with PyLops-MPI's argument conventions; ``grid``
+    (distlops' extension) cuts the array over a process grid, one entry per axis."""
     if isinstance(global_shape, Number):
         global_shape = (int(global_shape),)
     shapes = [] if local_shapes is None else [
         [int(local_shape)] if isinstance(local_shape, Number) else [int(n) for n in local_shape]
         for local_shape in local_shapes]
     return _ext.Layout(communicator(base_comm), [int(n) for n in global_shape], partition,
-                       int(axis), shapes, [] if mask is None else [int(c) for c in mask])
+                       int(axis), shapes, [] if mask is None else [int(c) for c in mask],
+                       [] if grid is None else [int(p) for p in grid])
+
+
+def default_grid(global_shape, size, axes=None):
+    """A balanced process grid for ``size`` ranks over an array of ``global_shape`` (the largest
+    prime factors cut the axes with the longest parts; only ``axes`` when given)."""
+    return tuple(_ext.default_grid([int(n) for n in global_shape], int(size),
+                                   [] if axes is None else [int(a) for a in axes]))
 
 
 def cast_problem(given, taken):
@@ -78,12 +87,12 @@ class DistributedArray:
 
     def __init__(self, global_shape, base_comm=MPI.COMM_WORLD, base_comm_nccl=None,
                  partition=Partition.SCATTER, axis=0, local_shapes=None, mask=None,
-                 engine="numpy", dtype=np.float64):
+                 engine="numpy", dtype=np.float64, grid=None):
         if engine != "numpy" or base_comm_nccl is not None:
             raise ValueError("distlops' Python package holds host arrays only: engine must be "
                              "'numpy' and base_comm_nccl None")
         cls = ext_class("DistributedArray", dtype)
-        layout = make_layout(global_shape, base_comm, partition, axis, local_shapes, mask)
+        layout = make_layout(global_shape, base_comm, partition, axis, local_shapes, mask, grid)
         self._a = cls(layout)
         self._comm = base_comm
 
@@ -122,7 +131,21 @@ class DistributedArray:
 
     @property
     def axis(self):
+        """The distribution axis (an error for arrays cut along several axes)."""
         return self._a.layout.axis
+
+    @property
+    def grid(self):
+        """The process grid, one entry per axis (a slab's is 1 but along its axis); None for
+        boxes that form no grid."""
+        grid = self._a.layout.grid
+        return None if grid is None else tuple(grid)
+
+    @property
+    def local_box(self):
+        """This rank's box of the global array: (lower corner, upper corner), upper excluded."""
+        lower, upper = self._a.layout.local_box
+        return tuple(lower), tuple(upper)
 
     @property
     def mask(self):
@@ -178,10 +201,10 @@ class DistributedArray:
 
     @classmethod
     def to_dist(cls, x, base_comm=MPI.COMM_WORLD, base_comm_nccl=None,
-                partition=Partition.SCATTER, axis=0, local_shapes=None, mask=None):
+                partition=Partition.SCATTER, axis=0, local_shapes=None, mask=None, grid=None):
         """Every rank passes the global array ``x`` and keeps its block of it."""
         x = np.ascontiguousarray(x)
-        layout = make_layout(x.shape, base_comm, partition, axis, local_shapes, mask)
+        layout = make_layout(x.shape, base_comm, partition, axis, local_shapes, mask, grid)
         return cls._wrap(ext_class("DistributedArray", x.dtype).from_global(layout, x), base_comm)
 
     def asarray(self, masked=False):
@@ -216,8 +239,15 @@ class DistributedArray:
             return self._a.norm(order)
         return self._a.norm_along(order, int(axis))
 
-    def redistribute(self, axis):
-        """The same global array split along another axis (or over another Layout)."""
+    def redistribute(self, axis=None, grid=None):
+        """The same global array split along another ``axis``, cut over a process ``grid`` (one
+        entry per axis), or in another Layout (given as ``axis``): one all-to-all."""
+        if (axis is None) == (grid is None):
+            raise ValueError("redistribute: give either an axis (or a Layout) or a grid")
+        if grid is not None:
+            target = make_layout(self.global_shape, self.base_comm, Partition.SCATTER,
+                                 mask=self.mask, grid=grid)
+            return DistributedArray._wrap(self._a.redistribute(target), self._comm)
         return DistributedArray._wrap(self._a.redistribute(axis), self._comm)
 
     def add_ghost_cells(self, cells_front=None, cells_back=None):

@@ -4,6 +4,7 @@
 // solvers are registered by their own translation units.
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/vector.h>
 
 #include "bindings.hpp"
@@ -34,6 +35,12 @@ void bind_core(nb::module_& m) {
       .value("UNSAFE_BROADCAST", Partition::UNSAFE_BROADCAST);
 
   m.def("version", [] { return std::string(version().string); });
+  m.def(
+      "default_grid",
+      [](const Shape& shape, int ranks, const std::vector<int>& axes) {
+        return default_grid(shape, ranks, axes);
+      },
+      nb::arg("shape"), nb::arg("ranks"), nb::arg("axes") = std::vector<int>{});
   m.def("mpi_library_version", [] {
     char text[MPI_MAX_LIBRARY_VERSION_STRING];
     int length = 0;
@@ -51,15 +58,17 @@ void bind_core(nb::module_& m) {
       .def(
           "__init__",
           [](Layout* self, const Communicator& comm, const Shape& global_shape, Partition partition,
-             int axis, const std::vector<Shape>& local_shapes, const std::vector<int>& mask) {
+             int axis, const std::vector<Shape>& local_shapes, const std::vector<int>& mask,
+             const std::vector<int>& grid) {
             new (self) Layout(comm, global_shape,
                               LayoutOptions{.partition = partition,
                                             .axis = axis,
                                             .local_shapes = local_shapes,
-                                            .mask = mask});
+                                            .mask = mask,
+                                            .grid = grid});
           },
           nb::arg("comm"), nb::arg("global_shape"), nb::arg("partition"), nb::arg("axis"),
-          nb::arg("local_shapes"), nb::arg("mask"))
+          nb::arg("local_shapes"), nb::arg("mask"), nb::arg("grid") = std::vector<int>{})
       .def_prop_ro("communicator", &Layout::communicator)
       .def_prop_ro("sub_communicator", &Layout::sub_communicator)
       .def_prop_ro("global_shape", &Layout::global_shape)
@@ -68,6 +77,18 @@ void bind_core(nb::module_& m) {
       .def_prop_ro("mask", &Layout::mask)
       .def_prop_ro("local_shapes", &Layout::local_shapes)
       .def_prop_ro("local_shape", [](const Layout& l) { return l.local_shape(); })
+      // Box layouts: the grid (None for explicit boxes without one) and this rank's box.
+      .def_prop_ro("is_slab", &Layout::is_slab)
+      .def_prop_ro("grid",
+                   [](const Layout& l) -> nb::object {
+                     if (!l.has_grid()) return nb::none();
+                     return nb::cast(std::vector<int>(l.grid().begin(), l.grid().end()));
+                   })
+      .def_prop_ro("local_box",
+                   [](const Layout& l) {
+                     const ArrayBox box = l.box();
+                     return std::make_pair(box.lower, box.upper);
+                   })
       .def("with_axis", &Layout::with_axis)
       .def("__eq__", [](const Layout& a, const Layout& b) { return a == b; })
       .def("__repr__", &Layout::describe);

@@ -261,3 +261,35 @@ def test_sub_communicators_from_mpi4py_and_back(comm):
     finally:
         del x, y  # distlops borrows the communicator: drop its arrays before freeing it
         sub.Free()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_arrays_cut_over_a_process_grid(comm, dtype):
+    """distlops' extension: a grid of one entry per axis, and reshapes between layouts."""
+    shape = (6, 5, 4)
+    g = random_array(shape, dtype, seed=7)
+    grid = dl.default_grid(shape, comm.size)
+    assert int(np.prod(grid)) == comm.size
+    x = dl.DistributedArray.to_dist(g, grid=grid)
+    assert x.grid == grid
+    lower, upper = x.local_box
+    np.testing.assert_array_equal(
+        x.local_array, g[tuple(slice(lo, hi) for lo, hi in zip(lower, upper))])
+    np.testing.assert_array_equal(x.asarray(), g)
+    rtol = tolerance(dtype)
+    np.testing.assert_allclose(x.norm(), np.linalg.norm(g.ravel()), rtol=rtol * 10)
+    np.testing.assert_allclose(x.norm(1, axis=1), np.linalg.norm(g, 1, axis=1), rtol=rtol * 10)
+    np.testing.assert_allclose((2 * x + x).asarray(), 3 * g, rtol=rtol)
+    # Slabs to pencils along axis 0 and back.
+    pencils = x.redistribute(grid=dl.default_grid(shape, comm.size, axes=[1, 2]))
+    assert pencils.grid[0] == 1
+    np.testing.assert_array_equal(pencils.asarray(), g)
+    back = pencils.redistribute(axis=0)
+    assert back.axis == 0
+    np.testing.assert_array_equal(back.local_array, dl.DistributedArray.to_dist(g).local_array)
+    zeros = dl.DistributedArray(shape, dtype=dtype, grid=grid)
+    assert zeros.local_shape == x.local_shape
+    with pytest.raises(dl.InvalidArgument):
+        dl.DistributedArray(shape, dtype=dtype, grid=(comm.size + 1, 1, 1))
+    with pytest.raises(ValueError):
+        x.redistribute()

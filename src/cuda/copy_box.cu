@@ -130,7 +130,7 @@ void copy_box(Cuda, std::size_t element_size, const void* source_data, BoxView s
     p.destination_stride[k] = plan.destination_stride[axis] * words_per_element;
     p.rows *= plan.extent[axis];
   }
-  std::vector<Index> index(looped, 0);
+  detail::AxisIndices index(looped, 0);
   while (true) {
     Index source_offset = 0, destination_offset = 0;  // in elements
     for (std::size_t k = 0; k < looped; ++k) {

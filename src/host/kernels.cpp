@@ -270,7 +270,7 @@ void copy_box(Host, std::size_t element_size, const void* source_data, BoxView s
     return;
   }
   // Odometer over the axes outside the run.
-  std::vector<Index> index(outer_axes, 0);
+  detail::AxisIndices index(outer_axes, 0);
   while (true) {
     Index source_offset = plan.source_offset, destination_offset = plan.destination_offset;
     for (std::size_t k = 0; k < outer_axes; ++k) {

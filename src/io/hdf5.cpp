@@ -185,11 +185,11 @@ void select_block(hid_t space, const Layout& layout, bool whole, bool none,
     check(H5Sselect_all(space), where, "H5Sselect_all");
     return;
   }
-  const Shape& shape = layout.global_shape();
-  std::vector<hsize_t> start(shape.size(), 0), count(shape.begin(), shape.end());
-  const auto axis = static_cast<std::size_t>(layout.axis());
-  start[axis] = static_cast<hsize_t>(layout.offset(layout.rank()));
-  count[axis] = static_cast<hsize_t>(layout.local_extent(layout.rank()));
+  const ArrayBox box = layout.box();
+  std::vector<hsize_t> start(box.lower.begin(), box.lower.end());
+  std::vector<hsize_t> count(box.lower.size());
+  for (std::size_t k = 0; k < count.size(); ++k)
+    count[k] = static_cast<hsize_t>(box.upper[k] - box.lower[k]);
   check(H5Sselect_hyperslab(space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
         where, "H5Sselect_hyperslab");
 }
@@ -217,14 +217,33 @@ void write_layout_attributes(hid_t dataset, const Layout& layout, const std::str
   const TypeHandle text(H5Tcopy(H5T_C_S1));
   H5Tset_size(text.get(), partition.size());
   write_attribute(dataset, "distlops_partition", text.get(), {}, partition.c_str(), where);
-  const long long axis = layout.axis();
-  write_attribute(dataset, "distlops_axis", H5T_NATIVE_LLONG, {}, &axis, where);
   const long long ranks = layout.size();
   write_attribute(dataset, "distlops_ranks", H5T_NATIVE_LLONG, {}, &ranks, where);
-  const std::vector<long long> extents(layout.local_extents().begin(),
-                                       layout.local_extents().end());
-  write_attribute(dataset, "distlops_local_extents", H5T_NATIVE_LLONG,
-                  {static_cast<hsize_t>(extents.size())}, extents.data(), where);
+  if (layout.is_slab()) {
+    const long long axis = layout.axis();
+    write_attribute(dataset, "distlops_axis", H5T_NATIVE_LLONG, {}, &axis, where);
+    const std::vector<long long> extents(layout.local_extents().begin(),
+                                         layout.local_extents().end());
+    write_attribute(dataset, "distlops_local_extents", H5T_NATIVE_LLONG,
+                    {static_cast<hsize_t>(extents.size())}, extents.data(), where);
+    return;
+  }
+  // ArrayBox layouts: the grid when there is one, and every rank's box (lower then upper corner).
+  if (layout.has_grid()) {
+    const std::vector<long long> grid(layout.grid().begin(), layout.grid().end());
+    write_attribute(dataset, "distlops_grid", H5T_NATIVE_LLONG, {static_cast<hsize_t>(grid.size())},
+                    grid.data(), where);
+  }
+  const auto ndim = static_cast<hsize_t>(layout.ndim());
+  std::vector<long long> boxes;
+  for (int r = 0; r < layout.size(); ++r) {
+    for (int k = 0; k < layout.ndim(); ++k)
+      boxes.push_back(layout.box_lower(r, k));
+    for (int k = 0; k < layout.ndim(); ++k)
+      boxes.push_back(layout.box_upper(r, k));
+  }
+  write_attribute(dataset, "distlops_boxes", H5T_NATIVE_LLONG,
+                  {static_cast<hsize_t>(layout.size()), 2, ndim}, boxes.data(), where);
 }
 
 /// One leaf of an array to write or read: its layout and its local data.

@@ -2,13 +2,13 @@
 // Copyright (c) 2026 The distlops authors
 // Parallel .npy input and output with MPI-IO.
 //
-// Geometry: a C-order array distributed along axis k is, in the file, A = prod(shape[:k])
-// blocks of n_k * B elements (B = prod(shape[k+1:])), N_k * B elements apart, the first at
-// offset_k * B. Each rank's file view is that strided pattern. It is built from
-// MPI_Type_create_hvector over contiguous byte blocks instead of MPI_Type_create_subarray,
-// whose extents are C ints: counts and block sizes above the per-call limit (2^31 - 1, see
-// message_chunk_bytes) are split into nested types, and the data move in rounds of at most
-// that many bytes per rank and collective call, so arrays of any size work.
+// Geometry: a rank's block is a box of the C-order array (a slab: all of every axis but one),
+// which is, in the file, runs of contiguous bytes repeated on nested levels (Region). Each
+// rank's file view is that strided pattern. It is built from MPI_Type_create_hvector over
+// contiguous byte blocks instead of MPI_Type_create_subarray, whose extents are C ints: counts
+// and block sizes above the per-call limit (2^31 - 1, see message_chunk_bytes) are split into
+// nested types (message_datatype.hpp), and the data move in rounds of at most that many bytes
+// per rank and collective call, so arrays of any size work.
 //
 // Failures: every step that may fail on some ranks only is followed by an agreement
 // (collective_check), so that every rank throws the same error and no rank waits in a
@@ -33,7 +33,7 @@
 #include <utility>
 #include <vector>
 
-#include "../unique_handle.hpp"
+#include "../message_datatype.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/crash_point.hpp"
 #include "distlops/core/error.hpp"
@@ -89,75 +89,21 @@ std::string broadcast_string(const Communicator& comm, std::string text, int roo
   return text;
 }
 
-// ---- MPI datatypes ------------------------------------------------------------------------
-
-struct DatatypeTraits {
-  using handle_type = MPI_Datatype;
-  static MPI_Datatype null() { return MPI_DATATYPE_NULL; }
-  static void release(MPI_Datatype& type) { MPI_Type_free(&type); }
-};
-
-// Owns an MPI datatype.
-class Datatype : public distlops::detail::UniqueHandle<DatatypeTraits> {
- public:
-  using UniqueHandle::UniqueHandle;
-  void commit() { distlops::detail::check_mpi(MPI_Type_commit(&handle_), "MPI_Type_commit"); }
-};
-
-// `count` copies of `block`, their starts `stride` bytes apart; any count.
-Datatype strided(Index count, Index stride, MPI_Datatype block, Index limit) {
-  MPI_Datatype type = MPI_DATATYPE_NULL;
-  if (count <= limit) {
-    distlops::detail::check_mpi(
-        MPI_Type_create_hvector(static_cast<int>(count), 1, stride, block, &type),
-        "MPI_Type_create_hvector");
-    return Datatype(type);
-  }
-  const Index groups = count / limit;
-  const Index rest = count % limit;
-  const Datatype group = strided(limit, stride, block, limit);
-  Datatype body = strided(groups, limit * stride, group.get(), limit);
-  if (rest == 0) return body;
-  const Datatype tail = strided(rest, stride, block, limit);
-  int lengths[2] = {1, 1};
-  MPI_Aint displacements[2] = {0, static_cast<MPI_Aint>(groups * limit * stride)};
-  MPI_Datatype types[2] = {body.get(), tail.get()};
-  distlops::detail::check_mpi(MPI_Type_create_struct(2, lengths, displacements, types, &type),
-                              "MPI_Type_create_struct");
-  return Datatype(type);
-}
-
-// `bytes` contiguous bytes; any size.
-Datatype contiguous_bytes(Index bytes, Index limit) {
-  MPI_Datatype type = MPI_DATATYPE_NULL;
-  if (bytes <= limit) {
-    distlops::detail::check_mpi(MPI_Type_contiguous(static_cast<int>(bytes), MPI_BYTE, &type),
-                                "MPI_Type_contiguous");
-    return Datatype(type);
-  }
-  const Index rest = bytes % limit;
-  const Datatype piece = contiguous_bytes(limit, limit);
-  Datatype body = strided(bytes / limit, limit, piece.get(), limit);
-  if (rest == 0) return body;
-  int lengths[2] = {1, static_cast<int>(rest)};
-  MPI_Aint displacements[2] = {0, static_cast<MPI_Aint>(bytes - rest)};
-  MPI_Datatype types[2] = {body.get(), MPI_BYTE};
-  distlops::detail::check_mpi(MPI_Type_create_struct(2, lengths, displacements, types, &type),
-                              "MPI_Type_create_struct");
-  return Datatype(type);
-}
-
 // ---- file geometry -----------------------------------------------------------------------
 
 using detail::Region;
 using detail::region_of;
+using Datatype = distlops::detail::MessageDatatype;
 
-// The file type of a region's view: none (plain bytes) for a contiguous or empty region.
+// The file type of a region's view: none (plain bytes) for a region of one run.
 Datatype view_type_of(const Region& region) {
-  if (region.count <= 1) return {};
+  if (region.counts.empty()) return {};
   const Index limit = call_limit();
-  const Datatype block = contiguous_bytes(region.block, limit);
-  Datatype pattern = strided(region.count, region.stride, block.get(), limit);
+  Datatype pattern = distlops::detail::block_datatype(region.block, MPI_BYTE, 1, limit);
+  for (std::size_t level = region.counts.size(); level-- > 0;) {
+    pattern = distlops::detail::strided_datatype(region.counts[level], region.strides[level],
+                                                 pattern.get(), limit);
+  }
   pattern.commit();
   return pattern;
 }
@@ -363,7 +309,6 @@ void check_element_count(const NpyHeader& header, const Layout& layout, const st
 
 Region region_of(const Layout& layout, std::size_t item_size, bool whole) {
   const Shape& shape = layout.global_shape();
-  const int axis = layout.axis();
   if (!extents_fit(shape, static_cast<Index>(item_size))) {
     throw InvalidArgument("npy: the shape " + to_string(shape) + " at " +
                           std::to_string(item_size) + " bytes per element spans more than " +
@@ -372,20 +317,37 @@ Region region_of(const Layout& layout, std::size_t item_size, bool whole) {
   Region region;
   if (whole) {
     const Index total = layout.global_size() * static_cast<Index>(item_size);
-    region = {0, 1, total, total};
-  } else {
-    Index outer = 1;
-    Index inner = static_cast<Index>(item_size);
-    for (int k = 0; k < axis; ++k)
-      outer *= shape[static_cast<std::size_t>(k)];
-    for (std::size_t k = static_cast<std::size_t>(axis) + 1; k < shape.size(); ++k)
-      inner *= shape[k];
-    const int rank = layout.rank();
-    region = {layout.offset(rank) * inner, outer, layout.local_extent(rank) * inner,
-              shape[static_cast<std::size_t>(axis)] * inner};
+    if (total > 0) region.block = total;
+    return region;
   }
-  if (region.bytes() == 0) return {};
-  if (region.block == region.stride) return {region.start, 1, region.bytes(), region.bytes()};
+  const int rank = layout.rank();
+  if (layout.local_size(rank) == 0) return region;
+  // The rank's box, innermost axis first: extents and strides in bytes, axes of extent 1
+  // dropped (their corner only moves the start) and axes contiguous in the file merged.
+  std::vector<Index> counts, strides;
+  Index stride = static_cast<Index>(item_size);
+  for (int k = layout.ndim(); k-- > 0;) {
+    const Index lower = layout.box_lower(rank, k);
+    const Index extent = layout.box_upper(rank, k) - lower;
+    region.start += lower * stride;
+    if (extent != 1) {
+      if (!counts.empty() && stride == strides.back() * counts.back()) {
+        counts.back() *= extent;
+      } else {
+        counts.push_back(extent);
+        strides.push_back(stride);
+      }
+    }
+    stride *= shape[static_cast<std::size_t>(k)];
+  }
+  region.block = static_cast<Index>(item_size);
+  std::size_t first = 0;
+  if (!counts.empty() && strides[0] == static_cast<Index>(item_size)) {
+    region.block *= counts[0];
+    first = 1;
+  }
+  region.counts.assign(counts.rbegin(), counts.rend() - static_cast<std::ptrdiff_t>(first));
+  region.strides.assign(strides.rbegin(), strides.rend() - static_cast<std::ptrdiff_t>(first));
   return region;
 }
 

@@ -45,14 +45,24 @@ void check_c_order(const NpyHeader& header, const std::string& where, const std:
 void check_element_count(const NpyHeader& header, const Layout& layout, const std::string& where);
 
 /// The bytes of the data region (a C-order array of the layout's global shape) that one rank
-/// reads: `count` blocks of `block` bytes whose starts are `stride` bytes apart, the first
-/// `start` bytes after the beginning of the data.
+/// reads: runs of `block` contiguous bytes, the first `start` bytes after the beginning of the
+/// data, repeated on nested levels: counts[l] times, strides[l] bytes apart (outermost level
+/// first; no level: one run). A box of the array, its axes of extent 1 dropped and those
+/// contiguous in the file merged.
 struct Region {
   Index start = 0;
-  Index count = 0;
   Index block = 0;
-  Index stride = 0;
-  Index bytes() const { return count * block; }
+  std::vector<Index> counts;
+  std::vector<Index> strides;
+  /// Number of runs.
+  Index runs() const {
+    Index runs = 1;
+    for (Index c : counts)
+      runs *= c;
+    return runs;
+  }
+  /// Number of bytes.
+  Index bytes() const { return runs() * block; }
 };
 
 /// This rank's block of a layout, or the whole array when `whole`.

@@ -156,10 +156,21 @@ DistributedArray<T, Host> read_member(const MemberPlace& place, const Layout& la
     const detail::Region region = detail::region_of(layout, sizeof(T), layout.replicated());
     auto* out = reinterpret_cast<std::byte*>(array.data());
     if (region.bytes() > 0) {
-      reader.skip(static_cast<std::uint64_t>(region.start));
-      for (Index i = 0; i < region.count; ++i) {
-        if (i > 0) reader.skip(static_cast<std::uint64_t>(region.stride - region.block));
-        reader.read({out + i * region.block, static_cast<std::size_t>(region.block)});
+      // The runs in file order: each starts at `start` plus its index times the strides.
+      const std::size_t levels = region.counts.size();
+      std::vector<Index> index(levels, 0);
+      Index position = 0;  // bytes of the data consumed so far
+      for (Index run = 0; run < region.runs(); ++run) {
+        Index offset = region.start;
+        for (std::size_t l = 0; l < levels; ++l)
+          offset += index[l] * region.strides[l];
+        reader.skip(static_cast<std::uint64_t>(offset - position));
+        reader.read({out + run * region.block, static_cast<std::size_t>(region.block)});
+        position = offset + region.block;
+        for (std::size_t l = levels; l-- > 0;) {
+          if (++index[l] < region.counts[l]) break;
+          index[l] = 0;
+        }
       }
     }
     reader.finish();

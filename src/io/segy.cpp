@@ -142,7 +142,7 @@ SegySection read_segy(const std::filesystem::path& path, const Layout& layout,
   const std::string name = path.string();
   const std::string where = detail::describe_call("read_segy", name);
   if (!layout.valid()) throw InvalidArgument(where + ": the layout is empty");
-  if (layout.ndim() != 2 || (!layout.replicated() && layout.axis() != 0)) {
+  if (layout.ndim() != 2 || !layout.is_slab() || (!layout.replicated() && layout.axis() != 0)) {
     throw InvalidArgument(where +
                           ": the layout must be 2-d (traces, samples) and split along "
                           "the traces (axis 0), got " +

@@ -9,6 +9,7 @@
 
 #include <limits>
 
+#include "box_layouts.hpp"
 #include "distlops/core/buffer.hpp"
 #include "distlops/core/ghost_cells.hpp"
 #include "distlops/core/redistribute.hpp"
@@ -65,6 +66,40 @@ double reference_norm(const std::vector<T>& values, double ord) {
 const std::vector<Partition> all_partitions = {Partition::SCATTER, Partition::BROADCAST,
                                                Partition::UNSAFE_BROADCAST};
 
+// The layouts the array tests run on: the slabs of shape_cases() in every partition, and the
+// box layouts of a 2-d and a 3-d shape (grids cut along several axes, uneven grids with empty
+// ranks, explicit boxes) that are not slabs already among them.
+std::vector<NamedLayout> array_test_layouts(const Communicator& comm) {
+  std::vector<NamedLayout> layouts;
+  for (const ShapeCase& c : shape_cases()) {
+    for (Partition partition : all_partitions) {
+      layouts.push_back(
+          {describe(c) + " " + to_string(partition), Layout(comm, c.shape, partition, c.axis)});
+    }
+  }
+  for (const Shape& shape : {Shape{5, 7}, Shape{4, 3, 5}}) {
+    for (NamedLayout& named : box_test_layouts(comm, shape, false)) {
+      if (named.layout.is_slab() && named.name.find("uneven") == std::string::npos) continue;
+      layouts.push_back({"shape " + to_string(shape) + " " + named.name, named.layout});
+    }
+  }
+  return layouts;
+}
+
+// dot, vdot and norms of masked arrays against those of the parts of their global arrays
+// that this rank's group holds.
+template <class T, class Space>
+void check_group_reductions(const DistributedArray<T, Space>& x,
+                            const DistributedArray<T, Space>& y, const std::vector<T>& part_x,
+                            const std::vector<T>& part_y, double rtol) {
+  CHECK(close(x.vdot(y), T(as_eigen(part_x).dot(as_eigen(part_y))), rtol));
+  CHECK(close(x.dot(y), T((as_eigen(part_x).transpose() * as_eigen(part_y))(0, 0)), rtol));
+  for (double ord : {2.0, 1.0, infinity, -infinity}) {
+    INFO("ord " << ord);
+    CHECK(close(static_cast<double>(x.norm(ord)), reference_norm(part_x, ord), rtol));
+  }
+}
+
 }  // namespace
 
 DISTLOPS_SPACE_TEMPLATE_TEST_CASE("arrays built from global data gather back to it", "[array]",
@@ -72,37 +107,32 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("arrays built from global data gather back to 
   using T = TestType;
   const Communicator comm = world();
   for_each_collective_path<Space>([&] {
-    for (const ShapeCase& c : shape_cases()) {
-      for (Partition partition : all_partitions) {
-        INFO(describe(c) << " " << to_string(partition));
-        const Layout layout(comm, c.shape, partition, c.axis);
-        const std::vector<T> global = random_values<T>(element_count(c.shape), 17);
+    for (const NamedLayout& named : array_test_layouts(comm)) {
+      INFO(named.name);
+      const Layout& layout = named.layout;
+      const Shape& shape = layout.global_shape();
+      const Partition partition = layout.partition();
+      const std::vector<T> global = random_values<T>(element_count(shape), 17);
 
-        const auto x = DistributedArray<T, Space>::from_global(layout, global);
-        CHECK(x.global_shape() == c.shape);
-        CHECK(x.local_size() == layout.local_size());
-        CHECK(x.gather() == global);
-        // The local block is the slice of the global array at this rank's offset.
-        if (partition == Partition::SCATTER) {
-          const int axis = layout.axis();
-          const auto expected = slice_along(global, c.shape, axis, layout.offset(comm.rank()),
-                                            layout.local_extent(comm.rank()));
-          CHECK(local_values(x) == expected);
-        }
-        const int root = comm.size() - 1;
-        const auto y = DistributedArray<T, Space>::from_root(
-            layout, comm.rank() == root ? std::span<const T>(global) : std::span<const T>(), root);
-        CHECK(y.gather() == global);
-        const std::vector<T> on_root = y.gather_to(0);
-        if (comm.rank() == 0) {
-          CHECK(on_root == global);
-        } else {
-          CHECK(on_root.empty());
-        }
-        const DistributedArray<T, Space> filled(layout, T(3));
-        CHECK(filled.gather() == std::vector<T>(global.size(), T(3)));
-        if (partition != Partition::UNSAFE_BROADCAST) x.check_replicas();
+      const auto x = DistributedArray<T, Space>::from_global(layout, global);
+      CHECK(x.global_shape() == shape);
+      CHECK(x.local_size() == layout.local_size());
+      CHECK(x.gather() == global);
+      // The local block is this rank's box of the global array (replicated: all of it).
+      CHECK(local_values(x) == box_of(global, shape, layout.box()));
+      const int root = comm.size() - 1;
+      const auto y = DistributedArray<T, Space>::from_root(
+          layout, comm.rank() == root ? std::span<const T>(global) : std::span<const T>(), root);
+      CHECK(y.gather() == global);
+      const std::vector<T> on_root = y.gather_to(0);
+      if (comm.rank() == 0) {
+        CHECK(on_root == global);
+      } else {
+        CHECK(on_root.empty());
       }
+      const DistributedArray<T, Space> filled(layout, T(3));
+      CHECK(filled.gather() == std::vector<T>(global.size(), T(3)));
+      if (partition != Partition::UNSAFE_BROADCAST) x.check_replicas();
     }
   });
 }
@@ -136,6 +166,19 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("zeros, empty and to_dist build arrays as PyLo
       CHECK(local_values(x) == expected);
     }
   }
+  // Grids and boxes.
+  const std::vector<T> cube = random_values<T>(60, 23);
+  const std::vector<int> grid = default_grid({3, 4, 5}, comm.size());
+  const Array by_grid = Array::to_dist(cube, {.shape = {3, 4, 5}, .grid = grid});
+  CHECK(by_grid.layout() == Layout(comm, {3, 4, 5}, LayoutOptions{.grid = grid}));
+  CHECK(local_values(by_grid) == box_of(cube, {3, 4, 5}, by_grid.layout().box()));
+  const Layout boxed = box_test_layouts(comm, {3, 4, 5}, false).back().layout;
+  std::vector<ArrayBox> boxes;
+  for (int r = 0; r < comm.size(); ++r)
+    boxes.push_back(boxed.box(r));
+  const Array by_boxes = Array::to_dist(cube, {.shape = {3, 4, 5}, .boxes = boxes});
+  CHECK(by_boxes.layout() == boxed);
+  CHECK(local_values(by_boxes) == box_of(cube, {3, 4, 5}, boxed.box()));
   // Defaults: one axis with every element, MPI_COMM_WORLD, SCATTER.
   const std::vector<T> line = random_values<T>(11, 20);
   const Array flat = Array::to_dist(line);
@@ -196,70 +239,66 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("element-wise algebra matches the global refer
   using T = TestType;
   const Communicator comm = world();
   const double rtol = space_tolerance<T, Space>();
-  for (const ShapeCase& c : shape_cases()) {
-    for (Partition partition : all_partitions) {
-      INFO(describe(c) << " " << to_string(partition));
-      const Layout layout(comm, c.shape, partition, c.axis);
-      const Index n = element_count(c.shape);
-      const std::vector<T> gx = random_values<T>(n, 1), gy = random_values<T>(n, 2),
-                           gz = random_values<T>(n, 3);
-      std::vector<T> gy_nonzero = gy;
-      for (T& v : gy_nonzero)
-        v += T(real_type_t<T>(3));
-      const auto x = make_array<Space>(layout, gx), y = make_array<Space>(layout, gy),
-                 z = make_array<Space>(layout, gz);
-      const auto w = make_array<Space>(layout, gy_nonzero);
-      const T a = random_scalar<T>(4), b = random_scalar<T>(5), s = random_scalar<T>(6);
+  for (const NamedLayout& named : array_test_layouts(comm)) {
+    INFO(named.name);
+    const Layout& layout = named.layout;
+    const Index n = layout.global_size();
+    const std::vector<T> gx = random_values<T>(n, 1), gy = random_values<T>(n, 2),
+                         gz = random_values<T>(n, 3);
+    std::vector<T> gy_nonzero = gy;
+    for (T& v : gy_nonzero)
+      v += T(real_type_t<T>(3));
+    const auto x = make_array<Space>(layout, gx), y = make_array<Space>(layout, gy),
+               z = make_array<Space>(layout, gz);
+    const auto w = make_array<Space>(layout, gy_nonzero);
+    const T a = random_scalar<T>(4), b = random_scalar<T>(5), s = random_scalar<T>(6);
 
-      auto reference = [&](auto f) {
-        std::vector<T> out(static_cast<std::size_t>(n));
-        for (Index i = 0; i < n; ++i)
-          out[i] = f(i);
-        return out;
-      };
-      CHECK(all_close((x + y).gather(), reference([&](Index i) { return gx[i] + gy[i]; }), rtol));
-      CHECK(all_close((x - y).gather(), reference([&](Index i) { return gx[i] - gy[i]; }), rtol));
-      CHECK(all_close((x * y).gather(), reference([&](Index i) { return gx[i] * gy[i]; }), rtol));
-      CHECK(all_close((x / w).gather(), reference([&](Index i) { return gx[i] / gy_nonzero[i]; }),
-                      rtol));
-      CHECK(all_close((x + s).gather(), reference([&](Index i) { return gx[i] + s; }), rtol));
-      CHECK(all_close((s - x).gather(), reference([&](Index i) { return s - gx[i]; }), rtol));
-      CHECK(all_close((x * s).gather(), reference([&](Index i) { return gx[i] * s; }), rtol));
-      CHECK(all_close((s * x).gather(), reference([&](Index i) { return s * gx[i]; }), rtol));
-      CHECK(all_close((x / s).gather(), reference([&](Index i) { return gx[i] / s; }), rtol));
-      CHECK(
-          all_close((s / w).gather(), reference([&](Index i) { return s / gy_nonzero[i]; }), rtol));
-      CHECK(all_close((-x).gather(), reference([&](Index i) { return -gx[i]; }), rtol));
-      CHECK(
-          all_close(x.conj().gather(), reference([&](Index i) { return conjugate(gx[i]); }), rtol));
+    auto reference = [&](auto f) {
+      std::vector<T> out(static_cast<std::size_t>(n));
+      for (Index i = 0; i < n; ++i)
+        out[i] = f(i);
+      return out;
+    };
+    CHECK(all_close((x + y).gather(), reference([&](Index i) { return gx[i] + gy[i]; }), rtol));
+    CHECK(all_close((x - y).gather(), reference([&](Index i) { return gx[i] - gy[i]; }), rtol));
+    CHECK(all_close((x * y).gather(), reference([&](Index i) { return gx[i] * gy[i]; }), rtol));
+    CHECK(all_close((x / w).gather(), reference([&](Index i) { return gx[i] / gy_nonzero[i]; }),
+                    rtol));
+    CHECK(all_close((x + s).gather(), reference([&](Index i) { return gx[i] + s; }), rtol));
+    CHECK(all_close((s - x).gather(), reference([&](Index i) { return s - gx[i]; }), rtol));
+    CHECK(all_close((x * s).gather(), reference([&](Index i) { return gx[i] * s; }), rtol));
+    CHECK(all_close((s * x).gather(), reference([&](Index i) { return s * gx[i]; }), rtol));
+    CHECK(all_close((x / s).gather(), reference([&](Index i) { return gx[i] / s; }), rtol));
+    CHECK(all_close((s / w).gather(), reference([&](Index i) { return s / gy_nonzero[i]; }), rtol));
+    CHECK(all_close((-x).gather(), reference([&](Index i) { return -gx[i]; }), rtol));
+    CHECK(all_close(x.conj().gather(), reference([&](Index i) { return conjugate(gx[i]); }), rtol));
 
-      auto t = x.copy();
-      t += y;
-      t -= z;
-      t *= w;
-      t /= s;
-      t += s;
-      t -= b;
-      t *= a;
-      CHECK(all_close(t.gather(), reference([&](Index i) {
-                        return (((gx[i] + gy[i] - gz[i]) * gy_nonzero[i]) / s + s - b) * a;
-                      }),
-                      rtol));
-      t.copy_from(x).axpy(a, y);
-      CHECK(all_close(t.gather(), reference([&](Index i) { return gx[i] + a * gy[i]; }), rtol));
-      t.copy_from(x).axpby(a, y, b);
-      CHECK(all_close(t.gather(), reference([&](Index i) { return a * gy[i] + b * gx[i]; }), rtol));
-      t.copy_from(z).axpbypcz(a, x, b, y, s);
-      CHECK(all_close(t.gather(),
-                      reference([&](Index i) { return a * gx[i] + b * gy[i] + s * gz[i]; }), rtol));
-      t.fill(T(std::numeric_limits<real_type_t<T>>::quiet_NaN()));
-      t.axpbypcz(a, x, b, y, T(0));  // c = 0 must not read the (NaN) destination
-      CHECK(all_close(t.gather(), reference([&](Index i) { return a * gx[i] + b * gy[i]; }), rtol));
-      t.copy_from(x).scale(a).conj_in_place();
-      CHECK(all_close(t.gather(), reference([&](Index i) { return conjugate(a * gx[i]); }), rtol));
-      CHECK(x.zeros_like().gather() == std::vector<T>(static_cast<std::size_t>(n), T(0)));
-      CHECK(x.empty_like().layout() == layout);
-    }
+    auto t = x.copy();
+    t += y;
+    t -= z;
+    t *= w;
+    t /= s;
+    t += s;
+    t -= b;
+    t *= a;
+    CHECK(all_close(t.gather(), reference([&](Index i) {
+                      return (((gx[i] + gy[i] - gz[i]) * gy_nonzero[i]) / s + s - b) * a;
+                    }),
+                    rtol));
+    t.copy_from(x).axpy(a, y);
+    CHECK(all_close(t.gather(), reference([&](Index i) { return gx[i] + a * gy[i]; }), rtol));
+    t.copy_from(x).axpby(a, y, b);
+    CHECK(all_close(t.gather(), reference([&](Index i) { return a * gy[i] + b * gx[i]; }), rtol));
+    t.copy_from(z).axpbypcz(a, x, b, y, s);
+    CHECK(all_close(t.gather(),
+                    reference([&](Index i) { return a * gx[i] + b * gy[i] + s * gz[i]; }), rtol));
+    t.fill(T(std::numeric_limits<real_type_t<T>>::quiet_NaN()));
+    t.axpbypcz(a, x, b, y, T(0));  // c = 0 must not read the (NaN) destination
+    CHECK(all_close(t.gather(), reference([&](Index i) { return a * gx[i] + b * gy[i]; }), rtol));
+    t.copy_from(x).scale(a).conj_in_place();
+    CHECK(all_close(t.gather(), reference([&](Index i) { return conjugate(a * gx[i]); }), rtol));
+    CHECK(x.zeros_like().gather() == std::vector<T>(static_cast<std::size_t>(n), T(0)));
+    CHECK(x.empty_like().layout() == layout);
   }
 }
 
@@ -270,33 +309,31 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("dot, vdot and norms equal Eigen's on the glob
   const Communicator comm = world();
   const double rtol = space_tolerance<T, Space>();
   for_each_collective_path<Space>([&] {
-    for (const ShapeCase& c : shape_cases()) {
-      for (Partition partition : all_partitions) {
-        INFO(describe(c) << " " << to_string(partition));
-        const Layout layout(comm, c.shape, partition, c.axis);
-        const Index n = element_count(c.shape);
-        std::vector<T> gx = random_values<T>(n, 7);
-        const std::vector<T> gy = random_values<T>(n, 8);
-        if (n > 2) gx[1] = T(0);  // something for the 0-"norm" to count
-        const auto x = make_array<Space>(layout, gx), y = make_array<Space>(layout, gy);
-        // Bilinear dot (no conjugate) and vdot (conjugate of the first argument).
-        const T expected_dot = (as_eigen(gx).transpose() * as_eigen(gy))(0, 0);
-        const T expected_vdot = as_eigen(gx).dot(as_eigen(gy));
-        CHECK(close(x.dot(y), expected_dot, rtol));
-        CHECK(close(x.vdot(y), expected_vdot, rtol));
-        if (n == 0) continue;
-        for (double ord : {2.0, 1.0, 0.0, 3.0, 0.5, -1.5, infinity, -infinity}) {
-          INFO("ord " << ord);
-          const double expected = reference_norm(gx, ord);
-          const double actual = static_cast<double>(x.norm(ord));
-          if (std::isinf(expected)) {
-            CHECK(actual == expected);
-          } else {
-            CHECK(close(actual, expected, 10 * rtol));
-          }
+    for (const NamedLayout& named : array_test_layouts(comm)) {
+      INFO(named.name);
+      const Layout& layout = named.layout;
+      const Index n = layout.global_size();
+      std::vector<T> gx = random_values<T>(n, 7);
+      const std::vector<T> gy = random_values<T>(n, 8);
+      if (n > 2) gx[1] = T(0);  // something for the 0-"norm" to count
+      const auto x = make_array<Space>(layout, gx), y = make_array<Space>(layout, gy);
+      // Bilinear dot (no conjugate) and vdot (conjugate of the first argument).
+      const T expected_dot = (as_eigen(gx).transpose() * as_eigen(gy))(0, 0);
+      const T expected_vdot = as_eigen(gx).dot(as_eigen(gy));
+      CHECK(close(x.dot(y), expected_dot, rtol));
+      CHECK(close(x.vdot(y), expected_vdot, rtol));
+      if (n == 0) continue;
+      for (double ord : {2.0, 1.0, 0.0, 3.0, 0.5, -1.5, infinity, -infinity}) {
+        INFO("ord " << ord);
+        const double expected = reference_norm(gx, ord);
+        const double actual = static_cast<double>(x.norm(ord));
+        if (std::isinf(expected)) {
+          CHECK(actual == expected);
+        } else {
+          CHECK(close(actual, expected, 10 * rtol));
         }
-        CHECK(std::is_same_v<decltype(x.norm()), R>);
       }
+      CHECK(std::is_same_v<decltype(x.norm()), R>);
     }
   });
 }
@@ -306,21 +343,21 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("norms along an axis equal the reference per l
   using T = TestType;
   const Communicator comm = world();
   for_each_collective_path<Space>([&] {
-    for (const ShapeCase& c : shape_cases()) {
-      if (c.shape.size() < 2 || element_count(c.shape) == 0) continue;
-      for (Partition partition : all_partitions) {
-        const Layout layout(comm, c.shape, partition, c.axis);
-        const std::vector<T> gx = random_values<T>(element_count(c.shape), 9);
+    for (const NamedLayout& named : array_test_layouts(comm)) {
+      const Layout& layout = named.layout;
+      const Shape& shape = layout.global_shape();
+      if (shape.size() < 2 || element_count(shape) == 0) continue;
+      {
+        const std::vector<T> gx = random_values<T>(element_count(shape), 9);
         const auto x = make_array<Space>(layout, gx);
-        const int ndim = static_cast<int>(c.shape.size());
+        const int ndim = static_cast<int>(shape.size());
         for (int norm_axis = 0; norm_axis < ndim; ++norm_axis) {
           for (double ord : {2.0, 1.0, 3.0, infinity, -infinity, 0.0}) {
-            INFO(describe(c) << " " << to_string(partition) << " norm axis " << norm_axis << " ord "
-                             << ord);
+            INFO(named.name << " norm axis " << norm_axis << " ord " << ord);
             // Reference: collect each line along norm_axis of the global array.
-            Shape output_shape = c.shape;
+            Shape output_shape = shape;
             output_shape.erase(output_shape.begin() + norm_axis);
-            const Shape strides = strides_of(c.shape);
+            const Shape strides = strides_of(shape);
             const Shape output_strides = strides_of(output_shape);
             std::vector<double> expected(static_cast<std::size_t>(element_count(output_shape)));
             for (Index o = 0; o < static_cast<Index>(expected.size()); ++o) {
@@ -332,7 +369,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("norms along an axis equal the reference per l
                 ++ko;
               }
               std::vector<T> line;
-              for (Index l = 0; l < c.shape[norm_axis]; ++l)
+              for (Index l = 0; l < shape[norm_axis]; ++l)
                 line.push_back(gx[base + l * strides[norm_axis]]);
               expected[o] = reference_norm(line, ord);
             }
@@ -559,12 +596,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("masked arrays reduce inside their group", "[a
   const std::vector<T> part_x(gx.begin() + 2 * lo, gx.begin() + 2 * hi);
   const std::vector<T> part_y(gy.begin() + 2 * lo, gy.begin() + 2 * hi);
   for_each_collective_path<Space>([&] {
-    CHECK(close(x.vdot(y), T(as_eigen(part_x).dot(as_eigen(part_y))), rtol));
-    CHECK(close(x.dot(y), T((as_eigen(part_x).transpose() * as_eigen(part_y))(0, 0)), rtol));
-    for (double ord : {2.0, 1.0, infinity, -infinity}) {
-      INFO("ord " << ord);
-      CHECK(close(static_cast<double>(x.norm(ord)), reference_norm(part_x, ord), rtol));
-    }
+    check_group_reductions(x, y, part_x, part_y, rtol);
     // Along axis 0: the columns of the group's part.
     const auto columns = x.norm(2, 0);
     REQUIRE(columns.size() == 2);
@@ -579,6 +611,97 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("masked arrays reduce inside their group", "[a
     CHECK(x.gather() == gx);
   });
   CHECK(x.zeros_like().layout().mask() == mask);
+}
+
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("masked box layouts reduce and gather inside their group",
+                                  "[array][mask][box]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const double rtol = space_tolerance<T, Space>();
+  const int size = comm.size();
+  std::vector<NamedLayout> layouts;
+  // One replica per group along a leading axis: grid (groups, ranks per group, 1), each group
+  // cutting its (1, 6, 5) slice over its ranks.
+  const int groups = size % 2 == 0 ? 2 : size;
+  std::vector<int> replica_mask;
+  for (int r = 0; r < size; ++r)
+    replica_mask.push_back(r / (size / groups));
+  layouts.push_back(
+      {"a replica per group",
+       Layout(comm, {groups, 6, 5},
+              LayoutOptions{.mask = replica_mask, .grid = {groups, size / groups, 1}})});
+  // Rank 0 alone holding the first half of axis 0, the others together the second half, cut
+  // along axis 1 (explicit boxes).
+  if (size > 1) {
+    const Layout boxed = box_test_layouts(comm, {4, 6, 5}, false).back().layout;
+    std::vector<int> mask(static_cast<std::size_t>(size), 1);
+    mask[0] = 0;
+    std::vector<ArrayBox> boxes;
+    for (int r = 0; r < size; ++r)
+      boxes.push_back(boxed.box(r));
+    layouts.push_back({"half on rank 0, half on the others",
+                       Layout(comm, {4, 6, 5}, LayoutOptions{.mask = mask, .boxes = boxes})});
+  }
+  for (const NamedLayout& named : layouts) {
+    INFO(named.name);
+    const Layout& layout = named.layout;
+    const Shape& shape = layout.global_shape();
+    const std::vector<T> gx = random_values<T>(layout.global_size(), 24);
+    const std::vector<T> gy = random_values<T>(layout.global_size(), 25);
+    const auto x = make_array<Space>(layout, gx), y = make_array<Space>(layout, gy);
+    // The box this rank's group tiles, from the boxes of its members.
+    ArrayBox bound{shape, Shape(shape.size(), 0)};
+    for (int r = 0; r < size; ++r) {
+      if (layout.mask()[r] != layout.mask()[comm.rank()] || layout.local_size(r) == 0) continue;
+      for (std::size_t k = 0; k < shape.size(); ++k) {
+        bound.lower[k] = std::min(bound.lower[k], layout.box_lower(r, int(k)));
+        bound.upper[k] = std::max(bound.upper[k], layout.box_upper(r, int(k)));
+      }
+    }
+    const std::vector<T> part_x = box_of(gx, shape, bound), part_y = box_of(gy, shape, bound);
+    for_each_collective_path<Space>([&] {
+      check_group_reductions(x, y, part_x, part_y, rtol);
+      CHECK(x.masked_shape() == bound.extent());
+      CHECK(x.gather(true) == part_x);
+      CHECK(x.gather() == gx);
+      // Along each axis: a line the group holds part of is reduced over that part; the other
+      // lines are held whole by another group here, which gives their whole norm.
+      const Shape strides = strides_of(shape);
+      for (int axis = 0; axis < 3; ++axis) {
+        INFO("norm along axis " << axis);
+        const auto actual = x.norm(2, axis);
+        std::vector<double> expected;
+        for (Index i = 0; i < shape[0]; ++i) {
+          for (Index j = 0; j < shape[1]; ++j) {
+            for (Index k = 0; k < shape[2]; ++k) {
+              const Shape at{i, j, k};
+              if (at[axis] != 0) continue;
+              bool held = true;
+              for (int a = 0; a < 3; ++a)
+                held = held && (a == axis || (bound.lower[a] <= at[a] && at[a] < bound.upper[a]));
+              std::vector<T> line;
+              for (Index l = held ? bound.lower[axis] : 0;
+                   l < (held ? bound.upper[axis] : shape[axis]); ++l) {
+                line.push_back(gx[static_cast<std::size_t>(i * strides[0] + j * strides[1] +
+                                                           k * strides[2] + l * strides[axis])]);
+              }
+              expected.push_back(reference_norm(line, 2));
+            }
+          }
+        }
+        REQUIRE(actual.size() == expected.size());
+        for (std::size_t i = 0; i < expected.size(); ++i)
+          CHECK(close(static_cast<double>(actual[i]), expected[i], 10 * rtol));
+      }
+    });
+  }
+  // Groups whose boxes tile no box: the gather of a group raises on every rank.
+  if (size == 4) {
+    const Layout diagonal(comm, {4, 4}, LayoutOptions{.mask = {0, 1, 1, 0}, .grid = {2, 2}});
+    const auto x = DistributedArray<T, Space>(diagonal, T(1));
+    CHECK_THROWS_AS(x.gather(true), InvalidArgument);
+    CHECK(x.gather() == std::vector<T>(16, T(1)));
+  }
 }
 
 DISTLOPS_SPACE_TEMPLATE_TEST_CASE("copies are deep, views alias, assignment reuses storage",

@@ -20,6 +20,8 @@
 #include <typeinfo>
 
 #include "distlops/core/collective_check.hpp"
+#include "distlops/core/ghost_cells.hpp"
+#include "distlops/core/reshape_plan.hpp"
 #include "distlops/core/stacked_distributed_array.hpp"
 #include "distlops/io/io_config.hpp"
 #include "distlops/io/npy.hpp"
@@ -49,6 +51,7 @@
 #include "distlops/solvers/proximal/linearized_admm.hpp"
 #include "distlops/solvers/proximal/primal_dual.hpp"
 #include "distlops/solvers/proximal/proximal_gradient.hpp"
+#include "expect_everywhere.hpp"
 #include "test_support.hpp"
 #if DISTLOPS_WITH_HDF5
 #include "distlops/io/hdf5.hpp"
@@ -1424,6 +1427,132 @@ std::vector<Kind> extension_kinds() {
   };
 }
 
+// ---- box layouts: grids, explicit boxes, reshapes and ghost cells on every axis --------------
+
+// Rows of a (size, 4) array, one per rank, in rank order or in reverse.
+std::vector<ArrayBox> row_boxes(const Communicator& comm, bool reverse) {
+  std::vector<ArrayBox> boxes;
+  const Index n = comm.size();
+  for (Index r = 0; r < n; ++r) {
+    const Index row = reverse ? n - 1 - r : r;
+    boxes.push_back({{row, 0}, {row + 1, 4}});
+  }
+  return boxes;
+}
+
+std::vector<Kind> box_layout_kinds() {
+  auto grid_layout = [](const Communicator& comm, const Shape& shape) {
+    return Layout(comm, shape, LayoutOptions{.grid = default_grid(shape, comm.size())});
+  };
+  return {
+      {"box layout: grid product is not the rank count", false,
+       [](const Communicator& comm, bool bad) {
+         (void)Layout(comm, {8, 8}, LayoutOptions{.grid = {comm.size() + (bad ? 1 : 0), 1}});
+       }},
+      {"box layout: grid without one entry per axis", false,
+       [](const Communicator& comm, bool bad) {
+         (void)Layout(comm, {8, 8},
+                      LayoutOptions{.grid = bad ? std::vector<int>{comm.size(), 1, 1}
+                                                : std::vector<int>{comm.size(), 1}});
+       }},
+      {"box layout: grid extents summing wrong", false,
+       [](const Communicator& comm, bool bad) {
+         (void)Layout(
+             comm, {8, 8},
+             LayoutOptions{.grid_extents = {default_split(bad ? 7 : 8, comm.size()), {8}}});
+       }},
+      {"box layout: grid of a replicated array", false,
+       [](const Communicator& comm, bool bad) {
+         (void)Layout(comm, {8, 8},
+                      LayoutOptions{.partition = bad ? Partition::BROADCAST : Partition::SCATTER,
+                                    .grid = {comm.size(), 1}});
+       }},
+      {"box layout: grid differs", true,
+       [](const Communicator& comm, bool bad) {
+         (void)Layout(comm, {8, 8},
+                      LayoutOptions{.grid = bad ? std::vector<int>{1, comm.size()}
+                                                : std::vector<int>{comm.size(), 1}});
+       }},
+      {"box layout: overlapping boxes", false,
+       [](const Communicator& comm, bool bad) {
+         std::vector<ArrayBox> boxes = row_boxes(comm, false);
+         if (bad) boxes[1].upper[0] = 2, boxes[1].lower[0] = 0;
+         (void)Layout(comm, {comm.size(), 4}, LayoutOptions{.boxes = boxes});
+       }},
+      {"box layout: boxes leaving a gap", false,
+       [](const Communicator& comm, bool bad) {
+         std::vector<ArrayBox> boxes = row_boxes(comm, false);
+         if (bad) boxes[0].upper[1] = 3;
+         (void)Layout(comm, {comm.size(), 4}, LayoutOptions{.boxes = boxes});
+       }},
+      {"box layout: boxes differ", true,
+       [](const Communicator& comm, bool bad) {
+         (void)Layout(comm, {comm.size(), 4}, LayoutOptions{.boxes = row_boxes(comm, bad)});
+       }},
+      {"from_local_box: box outside the array", false,
+       [](const Communicator& comm, bool bad) {
+         ArrayBox mine = row_boxes(comm, false)[static_cast<std::size_t>(comm.rank())];
+         if (bad) mine.upper[1] = 5;
+         (void)Layout::from_local_box(comm, {comm.size(), 4}, mine);
+       }},
+      {"from_local_box: corners of another length", false,
+       [](const Communicator& comm, bool bad) {
+         ArrayBox mine = row_boxes(comm, false)[static_cast<std::size_t>(comm.rank())];
+         if (bad) mine.upper.push_back(1);
+         (void)Layout::from_local_box(comm, {comm.size(), 4}, mine);
+       }},
+      {"reshape: target of another global shape", false,
+       [=](const Communicator& comm, bool bad) {
+         const Layout source = grid_layout(comm, {6, 4});
+         const Layout wide = grid_layout(comm, {4, 6}), same(comm, {6, 4}, Partition::SCATTER, 1);
+         (void)ones(source).redistribute(bad ? wide : same);
+       }},
+      {"reshape: plan of other layouts", false,
+       [=](const Communicator& comm, bool bad) {
+         const Layout source = grid_layout(comm, {6, 4});
+         const Layout everywhere(comm, {6, 4}, Partition::BROADCAST);
+         const ReshapePlan plan(source, everywhere);
+         Array target(bad ? source : everywhere);
+         ones(source).redistribute(plan, target);
+       }},
+      {"ghost exchange: grid axis longer than the array axis", false,
+       [](const Communicator& comm, bool bad) {
+         // Axis 1 of 1 plane cut into `size` parts: every rank but the first owns nothing.
+         const Layout thin(comm, {3, 1}, LayoutOptions{.grid = {1, comm.size()}});
+         const GhostWidths along = bad ? GhostWidths{2, 2} : GhostWidths{0, 0};
+         (void)GhostExchange(thin, std::vector<GhostWidths>{{0, 0}, along});
+       }},
+      {"ghost exchange: widths for too few axes", false,
+       [=](const Communicator& comm, bool bad) {
+         (void)GhostExchange(grid_layout(comm, {6, 4}),
+                             std::vector<GhostWidths>(bad ? 1 : 2, GhostWidths{1, 1}));
+       }},
+      {"ghost exchange: negative width", false,
+       [=](const Communicator& comm, bool bad) {
+         (void)GhostExchange(grid_layout(comm, {6, 4}),
+                             std::vector<GhostWidths>(2, GhostWidths{bad ? -1 : 1, 1}));
+       }},
+      {"ghost exchange: reach differs", true,
+       [=](const Communicator& comm, bool bad) {
+         (void)GhostExchange(grid_layout(comm, {6, 4}), std::vector<GhostWidths>(2, {1, 1}),
+                             bad ? GhostReach::any : GhostReach::neighbours);
+       }},
+      {"ghost exchange: neighbours of boxes without a grid", false,
+       [](const Communicator& comm, bool bad) {
+         const Layout boxes(comm, {comm.size(), 4}, LayoutOptions{.boxes = row_boxes(comm, true)});
+         (void)GhostExchange(boxes, std::vector<GhostWidths>(2, GhostWidths{bad ? 1 : 0, 0}),
+                             GhostReach::neighbours);
+       }},
+      {"add_ghost_cells: box layout", false,
+       [=](const Communicator& comm, bool bad) {
+         const Layout source =
+             bad ? Layout(comm, {comm.size(), 4}, LayoutOptions{.boxes = row_boxes(comm, true)})
+                 : Layout(comm, {comm.size(), 4});
+         (void)ones(source).add_ghost_cells(0, 0);
+       }},
+  };
+}
+
 void report(const Tally& tally, const char* family) {
   const Communicator comm = world();
   if (comm.rank() == 0) {
@@ -1486,6 +1615,31 @@ TEST_CASE("hostile input: windows, convolutions, post-stack and Reshape", "[host
   Tally tally;
   run_kinds(signal_operator_kinds(), tally);
   report(tally, "signal operators");
+}
+
+TEST_CASE("hostile input: box layouts", "[hostile][box]") {
+  Tally tally;
+  run_kinds(box_layout_kinds(), tally);
+  report(tally, "box layouts");
+}
+
+// The one check of slab-only code (Layout's slab queries) names the layout and the way out, the
+// same on every rank, for the operators that take slabs only. Boxes in reverse rank order form
+// no grid from 2 ranks on (one rank's only box is a slab).
+TEST_CASE("operators that take slabs only raise on every rank for box layouts", "[hostile][box]") {
+  const Communicator comm = world();
+  if (comm.size() < 2) return;
+  const Layout boxes(comm, {comm.size(), 4}, LayoutOptions{.boxes = row_boxes(comm, true)});
+  REQUIRE_FALSE(boxes.is_slab());
+  const std::string expected = "is cut along several axes or in boxes";
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { (void)FFT2D<std::complex<double>>(boxes); }, expected);
+  expect_everywhere<InvalidArgument>(
+      comm,
+      [&] {
+        (void)FFTND<std::complex<double>>(boxes, {.axes = {0, 1}});
+      },
+      expected);
 }
 
 TEST_CASE("hostile input: files", "[hostile]") {

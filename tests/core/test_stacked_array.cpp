@@ -19,21 +19,23 @@ struct Stack {
 };
 
 // Three blocks: a SCATTER 2-d array along axis 1, a BROADCAST vector, and a nested stack of a
-// SCATTER vector with fewer items than ranks.
+// SCATTER vector with fewer items than ranks and a 3-d array cut over a process grid.
 template <class T, class Space = Host>
 Stack<T, Space> make_stack(const Communicator& comm, std::uint64_t seed) {
   Stack<T, Space> stack;
   const Layout a(comm, {3, 5}, Partition::SCATTER, 1);
   const Layout b(comm, {4}, Partition::BROADCAST);
   const Layout c(comm, {2});
+  const Layout d(comm, {4, 3, 2}, LayoutOptions{.grid = default_grid({4, 3, 2}, comm.size())});
   const auto ga = random_values<T>(15, seed), gb = random_values<T>(4, seed + 1),
-             gc = random_values<T>(2, seed + 2);
+             gc = random_values<T>(2, seed + 2), gd = random_values<T>(24, seed + 3);
   stack.array.push_back(DistributedArray<T, Space>::from_global(a, ga));
   stack.array.push_back(DistributedArray<T, Space>::from_global(b, gb));
   StackedDistributedArray<T, Space> nested;
   nested.push_back(DistributedArray<T, Space>::from_global(c, gc));
+  nested.push_back(DistributedArray<T, Space>::from_global(d, gd));
   stack.array.push_back(std::move(nested));
-  for (const auto* part : {&ga, &gb, &gc})
+  for (const auto* part : {&ga, &gb, &gc, &gd})
     stack.global.insert(stack.global.end(), part->begin(), part->end());
   return stack;
 }

@@ -3,7 +3,8 @@
 #pragma once
 // What the .npy and .npz tests share: the reference values of the files in data/ (written by
 // NumPy, data/make_reference_files.py), raw file bytes, a scratch directory shared by the ranks,
-// the check that an error is raised on every rank, the expected block of a layout.
+// the check that an error is raised on every rank, the layouts a file is read into or written
+// from (slabs, replicated, box layouts) and the expected block of a layout.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "box_layouts.hpp"
 #include "expect_everywhere.hpp"
 #include "test_support.hpp"
 
@@ -104,12 +106,10 @@ class ScratchDir {
   fs::path path_;
 };
 
-// This rank's block of the global reference array in `layout`.
+// This rank's block of the global reference array in `layout` (replicated: all of it).
 template <class T>
 std::vector<T> expected_block(const Layout& layout, const std::vector<T>& global) {
-  if (layout.replicated()) return global;
-  return slice_along(global, layout.global_shape(), layout.axis(), layout.offset(layout.rank()),
-                     layout.local_extent(layout.rank()));
+  return box_of(global, layout.global_shape(), layout.box());
 }
 
 template <class T>
@@ -133,6 +133,13 @@ inline std::vector<Layout> layouts_for(const Communicator& comm, const Shape& sh
   for (int r = 0; r < comm.size(); ++r)
     local_shapes[static_cast<std::size_t>(r)][0] = r == comm.size() - 1 ? shape[0] : 0;
   layouts.emplace_back(comm, shape, LayoutOptions{.local_shapes = local_shapes});
+  // 2-d and 3-d shapes: the box layouts that are not slabs (grids cut along several axes,
+  // explicit boxes).
+  if (shape.size() == 2 || shape.size() == 3) {
+    for (const NamedLayout& named : box_test_layouts(comm, shape, false)) {
+      if (!named.layout.is_slab()) layouts.push_back(named.layout);
+    }
+  }
   return layouts;
 }
 

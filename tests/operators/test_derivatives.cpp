@@ -8,8 +8,12 @@
 // fused apply_vdot (y and x^H y in one pass) against the reference y and its x^H y. The
 // operators run in every memory space (device collectives over both of their paths). On the
 // host, applies above the streaming threshold (lowered for the test) write the same values, bit
-// for bit, as with ordinary stores.
+// for bit, as with ordinary stores. On box layouts (process grids 1x1 ... 1x3 and 3-d grids,
+// uneven grids whose last rank owns nothing, explicit boxes that form no grid): the derivatives
+// whose stencils reach one and two planes, Laplacian and Gradient against the same references,
+// their adjoints against the transposed reference matrices, dot tests and the fused apply_vdot.
 #include "allocation_checks.hpp"
+#include "box_layouts.hpp"
 #include "dense_reference.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/dottest.hpp"
@@ -332,6 +336,117 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Laplacian and Gradient", "[derivatives][lapla
   }
 }
 
+namespace {
+
+// The box layouts of `shape`: grids and boxes, not the slabs and the replicated layout that
+// layouts_of() covers.
+std::vector<NamedLayout> box_layouts_of(const Communicator& comm, const Shape& shape) {
+  std::vector<NamedLayout> layouts;
+  for (NamedLayout& named : box_test_layouts(comm, shape, false)) {
+    if (named.name.rfind("slab", 0) != 0) layouts.push_back(std::move(named));
+  }
+  return layouts;
+}
+
+// Stencils that reach one plane and two, on one side and on both, with and without edges.
+std::vector<Case> box_cases() {
+  return {{Derivative::first, DerivativeKind::centered, 5, true},
+          {Derivative::first, DerivativeKind::backward, 3, false},
+          {Derivative::second, DerivativeKind::forward, 3, false},
+          {Derivative::second, DerivativeKind::centered, 3, true}};
+}
+
+}  // namespace
+
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("derivatives, Laplacian and Gradient on box layouts",
+                                  "[derivatives][box]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const double rtol = 10 * space_tolerance<T, Space>();
+  for_each_collective_path<Space>([&] {
+    for (const Shape& shape : std::vector<Shape>{{7, 5}, {5, 4, 6}}) {
+      const std::vector<T> global = random_values<T>(element_count(shape), 12);
+      const int ndim = static_cast<int>(shape.size());
+      for (const NamedLayout& named : box_layouts_of(comm, shape)) {
+        const Layout& layout = named.layout;
+        const auto x = DistributedArray<T, Space>::from_global(layout, global);
+        for (int axis = 0; axis < ndim; ++axis) {
+          for (const Case& c : box_cases()) {
+            INFO("shape " << to_string(shape) << ", " << named.name << ", axis " << axis
+                          << (c.which == Derivative::first ? " first " : " second ")
+                          << to_string(c.kind) << " order " << c.order << " edge " << c.edge);
+            const auto op = make<T, Space>(layout, c, axis, 0.5);
+            const auto expected =
+                reference_apply(global, shape, axis, c.which, c.kind, c.order, c.edge, 0.5);
+            CHECK(all_close(op.apply(x).gather(), expected, rtol));
+            check_apply_vdot(op, x, global, expected, rtol);
+            CHECK(dottest(op, 5, space_dottest_tolerance<T, Space>()).passed);
+          }
+        }
+        INFO("shape " << to_string(shape) << ", " << named.name << ", Laplacian and Gradient");
+        LaplacianOptions options;
+        options.axes.clear();
+        options.weights.clear();
+        options.sampling.clear();
+        std::vector<T> expected(global.size(), T(0));
+        for (int axis = 0; axis < ndim; ++axis) {
+          options.axes.push_back(axis);
+          options.weights.push_back(1.0 + axis);
+          options.sampling.push_back(1.0 / (1 + axis));
+          const auto part = reference_apply(global, shape, axis, Derivative::second,
+                                            DerivativeKind::centered, 3, false, 1.0 / (1 + axis));
+          for (std::size_t i = 0; i < expected.size(); ++i)
+            expected[i] += T(real_type_t<T>(1.0 + axis)) * part[i];
+        }
+        const auto laplacian = Laplacian<T, Space>(layout, options);
+        CHECK(all_close(laplacian.apply(x).gather(), expected, rtol));
+        check_apply_vdot(laplacian, x, global, expected, rtol);
+        CHECK(dottest(laplacian, 9, space_dottest_tolerance<T, Space>()).passed);
+        const auto gradient = Gradient<T, Space>(
+            layout, {.sampling = {0.5}, .edge = true, .kind = DerivativeKind::centered});
+        const auto g = gradient.apply(x);
+        REQUIRE(g.narrays() == std::size_t(ndim));
+        for (int axis = 0; axis < ndim; ++axis) {
+          CHECK(all_close(g[axis].gather(),
+                          reference_apply(global, shape, axis, Derivative::first,
+                                          DerivativeKind::centered, 3, true, 0.5),
+                          rtol));
+        }
+        CHECK(dottest(gradient, 10, space_dottest_tolerance<T, Space>()).passed);
+      }
+    }
+  });
+}
+
+TEST_CASE("derivative adjoints on box layouts are the transposed reference matrices",
+          "[derivatives][box]") {
+  using T = double;
+  const Communicator comm = world();
+  const Shape shape{6, 5};
+  for (const NamedLayout& named : box_layouts_of(comm, shape)) {
+    for (int axis = 0; axis < 2; ++axis) {
+      for (const Case& c : box_cases()) {
+        INFO(named.name << ", axis " << axis << " kind " << to_string(c.kind) << " order "
+                        << c.order << " edge " << c.edge);
+        const auto op = make<T>(named.layout, c, axis, 2.0);
+        const Index n = element_count(shape);
+        DenseMatrix<T> expected(n, n);
+        for (Index j = 0; j < n; ++j) {
+          std::vector<T> unit(static_cast<std::size_t>(n), T(0));
+          unit[j] = T(1);
+          const auto column =
+              reference_apply(unit, shape, axis, c.which, c.kind, c.order, c.edge, 2.0);
+          for (Index i = 0; i < n; ++i)
+            expected(i, j) = column[i];
+        }
+        CHECK(matrices_close(assemble(op), expected, 10 * tolerance<T>()));
+        CHECK(matrices_close(assemble_adjoint(op), DenseMatrix<T>(expected.transpose()),
+                             10 * tolerance<T>()));
+      }
+    }
+  }
+}
+
 TEST_CASE("derivatives match numbers computed by PyLops", "[derivatives][pylops]") {
   const Communicator comm = world();
   // import numpy as np, pylops
@@ -402,6 +517,14 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("a second apply of a derivative allocates noth
   const Layout layout(comm, {12, 5});
   const auto op = Laplacian<T, Space>(layout) + FirstDerivative<T, Space>(layout, {.order = 5});
   CHECK(second_apply_allocates_nothing(op));
+  // A 3-d grid: ghost cells across the faces of every cut axis.
+  const Shape shape{6, 5, 4};
+  const Layout grid(comm, shape, LayoutOptions{.grid = default_grid(shape, comm.size())});
+  LaplacianOptions three;
+  three.axes = {0, 1, 2};
+  three.weights = {1.0, 1.0, 1.0};
+  three.sampling = {1.0, 1.0, 1.0};
+  CHECK(second_apply_allocates_nothing(Laplacian<T, Space>(grid, three)));
 }
 
 namespace {

@@ -4,7 +4,9 @@
 // it passes the dot test, its accumulating applies never read a beta = 0 output, it makes a
 // flat operator compose with grid operators exactly as reshape(op, grid, grid) does, and bad
 // layout pairs raise ShapeMismatch on every rank; at 1 to 4 ranks with uneven splits and ranks
-// holding nothing, in every memory space.
+// holding nothing, in every memory space; on box layouts (process grids, uneven grids, explicit
+// boxes) as on slabs.
+#include "box_layouts.hpp"
 #include "dense_reference.hpp"
 #include "distlops/operators/reshape.hpp"
 #include "expect_everywhere.hpp"
@@ -31,15 +33,15 @@ DenseMatrix<T> view_matrix(const Layout& grid) {
   const Index n = grid.global_size();
   DenseMatrix<T> m = DenseMatrix<T>::Zero(n, n);
   const Shape global_strides = strides_of(grid.global_shape());
-  const auto axis = static_cast<std::size_t>(grid.axis());
   Index row = 0;
   for (int r = 0; r < grid.size(); ++r) {
     const Shape local = grid.local_shape(r);
     const Shape local_strides = strides_of(local);
+    const Shape corner = grid.box(r).lower;
     for (Index i = 0; i < grid.local_size(r); ++i, ++row) {
       Index column = 0;
       for (std::size_t k = 0; k < local.size(); ++k) {
-        const Index index = (i / local_strides[k]) % local[k] + (k == axis ? grid.offset(r) : 0);
+        const Index index = (i / local_strides[k]) % local[k] + corner[k];
         column += index * global_strides[k];
       }
       m(row, column) = T(1);
@@ -55,11 +57,20 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Reshape is the identity between layouts of eq
   using T = TestType;
   const Communicator comm = world();
   const double rtol = 10 * space_tolerance<T, Space>();
-  // Split along the first or the second axis; (1, 4) leaves ranks without data at 2+ ranks.
+  // Split along the first or the second axis; (1, 4) leaves ranks without data at 2+ ranks;
+  // then the grids and boxes of box_layouts.hpp.
+  std::vector<Layout> grids;
   for (const auto& [shape, axis] :
-       std::vector<std::pair<Shape, int>>{{{5, 3}, 0}, {{3, 7}, 1}, {{1, 4}, 0}, {{2, 3, 2}, 1}}) {
-    INFO("shape " << to_string(shape) << " axis " << axis);
-    const Layout grid(comm, shape, Partition::SCATTER, axis);
+       std::vector<std::pair<Shape, int>>{{{5, 3}, 0}, {{3, 7}, 1}, {{1, 4}, 0}, {{2, 3, 2}, 1}})
+    grids.emplace_back(comm, shape, Partition::SCATTER, axis);
+  for (const Shape& shape : {Shape{5, 3}, Shape{3, 2, 4}}) {
+    for (const NamedLayout& named : box_test_layouts(comm, shape, false)) {
+      if (!named.layout.is_slab()) grids.push_back(named.layout);
+    }
+  }
+  for (const Layout& grid : grids) {
+    INFO("layout " << grid.describe());
+    const bool first_axis = grid.is_slab() && grid.axis() == 0;
     const Layout flat = flat_of(grid);
     const auto op = Reshape<T, Space>(grid, flat);
     CHECK(op.domain() == grid);
@@ -68,7 +79,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Reshape is the identity between layouts of eq
     // The identity on the local elements: a permutation of the global C order when the grid is
     // split along a later axis.
     const DenseMatrix<T> view = view_matrix<T>(grid);
-    if (axis == 0) CHECK(view == DenseMatrix<T>(DenseMatrix<T>::Identity(n, n)));
+    if (first_axis) CHECK(view == DenseMatrix<T>(DenseMatrix<T>::Identity(n, n)));
     CHECK(matrices_close(assemble(op), view, rtol));
     CHECK(matrices_close(assemble_adjoint(op), DenseMatrix<T>(view.adjoint()), rtol));
     CHECK(dottest(op, 5, space_dottest_tolerance<T, Space>()).passed);

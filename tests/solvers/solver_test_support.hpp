@@ -39,6 +39,27 @@ BasicLinearOperator<Domain, Range> dense_operator(const DenseMatrix<typename Dom
       m, domain, range, std::move(name));
 }
 
+/// The matrix of -L, L the Laplacian of an array of `shape` (centered, no edge, unit weights and
+/// sampling), by the formula: on a row away from the ends of an axis, 2 on the diagonal and -1 at
+/// the two neighbours along that axis; the end rows of an axis get nothing from it.
+template <class T>
+DenseMatrix<T> negative_laplacian_matrix(const Shape& shape) {
+  const Index n = element_count(shape);
+  DenseMatrix<T> m = DenseMatrix<T>::Zero(n, n);
+  Index stride = n;
+  for (const Index extent : shape) {
+    stride /= extent;
+    for (Index row = 0; row < n; ++row) {
+      const Index i = (row / stride) % extent;
+      if (i == 0 || i == extent - 1) continue;
+      m(row, row) += T(2);
+      m(row, row - stride) -= T(1);
+      m(row, row + stride) -= T(1);
+    }
+  }
+  return m;
+}
+
 /// B^H B / n + I for a random n x n B: Hermitian positive definite, condition number ~ 5.
 template <class T>
 DenseMatrix<T> hpd_matrix(Index n, std::uint64_t key) {

@@ -5,6 +5,7 @@
 // distributed, replicated and local operators and (in every memory space) stacked ones for the
 // four scalar types, the Jacobi preconditioner, and bad input; CG on the Laplacian (whose apply
 // fuses c^H A c) against the same transcription on its matrix.
+#include "box_layouts.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/stacked.hpp"
@@ -128,22 +129,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("cg on the Laplacian equals the serial transcr
   using V = Array<T, Space>;
   const Communicator comm = world();
   const Index nx = 9, ny = 7, n = nx * ny;
-  DenseMatrix<T> m = DenseMatrix<T>::Zero(n, n);
-  for (Index i = 0; i < nx; ++i) {
-    for (Index j = 0; j < ny; ++j) {
-      const Index row = i * ny + j;
-      if (i > 0 && i < nx - 1) {
-        m(row, row) += T(2);
-        m(row, row - ny) -= T(1);
-        m(row, row + ny) -= T(1);
-      }
-      if (j > 0 && j < ny - 1) {
-        m(row, row) += T(2);
-        m(row, row - 1) -= T(1);
-        m(row, row + 1) -= T(1);
-      }
-    }
-  }
+  const DenseMatrix<T> m = negative_laplacian_matrix<T>({nx, ny});
   // Rank r > 0 owns one plane for odd r and none for even r: uneven, with empty ranks.
   std::vector<Shape> planes(static_cast<std::size_t>(comm.size()), Shape{0, ny});
   Index rest = nx;
@@ -167,6 +153,31 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("cg on the Laplacian equals the serial transcr
       values.push_back(T(v) * complex_scale<T>());
     const V x_true = V::from_global(layout, values);
     const V y = op.apply(x_true);
+    (void)check_eight_iterations<T>(op, m, y, static_cast<const V*>(nullptr), tol);
+  }
+}
+
+// The solvers need nothing new for box layouts: CG on -L, L the 3-d Laplacian, over process
+// grids (3-d ones among them), uneven grids whose last rank owns nothing and boxes that form no
+// grid, against the same transcription on its matrix.
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("cg on a 3-d Laplacian over box layouts",
+                                  "[solvers][cg][laplacian][box]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using V = Array<T, Space>;
+  const Communicator comm = world();
+  const Shape shape{5, 4, 6};
+  const DenseMatrix<T> m = negative_laplacian_matrix<T>(shape);
+  const std::vector<real_type_t<T>> real_values =
+      random_values<real_type_t<T>>(element_count(shape), 37);
+  std::vector<T> values;
+  for (const real_type_t<T> v : real_values)
+    values.push_back(T(v) * complex_scale<T>());
+  const double tol = iterate_tolerance<T, Space>();
+  for (const NamedLayout& named : box_test_layouts(comm, shape, false)) {
+    INFO(named.name);
+    const auto op = Laplacian<T, Space>(
+        named.layout, {.axes = {0, 1, 2}, .weights = {-1.0, -1.0, -1.0}, .sampling = {1, 1, 1}});
+    const V y = op.apply(V::from_global(named.layout, values));
     (void)check_eight_iterations<T>(op, m, y, static_cast<const V*>(nullptr), tol);
   }
 }

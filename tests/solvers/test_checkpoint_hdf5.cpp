@@ -12,6 +12,7 @@
 
 #include <hdf5.h>
 
+#include "box_layouts.hpp"
 #include "distlops/operators/stack/stacked.hpp"
 #include "expect_everywhere.hpp"
 #include "solver_test_support.hpp"
@@ -144,6 +145,69 @@ TEST_CASE("an HDF5 checkpoint taken at P ranks resumes at Q ranks", "[solvers][c
           comm.size(), p_ranks, niter, back_difference);
     }
     CHECK(back_difference < 1e-12);
+  }
+  comm.barrier();
+}
+
+TEST_CASE("an HDF5 checkpoint resumes on another process grid",
+          "[solvers][checkpoint][hdf5][box]") {
+  const Communicator comm = world();
+  const ScratchDirectory scratch;
+  // A (6, 7) model and a (9, 7) data array cut over process grids; saved on one grid, resumed
+  // on others at the same rank count, and (from 2 ranks) saved by all ranks but the last and
+  // resumed by all.
+  const Shape model{6, 7}, data{9, 7};
+  const DenseMatrix<double> matrix = well_conditioned<double>(63, 42, 3);
+  auto problem = [&](const Layout& domain_layout, const Layout& range_layout) {
+    return dense_operator<Array<double>>(matrix, domain_layout, range_layout);
+  };
+  auto by_grid = [](const Communicator& on, const Shape& shape, std::vector<int> grid) {
+    return Layout(on, shape, LayoutOptions{.grid = std::move(grid)});
+  };
+  const int niter = 12, k = 6;
+  const Layout domain = by_grid(comm, model, default_grid(model, comm.size()));
+  const Layout range = by_grid(comm, data, default_grid(data, comm.size()));
+  Array<double> y(range);
+  fill_random(y, 7);
+  const DenseVector<double> global_y = global_vector(y);
+  const auto uninterrupted = cgls(problem(domain, range), y, hdf5_options<double>("", niter));
+  const DenseVector<double> reference = global_vector(uninterrupted.x);
+  auto resume_on = [&](const Layout& new_domain, const Layout& new_range,
+                       const std::string& directory) {
+    Array<double> data_there(new_range);
+    scatter_vector<double>(global_y, data_there);
+    auto options = hdf5_options<double>(directory, niter);
+    options.checkpoint.resume = true;
+    const auto resumed = cgls(problem(new_domain, new_range), data_there, options);
+    CHECK(resumed.resumed_from == k);
+    CHECK(resumed.x.layout() == new_domain);
+    CHECK(relative_difference(global_vector(resumed.x), reference) < 1e-12);
+  };
+  {
+    auto options = hdf5_options<double>(scratch.sub("grid"), k);
+    options.checkpoint.every = 3;
+    (void)cgls(problem(domain, range), y, options);
+  }
+  // The other grid of two axes, a slab along the last axis, explicit boxes.
+  const std::vector<int> grid = default_grid(model, comm.size());
+  resume_on(by_grid(comm, model, {grid[1], grid[0]}), Layout(comm, data, Partition::SCATTER, 1),
+            scratch.sub("grid"));
+  resume_on(box_test_layouts(comm, model, false).back().layout,
+            box_test_layouts(comm, data, false).back().layout, scratch.sub("grid"));
+  if (comm.size() > 1) {
+    const bool in_p = comm.rank() < comm.size() - 1;
+    const Communicator part = comm.split(in_p ? 0 : 1, comm.rank());
+    if (in_p) {
+      const Layout fewer_domain = by_grid(part, model, default_grid(model, part.size()));
+      const Layout fewer_range = by_grid(part, data, {1, part.size()});
+      Array<double> data_there(fewer_range);
+      scatter_vector<double>(global_y, data_there);
+      auto options = hdf5_options<double>(scratch.sub("fewer"), k);
+      options.checkpoint.every = 3;
+      (void)cgls(problem(fewer_domain, fewer_range), data_there, options);
+    }
+    comm.barrier();
+    resume_on(domain, range, scratch.sub("fewer"));
   }
   comm.barrier();
 }

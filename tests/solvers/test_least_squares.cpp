@@ -7,6 +7,7 @@
 // the dense normal equations, LSQR's stopping tests, breakdowns and bad input.
 #include <algorithm>
 
+#include "box_layouts.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/stacked.hpp"
@@ -119,6 +120,38 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
       }
     }
   });
+}
+
+// The solvers need nothing new for box layouts: CGLS on the 3-d Laplacian over process grids
+// (3-d ones among them), uneven grids whose last rank owns nothing and boxes that form no grid,
+// every iterate against the transcription on its matrix.
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("cgls on a 3-d Laplacian over box layouts",
+                                  "[solvers][cgls][laplacian][box]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using V = Array<T, Space>;
+  const Communicator comm = world();
+  const Shape shape{4, 5, 6};
+  const DenseMatrix<T> m = negative_laplacian_matrix<T>(shape);
+  const std::vector<T> values = random_values<T>(element_count(shape), 41);
+  const double tol = iterate_tolerance<T, Space>();
+  const int niter = 6;
+  for (const NamedLayout& named : box_test_layouts(comm, shape, false)) {
+    INFO(named.name);
+    const auto op = Laplacian<T, Space>(
+        named.layout, {.axes = {0, 1, 2}, .weights = {-1.0, -1.0, -1.0}, .sampling = {1, 1, 1}});
+    const V y = V::from_global(named.layout, values);
+    IterateRecorder<V> recorder;
+    CglsOptions<V> options;
+    options.niter = niter;
+    options.callback = recorder.callback();
+    const auto result = cgls(op, y, options);
+    const DenseVector<T> start = DenseVector<T>::Zero(m.cols());
+    const ReferenceRun<T> reference = reference_cgls<T>(m, global_vector(y), start, niter, 0.0);
+    recorder.iterates.insert(recorder.iterates.begin(), start);
+    CHECK(result.iterations == niter);
+    CHECK(max_relative_difference(recorder.iterates, reference.iterates) <= tol);
+    CHECK(all_close(result.costs, reference.costs, tol));
+  }
 }
 
 TEST_CASE("cgls and lsqr reproduce PyLops' numbers", "[solvers][cgls][lsqr][pylops]") {

@@ -43,7 +43,13 @@ struct ToDistOptions {
   std::vector<Shape> local_shapes = {};
   /// Mask colours (one per rank); empty: no mask.
   std::vector<int> mask = {};
+  /// A process grid (LayoutOptions::grid); empty: a slab along `axis`.
+  std::vector<int> grid = {};
+  /// Every rank's box (LayoutOptions::boxes); empty: none.
+  std::vector<ArrayBox> boxes = {};
 };
+
+class ReshapePlan;
 
 /// An N-d array of scalars T spread over the ranks as its Layout says, each rank holding its
 /// local block (C order) in memory of Space. Element-wise operations are local; reductions are
@@ -119,7 +125,7 @@ class DistributedArray {
   Shape local_shape() const { return layout_.local_shape(); }
   /// SCATTER, BROADCAST or UNSAFE_BROADCAST.
   Partition partition() const { return layout_.partition(); }
-  /// The distribution axis.
+  /// The distribution axis of a slab layout (InvalidArgument for box layouts: Layout::axis()).
   int axis() const { return layout_.axis(); }
   /// Number of dimensions.
   int ndim() const { return layout_.ndim(); }
@@ -156,7 +162,9 @@ class DistributedArray {
   /// array of this rank's mask group only (the blocks of its ranks, in rank order); `masked`
   /// and the layout are agreed over the ranks first (one small allreduce).
   std::vector<T> gather(bool masked = false) const;
-  /// Global shape of gather(true): the extents of this rank's mask group along the axis.
+  /// Global shape of gather(true): slabs, the extents of this rank's mask group along the
+  /// axis; box layouts, the box that the group's boxes tile (InvalidArgument when they tile
+  /// none).
   Shape masked_shape() const;
   /// The global array on rank `root` (empty elsewhere). Collective.
   std::vector<T> gather_to(int root) const;
@@ -270,18 +278,27 @@ class DistributedArray {
   /// (use std::numeric_limits<double>::infinity()), as numpy.linalg.norm.
   real_type norm(double ord = 2) const;
   /// Norm along `axis`: the global result (shape global_shape() without `axis`, C order) on
-  /// every rank.
+  /// every rank. Each line is reduced within the mask group of the rank; with a mask, a line
+  /// the rank's group holds no part of takes the value the groups that hold it agree on (the
+  /// op over their results).
   std::vector<real_type> norm(double ord, int axis) const;
 
   // ---- layout changes -------------------------------------------------------------------------
-  /// A copy of this array in another layout of the same global shape (collective).
+  /// A copy of this array in another layout of the same global shape: slab, grid, boxes or
+  /// replicated (collective; one ReshapePlan, reshape_plan.hpp).
   DistributedArray redistribute(const Layout& target) const;
   /// A copy distributed along `axis` with the default split (collective). For replicated
   /// layouts, a SCATTER copy along `axis`.
   DistributedArray redistribute(int axis) const;
+  /// Moves this array into `target` as `plan` says (plan.source() must be this array's layout,
+  /// plan.destination() target's): the reshape of a loop, which allocates nothing after its
+  /// first execution. Collective; ShapeMismatch on every rank when the layouts do not fit.
+  void redistribute(const ReshapePlan& plan, DistributedArray& target) const;
   /// The local block extended by `front` planes of the previous rank and `back` planes of the
   /// next along the distribution axis (PyLops-MPI's add_ghost_cells; collective). A request
-  /// larger than the neighbour's block raises InvalidArgument on every rank.
+  /// larger than the neighbour's block raises InvalidArgument on every rank. Slab layouts
+  /// (InvalidArgument otherwise: a box layout's ghost cells on every axis come from a
+  /// GhostExchange with per-axis widths, ghost_cells.hpp).
   LocalArray<T, Space> add_ghost_cells(Index front, Index back) const;
 
   /// Debug check for replicated layouts: raises ReplicaMismatch on every rank when the

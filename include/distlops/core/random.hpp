@@ -44,27 +44,31 @@ constexpr T random_value(std::uint64_t key, std::uint64_t index) {
   }
 }
 
-/// Fills every element with random_value(key, its global C-order index). No communication.
+/// Fills every element with random_value(key, its global C-order index), whatever the layout
+/// (slab, grid, boxes, replicated). No communication.
 template <Scalar T, MemorySpace Space>
 void fill_random(DistributedArray<T, Space>& array, std::uint64_t key) {
   const Layout& layout = array.layout();
-  const Shape local = layout.local_shape();
-  const int axis = layout.axis();
-  Index outer = 1, inner = 1;
-  for (int k = 0; k < axis; ++k)
-    outer *= local[k];
-  for (int k = axis + 1; k < layout.ndim(); ++k)
-    inner *= local[k];
-  const Index length = local[static_cast<std::size_t>(axis)];
-  const Index global_length = layout.global_shape()[static_cast<std::size_t>(axis)];
-  const Index offset = layout.offset(layout.rank());
+  const Shape& shape = layout.global_shape();
+  const int ndim = layout.ndim();
+  const ArrayBox box = layout.box();
+  const Shape extent = box.extent();
   std::vector<T> values(static_cast<std::size_t>(array.local_size()));
-  std::size_t position = 0;
-  for (Index o = 0; o < outer; ++o) {
-    for (Index l = 0; l < length; ++l) {
-      const Index first = (o * global_length + offset + l) * inner;
-      for (Index i = 0; i < inner; ++i) {
-        values[position++] = random_value<T>(key, static_cast<std::uint64_t>(first + i));
+  if (!values.empty()) {
+    Shape stride(static_cast<std::size_t>(ndim), 1);
+    for (int k = ndim - 1; k-- > 0;)
+      stride[k] = stride[k + 1] * shape[k + 1];
+    const Index row = extent.back();
+    Shape index(static_cast<std::size_t>(ndim), 0);  // the row's position in the box
+    for (std::size_t position = 0; position < values.size(); position += row) {
+      Index first = 0;
+      for (int k = 0; k < ndim; ++k)
+        first += (box.lower[k] + index[k]) * stride[k];
+      for (Index i = 0; i < row; ++i)
+        values[position + i] = random_value<T>(key, static_cast<std::uint64_t>(first + i));
+      for (int k = ndim - 1; k-- > 0;) {
+        if (++index[k] < extent[k]) break;
+        index[k] = 0;
       }
     }
   }

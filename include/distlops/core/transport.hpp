@@ -3,7 +3,7 @@
 #pragma once
 /// \file transport.hpp
 /// `Transport`: the one object that moves a memory space's data between ranks. Plans
-/// (redistribute.hpp, ghost_cells.hpp), operators and solvers describe what goes where; a
+/// (reshape_plan.hpp, ghost_cells.hpp), operators and solvers describe what goes where; a
 /// transport provides the memory space of the buffers (box copies, scratch memory), the
 /// collectives and the messages. Every algorithm is thus written once for every space, and
 /// none of them decides how the bytes travel:
@@ -51,12 +51,39 @@ struct ReceiveMessage {
 };
 
 /// The workspace slots (Transport::workspace) the library's own code takes: a plan's outgoing
-/// and incoming buffers (redistribute.hpp, ghost_cells.hpp) and the one-element reductions of
+/// and incoming buffers (reshape_plan.hpp, ghost_cells.hpp) and the one-element reductions of
 /// arrays. Code sharing one transport (transport_for) thus never takes another's slot.
 struct WorkspaceSlot {
   static constexpr int outgoing = 0;   ///< Data packed for sending.
   static constexpr int incoming = 1;   ///< Data received before unpacking.
   static constexpr int reduction = 2;  ///< One-element reductions of arrays.
+};
+
+/// A box of a rank's local block: its corner in the block's coordinates, its extent, and its
+/// number of elements (0: nothing).
+struct BlockBox {
+  Shape corner;     ///< First index along every axis of the block.
+  Shape extent;     ///< Extent along every axis.
+  Index count = 0;  ///< Product of the extents.
+};
+
+/// What one all-to-all of boxes moves (a reshape's, ReshapePlan): this rank's source and
+/// destination blocks (C order), and per rank q of the communicator the box of the source block
+/// that goes to q and the box of the destination block that comes from q. The calling rank's own
+/// pair is copied locally.
+struct BoxExchange {
+  Shape source_block;              ///< Shape of this rank's source block.
+  Shape destination_block;         ///< Shape of this rank's destination block.
+  std::vector<BlockBox> sends;     ///< Per rank: the box of the source block that goes there.
+  std::vector<BlockBox> receives;  ///< Per rank: the box of the destination block it fills.
+};
+
+/// What a transport derives once from a BoxExchange for one element size and keeps for the next
+/// exchanges of the same boxes (MPI datatypes, message sizes): owned by the caller, opaque.
+class PreparedBoxExchange {
+ public:
+  /// Frees what the transport derived (datatypes, counts).
+  virtual ~PreparedBoxExchange() = default;
 };
 
 /// How a transport moves its bytes (see the table above).
@@ -113,6 +140,20 @@ class Transport {
                          std::span<const Index> recv_counts,
                          std::span<const Index> recv_displacements) = 0;
 
+  /// Collective: every rank sends its exchange.sends[q] box of `source` (a block of
+  /// exchange.source_block) to rank q, which receives it into its exchange.receives[r] box of
+  /// `destination` (a block of exchange.destination_block), in one all-to-all; the calling
+  /// rank's own box is copied. `prepared` keeps what this transport derives from `exchange` for
+  /// elements of `element_size` bytes: made on the first call (and again when it was made by a
+  /// transport of another kind, for another element size or another message limit), so that
+  /// later calls allocate nothing. The default packs the boxes into workspaces, runs
+  /// alltoallv() and unpacks (boxes contiguous in their blocks move in place); MpiTransport
+  /// describes them with MPI datatypes instead and packs nothing. `source` and `destination`
+  /// must not overlap.
+  virtual void exchange_boxes(const BoxExchange& exchange, std::size_t element_size,
+                              const void* source, void* destination,
+                              std::unique_ptr<PreparedBoxExchange>& prepared);
+
   /// Starts a batch of receives and sends: every message of this rank for one exchange. The
   /// returned request completes the batch: MPI transports return the pending operations;
   /// device transports complete in the order of their stream (all later work on it sees the
@@ -144,6 +185,13 @@ class MpiTransport final : public Transport {
                  std::span<const Index> recv_displacements) override;
   [[nodiscard]] Request start(std::span<const ReceiveMessage> receives,
                               std::span<const SendMessage> sends) override;
+  /// One MPI_Alltoallw. As host_box_transfer() says: boxes not contiguous in their blocks are
+  /// packed into workspaces around it (the default), or every box is described in place by a
+  /// datatype (offsets as MPI_Aint, blocks above the message limit nested,
+  /// message_datatype.hpp). With a message limit below two elements, the default's packed
+  /// path through alltoallv().
+  void exchange_boxes(const BoxExchange& exchange, std::size_t element_size, const void* source,
+                      void* destination, std::unique_ptr<PreparedBoxExchange>& prepared) override;
 
  private:
   Communicator comm_;
@@ -152,6 +200,28 @@ class MpiTransport final : public Transport {
   // transport of an array's dot or norm allocates nothing beyond itself.
   alignas(std::max_align_t) std::array<std::byte, 64> reduction_slot_{};
 };
+
+/// How MpiTransport moves the boxes of a reshape (Transport::exchange_boxes) that are not
+/// contiguous in their blocks. Either way the reshape is one MPI_Alltoallw, and boxes that are
+/// contiguous move in place.
+enum class HostBoxTransfer {
+  /// Packed into (and unpacked from) contiguous workspaces by the library's box copies, so that
+  /// MPI moves contiguous blocks: Open MPI's shared-memory transport then copies each block
+  /// once (its single-copy path), where it moves derived datatypes in 32 KiB fragments. The
+  /// default: 512^3 float64 slabs to pencils at 2 ranks took 1.2 to 1.35 times one
+  /// MPI_Alltoallv of the same bytes packed, 2.1 to 2.6 times with datatypes
+  /// (docs/benchmarks.md).
+  packed,
+  /// Described in place by MPI derived datatypes: no copy of the library's, for MPIs and
+  /// networks whose datatype engines move strided data at full speed.
+  datatypes,
+};
+
+/// Sets how MpiTransport moves boxes that are not contiguous (every rank must set the same).
+/// The default is DISTLOPS_HOST_BOX_TRANSFER (`packed` or `datatypes`), else packed.
+void set_host_box_transfer(HostBoxTransfer transfer);
+/// The current HostBoxTransfer.
+HostBoxTransfer host_box_transfer();
 
 /// In-place sum (or another `op`) over the ranks of `count` values at `data`, memory of the
 /// transport's space. Complex values are reduced as pairs of reals, which only a sum allows.

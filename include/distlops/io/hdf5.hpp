@@ -8,9 +8,9 @@
 /// A file holds the global array as one chunked dataset of its global shape in C order, with
 /// h5py's types (IEEE floats; complex numbers as the compound {r, i}), so `h5py.File(path)
 /// ["data"][...]` is the array DistributedArray::gather() returns. The layout that wrote it is
-/// kept in the dataset's attributes (`distlops_partition`, `distlops_axis`,
-/// `distlops_ranks`, `distlops_local_extents`) for information: any rank count and any
-/// partition and axis reads any file. A stacked array is a group whose datasets `0`, `1`, ...
+/// kept in the dataset's attributes (`distlops_partition`, `distlops_ranks`; slabs
+/// `distlops_axis`, `distlops_local_extents`; box layouts `distlops_grid`, `distlops_boxes`)
+/// for information: any rank count, partition, axis, grid or boxes reads any file. A stacked array is a group whose datasets `0`, `1`, ...
 /// are its leaves, depth first.
 ///
 /// All functions are collective over the array's (or layout's) communicator, every rank must

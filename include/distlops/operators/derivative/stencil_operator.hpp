@@ -6,20 +6,20 @@
 /// of stencil.hpp along axis a_t of an N-d array (C order). The one finite-difference engine
 /// behind FirstDerivative, SecondDerivative, Laplacian and Gradient, local (Vector =
 /// LocalArray<T, Space>, described by its shape) and distributed (Vector = DistributedArray<T,
-/// Space>, split along any axis, any split, ranks that hold nothing). Both accept the same terms
-/// and check them alike.
+/// Space> of any layout: slabs along any axis, process grids, explicit boxes, any split, ranks
+/// that hold nothing). Both accept the same terms and check them alike.
 ///
-/// Host: the local block is cut into boxes in which every term has a constant stencil (the
-/// interior, or one boundary row), and each box is one kernels::combine call per line of its last
-/// axis, summing all terms at once. When a term acts along the distribution axis, the planes it
-/// needs from other ranks travel as non-blocking messages (any number of planes, from any number
-/// of ranks) while the boxes that need none are computed; the boxes next to the block edges
-/// follow. Cuda: one kernel launch for the whole block whatever the number of boxes, each thread
-/// evaluating its stencils with stencil::at, after the ghost planes have crossed through the
-/// space's transport. On the host, an apply with beta == 0 whose local output exceeds
-/// kernels::streaming_threshold_bytes() writes it with streaming stores (no read of the
-/// destination's cache lines; the same values). The plan is made once, at construction; applying
-/// allocates nothing beyond the ghost planes of the first apply.
+/// The cells a rank's stencils need across the faces of its block, along every cut axis, travel
+/// as one GhostExchange (GhostRegion::faces, cells from whichever ranks own them) into face
+/// blocks, never a copy of the block. Host: the block is cut into boxes in which every term has a
+/// constant stencil (the interior, or one boundary row), and each box is one kernels::combine
+/// call per line of its last axis, summing all terms at once; the boxes that need no ghost cell
+/// are computed while the cells travel, the boxes next to the faces follow. Cuda: one kernel
+/// launch for the whole block whatever the number of boxes, each thread evaluating its stencils
+/// with stencil::at, after the cells have crossed through the space's transport. On the host, an
+/// apply with beta == 0 whose local output exceeds kernels::streaming_threshold_bytes() writes it
+/// with streaming stores (no read of the destination's cache lines; the same values). The plan and
+/// the buffers of the face blocks are made once, at construction; applying allocates nothing.
 
 #include <memory>
 #include <optional>
@@ -44,8 +44,8 @@ struct StencilTerm {
 };
 
 /// The finite-difference engine: y = sum_t D_t x over its terms, D_t the stencil.hpp derivative
-/// along axis a_t. Vector is LocalArray (no communication) or DistributedArray (ghost planes
-/// exchanged with the neighbours along the distribution axis, overlapped with the interior).
+/// along axis a_t. Vector is LocalArray (no communication) or DistributedArray (ghost cells
+/// exchanged across the block's faces along every cut axis, overlapped with the interior).
 /// FirstDerivative, SecondDerivative, Laplacian and Gradient build it; domain and range share
 /// one layout.
 template <class Vector>
@@ -81,7 +81,7 @@ class StencilOperator final : public LinearOperatorBase<Vector> {
     run(true, y, x, value_type(1), value_type(0));
   }
   /// y = alpha sum_t D_t x + beta y in one pass (y is not read when beta == 0). Collective for
-  /// distributed arrays split along a differentiated axis.
+  /// distributed arrays cut along a differentiated axis.
   void forward_add(value_type alpha, const Vector& x, value_type beta, Vector& y) const override {
     run(false, x, y, alpha, beta);
   }
@@ -110,61 +110,31 @@ class StencilOperator final : public LinearOperatorBase<Vector> {
     int axis;
     stencil::Spec<real_type_t<T>> spec;
   };
-  struct Tap {
-    int axis;  // -1: the point itself, whatever the term's axis
-    Index offset;
-    double weight;
-  };
-  struct Segment {
-    Index start;
-    Index count;
-    bool interior;  // every term along this axis uses its interior stencil, all sources local
-  };
-  struct Box {
-    std::vector<std::size_t> segment;  // one segment index per axis
-    std::vector<Tap> taps;
-    bool needs_ghosts = false;
-  };
-  /// The plan of the forward or of the adjoint: host boxes, and the ghost planes both spaces
-  /// exchange.
-  struct Plan {
-    bool adjoint = false;
-    std::vector<std::vector<Segment>> segments;  // per axis (host)
-    std::vector<Box> boxes;                      // host
-    std::optional<GhostExchange> exchange;
-    Shape front_strides;  // of the ghost blocks, when there is an exchange
-    Shape back_strides;
-  };
-
-  Plan make_plan(bool adjoint, const std::vector<StencilTerm>& terms) const;
-  void make_boxes(Plan& plan, const std::vector<StencilTerm>& terms) const;
+  /// The plan of the forward or of the adjoint: the ghost exchange across the faces of the
+  /// block, the geometry the kernels read, and the host's walk over the block
+  /// (stencil_operator.cpp).
+  struct Plan;
   // Where a fused forward (alpha 1, beta 0) adds Re and Im of in^H out over the local block:
   // memory of the space; no fusion when re is null.
   struct VdotOut {
     double* re = nullptr;
     double* im = nullptr;
   };
+
+  std::shared_ptr<const Plan> make_plan(bool adjoint, const std::vector<StencilTerm>& terms) const;
   void run(bool adjoint, const Vector& in, Vector& out, T alpha, T beta, VdotOut vdot = {}) const;
-  void run_host(const Plan& plan, const T* in, T* out, T alpha, T beta, VdotOut vdot,
-                kernels::Stores stores) const;
-  void run_box(const Plan& plan, const Box& box, const T* in, T* out, T alpha, T beta, VdotOut vdot,
-               kernels::Stores stores) const;
-  void run_device(const Plan& plan, const Vector& in, Vector& out, T alpha, T beta,
-                  VdotOut vdot) const;
 
   Shape global_shape_;
   Shape local_shape_;
-  Shape local_strides_;
-  int distributed_axis_ = -1;  // -1 for local arrays and replicated layouts
-  Index block_start_ = 0;      // global index of the first local plane along that axis
+  Shape block_start_;  // global index of the block's first plane along each axis
   std::vector<Term> terms_;
-  Plan forward_;
-  Plan adjoint_;
-  mutable Buffer<T, Space> front_ghosts_;
-  mutable Buffer<T, Space> back_ghosts_;
-  // The Cuda space: the thread blocks' sums of a fused forward.
+  std::shared_ptr<const Plan> forward_;
+  std::shared_ptr<const Plan> adjoint_;
+  // The face blocks of the ghost exchange (one buffer for every axis and side).
+  mutable Buffer<T, Space> ghosts_;
+  // A fused forward's scratch: the Cuda space's thread blocks' sums, the host's two partials.
   mutable Buffer<double, Space> vdot_partials_;
-  // The Cuda space: the transport of the ghost planes.
+  // The Cuda space: the transport of the ghost cells.
   KeptTransport<Space> transport_;
 };
 

@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
+"""PyLops-MPI's ``pylops_mpi.DistributedArray`` module: the native arrays, and PyLops-MPI's split
+helpers with its rules."""
+from mpi4py import MPI
+
+from distlops import DistributedArray, Partition, StackedDistributedArray  # noqa: F401
+
+
+def local_split(global_shape, base_comm, partition, axis):
+    """This rank's local shape of an array of ``global_shape``: the whole shape for a replicated
+    partition, otherwise ``global_shape[axis]`` cut into nearly equal blocks, the first
+    ``global_shape[axis] % size`` ranks holding one item more (the native default split)."""
+    shape = tuple(global_shape)
+    if partition in (Partition.BROADCAST, Partition.UNSAFE_BROADCAST):
+        return shape
+    size, rank = base_comm.Get_size(), base_comm.Get_rank()
+    quotient, remainder = divmod(shape[axis], size)
+    local = list(shape)
+    local[axis] = quotient + (1 if rank < remainder else 0)
+    return tuple(local)
+
+
+def subcomm_split(mask, comm=MPI.COMM_WORLD):
+    """The communicator of the ranks whose ``mask`` entry equals this rank's (rank order
+    kept)."""
+    rank = comm.Get_rank()
+    return comm.Split(color=mask[rank], key=rank)
+
+
+def to_scalar(x):
+    """A Python scalar of a 0-d (or one-element) NumPy value; other values unchanged."""
+    item = getattr(x, "item", None)
+    return item() if item is not None else x

@@ -4,7 +4,24 @@
 helpers with its rules."""
 from mpi4py import MPI
 
-from distlops import DistributedArray, Partition, StackedDistributedArray  # noqa: F401
+import distlops as _dl
+from distlops import DistributedArray, Partition  # noqa: F401
+
+
+class StackedDistributedArray(_dl.StackedDistributedArray):
+    """The native stack with PyLops-MPI's ``global_shape`` (the items' shapes added axis by
+    axis) and its check that the items share one engine."""
+
+    def __init__(self, distarrays, base_comm=MPI.COMM_WORLD):
+        engines = [item.engine for item in distarrays]
+        if any(engine != engines[0] for engine in engines[1:]):
+            raise ValueError(f"Stacked arrays have mismatching engines: {engines}")
+        super().__init__(distarrays, base_comm)
+
+    @property
+    def global_shape(self):
+        shapes = [item.global_shape for item in self.distarrays]
+        return tuple(sum(axis) for axis in zip(*shapes))
 
 
 def local_split(global_shape, base_comm, partition, axis):

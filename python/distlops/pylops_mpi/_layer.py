@@ -178,19 +178,25 @@ class MPILinearOperator(_dl.LinearOperator):
     def matvec(self, x):
         if self._op is None:
             return self._matvec(x)
-        return super().matvec(self._input(x, False))
+        return _stacked_as_theirs(super().matvec(self._input(x, False)))
 
     def rmatvec(self, y):
         if self._op is None:
             return self._rmatvec(y)
-        return super().rmatvec(self._input(y, True))
+        return _stacked_as_theirs(super().rmatvec(self._input(y, True)))
 
-    def _new(self, op):
-        return type(self).adopt(_dl.LinearOperator(op, self.dtype, self._comm))
+    def _new(self, op, dims=None, dimsd=None):
+        """The compatibility operator of the handle ``op``, with PyLops-MPI's ``dims`` and
+        ``dimsd`` (this operator's unless given)."""
+        result = type(self).adopt(_dl.LinearOperator(op, self.dtype, self._comm))
+        result._dims = self._dims if dims is None else dims
+        result._dimsd = self._dimsd if dimsd is None else dimsd
+        return result
 
     def dot(self, x):
         if isinstance(x, _dl.LinearOperator):
-            return self._new(_ext.compose(self._op, MPILinearOperator.adopt(x)._op))
+            other = x if isinstance(x, MPILinearOperator) else MPILinearOperator.adopt(x)
+            return self._new(_ext.compose(self._op, other._op), dims=other.dims)
         if isinstance(x, Number):
             return self._new(self._op.scaled(x))
         if isinstance(x, DistributedArray) and x.ndim != 1:
@@ -219,20 +225,19 @@ class MPILinearOperator(_dl.LinearOperator):
     def __sub__(self, other):
         return self._new(self._op - MPILinearOperator.adopt(other)._op)
 
+    def __neg__(self):
+        return self._new(-self._op)
+
     @property
     def H(self):
-        return self._with_sides(self._new(self._op.adjoint()), True)
+        return self._new(self._op.adjoint(), dims=self.dimsd, dimsd=self.dims)
 
     @property
     def T(self):
-        return self._with_sides(self._new(self._op.transpose()), True)
+        return self._new(self._op.transpose(), dims=self.dimsd, dimsd=self.dims)
 
     def conj(self):
-        return self._with_sides(self._new(self._op.conj()), False)
-
-    def _with_sides(self, op, swapped):
-        op._dims, op._dimsd = (self._dimsd, self._dims) if swapped else (self._dims, self._dimsd)
-        return op
+        return self._new(self._op.conj())
 
     def __repr__(self):
         return f"<{self.shape[0]}x{self.shape[1]} {type(self).__name__} with dtype={self.dtype}>"
@@ -245,6 +250,15 @@ class MPIStackedLinearOperator(MPILinearOperator):
 
     def __init__(self, shape=None, dims=None, dimsd=None, dtype=None, base_comm=MPI.COMM_WORLD):
         super().__init__(None, shape, dims, dimsd, dtype, base_comm)
+
+
+def _stacked_as_theirs(vector):
+    """A native stack as the compatibility package's (PyLops-MPI's global_shape); a plain
+    array as it is."""
+    if isinstance(vector, StackedDistributedArray):
+        from .DistributedArray import StackedDistributedArray as Theirs
+        return Theirs._wrap(vector._a, vector._comm)
+    return vector
 
 
 def _tuple(value):

@@ -13,10 +13,14 @@ class StackedDistributedArray(_dl.StackedDistributedArray):
     axis) and its check that the items share one engine."""
 
     def __init__(self, distarrays, base_comm=MPI.COMM_WORLD):
-        engines = [item.engine for item in distarrays]
+        engines = [getattr(item, "engine", "numpy") for item in distarrays]
         if any(engine != engines[0] for engine in engines[1:]):
             raise ValueError(f"Stacked arrays have mismatching engines: {engines}")
         super().__init__(distarrays, base_comm)
+
+    @property
+    def engine(self):
+        return self.distarrays[0].engine
 
     @property
     def global_shape(self):

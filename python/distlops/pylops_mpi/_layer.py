@@ -57,10 +57,29 @@ def to_layout(x, layout):
 
 
 def side_layout(vector):
-    """The flat layouts of a native side (a vector of the operator's domain or range)."""
+    """The flat layout of a native side (a vector of the operator's domain or range); for a
+    stacked side, the list of its items' (nested lists for nested items)."""
     if type(vector).__name__.startswith("Stacked"):
-        return None
+        return [side_layout(vector.get_nested(i)) if vector.is_nested(i)
+                else side_layout(vector.get(i)) for i in range(len(vector))]
     return flat_layout(vector.layout)
+
+
+def to_side(x, layout):
+    """``x`` in the split of an operator's side: a DistributedArray moved to the flat
+    ``layout``, a StackedDistributedArray item by item (a new stack where an item moves)."""
+    if isinstance(layout, list):
+        if not isinstance(x, StackedDistributedArray) or x.narrays != len(layout):
+            return x
+        items = x.distarrays
+        moved = [to_side(item, item_layout) for item, item_layout in zip(items, layout)]
+        if all(m is i for m, i in zip(moved, items)):
+            return x
+        return type(x)(moved, x._comm or MPI.COMM_WORLD)
+    if not isinstance(x, DistributedArray):
+        return x
+    moved = to_layout(x, layout)
+    return x if moved is x._a else DistributedArray._wrap(moved, x._comm)
 
 
 class MPILinearOperator(_dl.LinearOperator):
@@ -112,7 +131,7 @@ class MPILinearOperator(_dl.LinearOperator):
         if self._dimsd is None:
             self._dimsd = _side_shape(range_)
         flat_domain, flat_range = side_layout(domain), side_layout(range_)
-        if flat_domain is not None and flat_range is not None:
+        if not isinstance(flat_domain, list) and not isinstance(flat_range, list):
             if (domain.layout != flat_domain) or (range_.layout != flat_range):
                 self._op = _ext.reshape(self._op, flat_domain, flat_range)
         self._layouts = (flat_domain, flat_range)
@@ -169,21 +188,17 @@ class MPILinearOperator(_dl.LinearOperator):
         n = self.shape[0 if adjoint else 1]
         if isinstance(x, DistributedArray) and x.global_shape != (n,):
             raise ValueError("dimension mismatch")
-        layout = self._layouts[0 if not adjoint else 1]
-        if layout is None or not isinstance(x, DistributedArray):
-            return x
-        moved = to_layout(x, layout)
-        return x if moved is x._a else DistributedArray._wrap(moved, x._comm)
+        return to_side(x, self._layouts[1 if adjoint else 0])
 
     def matvec(self, x):
         if self._op is None:
             return self._matvec(x)
-        return _stacked_as_theirs(super().matvec(self._input(x, False)))
+        return stacked_as_theirs(super().matvec(self._input(x, False)))
 
     def rmatvec(self, y):
         if self._op is None:
             return self._rmatvec(y)
-        return _stacked_as_theirs(super().rmatvec(self._input(y, True)))
+        return stacked_as_theirs(super().rmatvec(self._input(y, True)))
 
     def _new(self, op, dims=None, dimsd=None):
         """The compatibility operator of the handle ``op``, with PyLops-MPI's ``dims`` and
@@ -252,7 +267,7 @@ class MPIStackedLinearOperator(MPILinearOperator):
         super().__init__(None, shape, dims, dimsd, dtype, base_comm)
 
 
-def _stacked_as_theirs(vector):
+def stacked_as_theirs(vector):
     """A native stack as the compatibility package's (PyLops-MPI's global_shape); a plain
     array as it is."""
     if isinstance(vector, StackedDistributedArray):
@@ -296,15 +311,11 @@ def asmpilinearoperator(Op):
 
 def operand(Op, x, adjoint=False):
     """``x`` in the split the compatibility operator ``Op`` takes on that side."""
-    if isinstance(Op, MPILinearOperator) and isinstance(x, DistributedArray) and \
-            Op._layouts is not None:
-        layout = Op._layouts[1 if adjoint else 0]
-        if layout is not None:
-            moved = to_layout(x, layout)
-            return x if moved is x._a else DistributedArray._wrap(moved, x._comm)
+    if isinstance(Op, MPILinearOperator) and Op._layouts is not None and x is not None:
+        return to_side(x, Op._layouts[1 if adjoint else 0])
     return x
 
 
 __all__ = ["MPILinearOperator", "MPIStackedLinearOperator", "asmpilinearoperator", "compat", "operand", "to_layout",
-           "flat_layout", "DistributedArray", "StackedDistributedArray", "Partition",
+           "flat_layout", "stacked_as_theirs", "to_side", "DistributedArray", "StackedDistributedArray", "Partition",
            "unwrap_vector", "wrap_vector"]

@@ -6,7 +6,7 @@ import math
 
 import distlops as _dl
 
-from .._layer import operand
+from .._layer import operand, stacked_as_theirs
 
 
 def _tol(tol):
@@ -16,12 +16,16 @@ def _tol(tol):
 
 def cg(Op, y, x0, niter=10, tol=1e-4, show=False, itershow=(10, 10, 10), callback=None):
     """Conjugate gradient: (x, iit, cost)."""
-    return _dl.cg(Op, operand(Op, y, adjoint=True), operand(Op, x0), niter=niter,
-                  tol=_tol(tol), show=show, itershow=itershow, callback=callback)
+    x, iterations, cost = _dl.cg(Op, operand(Op, y, adjoint=True), operand(Op, x0),
+                                 niter=niter, tol=_tol(tol), show=show, itershow=itershow,
+                                 callback=callback)
+    return stacked_as_theirs(x), iterations, cost
 
 
 def cgls(Op, y, x0, niter=10, damp=0.0, tol=1e-4, show=False, itershow=(10, 10, 10),
          callback=None):
     """CGLS: (x, istop, iit, r1norm, r2norm, cost)."""
-    return _dl.cgls(Op, operand(Op, y, adjoint=True), operand(Op, x0), niter=niter, damp=damp,
-                    tol=_tol(tol), show=show, itershow=itershow, callback=callback)
+    x, *rest = _dl.cgls(Op, operand(Op, y, adjoint=True), operand(Op, x0), niter=niter,
+                        damp=damp, tol=_tol(tol), show=show, itershow=itershow,
+                        callback=callback)
+    return (stacked_as_theirs(x), *rest)

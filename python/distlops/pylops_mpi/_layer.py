@@ -35,6 +35,37 @@ def _counts(layout):
     return [int(np.prod(shape)) for shape in layout.local_shapes]
 
 
+def as_flat(a, dtype):
+    """The native array ``a`` as a flat one with the same elements in C order: a view of its
+    memory when it is split along its first axis (or replicated), after a redistribution to
+    the first axis otherwise."""
+    layout = a.layout
+    if len(layout.global_shape) == 1:
+        return a
+    if layout.partition not in _REPLICATED and layout.axis != 0:
+        a = a.redistribute(0)
+    return ext_class("DistributedArray", dtype).wrap(flat_layout(a.layout),
+                                                     a.local_array.reshape(-1))
+
+
+def _viewable(layout):
+    """Whether a flat vector with this layout's per-rank counts holds its blocks in C order
+    (split along the first axis, or replicated)."""
+    return layout.partition in _REPLICATED or layout.axis == 0 or len(layout.global_shape) == 1
+
+
+def to_nd(x, layout):
+    """The native array of the flat DistributedArray ``x`` in the N-d ``layout`` (split along
+    any axis): its elements in C order, moved to that layout (collective)."""
+    shape = list(layout.global_shape)
+    first = layout if _viewable(layout) else _ext.Layout(
+        layout.communicator, shape, layout.partition, 0, [], list(layout.mask))
+    flat = to_layout(x, flat_layout(first))
+    nd = ext_class("DistributedArray", x.dtype).wrap(
+        first, flat.local_array.reshape(first.local_shape))
+    return nd if first is layout else nd.redistribute(layout)
+
+
 def to_layout(x, layout):
     """The native array of the DistributedArray ``x`` in ``layout`` (flat here): ``x`` itself
     where the split agrees, a redistribution where it does not (collective)."""
@@ -48,11 +79,9 @@ def to_layout(x, layout):
         return cls.from_global(layout, np.ascontiguousarray(x.local_array).ravel())
     if layout.partition in _REPLICATED:
         return cls.from_global(layout, x.asarray().ravel())
-    if len(given.global_shape) != 1:
-        a = a.redistribute(flat_layout(_ext.Layout(given.communicator, list(given.global_shape),
-                                                   given.partition, given.axis,
-                                                   [list(s) for s in given.local_shapes],
-                                                   list(given.mask))))
+    a = as_flat(a, x.dtype)
+    if _counts(a.layout) == _counts(layout):
+        return a
     return a.redistribute(layout)
 
 
@@ -78,6 +107,10 @@ def to_side(x, layout):
         return type(x)(moved, x._comm or MPI.COMM_WORLD)
     if not isinstance(x, DistributedArray):
         return x
+    if len(layout.global_shape) != 1:
+        if x.ndim != 1 and x._a.layout == layout:
+            return x
+        return DistributedArray._wrap(to_nd(x, layout), x._comm)
     moved = to_layout(x, layout)
     return x if moved is x._a else DistributedArray._wrap(moved, x._comm)
 
@@ -131,9 +164,19 @@ class MPILinearOperator(_dl.LinearOperator):
         if self._dimsd is None:
             self._dimsd = _side_shape(range_)
         flat_domain, flat_range = side_layout(domain), side_layout(range_)
+        self._flat_results = False
         if not isinstance(flat_domain, list) and not isinstance(flat_range, list):
             if (domain.layout != flat_domain) or (range_.layout != flat_range):
-                self._op = _ext.reshape(self._op, flat_domain, flat_range)
+                try:
+                    if not (_viewable(domain.layout) and _viewable(range_.layout)):
+                        raise TypeError("split along another axis than the first")
+                    self._op = _ext.reshape(self._op, flat_domain, flat_range)
+                except TypeError:
+                    # An operator split along another axis, or between two dtypes (a
+                    # real-to-complex FFT), keeps its N-d layouts: flat inputs are moved to
+                    # them and its results are made flat.
+                    self._flat_results = True
+                    flat_domain, flat_range = domain.layout, range_.layout
         self._layouts = (flat_domain, flat_range)
 
     # ---- PyLops-MPI's attributes -----------------------------------------------------------
@@ -193,12 +236,18 @@ class MPILinearOperator(_dl.LinearOperator):
     def matvec(self, x):
         if self._op is None:
             return self._matvec(x)
-        return stacked_as_theirs(super().matvec(self._input(x, False)))
+        return self._output(super().matvec(self._input(x, False)))
 
     def rmatvec(self, y):
         if self._op is None:
             return self._rmatvec(y)
-        return stacked_as_theirs(super().rmatvec(self._input(y, True)))
+        return self._output(super().rmatvec(self._input(y, True)))
+
+    def _output(self, y):
+        if getattr(self, "_flat_results", False) and isinstance(y, DistributedArray) and \
+                y.ndim != 1:
+            return DistributedArray._wrap(as_flat(y._a, y.dtype), y._comm)
+        return stacked_as_theirs(y)
 
     def _new(self, op, dims=None, dimsd=None):
         """The compatibility operator of the handle ``op``, with PyLops-MPI's ``dims`` and

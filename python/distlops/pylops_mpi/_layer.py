@@ -190,21 +190,19 @@ class MPILinearOperator(_dl.LinearOperator):
     def shape(self, value):
         self._shape = _tuple(value)
 
-    @property
-    def dims(self):
-        return self._dims if self._dims is not None else (self.shape[1],)
+    def _side_shape(attribute, shape_index):
+        """PyLops-MPI's dims (dimsd): as set, or the flat length of the side."""
+        def get(self):
+            value = getattr(self, attribute)
+            return value if value is not None else (self.shape[shape_index],)
 
-    @dims.setter
-    def dims(self, value):
-        self._dims = _tuple(value)
+        def set(self, value):
+            setattr(self, attribute, _tuple(value))
 
-    @property
-    def dimsd(self):
-        return self._dimsd if self._dimsd is not None else (self.shape[0],)
+        return property(get, set)
 
-    @dimsd.setter
-    def dimsd(self, value):
-        self._dimsd = _tuple(value)
+    dims = _side_shape("_dims", 1)
+    dimsd = _side_shape("_dimsd", 0)
 
     @property
     def size(self):
@@ -269,11 +267,7 @@ class MPILinearOperator(_dl.LinearOperator):
 
     __matmul__ = dot
     __mul__ = dot
-
-    def __rmatmul__(self, x):
-        if isinstance(x, Number):
-            return self._new(self._op.scaled(x))
-        return NotImplemented
+    __rmatmul__ = _dl.LinearOperator.__rmul__
 
     def __pow__(self, p):
         if not isinstance(p, int) or p < 1:
@@ -288,9 +282,6 @@ class MPILinearOperator(_dl.LinearOperator):
 
     def __sub__(self, other):
         return self._new(self._op - MPILinearOperator.adopt(other)._op)
-
-    def __neg__(self):
-        return self._new(-self._op)
 
     @property
     def H(self):

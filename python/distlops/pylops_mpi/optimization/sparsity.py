@@ -41,19 +41,20 @@ def _sparse(solver, name, Op, y, x0, monitorres, callback, **kwargs):
     return result
 
 
-def ista(Op, y, x0, niter=10, SOp=None, eps=0.1, alpha=None, eigsdict=None, tol=1e-10,
-         rtol=0.0, rtol1=0.0, threshkind="soft", decay=None, monitorres=False, show=False,
-         itershow=(10, 10, 10), callback=None):
-    """ISTA: (x, niter, cost)."""
-    return _sparse(_dl.ista, "ISTA", Op, y, x0, monitorres, callback, niter=niter, SOp=SOp,
-                   eps=eps, alpha=alpha, eigsdict=eigsdict, tol=tol, rtol=rtol, rtol1=rtol1,
-                   threshkind=threshkind, decay=decay, show=show, itershow=itershow)
+def _solver(native, name):
+    """PyLops-MPI's ista or fista (their signature) over the native solver: (x, niter, cost)."""
+    def solver(Op, y, x0, niter=10, SOp=None, eps=0.1, alpha=None, eigsdict=None, tol=1e-10,
+               rtol=0.0, rtol1=0.0, threshkind="soft", decay=None, monitorres=False,
+               show=False, itershow=(10, 10, 10), callback=None):
+        return _sparse(native, name, Op, y, x0, monitorres, callback, niter=niter, SOp=SOp,
+                       eps=eps, alpha=alpha, eigsdict=eigsdict, tol=tol, rtol=rtol,
+                       rtol1=rtol1, threshkind=threshkind, decay=decay, show=show,
+                       itershow=itershow)
+
+    solver.__name__ = solver.__qualname__ = name.lower()
+    solver.__doc__ = f"{name}: (x, niter, cost)."
+    return solver
 
 
-def fista(Op, y, x0, niter=10, SOp=None, eps=0.1, alpha=None, eigsdict=None, tol=1e-10,
-          rtol=0.0, rtol1=0.0, threshkind="soft", decay=None, monitorres=False, show=False,
-          itershow=(10, 10, 10), callback=None):
-    """FISTA: (x, niter, cost)."""
-    return _sparse(_dl.fista, "FISTA", Op, y, x0, monitorres, callback, niter=niter, SOp=SOp,
-                   eps=eps, alpha=alpha, eigsdict=eigsdict, tol=tol, rtol=rtol, rtol1=rtol1,
-                   threshkind=threshkind, decay=decay, show=show, itershow=itershow)
+ista = _solver(_dl.ista, "ISTA")
+fista = _solver(_dl.fista, "FISTA")

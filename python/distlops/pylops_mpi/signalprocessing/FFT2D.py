@@ -5,14 +5,11 @@ from mpi4py import MPI
 
 import distlops as _dl
 
-from ._inverse import adopt_fft
+from ._inverse import make_fft
 
 
 def MPIFFT2D(dims, axes=(0, 1), sampling=1.0, norm="none", real=False,
              ifftshift_before=False, fftshift_after=False, dtype="complex128",
              base_comm=MPI.COMM_WORLD):
-    native = _dl.MPIFFT2D(dims, axes=axes, sampling=sampling, norm=norm, real=real,
-                          ifftshift_before=ifftshift_before, fftshift_after=fftshift_after,
-                          dtype=dtype, base_comm=base_comm)
-    dims = (int(dims),) if isinstance(dims, int) else tuple(int(n) for n in dims)
-    return adopt_fft(native, dims, [a % len(dims) for a in axes], None, norm)
+    return make_fft(_dl.MPIFFT2D, dims, axes, sampling, norm, real, ifftshift_before,
+                    fftshift_after, dtype, base_comm)

@@ -16,6 +16,16 @@ class FFTOperator(MPILinearOperator):
         return self.rmatvec(y) * (1.0 / self._scale)
 
 
+def make_fft(factory, dims, axes, sampling, norm, real, ifftshift_before, fftshift_after,
+             dtype, base_comm):
+    """The compatibility FFT of the native ``factory`` (MPIFFT2D or MPIFFTND)."""
+    native = factory(dims, axes=axes, sampling=sampling, norm=norm, real=real,
+                     ifftshift_before=ifftshift_before, fftshift_after=fftshift_after,
+                     dtype=dtype, base_comm=base_comm)
+    dims = (int(dims),) if isinstance(dims, int) else tuple(int(n) for n in dims)
+    return adopt_fft(native, dims, [a % len(dims) for a in axes], None, norm)
+
+
 def adopt_fft(native, dims, axes, nffts, norm):
     if str(norm).lower() not in _SCALES:
         raise ValueError(f"`norm`={norm} is not one of 'none' or '1/n'")

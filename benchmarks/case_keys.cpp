@@ -44,7 +44,9 @@ const std::map<std::string, Keys>& host_keys() {
       {"poststack", sizes({"nx", "nz", "niter"}) +
                         Keys{real_key("noise"), real_key("eps"), real_key("min_gain")}},
       {"primaldual-tv", sizes({"nx", "ny", "niter"}) + Keys{real_key("weight")}},
+      {"kirchhoff-lsm", sizes({"nx", "nz", "ns", "nr", "niter"})},
       {"big-transfer", Keys{integer_key("n"), integer_key("chunk_bytes", 0)}},
+      {"pingpong", Keys{integer_key("bytes", 0), integer_key("count")}},
       {"io-hdf5", Keys{integer_key("n"), directory_key("dir"), integer_key("dd_mib")}},
   };
   return keys;

@@ -158,8 +158,10 @@ std::vector<Case> all_cases() {
   cases.push_back(fftw2d_case());
   cases.push_back(convolve2d_case());
   cases.push_back(poststack_case());
+  cases.push_back(kirchhoff_lsm_case());
   cases.push_back(primaldual_tv_case());
   cases.push_back(big_transfer_case());
+  cases.push_back(pingpong_case());
 #if DISTLOPS_WITH_HDF5
   cases.push_back(io_hdf5_case());
 #endif

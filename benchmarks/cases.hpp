@@ -27,12 +27,17 @@ Case convolve2d_case();
 
 /// The post-stack inversion of the main example (case_poststack.cpp).
 Case poststack_case();
+/// Kirchhoff least-squares migration (case_kirchhoff.cpp).
+Case kirchhoff_lsm_case();
 
 /// TV denoising by the primal-dual algorithm (case_primaldual_tv.cpp).
 Case primaldual_tv_case();
 
 /// Messages above 2 GiB through the data movements against MPI_Send (case_big_transfer.cpp).
 Case big_transfer_case();
+
+/// Point-to-point latency and bandwidth between rank 0 and the last rank (case_pingpong.cpp).
+Case pingpong_case();
 
 /// Write and read of an HDF5 file against the disk's bandwidth (case_io_hdf5.cpp; builds with
 /// HDF5 only).

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The distlops authors
 """Checks a distlops_bench JSON-lines report: every line strict JSON (no NaN or Infinity
-literals), with the fields tools read, and the strings given on the command line intact.
+literals), with the fields tools read, and the strings given on the command line intact; the
+communication counted for fft2d and tiny-cgls at 2 ranks is what their geometry implies.
 
     python3 check_report.py [--interrupt-after N] report.json [key=expected-parameter-value]...
                             [-- command...]
@@ -21,6 +22,37 @@ import time
 
 def reject_constant(name):
     raise ValueError(f"non-standard JSON constant {name}")
+
+
+def event(record, name):
+    for e in record["communication"]["events"]:
+        if e["name"] == name:
+            return e
+    return None
+
+
+def check_communication(record):
+    """The messages, bytes and collectives per unit that the case's geometry implies at 2
+    ranks, or None when they match (other cases and rank counts are not checked)."""
+    c = record["communication"]
+    if record["ranks"] != 2:
+        return None
+    if record["case"] == "fft2d":
+        # Each apply moves one block of complex128 between the two ranks: rank 0's rows (the
+        # first ceil(nx / 2)) in rank 1's columns (the last floor(ny / 2)), or the reverse.
+        nx, ny = int(record["parameters"]["nx"]), int(record["parameters"]["ny"])
+        largest = max(-(-nx // 2) * (ny // 2), (nx // 2) * -(-ny // 2)) * 16
+        sends = event(record, "MPI_Isend")
+        if sends is None or sends["calls_max"] != 1 or c["messages_max"] != 1:
+            return f"fft2d: expected one message per apply and rank, got {c}"
+        if c["bytes_max"] != largest:
+            return f"fft2d: expected {largest} bytes per apply, got {c['bytes_max']}"
+    if record["case"] == "tiny-cgls":
+        # BlockDiag: no message between ranks; CGLS reduces twice per iteration at least.
+        sums = event(record, "MPI_Allreduce")
+        if c["messages_max"] != 0 or sums is None or sums["calls_max"] < 2:
+            return f"tiny-cgls: expected no message and 2 allreduces per iteration, got {c}"
+    return None
 
 
 def count_lines(path):
@@ -65,7 +97,8 @@ def main():
     required = ["case", "ranks", "parameters", "settings", "seconds", "median_seconds", "min_seconds",
                 "seconds_per_unit", "min_seconds_per_unit", "round_medians", "spread",
                 "spread_warning", "load_average_before", "load_average_after",
-                "instructions_per_unit", "bytes_per_unit", "fraction_of_reference", "checks"]
+                "instructions_per_unit", "bytes_per_unit", "fraction_of_reference", "checks",
+                "communication"]
     lines = [line for line in open(path, encoding="utf-8") if line.strip()]
     if not lines:
         sys.exit(f"{path}: no JSON lines")
@@ -80,6 +113,9 @@ def main():
                          f"{record['settings'].get(key)!r}, expected {value!r}")
         if len(record["round_medians"]) < 1 or record["min_seconds"] > record["median_seconds"]:
             sys.exit(f"{path}:{number}: inconsistent round figures")
+        problem = check_communication(record)
+        if problem:
+            sys.exit(f"{path}:{number}: {problem}")
         # An interrupted run leaves the lines of its finished rounds; a finished one, merged lines.
         if record.get("partial") is not bool(interrupt_after) or \
                 (interrupt_after and not record.get("round", 0) >= 1):

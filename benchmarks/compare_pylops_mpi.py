@@ -33,7 +33,7 @@ import time
 
 MASK = (1 << 64) - 1
 PYLOPS_CASES = ["firstderivative", "laplacian-cg", "blockdiag-cgls", "vstack-cgls", "hstack-cgls",
-                "tiny-cgls", "fft2d"]
+                "tiny-cgls", "fft2d", "kirchhoff-lsm"]
 PETSC_CASES = ["laplacian-cg", "laplacian-apply"]
 CASES = PYLOPS_CASES + ["laplacian-apply"]
 
@@ -193,6 +193,35 @@ def worker(args):
             state["y"] = op @ x
             state["z"] = op.H @ state["y"]
         units = 2
+    elif name == "kirchhoff-lsm":
+        # distlops_bench's geometry (case_kirchhoff.cpp): PyLops' Kirchhoff of each rank's shots
+        # (numba engine where numba is installed, one thread: NUMBA_NUM_THREADS unset) stacked
+        # by MPIVStack, CGLS from zero on the data of the model U(81, i).
+        import importlib.util
+        import warnings
+        from pylops.waveeqprocessing import Kirchhoff
+        warnings.simplefilter("ignore", FutureWarning)
+        nx, nz, ns, nr = integer("nx", 101), integer("nz", 61), integer("ns", 8), integer("nr", 51)
+        niter, repeats, d, velocity, dt, f0, half = integer("niter", 10), 3, 10.0, 2000.0, 0.004, 15.0, 12
+        width, depth = (nx - 1) * d, (nz - 1) * d
+        nt = int(np.ceil(2 * np.hypot(width, depth) / velocity / dt) + 2 * half + 2)
+        def surface(n):
+            return np.vstack([np.arange(n) * (width / (n - 1) if n > 1 else 0.0), np.zeros(n)])
+        a = np.pi * f0 * ((np.arange(2 * half + 1) - half) * dt)
+        wavelet = (1 - 2 * (a * a)) * np.exp(-(a * a))
+        shares = [ns // size + (1 if r < ns % size else 0) for r in range(size)]
+        first = sum(shares[:rank])
+        engine = "numba" if importlib.util.find_spec("numba") else "numpy"
+        checks["engine_numba"] = 1.0 if engine == "numba" else 0.0
+        local = Kirchhoff(np.arange(nz) * d, np.arange(nx) * d, np.arange(nt) * dt,
+                          surface(ns)[:, first:first + shares[rank]], surface(nr), velocity,
+                          wavelet, half, mode="analytic", engine=engine, dtype="float64")
+        op = pylops_mpi.MPIVStack(ops=[local])
+        xt = to_dist_global(signed(np, 81, np.arange(nx * nz)), pylops_mpi.Partition.BROADCAST)
+        y = op @ xt
+        state = {}
+        body = solver_body(cgls, op, y, xt, niter, state, iterations_at=2)
+        units = niter
     else:
         raise SystemExit(f"unknown case {name}")
 

@@ -9,7 +9,7 @@
 //                               [--set key=value]... [--json file] [--triad-elements N]
 //                               [--no-triad] [--list] [--check] [--space host|cuda]
 //                               [--copy-elements N] [--sweep] [--stores auto|cached|streaming]
-//                               [--help]
+//                               [--no-communication] [--help]
 //
 // Options are parsed by CLI11 on every rank (examples/support/command_line.hpp): a bad option
 // gives the same message (printed once by rank 0) and the same exit status on every rank. --rounds
@@ -18,6 +18,11 @@
 // between the two rather than moving one figure. --sweep runs laplacian-cg and
 // firstderivative at 256^2 .. 4096^2 and blockdiag-cgls at n = 500 .. 4000 and adds a table of
 // the time per unknown and the fraction of the triad at each size (plot_sweep.py draws it).
+//
+// After its timed repeats every case runs once more, untimed, with the event log recording
+// (core/log_view.hpp): the messages and bytes each rank sends per unit and the collectives it
+// calls go into a second table and the JSON lines' "communication" (--no-communication skips
+// that repeat), so that performance models and simulations read the code's own counts.
 //
 // --check compares every case's check values with independent expectations (see each case)
 // and exits with status 1 when one fails: the ctests run it on small sizes.
@@ -58,6 +63,7 @@ struct Options {
   // 256 MiB per array: five times the largest L2 cache of current GPUs (H100: 50 MB).
   Index copy_elements = Index(1) << 25;
   bool no_triad = false;
+  bool no_communication = false;
   bool list = false;
   bool check = false;
   bool sweep = false;
@@ -123,6 +129,8 @@ void add_options(examples::CommandLine& line, Options& o) {
               "device copy array length per rank (--space cuda)")
       .positive();
   line.flag("--no-triad", o.no_triad, "measure no reference bandwidth");
+  line.flag("--no-communication", o.no_communication,
+            "skip the untimed repeat that counts each case's messages, bytes and collectives");
   line.flag("--list", o.list, "list the cases and exit");
   line.flag("--check", o.check, "verify the check values; exit 1 on a mismatch");
   line.flag("--sweep", o.sweep,
@@ -247,8 +255,8 @@ int main(int argc, char** argv) {
         const int repeats = options.repeats > 0 ? options.repeats : run.default_repeats;
         // The check values of the last round are verified (every round computes the same).
         const bool verify = options.check && round + 1 == options.rounds;
-        Result result =
-            measure(comm, c.name, parameters, std::move(run), options.warmup, repeats, 0.0, verify);
+        Result result = measure(comm, c.name, parameters, std::move(run), options.warmup, repeats,
+                                0.0, verify, !options.no_communication);
         if (root) {
           for (const std::string& failure : result.failures)
             std::cerr << "distlops_bench: check failed: " << c.name << ": " << failure << "\n";
@@ -284,6 +292,7 @@ int main(int argc, char** argv) {
     }
     json.finish(results, reference, comm);
     if (root) print_table(std::cout, results, reference);
+    if (root) print_communication_table(std::cout, results);
     if (root && options.sweep) print_sweep_table(std::cout, results, reference);
     if (options.check) {
       const bool failed = std::any_of(results.begin(), results.end(),

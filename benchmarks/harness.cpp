@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -74,14 +73,14 @@ double median(std::vector<double> values) {
 }
 
 // Wall time of f on the slowest rank, started together after a barrier. Never inlined, so
-// that callgrind can count the timed repeats alone (--toggle-collect='*timed_repeat*').
+// that callgrind can count the timed repeats alone (--toggle-collect='*timed_repeat*'). MPI's
+// clock, so that a simulated MPI (SimGrid's SMPI, docs/benchmarks.md) reports simulated time.
 template <class F>
 [[gnu::noinline]] double timed_repeat(const Communicator& comm, F&& f) {
   comm.barrier();
-  const auto start = std::chrono::steady_clock::now();
+  const double start = MPI_Wtime();
   f();
-  const double local =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double local = MPI_Wtime() - start;
   return comm.allreduce(local, ReduceOp::max);
 }
 
@@ -164,7 +163,74 @@ std::string human_seconds(double seconds) {
   return text.str();
 }
 
+// This rank's communication between two snapshots of its event log: `later` less `earlier`,
+// the kinds that communicate only (collectives, messages, exchanges).
+std::vector<log_view::Event> communication_since(const std::vector<log_view::Event>& earlier,
+                                                 const std::vector<log_view::Event>& later) {
+  std::vector<log_view::Event> difference;
+  for (log_view::Event event : later) {
+    if (event.kind == log_view::EventKind::apply || event.kind == log_view::EventKind::adjoint)
+      continue;
+    for (const log_view::Event& before : earlier) {
+      if (before.kind == event.kind && before.name == event.name) {
+        event.count -= before.count;
+        event.seconds -= before.seconds;
+        event.messages -= before.messages;
+        event.bytes -= before.bytes;
+        break;
+      }
+    }
+    if (event.count > 0) difference.push_back(event);
+  }
+  return difference;
+}
+
 }  // namespace
+
+Communication count_communication(const Communicator& comm, const Run& run) {
+  const bool was_recording = log_view::enabled();
+  comm.barrier();
+  log_view::set_enabled(true);
+  const std::vector<log_view::Event> before = log_view::local_events();
+  run.body();
+  const std::vector<log_view::Event> after = log_view::local_events();
+  log_view::set_enabled(was_recording);
+  const std::vector<log_view::Event> mine = communication_since(before, after);
+
+  Communication communication;
+  communication.counted = true;
+  communication.units = run.units_done ? run.units_done() : run.units;
+  const double per_unit = 1.0 / static_cast<double>(std::max<Index>(1, communication.units));
+  // Totals per rank, then their maximum and mean: the busiest rank's messages need not be the
+  // busiest rank's bytes.
+  double totals[3] = {0, 0, 0};  // messages, bytes, collective calls
+  for (const log_view::Event& event : mine) {
+    if (event.kind == log_view::EventKind::message) {
+      totals[0] += static_cast<double>(event.messages);
+      totals[1] += static_cast<double>(event.bytes);
+    } else if (event.kind == log_view::EventKind::collective) {
+      totals[2] += static_cast<double>(event.count);
+    }
+  }
+  double most[3], sum[3];
+  comm.allreduce(totals, most, 3, ReduceOp::max);
+  comm.allreduce(totals, sum, 3, ReduceOp::sum);
+  const double ranks = comm.size();
+  communication.messages_max = most[0] * per_unit;
+  communication.messages_mean = sum[0] / ranks * per_unit;
+  communication.bytes_max = most[1] * per_unit;
+  communication.bytes_mean = sum[1] / ranks * per_unit;
+  communication.collective_calls = most[2] * per_unit;
+  for (const log_view::EventSummary& event : log_view::summarise(comm, mine)) {
+    communication.events.push_back(
+        {event.name, log_view::to_string(event.kind),
+         static_cast<double>(event.count_max) * per_unit,
+         static_cast<double>(event.count_min) * per_unit,
+         static_cast<double>(event.messages_max) * per_unit, event.messages_mean * per_unit,
+         static_cast<double>(event.bytes_max) * per_unit, event.bytes_mean * per_unit});
+  }
+  return communication;
+}
 
 double check_value(const std::vector<Check>& checks, const std::string& name) {
   for (const Check& check : checks) {
@@ -174,7 +240,8 @@ double check_value(const std::vector<Check>& checks, const std::string& name) {
 }
 
 Result measure(const Communicator& comm, const std::string& name, const Parameters& parameters,
-               Run run, int warmup, int repeats, double triad, bool verify) {
+               Run run, int warmup, int repeats, double triad, bool verify,
+               bool with_communication) {
   Result result;
   result.name = name;
   result.ranks = comm.size();
@@ -190,6 +257,8 @@ Result measure(const Communicator& comm, const std::string& name, const Paramete
     instructions = count < 0 || instructions < 0 ? -1 : instructions + count;
   }
   result.load_after = load_average(comm);
+  // After the timed repeats: the counting repeat's recording costs them nothing.
+  if (with_communication) result.communication = count_communication(comm, run);
   result.median_seconds = median(result.seconds);
   result.min_seconds = result.median_seconds;
   result.round_medians = {result.median_seconds};
@@ -356,6 +425,37 @@ void print_table(std::ostream& out, const std::vector<Result>& results,
         << human_bytes(reference.copy_bytes_per_second * 1.5)
         << "/s counting the write-allocate read), streaming stores "
         << human_bytes(reference.copy_streaming_bytes_per_second) << "/s\n";
+  }
+}
+
+void print_communication_table(std::ostream& out, const std::vector<Result>& results) {
+  if (std::none_of(results.begin(), results.end(),
+                   [](const Result& r) { return r.communication.counted; }))
+    return;
+  out << "\ncommunication per unit and rank (the busiest rank; from the event log over one more "
+         "repeat)\n"
+      << std::left << std::setw(16) << "case" << std::right << std::setw(6) << "ranks"
+      << "  " << std::left << std::setw(10) << "unit" << std::right << std::setw(10) << "messages"
+      << std::setw(12) << "bytes"
+      << "  collectives (calls x payload) and exchanges\n";
+  for (const Result& r : results) {
+    const Communication& c = r.communication;
+    if (!c.counted) continue;
+    std::ostringstream calls, messages;
+    messages << std::setprecision(4) << c.messages_max;
+    for (const CommunicationEvent& e : c.events) {
+      if (e.kind == "collective") {
+        const double payload = e.calls_max > 0 ? e.bytes_max / e.calls_max : 0;
+        calls << e.name << " " << std::setprecision(4) << e.calls_max << " x "
+              << human_bytes(payload) << "  ";
+      } else if (e.kind == "exchange") {
+        calls << e.name << " " << std::setprecision(4) << e.calls_max << "  ";
+      }
+    }
+    out << std::left << std::setw(16) << r.name << std::right << std::setw(6) << r.ranks << "  "
+        << std::left << std::setw(10) << r.unit_name << std::right << std::setw(10)
+        << messages.str() << std::setw(12) << human_bytes(c.bytes_max) << "  " << calls.str()
+        << "\n";
   }
 }
 

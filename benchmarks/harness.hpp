@@ -83,6 +83,40 @@ struct Case {
   int min_ranks = 1;
 };
 
+/// One kind of communication of a case, per unit (iteration or apply) and per rank, from the
+/// event log (core/log_view.hpp) over one untimed repeat: a collective (its calls and payload
+/// bytes), the point-to-point messages a rank sent (MPI_Isend, MPI_Send), or an exchange
+/// (ghost cells, redistribute: calls only, its messages are in the message rows).
+struct CommunicationEvent {
+  std::string name;
+  std::string kind;         // "collective", "message" or "exchange"
+  double calls_max = 0;     // calls (messages, for kind "message") of the busiest rank
+  double calls_min = 0;     // of the least busy rank
+  double messages_max = 0;  // messages to other ranks (log_view::Traffic)
+  double messages_mean = 0;
+  double bytes_max = 0;  // payload bytes (log_view::Traffic)
+  double bytes_mean = 0;
+};
+
+/// What one unit of a case communicates, counted by the library itself (the event log's
+/// counters), so that a performance model or a simulation reads the code's own counts.
+struct Communication {
+  bool counted = false;  // false with --no-communication
+  Index units = 0;       // units of the counted repeat
+  /// Point-to-point messages a rank sent to other ranks per unit, and their bytes: the most of
+  /// any rank and the mean over the ranks.
+  double messages_max = 0, messages_mean = 0;
+  double bytes_max = 0, bytes_mean = 0;
+  /// Collective calls per unit of the busiest rank (every kind together).
+  double collective_calls = 0;
+  std::vector<CommunicationEvent> events;
+};
+
+/// Runs `run`'s body once more, untimed, with the event log recording, and returns what it
+/// communicated per unit. The log's own state (on or off, its records) is kept: a run with
+/// -log_view still reports every call. Collective.
+Communication count_communication(const Communicator& comm, const Run& run);
+
 struct Result {
   std::string name;
   int ranks = 1;
@@ -118,6 +152,7 @@ struct Result {
   double fraction_of_triad = 0;      // bandwidth / triad bandwidth (0 when not measured)
   double fraction_of_reference = 0;  // bandwidth / the reference of the run (triad or copy)
   std::vector<double> peak_rss_mib;  // per rank
+  Communication communication;
   std::vector<Check> checks;
   std::vector<std::string> failures;  // of verify, when --check asked for it
 };
@@ -134,8 +169,11 @@ Result merge_rounds(std::vector<Result> rounds);
 double check_value(const std::vector<Check>& checks, const std::string& name);
 
 /// Runs `run` warmup + repeats times, each between barriers, and fills the timing fields.
+/// With `with_communication`, one more repeat, untimed, counts the communication
+/// (count_communication).
 Result measure(const Communicator& comm, const std::string& name, const Parameters& parameters,
-               Run run, int warmup, int repeats, double triad_bandwidth, bool verify = false);
+               Run run, int warmup, int repeats, double triad_bandwidth, bool verify = false,
+               bool with_communication = true);
 
 /// Aggregate bandwidth of a STREAM-like triad a = b + s c run by every rank at once on its own
 /// arrays of `elements` doubles: bytes per second over all ranks (best of `repeats`, as STREAM).
@@ -166,6 +204,9 @@ struct Reference {
 };
 
 void print_table(std::ostream& out, const std::vector<Result>& results, const Reference& reference);
+/// Per case and rank count: the messages and bytes a rank sends per unit and the collectives it
+/// calls (Result::communication).
+void print_communication_table(std::ostream& out, const std::vector<Result>& results);
 void print_json(std::ostream& out, const Result& result, const Reference& reference);
 /// --sweep: per case and size, the time per unit and per unknown and the fraction of the
 /// reference bandwidth, where the caches end shows as the fraction falling.

@@ -57,6 +57,29 @@ void print_json(std::ostream& out, const Result& r, const Reference& reference) 
   line["copy_bytes_per_second"] = reference.copy_bytes_per_second;
   line["copy_streaming_bytes_per_second"] = reference.copy_streaming_bytes_per_second;
   line["peak_rss_mib"] = r.peak_rss_mib;
+  if (r.communication.counted) {
+    // Per unit and rank, from the library's event log (harness.hpp, Communication).
+    const Communication& c = r.communication;
+    nlohmann::json events = nlohmann::json::array();
+    for (const CommunicationEvent& e : c.events) {
+      events.push_back({{"name", e.name},
+                        {"kind", e.kind},
+                        {"calls_max", e.calls_max},
+                        {"calls_min", e.calls_min},
+                        {"messages_max", e.messages_max},
+                        {"messages_mean", e.messages_mean},
+                        {"bytes_max", e.bytes_max},
+                        {"bytes_mean", e.bytes_mean}});
+    }
+    line["communication"] = {{"per", r.unit_name},
+                             {"units_counted", c.units},
+                             {"messages_max", c.messages_max},
+                             {"messages_mean", c.messages_mean},
+                             {"bytes_max", c.bytes_max},
+                             {"bytes_mean", c.bytes_mean},
+                             {"collective_calls", c.collective_calls},
+                             {"events", events}};
+  }
   nlohmann::json checks = nlohmann::json::object();
   for (const Check& check : r.checks)
     checks[check.name] = check.value;

@@ -90,6 +90,48 @@ endif()
 
 set(DISTLOPS_TEST_RANKS 1 2 3 4 CACHE STRING "Rank counts at which every MPI test runs")
 
+# The many-rank tier (label scale): every distributed program (registered at more than one
+# rank) also runs oversubscribed at 8 ranks, and with DISTLOPS_SCALE_TESTS=all at 16 too, and
+# the programs whose cases depend on factorisations of the rank count (FACTORISATIONS: process
+# grids, SUMMA, masks) at 5, 7 and 9 as well. 8 and 16 ranks own nothing of the tests' smaller
+# shapes and split the others unevenly; 5, 7 and 9 are a prime, a prime and a square.
+set(DISTLOPS_SCALE_TESTS np8 CACHE STRING
+    "Many-rank tier: np8 (8 ranks, the default), all (8 and 16; 5, 7, 9 where factorised), off")
+set_property(CACHE DISTLOPS_SCALE_TESTS PROPERTY STRINGS np8 all off)
+if(DISTLOPS_SCALE_TESTS STREQUAL "np8")
+  set(DISTLOPS_SCALE_RANKS 8)
+  set(DISTLOPS_FACTORISATION_RANKS)
+elseif(DISTLOPS_SCALE_TESTS STREQUAL "all")
+  set(DISTLOPS_SCALE_RANKS 8 16)
+  set(DISTLOPS_FACTORISATION_RANKS 5 7 9)
+elseif(DISTLOPS_SCALE_TESTS STREQUAL "off")
+  set(DISTLOPS_SCALE_RANKS)
+  set(DISTLOPS_FACTORISATION_RANKS)
+else()
+  message(FATAL_ERROR "DISTLOPS_SCALE_TESTS must be np8, all or off, not '${DISTLOPS_SCALE_TESTS}'")
+endif()
+
+# distlops_scale_ranks(<variable> <ranks...> [FACTORISATIONS]): the rank counts of the many-rank
+# tier that a program registered at <ranks...> adds (none when it runs at one rank only).
+function(distlops_scale_ranks variable)
+  cmake_parse_arguments(ARG "FACTORISATIONS" "" "" ${ARGN})
+  set(extra)
+  set(distributed OFF)
+  foreach(ranks IN LISTS ARG_UNPARSED_ARGUMENTS)
+    if(ranks GREATER 1)
+      set(distributed ON)
+    endif()
+  endforeach()
+  if(distributed)
+    set(extra ${DISTLOPS_SCALE_RANKS})
+    if(ARG_FACTORISATIONS)
+      list(PREPEND extra ${DISTLOPS_FACTORISATION_RANKS})
+    endif()
+    list(REMOVE_ITEM extra ${ARG_UNPARSED_ARGUMENTS})
+  endif()
+  set(${variable} ${extra} PARENT_SCOPE)
+endfunction()
+
 # Test programs are compiled without optimisation: most of their compile time is spent
 # optimising template instantiations that then run on tiny problems, while the library, the
 # examples and the benchmarks keep -O3 and do the work. -O1 took about a third off -O3; -O0
@@ -153,19 +195,26 @@ endfunction()
 
 # distlops_add_mpi_test(<name> SOURCES <files...> [RANKS <n...>] [LABELS <labels...>]
 #                       [SPACES <host|cuda...>] [LIBRARIES <targets...>] [TIMEOUT <seconds>]
-#                       [ARGS <args...>])
+#                       [ARGS <args...>] [FACTORISATIONS])
 #
-# Registers <name>.np<N> for every rank count: the program's Host test cases and those of no
-# space. SPACES names the memory spaces whose space-generic cases the program has
+# Registers <name>.np<N> for every rank count, and for those of the many-rank tier (label
+# scale; FACTORISATIONS adds 5, 7 and 9 to it where it runs them): the program's Host test cases
+# and those of no space. SPACES names the memory spaces whose space-generic cases the program has
 # (tests/support/spaces.hpp; default: host). With cuda, builds with the CUDA backend also
 # register <name>.cuda.np<N> (labels cuda and gpu), which runs the Cuda instances
 # (--space cuda) and is reported Skipped where no device is visible (distlops_device_gate exits
 # with 77 before mpiexec starts, and the main on every rank where a rank sees none).
 function(distlops_add_mpi_test name)
-  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;RANKS;LABELS;SPACES;LIBRARIES;ARGS" ${ARGN})
+  cmake_parse_arguments(ARG "FACTORISATIONS" "TIMEOUT" "SOURCES;RANKS;LABELS;SPACES;LIBRARIES;ARGS"
+                        ${ARGN})
   if(NOT ARG_RANKS)
     set(ARG_RANKS ${DISTLOPS_TEST_RANKS})
   endif()
+  set(factorisations)
+  if(ARG_FACTORISATIONS)
+    set(factorisations FACTORISATIONS)
+  endif()
+  distlops_scale_ranks(scale_ranks ${ARG_RANKS} ${factorisations})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
   endif()
@@ -199,12 +248,21 @@ function(distlops_add_mpi_test name)
     endif()
   endif()
   foreach(run IN LISTS runs)
-    foreach(ranks IN LISTS ARG_RANKS)
+    # The many-rank tier runs the host cases: device runs share one GPU per machine.
+    set(run_ranks ${ARG_RANKS})
+    if(run STREQUAL "host")
+      list(APPEND run_ranks ${scale_ranks})
+    endif()
+    foreach(ranks IN LISTS run_ranks)
+      set(tier)
+      if(ranks IN_LIST scale_ranks)
+        set(tier scale)
+      endif()
       if(run STREQUAL "host")
         set(test_name ${name}.np${ranks})
         set(gate)
         set(space_args)
-        set(labels "mpi;np${ranks};${ARG_LABELS}")
+        set(labels "mpi;np${ranks};${tier};${ARG_LABELS}")
         set(environment "${DISTLOPS_HOST_TEST_ENVIRONMENT}")
       else()
         set(test_name ${name}.${run}.np${ranks})

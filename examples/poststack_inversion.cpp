@@ -33,6 +33,7 @@
 #include "poststack/problem.hpp"
 #include "support/command_line.hpp"
 #include "support/outputs.hpp"
+#include "support/space_choice.hpp"
 #include "support/summary_json.hpp"
 
 using namespace distlops;
@@ -440,17 +441,6 @@ int run(Options& options, const Communicator& comm) {
     if (root) std::printf("check passed (final model error <= %g)\n", options.check_max_error);
   }
   return 0;
-}
-
-/// Whether every rank can run in `space`; the reason why not, the same on every rank, when a
-/// rank cannot. Collective.
-std::string space_unavailable_reason(const std::string& space, const Communicator& comm) {
-  if (space != Cuda::name) return {};
-  if (!cuda_built()) return "--space cuda needs a build with the CUDA backend";
-  const int without_device = comm.allreduce(cuda_device_count() == 0 ? 1 : 0, ReduceOp::sum);
-  if (without_device == 0) return {};
-  return "--space cuda, but " + std::to_string(without_device) + " of " +
-         std::to_string(comm.size()) + " rank(s) see no CUDA device";
 }
 
 /// The demo in the memory space named options.space, among those of the build.

@@ -42,6 +42,9 @@ packages=(
   mpich libmpich-dev
   # Doxygen: the API reference (the docs target and its ctest entry).
   doxygen
+  # ip (network namespaces, veth pairs, a bridge) and unshare: the several-host test
+  # (hosts.netns.np4, scripts/netns_cluster.sh) makes its hosts with them.
+  iproute2 util-linux
   # The virtual environment of the PyLops-MPI comparison and of the Python package's tests, and
   # Python's headers for building the package's extension (python/, docs/python.md).
   python3-venv python3-dev

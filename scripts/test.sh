@@ -34,6 +34,10 @@
 #                             mpiexec.mpich, which scripts/setup.sh installs) or default (the
 #                             MPI that CMake finds first, as in the main pass)
 #   DISTLOPS_SETUP            0 skips scripts/setup.sh (default: 1)
+#   DISTLOPS_SCALE_TESTS      the many-rank tier of the main pass (label scale): np8 (default:
+#                             every distributed test program also at 8 ranks), all (8 and 16
+#                             ranks, and 5, 7 and 9 for the programs that factorise the rank
+#                             count) or off
 #   DISTLOPS_CMAKE_ARGS       extra arguments for both configure steps, split on spaces
 #                             (e.g. "-DDISTLOPS_TEST_RANKS=1;2;3"); cache variables set this
 #                             way stay in the build directories' caches for later runs
@@ -45,6 +49,7 @@ cd "$root" || exit 1
 build_dir="${DISTLOPS_BUILD_DIR:-build}"
 asan_build_dir="${DISTLOPS_ASAN_BUILD_DIR:-build-asan}"
 build_jobs="${DISTLOPS_BUILD_JOBS:-$(nproc)}"
+scale_tests="${DISTLOPS_SCALE_TESTS:-np8}"
 ctest_jobs="${DISTLOPS_CTEST_JOBS:-2}"
 # The sanitizer pass runs every MPI test at 1 and 2 ranks. Two ranks already exercise every
 # communication path of the library (collectives, neighbour exchanges, uneven splits, and
@@ -107,7 +112,7 @@ fi
 # scripts/gpu_test.sh's build for the devices' architectures. With a GPU the library's
 # default stays, so that the tests run on it; CMAKE_CUDA_ARCHITECTURES in DISTLOPS_CMAKE_ARGS
 # overrides both.
-main_cmake_args=()
+main_cmake_args=(-DDISTLOPS_SCALE_TESTS="$scale_tests")
 if [[ " ${extra_cmake_args[*]} " != *CMAKE_CUDA_ARCHITECTURES* ]] &&
   ! { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --list-gpus 2>/dev/null | grep -q '^GPU'; }; then
   main_cmake_args+=(-DCMAKE_CUDA_ARCHITECTURES=90-virtual)

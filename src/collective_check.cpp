@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "distlops/core/detail/rank_local.hpp"
 #include "distlops/core/error.hpp"
 
 namespace distlops::detail {
@@ -37,7 +38,7 @@ struct AgreedError {
   MPI_Comm comm = MPI_COMM_NULL;
   bool in_flight = false;
 };
-thread_local AgreedError last_agreed;
+DISTLOPS_RANK_LOCAL AgreedError last_agreed;
 
 [[noreturn]] void throw_agreed(const Communicator& comm, ErrorKind kind, std::string message) {
   std::exception_ptr error;
@@ -50,8 +51,8 @@ thread_local AgreedError last_agreed;
   std::rethrow_exception(error);
 }
 
-thread_local bool agreed_operands = false;
-
+// Whether the calling rank's thread is inside an AgreedOperands scope.
+DISTLOPS_RANK_LOCAL bool agreed_operands = false;
 }  // namespace
 
 bool operands_agreed() {

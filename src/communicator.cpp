@@ -128,6 +128,88 @@ void check_rank_count(std::span<const Index> values, int size, const char* call)
   }
 }
 
+// Point-to-point transfers of any size. The Communicator's send and receive members record the
+// sends as messages of the event log; the collectives' paths above the per-call limit call
+// these directly, since their bytes are the collective's.
+// Calls `transfer(address, count, datatype)` over `data`: once with a datatype of blocks when
+// that is how messages above the per-call limit go, else once per chunk of at most the limit,
+// and once with nothing for an empty buffer (its message still has to match the peer's).
+template <typename Transfer>
+void for_each_chunk(detail::TypedBuffer data, Transfer&& transfer) {
+  const Index chunk = chunk_elements(data.element_size);
+  void* base = const_cast<void*>(data.data);
+  if (data.count > chunk && one_datatype_per_block(chunk)) {
+    const detail::MessageDatatype block =
+        detail::block_datatype(data.count, data.type, data.element_size, chunk);
+    transfer(base, 1, block.get());
+    return;
+  }
+  Index offset = 0;
+  do {
+    const int count = static_cast<int>(std::min(chunk, data.count - offset));
+    transfer(byte_offset(base, offset, data.element_size), count, data.type);
+    offset += chunk;
+  } while (offset < data.count);
+}
+
+void blocking_send(MPI_Comm comm, detail::TypedBuffer data, int destination, int tag) {
+  for_each_chunk(data, [&](void* address, int count, MPI_Datatype type) {
+    detail::check_mpi(MPI_Send(address, count, type, destination, tag, comm), "MPI_Send");
+  });
+}
+
+void blocking_receive(MPI_Comm comm, detail::TypedBuffer data, int source, int tag) {
+  for_each_chunk(data, [&](void* address, int count, MPI_Datatype type) {
+    detail::check_mpi(MPI_Recv(address, count, type, source, tag, comm, MPI_STATUS_IGNORE),
+                      "MPI_Recv");
+  });
+}
+
+Request post_send(MPI_Comm comm, detail::TypedBuffer data, int destination, int tag) {
+  Request request;
+  for_each_chunk(data, [&](void* address, int count, MPI_Datatype type) {
+    MPI_Request native_request = MPI_REQUEST_NULL;
+    detail::check_mpi(MPI_Isend(address, count, type, destination, tag, comm, &native_request),
+                      "MPI_Isend");
+    request.native().push_back(native_request);
+  });
+  return request;
+}
+
+Request post_receive(MPI_Comm comm, detail::TypedBuffer data, int source, int tag) {
+  Request request;
+  for_each_chunk(data, [&](void* address, int count, MPI_Datatype type) {
+    MPI_Request native_request = MPI_REQUEST_NULL;
+    detail::check_mpi(MPI_Irecv(address, count, type, source, tag, comm, &native_request),
+                      "MPI_Irecv");
+    request.native().push_back(native_request);
+  });
+  return request;
+}
+
+// The bytes of a buffer.
+Index buffer_bytes(const detail::TypedBuffer& data) {
+  return data.count * static_cast<Index>(data.element_size);
+}
+
+// The blocks of a scatter or an all-to-all addressed to ranks other than `me`, as the event log
+// counts them: one message per non-empty block, their bytes.
+log_view::Traffic blocks_to_others(std::span<const Index> counts, int me,
+                                   std::size_t element_size) {
+  log_view::Traffic traffic;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    if (static_cast<int>(r) == me || counts[r] <= 0) continue;
+    ++traffic.messages;
+    traffic.bytes += counts[r] * static_cast<Index>(element_size);
+  }
+  return traffic;
+}
+
+// A send to another rank as the event log counts it: one message of the block's bytes.
+log_view::Traffic one_message(const detail::TypedBuffer& data) {
+  return {1, buffer_bytes(data)};
+}
+
 // The path of a vector collective with a root (gatherv, scatterv): the root, which alone knows
 // the counts, checks them, chooses and tells the others. Collective.
 VectorPath rooted_vector_path(const Communicator& comm, std::span<const Index> counts,
@@ -301,7 +383,8 @@ void Communicator::barrier() const {
 }
 
 void Communicator::allreduce_bytes(detail::TypedBuffer send, void* recv, ReduceOp op) const {
-  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Allreduce");
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Allreduce",
+                                    {0, buffer_bytes(send)});
   const Index chunk = chunk_elements(send.element_size);
   const bool in_place = send.data == recv;
   for (Index offset = 0; offset < send.count; offset += chunk) {
@@ -315,7 +398,8 @@ void Communicator::allreduce_bytes(detail::TypedBuffer send, void* recv, ReduceO
 }
 
 void Communicator::broadcast_bytes(detail::TypedBuffer data, int root) const {
-  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Bcast");
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Bcast",
+                                    {0, buffer_bytes(data)});
   const Index chunk = chunk_elements(data.element_size);
   void* base = const_cast<void*>(data.data);
   if (data.count > chunk && one_datatype_per_block(chunk)) {
@@ -347,7 +431,8 @@ void Communicator::broadcast_copy_bytes(const void* source, detail::TypedBuffer 
     broadcast_bytes(target, root);
     return;
   }
-  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Ibcast");
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Ibcast",
+                                    {0, buffer_bytes(target)});
   // The root sends from `source` (MPI only reads the root's buffer) and copies it into `target`
   // in slices, letting the broadcast progress between them.
   void* buffer = is_root ? const_cast<void*>(source) : const_cast<void*>(target.data);
@@ -384,98 +469,30 @@ void Communicator::broadcast_copy_bytes(const void* source, detail::TypedBuffer 
 }
 
 void Communicator::send_bytes(detail::TypedBuffer data, int destination, int tag) const {
-  const Index chunk = chunk_elements(data.element_size);
-  if (data.count > chunk && one_datatype_per_block(chunk)) {
-    const detail::MessageDatatype block =
-        detail::block_datatype(data.count, data.type, data.element_size, chunk);
-    check_mpi(MPI_Send(data.data, 1, block.get(), destination, tag, native()), "MPI_Send");
-    return;
-  }
-  for (Index offset = 0; offset < data.count; offset += chunk) {
-    const int count = static_cast<int>(std::min(chunk, data.count - offset));
-    check_mpi(MPI_Send(byte_offset(data.data, offset, data.element_size), count, data.type,
-                       destination, tag, native()),
-              "MPI_Send");
-  }
-  if (data.count == 0) {
-    check_mpi(MPI_Send(data.data, 0, data.type, destination, tag, native()), "MPI_Send");
-  }
+  if (destination == rank()) return blocking_send(native(), data, destination, tag);
+  const log_view::ScopedEvent event(log_view::EventKind::message, "MPI_Send", one_message(data));
+  blocking_send(native(), data, destination, tag);
 }
 
 void Communicator::recv_bytes(detail::TypedBuffer data, int source, int tag) const {
-  const Index chunk = chunk_elements(data.element_size);
-  void* base = const_cast<void*>(data.data);
-  if (data.count > chunk && one_datatype_per_block(chunk)) {
-    const detail::MessageDatatype block =
-        detail::block_datatype(data.count, data.type, data.element_size, chunk);
-    check_mpi(MPI_Recv(base, 1, block.get(), source, tag, native(), MPI_STATUS_IGNORE), "MPI_Recv");
-    return;
-  }
-  for (Index offset = 0; offset < data.count; offset += chunk) {
-    const int count = static_cast<int>(std::min(chunk, data.count - offset));
-    check_mpi(MPI_Recv(byte_offset(base, offset, data.element_size), count, data.type, source, tag,
-                       native(), MPI_STATUS_IGNORE),
-              "MPI_Recv");
-  }
-  if (data.count == 0) {
-    check_mpi(MPI_Recv(base, 0, data.type, source, tag, native(), MPI_STATUS_IGNORE), "MPI_Recv");
-  }
+  blocking_receive(native(), data, source, tag);
 }
 
 Request Communicator::isend_bytes(detail::TypedBuffer data, int destination, int tag) const {
-  Request request;
-  const Index chunk = chunk_elements(data.element_size);
-  if (data.count > chunk && one_datatype_per_block(chunk)) {
-    const detail::MessageDatatype block =
-        detail::block_datatype(data.count, data.type, data.element_size, chunk);
-    MPI_Request native_request = MPI_REQUEST_NULL;
-    check_mpi(MPI_Isend(data.data, 1, block.get(), destination, tag, native(), &native_request),
-              "MPI_Isend");
-    request.native().push_back(native_request);
-    return request;
-  }
-  Index offset = 0;
-  do {
-    const int count = static_cast<int>(std::min(chunk, data.count - offset));
-    MPI_Request native_request = MPI_REQUEST_NULL;
-    check_mpi(MPI_Isend(byte_offset(data.data, offset, data.element_size), count, data.type,
-                        destination, tag, native(), &native_request),
-              "MPI_Isend");
-    request.native().push_back(native_request);
-    offset += chunk;
-  } while (offset < data.count);
-  return request;
+  if (destination == rank()) return post_send(native(), data, destination, tag);
+  const log_view::ScopedEvent event(log_view::EventKind::message, "MPI_Isend", one_message(data));
+  return post_send(native(), data, destination, tag);
 }
 
 Request Communicator::irecv_bytes(detail::TypedBuffer data, int source, int tag) const {
-  Request request;
-  const Index chunk = chunk_elements(data.element_size);
-  void* base = const_cast<void*>(data.data);
-  if (data.count > chunk && one_datatype_per_block(chunk)) {
-    const detail::MessageDatatype block =
-        detail::block_datatype(data.count, data.type, data.element_size, chunk);
-    MPI_Request native_request = MPI_REQUEST_NULL;
-    check_mpi(MPI_Irecv(base, 1, block.get(), source, tag, native(), &native_request), "MPI_Irecv");
-    request.native().push_back(native_request);
-    return request;
-  }
-  Index offset = 0;
-  do {
-    const int count = static_cast<int>(std::min(chunk, data.count - offset));
-    MPI_Request native_request = MPI_REQUEST_NULL;
-    check_mpi(MPI_Irecv(byte_offset(base, offset, data.element_size), count, data.type, source, tag,
-                        native(), &native_request),
-              "MPI_Irecv");
-    request.native().push_back(native_request);
-    offset += chunk;
-  } while (offset < data.count);
-  return request;
+  return post_receive(native(), data, source, tag);
 }
 
 void Communicator::gatherv_bytes(detail::TypedBuffer send, void* recv,
                                  std::span<const Index> counts,
                                  std::span<const Index> displacements, int root) const {
-  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Gatherv");
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Gatherv",
+                                    {0, buffer_bytes(send)});
   const bool is_root = rank() == root;
   const Index chunk = chunk_elements(send.element_size);
   const VectorPath path = rooted_vector_path(*this, counts, displacements, chunk, root, "gatherv");
@@ -494,15 +511,16 @@ void Communicator::gatherv_bytes(detail::TypedBuffer send, void* recv,
   // Above the per-call limit: one message per block (a derived datatype, or chunks below two
   // elements per call), the root's own block copied while the others are in flight.
   if (!is_root) {
-    send_bytes(send, root, chunked_collective_tag);
+    blocking_send(native(), send, root, chunked_collective_tag);
     return;
   }
   std::vector<Request> receives;
   for (int r = 0; r < size(); ++r) {
     if (r == root) continue;
-    receives.push_back(irecv_bytes({byte_offset(recv, displacements[r], send.element_size),
-                                    counts[r], send.type, send.element_size},
-                                   r, chunked_collective_tag));
+    receives.push_back(post_receive(native(),
+                                    {byte_offset(recv, displacements[r], send.element_size),
+                                     counts[r], send.type, send.element_size},
+                                    r, chunked_collective_tag));
   }
   std::byte* own = byte_offset(recv, displacements[root], send.element_size);
   if (counts[root] > 0 && own != send.data) {
@@ -514,8 +532,10 @@ void Communicator::gatherv_bytes(detail::TypedBuffer send, void* recv,
 void Communicator::scatterv_bytes(const void* send, std::span<const Index> counts,
                                   std::span<const Index> displacements, detail::TypedBuffer recv,
                                   int root) const {
-  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Scatterv");
   const bool is_root = rank() == root;
+  const log_view::ScopedEvent event(
+      log_view::EventKind::collective, "MPI_Scatterv",
+      is_root ? blocks_to_others(counts, rank(), recv.element_size) : log_view::Traffic{});
   const Index chunk = chunk_elements(recv.element_size);
   const VectorPath path = rooted_vector_path(*this, counts, displacements, chunk, root, "scatterv");
   void* target = const_cast<void*>(recv.data);
@@ -533,15 +553,16 @@ void Communicator::scatterv_bytes(const void* send, std::span<const Index> count
   // Above the per-call limit: one message per block (a derived datatype, or chunks below two
   // elements per call), the root's own block copied while the others are in flight.
   if (!is_root) {
-    recv_bytes(recv, root, chunked_collective_tag);
+    blocking_receive(native(), recv, root, chunked_collective_tag);
     return;
   }
   std::vector<Request> sends;
   for (int r = 0; r < size(); ++r) {
     if (r == root) continue;
-    sends.push_back(isend_bytes({byte_offset(send, displacements[r], recv.element_size), counts[r],
-                                 recv.type, recv.element_size},
-                                r, chunked_collective_tag));
+    sends.push_back(post_send(native(),
+                              {byte_offset(send, displacements[r], recv.element_size), counts[r],
+                               recv.type, recv.element_size},
+                              r, chunked_collective_tag));
   }
   const std::byte* own = byte_offset(send, displacements[root], recv.element_size);
   if (counts[root] > 0 && own != target) {
@@ -551,7 +572,8 @@ void Communicator::scatterv_bytes(const void* send, std::span<const Index> count
 }
 
 void Communicator::allgather_bytes(detail::TypedBuffer send, void* recv) const {
-  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Allgather");
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Allgather",
+                                    {0, buffer_bytes(send)});
   const Index chunk = chunk_elements(send.element_size);
   if (send.count * size() <= chunk) {
     const std::byte* own_slot = byte_offset(recv, send.count * rank(), send.element_size);
@@ -571,7 +593,8 @@ void Communicator::allgather_bytes(detail::TypedBuffer send, void* recv) const {
 void Communicator::allgatherv_bytes(detail::TypedBuffer send, void* recv,
                                     std::span<const Index> counts,
                                     std::span<const Index> displacements) const {
-  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Allgatherv");
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Allgatherv",
+                                    {0, buffer_bytes(send)});
   check_rank_count(counts, size(), "allgatherv");
   check_rank_count(displacements, size(), "allgatherv");
   if (counts[rank()] != send.count) {
@@ -598,13 +621,14 @@ void Communicator::allgatherv_bytes(detail::TypedBuffer send, void* recv,
   std::vector<Request> requests;
   for (int r = 0; r < size(); ++r) {
     if (r == rank()) continue;
-    requests.push_back(irecv_bytes({byte_offset(recv, displacements[r], send.element_size),
-                                    counts[r], send.type, send.element_size},
-                                   r, chunked_collective_tag));
+    requests.push_back(post_receive(native(),
+                                    {byte_offset(recv, displacements[r], send.element_size),
+                                     counts[r], send.type, send.element_size},
+                                    r, chunked_collective_tag));
   }
   for (int r = 0; r < size(); ++r) {
     if (r == rank()) continue;
-    requests.push_back(isend_bytes(send, r, chunked_collective_tag));
+    requests.push_back(post_send(native(), send, r, chunked_collective_tag));
   }
   if (send.count > 0 && send.data != own_slot) {
     std::memmove(own_slot, send.data, static_cast<std::size_t>(send.count) * send.element_size);
@@ -613,7 +637,9 @@ void Communicator::allgatherv_bytes(detail::TypedBuffer send, void* recv,
 }
 
 void Communicator::alltoall_bytes(detail::TypedBuffer send, void* recv) const {
-  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Alltoall");
+  const Index others = size() - 1;
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Alltoall",
+                                    {send.count > 0 ? others : 0, others * buffer_bytes(send)});
   const Index chunk = chunk_elements(send.element_size);
   if (send.count * size() <= chunk) {
     check_mpi(MPI_Alltoall(send.data, static_cast<int>(send.count), send.type, recv,
@@ -632,7 +658,8 @@ void Communicator::alltoallv_bytes(detail::TypedBuffer send, std::span<const Ind
                                    std::span<const Index> send_displacements, void* recv,
                                    std::span<const Index> recv_counts,
                                    std::span<const Index> recv_displacements) const {
-  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Alltoallv");
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "MPI_Alltoallv",
+                                    blocks_to_others(send_counts, rank(), send.element_size));
   check_rank_count(send_counts, size(), "alltoallv");
   check_rank_count(send_displacements, size(), "alltoallv");
   check_rank_count(recv_counts, size(), "alltoallv");
@@ -675,16 +702,17 @@ void Communicator::alltoallv_bytes(detail::TypedBuffer send, std::span<const Ind
   std::vector<Request> requests;
   for (int r = 0; r < size(); ++r) {
     if (r == rank() || recv_counts[r] == 0) continue;
-    requests.push_back(irecv_bytes({byte_offset(recv, recv_displacements[r], send.element_size),
-                                    recv_counts[r], send.type, send.element_size},
-                                   r, chunked_collective_tag));
+    requests.push_back(post_receive(native(),
+                                    {byte_offset(recv, recv_displacements[r], send.element_size),
+                                     recv_counts[r], send.type, send.element_size},
+                                    r, chunked_collective_tag));
   }
   for (int r = 0; r < size(); ++r) {
     if (r == rank() || send_counts[r] == 0) continue;
-    requests.push_back(
-        isend_bytes({byte_offset(send.data, send_displacements[r], send.element_size),
-                     send_counts[r], send.type, send.element_size},
-                    r, chunked_collective_tag));
+    requests.push_back(post_send(native(),
+                                 {byte_offset(send.data, send_displacements[r], send.element_size),
+                                  send_counts[r], send.type, send.element_size},
+                                 r, chunked_collective_tag));
   }
   wait_all(requests);
 }

@@ -30,13 +30,17 @@ struct Record {
   std::string name;
   std::int64_t count = 0;
   std::int64_t nanoseconds = 0;
+  Traffic traffic;
 };
 
 /// This rank's events. A handful of distinct events is usual, so a linear search by name is
-/// as fast as a hash and keeps the order of first occurrence.
+/// as fast as a hash and keeps the order of first occurrence. Never destroyed: the table may be
+/// printed from a static object's destructor, and where ranks are contexts of one process
+/// whose globals are privatised by remapping them (SimGrid's SMPI, smpi/privatization:mmap)
+/// every rank would register a destruction of the one address.
 std::vector<Record>& records() {
-  static std::vector<Record> all;
-  return all;
+  static auto* const all = new std::vector<Record>();
+  return *all;
 }
 
 std::int64_t& wall_start() {
@@ -61,21 +65,23 @@ int kind_order(EventKind kind) {
 }  // namespace
 
 const char* to_string(EventKind kind) {
-  return distlops::detail::enum_name(kind, std::array{"apply", "adjoint", "exchange", "collective"},
-                                     "?");
+  return distlops::detail::enum_name(
+      kind, std::array{"apply", "adjoint", "exchange", "collective", "message"}, "?");
 }
 
 void detail::record(EventKind kind, std::string_view name, std::int64_t nanoseconds,
-                    std::int64_t count) noexcept {
+                    std::int64_t count, Traffic traffic) noexcept {
   try {
     for (Record& r : records()) {
       if (r.kind == kind && r.name == name) {
         r.count += count;
         r.nanoseconds += nanoseconds;
+        r.traffic.messages += traffic.messages;
+        r.traffic.bytes += traffic.bytes;
         return;
       }
     }
-    records().push_back({kind, std::string(name), count, nanoseconds});
+    records().push_back({kind, std::string(name), count, nanoseconds, traffic});
   } catch (...) {
     // Out of memory while logging: the event is lost, the computation goes on.
   }
@@ -95,13 +101,14 @@ std::vector<Event> local_events() {
   std::vector<Event> events;
   events.reserve(records().size());
   for (const Record& r : records())
-    events.push_back({r.kind, r.name, r.count, double(r.nanoseconds) * 1e-9});
+    events.push_back({r.kind, r.name, r.count, double(r.nanoseconds) * 1e-9, r.traffic.messages,
+                      r.traffic.bytes});
   return events;
 }
 
 namespace {
 
-// Events cross ranks as bytes: kind, name length, name, count, seconds.
+// Events cross ranks as bytes: kind, name length, name, count, seconds, messages, bytes.
 template <class T>
 void append(std::vector<char>& bytes, const T& value) {
   const char* p = reinterpret_cast<const char*>(&value);
@@ -119,14 +126,20 @@ T take(const char*& p) {
 }  // namespace
 
 std::vector<EventSummary> summarise(const Communicator& comm) {
+  return summarise(comm, local_events());
+}
+
+std::vector<EventSummary> summarise(const Communicator& comm, const std::vector<Event>& recorded) {
   const Suspended suspended;
   std::vector<char> mine;
-  for (const Event& e : local_events()) {
+  for (const Event& e : recorded) {
     append(mine, static_cast<std::int32_t>(e.kind));
     append(mine, static_cast<std::int64_t>(e.name.size()));
     mine.insert(mine.end(), e.name.begin(), e.name.end());
     append(mine, e.count);
     append(mine, e.seconds);
+    append(mine, e.messages);
+    append(mine, e.bytes);
   }
   const std::vector<Index> counts = comm.allgather(static_cast<Index>(mine.size()));
   std::vector<Index> displacements(counts.size(), 0);
@@ -147,13 +160,20 @@ std::vector<EventSummary> summarise(const Communicator& comm) {
       p += length;
       const auto count = take<std::int64_t>(p);
       const auto seconds = take<double>(p);
+      const auto messages = take<std::int64_t>(p);
+      const auto bytes = take<std::int64_t>(p);
       const auto key = std::make_pair(kind_order(kind), name);
       auto [it, fresh] = merged.try_emplace(key, EventSummary{kind, name, count, count, 0, 0});
       EventSummary& s = it->second;
+      const double share = 1.0 / double(comm.size());
       s.count_min = std::min(s.count_min, count);
       s.count_max = std::max(s.count_max, count);
       s.seconds_max = std::max(s.seconds_max, seconds);
-      s.seconds_mean += seconds / double(comm.size());
+      s.seconds_mean += seconds * share;
+      s.messages_max = std::max(s.messages_max, messages);
+      s.messages_mean += double(messages) * share;
+      s.bytes_max = std::max(s.bytes_max, bytes);
+      s.bytes_mean += double(bytes) * share;
       ++ranks_with[key];
     }
   }
@@ -179,10 +199,12 @@ std::string format_table(const std::vector<EventSummary>& events, int ranks, dou
                 "distlops event log: %d rank(s), %.4g s of wall time (max over ranks)\n", ranks,
                 wall_seconds);
   text += line;
-  std::snprintf(line, sizeof line, "%-*s  %-10s  %15s  %12s  %13s  %6s\n", int(width), "event",
-                "kind", "count", "max time (s)", "mean time (s)", "% wall");
+  std::snprintf(line, sizeof line, "%-*s  %-10s  %15s  %12s  %13s  %6s  %10s  %14s\n", int(width),
+                "event", "kind", "count", "max time (s)", "mean time (s)", "% wall", "messages",
+                "bytes");
   text += line;
-  text += std::string(width + 2 + 10 + 2 + 15 + 2 + 12 + 2 + 13 + 2 + 6, '-') + "\n";
+  text +=
+      std::string(width + 2 + 10 + 2 + 15 + 2 + 12 + 2 + 13 + 2 + 6 + 2 + 10 + 2 + 14, '-') + "\n";
   for (const EventSummary& e : events) {
     char count[48];
     if (e.count_min == e.count_max)
@@ -191,8 +213,16 @@ std::string format_table(const std::vector<EventSummary>& events, int ranks, dou
       std::snprintf(count, sizeof count, "%lld-%lld", static_cast<long long>(e.count_min),
                     static_cast<long long>(e.count_max));
     const double share = wall_seconds > 0 ? 100.0 * e.seconds_max / wall_seconds : 0.0;
-    std::snprintf(line, sizeof line, "%-*s  %-10s  %15s  %12.4e  %13.4e  %6.1f\n", int(width),
-                  e.name.c_str(), to_string(e.kind), count, e.seconds_max, e.seconds_mean, share);
+    // What a rank sent, the most of any rank; operators and exchanges send through the
+    // collectives and messages of their own rows.
+    char messages[24] = "-", bytes[24] = "-";
+    if (e.kind == EventKind::collective || e.kind == EventKind::message) {
+      std::snprintf(messages, sizeof messages, "%lld", static_cast<long long>(e.messages_max));
+      std::snprintf(bytes, sizeof bytes, "%lld", static_cast<long long>(e.bytes_max));
+    }
+    std::snprintf(line, sizeof line, "%-*s  %-10s  %15s  %12.4e  %13.4e  %6.1f  %10s  %14s\n",
+                  int(width), e.name.c_str(), to_string(e.kind), count, e.seconds_max,
+                  e.seconds_mean, share, messages, bytes);
     text += line;
   }
   if (events.empty()) text += "(no events recorded)\n";

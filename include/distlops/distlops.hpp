@@ -59,6 +59,7 @@
 #include "distlops/operators/stack/stacked.hpp"
 #include "distlops/operators/stack/vstack.hpp"
 #include "distlops/operators/vector_traits.hpp"
+#include "distlops/operators/waveeq/kirchhoff.hpp"
 #include "distlops/operators/waveeq/mdc.hpp"
 #include "distlops/solvers/cg.hpp"
 #include "distlops/solvers/cgls.hpp"

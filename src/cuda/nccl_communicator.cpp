@@ -134,6 +134,11 @@ void copy_on_device(void* destination, const void* source, std::size_t bytes, cu
                    "cudaMemcpyAsync (NCCL local part)");
 }
 
+// The bytes of a buffer's values, as the event log counts a collective's payload.
+Index payload_bytes(const detail::NcclBuffer& data) {
+  return static_cast<Index>(data.count / (data.complex ? 2 : 1) * data.value_size);
+}
+
 }  // namespace
 
 // ---- the communicator and its failures ----------------------------------------------------
@@ -425,7 +430,8 @@ void* NcclCommunicator::reduction_window() const {
 }
 
 void NcclCommunicator::allreduce_raw(detail::NcclBuffer send, void* recv, ReduceOp op) const {
-  const log_view::ScopedEvent event(log_view::EventKind::collective, "ncclAllReduce");
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "ncclAllReduce",
+                                    {0, payload_bytes(send)});
   const ncclComm_t comm = impl_->live("ncclAllReduce");
   const ncclRedOp_t native = native_op(op, send.complex);
   if (send.count == 0) return;
@@ -453,7 +459,8 @@ void NcclCommunicator::allreduce_raw(detail::NcclBuffer send, void* recv, Reduce
 }
 
 void NcclCommunicator::broadcast_raw(detail::NcclBuffer data, int root) const {
-  const log_view::ScopedEvent event(log_view::EventKind::collective, "ncclBroadcast");
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "ncclBroadcast",
+                                    {0, payload_bytes(data)});
   const ncclComm_t comm = impl_->live("ncclBroadcast");
   check_peer(root, size(), "NcclCommunicator::broadcast");
   if (data.count == 0 || !comm) return;
@@ -464,7 +471,8 @@ void NcclCommunicator::broadcast_raw(detail::NcclBuffer data, int root) const {
 }
 
 void NcclCommunicator::allgather_raw(detail::NcclBuffer send, void* recv) const {
-  const log_view::ScopedEvent event(log_view::EventKind::collective, "ncclAllGather");
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "ncclAllGather",
+                                    {0, payload_bytes(send)});
   const ncclComm_t comm = impl_->live("ncclAllGather");
   if (send.count == 0) return;
   const cudaStream_t stream = cuda::Context::get().stream();
@@ -479,7 +487,8 @@ void NcclCommunicator::allgather_raw(detail::NcclBuffer send, void* recv) const 
 void NcclCommunicator::allgatherv_raw(detail::NcclBuffer send, void* recv,
                                       std::span<const Index> counts,
                                       std::span<const Index> displacements) const {
-  const log_view::ScopedEvent event(log_view::EventKind::collective, "ncclAllGatherv");
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "ncclAllGatherv",
+                                    {0, payload_bytes(send)});
   const ncclComm_t comm = impl_->live("NcclCommunicator::allgatherv");
   const int n = size();
   const int me = rank();
@@ -520,10 +529,16 @@ void NcclCommunicator::alltoallv_raw(detail::NcclBuffer type, std::span<const In
                                      std::span<const Index> send_displacements, void* recv,
                                      std::span<const Index> recv_counts,
                                      std::span<const Index> recv_displacements) const {
-  const log_view::ScopedEvent event(log_view::EventKind::collective, "ncclAlltoallv");
-  const ncclComm_t comm = impl_->live("NcclCommunicator::alltoallv");
   const int n = size();
   const int me = rank();
+  log_view::Traffic traffic;
+  for (std::size_t r = 0; r < send_counts.size(); ++r) {
+    if (static_cast<int>(r) == me || send_counts[r] <= 0) continue;
+    ++traffic.messages;
+    traffic.bytes += send_counts[r] * static_cast<Index>(type.value_size);
+  }
+  const log_view::ScopedEvent event(log_view::EventKind::collective, "ncclAlltoallv", traffic);
+  const ncclComm_t comm = impl_->live("NcclCommunicator::alltoallv");
   for (auto values : {send_counts, send_displacements, recv_counts, recv_displacements})
     check_nccl_rank_count(values, n, "NcclCommunicator::alltoallv");
   const auto mine = static_cast<std::size_t>(me);
@@ -564,6 +579,8 @@ void NcclCommunicator::send_raw(detail::NcclBuffer data, int peer) const {
         "NcclCommunicator::send: a rank cannot send to itself outside exchange()");
   }
   if (data.count == 0) return;
+  const log_view::ScopedEvent event(log_view::EventKind::message, "ncclSend",
+                                    {1, payload_bytes(data)});
   check_nccl(ncclSend(data.data, data.count, native_type(data.element), peer, comm,
                       cuda::Context::get().stream()),
              "ncclSend");
@@ -623,6 +640,7 @@ void NcclCommunicator::exchange(std::span<const ReceiveMessage> receives,
   }
   for (const SendMessage& message : sends) {
     if (message.peer == me || message.bytes <= 0) continue;
+    const log_view::ScopedEvent event(log_view::EventKind::message, "ncclSend", {1, message.bytes});
     check_nccl(ncclSend(message.data, static_cast<std::size_t>(message.bytes), ncclUint8,
                         message.peer, comm, stream),
                "ncclSend");

@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
-// Post-stack SEG-Y input with segyio: rank 0 reads and checks the headers and broadcasts the
-// geometry; every rank then opens the file itself and reads its own traces (plain reads of a
-// contiguous run of traces, no collective I/O needed).
+// Post-stack SEG-Y input and output with segyio. Reading: rank 0 reads and checks the headers
+// and broadcasts the geometry; every rank then opens the file itself and reads its own traces
+// (plain reads of a contiguous run of traces, no collective I/O needed). Writing: rank 0
+// writes the textual and binary headers (and sizes the file), then every rank writes its own
+// run of traces with their headers.
 #include "distlops/io/segy.hpp"
 
 #include <segyio/segy.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,8 +28,8 @@ namespace {
 /// Owns a segyio file handle.
 class SegyFile {
  public:
-  SegyFile(const std::string& path, const std::string& where)
-      : file_(segy_open(path.c_str(), "rb")) {
+  SegyFile(const std::string& path, const std::string& where, const char* mode = "rb")
+      : file_(segy_open(path.c_str(), mode)) {
     if (file_ == nullptr) throw IoError(where + ": cannot open the file");
   }
   ~SegyFile() { segy_close(file_); }
@@ -168,5 +173,156 @@ SegySection read_segy(const std::filesystem::path& path, const Layout& layout,
   });
   return section;
 }
+
+// (A named namespace: the write's lambdas capture these types.)
+namespace segy_output {
+
+// What rank 0 learns from a template before the others write: its headers, and its trace
+// layout for reading the trace headers.
+struct SegyTemplate {
+  std::vector<char> text = std::vector<char>(SEGY_TEXT_HEADER_SIZE + 1, ' ');
+  std::vector<char> binary = std::vector<char>(SEGY_BINARY_HEADER_SIZE, 0);
+  long long trace0 = 0, trace_bytes = 0, traces = 0;
+  double sample_interval = 0;
+};
+
+SegyTemplate read_template(const std::string& path, const std::string& where) {
+  const Geometry g = read_geometry(path, where, {});
+  SegyFile file(path, where);
+  SegyTemplate t;
+  check_segy(segy_read_textheader(file.get(), t.text.data()), where,
+             "cannot read the template's textual header");
+  check_segy(segy_binheader(file.get(), t.binary.data()), where,
+             "cannot read the template's binary header");
+  t.trace0 = g.trace0;
+  t.trace_bytes = g.trace_bytes;
+  t.traces = g.traces;
+  t.sample_interval = g.sample_interval;
+  return t;
+}
+
+}  // namespace segy_output
+
+template <class T>
+void write_segy(const std::filesystem::path& path, const DistributedArray<T, Host>& data,
+                const SegyWriteOptions& options) {
+  const std::string name = path.string();
+  const std::string where = detail::describe_call("write_segy", name);
+  const Layout& layout = data.layout();
+  if (!layout.valid()) throw InvalidArgument(where + ": the array has no layout");
+  const Communicator& comm = layout.communicator();
+  detail::check_same_text(comm, name, "write_segy");
+  const std::string template_name = options.template_file ? options.template_file->string() : "";
+  Fingerprint same;
+  same.add(std::string_view(template_name)).add(options.sample_interval).add(options.first_inline);
+  same.add(options.inline_step).add(options.first_crossline).add(options.crossline_step);
+  const Shape& shape = layout.global_shape();
+  const Index samples = shape.empty() ? 0 : shape.back();
+  const Index traces = samples > 0 ? element_count(shape) / samples : 0;
+  const Index crosslines = shape.size() == 3 ? shape[1] : traces;
+  segy_output::SegyTemplate header;
+  collective_check(comm, same, where + ": the options", [&] {
+    if ((shape.size() != 2 && shape.size() != 3) || (!layout.replicated() && layout.axis() != 0)) {
+      throw InvalidArgument(where +
+                            ": the array must be a section (traces, samples) or a cube "
+                            "(inlines, crosslines, samples) split along axis 0, got " +
+                            layout.describe());
+    }
+    if (traces == 0 || samples == 0 || traces > std::numeric_limits<int>::max()) {
+      throw InvalidArgument(where + ": cannot write " + to_string(shape) + " as SEG-Y traces");
+    }
+    if (options.sample_interval < 0 || (options.sample_interval == 0 && !options.template_file)) {
+      throw InvalidArgument(where + ": the sample interval must be positive, got " +
+                            std::to_string(options.sample_interval));
+    }
+    if (comm.rank() != 0) return;
+    if (options.template_file) {
+      header = segy_output::read_template(template_name, detail::describe_call("write_segy", template_name));
+      if (header.traces != traces) {
+        throw IoError(where + ": the template " + template_name + " holds " +
+                      std::to_string(header.traces) + " traces, the array " +
+                      std::to_string(traces));
+      }
+    } else {
+      const std::string text = "C 1 distlops write_segy: " + to_string(shape) + " samples";
+      std::copy(text.begin(), text.end(), header.text.begin());
+      segy_set_bfield(header.binary.data(), SEGY_BIN_SORTING_CODE, 4);  // post-stack
+      segy_set_bfield(header.binary.data(), SEGY_BIN_SEGY_REVISION, 0x0100);
+      segy_set_bfield(header.binary.data(), SEGY_BIN_TRACE_FLAG, 1);  // fixed length traces
+    }
+    const double interval =
+        options.sample_interval > 0 ? options.sample_interval : header.sample_interval;
+    header.sample_interval = interval;
+    segy_set_bfield(header.binary.data(), SEGY_BIN_SAMPLES, static_cast<int>(samples));
+    segy_set_bfield(header.binary.data(), SEGY_BIN_INTERVAL,
+                    static_cast<int>(std::lround(interval * 1e6)));
+    segy_set_bfield(header.binary.data(), SEGY_BIN_FORMAT, SEGY_IEEE_FLOAT_4_BYTE);
+    segy_set_bfield(header.binary.data(), SEGY_BIN_EXT_HEADERS, 0);  // traces right after it
+    header.text[SEGY_TEXT_HEADER_SIZE] = '\0';
+    SegyFile file(name, where, "w+b");
+    check_segy(segy_write_textheader(file.get(), 0, header.text.data()), where,
+               "cannot write the textual header");
+    check_segy(segy_write_binheader(file.get(), header.binary.data()), where,
+               "cannot write the binary header");
+  });
+  comm.broadcast(&header.trace0, 1, 0);
+  comm.broadcast(&header.trace_bytes, 1, 0);
+  comm.broadcast(&header.sample_interval, 1, 0);
+  // Every rank writes its traces after rank 0 has created the file.
+  collective_check(comm, [&] {
+    const Index lines_before = layout.replicated() ? 0 : layout.offset(comm.rank());
+    const Index lines =
+        layout.replicated() ? (comm.rank() == 0 ? shape[0] : 0) : layout.local_extent(comm.rank());
+    const Index per_line = traces / shape[0];
+    const Index first = lines_before * per_line, count = lines * per_line;
+    if (count == 0) return;
+    SegyFile file(name, where, "r+b");
+    std::unique_ptr<SegyFile> model;
+    if (options.template_file) model = std::make_unique<SegyFile>(template_name, where);
+    const long trace0 = SEGY_TEXT_HEADER_SIZE + SEGY_BINARY_HEADER_SIZE;
+    const int trace_bytes = segy_trsize(SEGY_IEEE_FLOAT_4_BYTE, static_cast<int>(samples));
+    std::vector<char> trace_header(SEGY_TRACE_HEADER_SIZE, 0);
+    std::vector<float> samples_out(static_cast<std::size_t>(samples));
+    for (Index t = 0; t < count; ++t) {
+      const Index global = first + t;
+      const int traceno = static_cast<int>(global);
+      if (model) {
+        check_segy(segy_traceheader(model->get(), traceno, trace_header.data(), header.trace0,
+                                    static_cast<int>(header.trace_bytes)),
+                   where, "cannot read a trace header of the template");
+      } else {
+        std::fill(trace_header.begin(), trace_header.end(), char(0));
+        const Index line = shape.size() == 3 ? global / crosslines : 0;
+        const Index cross = shape.size() == 3 ? global % crosslines : global;
+        segy_set_field(trace_header.data(), SEGY_TR_SEQ_LINE, static_cast<int>(global + 1));
+        segy_set_field(trace_header.data(), SEGY_TR_SEQ_FILE, static_cast<int>(global + 1));
+        segy_set_field(trace_header.data(), SEGY_TR_ENSEMBLE, static_cast<int>(global + 1));
+        segy_set_field(trace_header.data(), SEGY_TR_TRACE_ID, 1);
+        segy_set_field(trace_header.data(), SEGY_TR_INLINE,
+                       options.first_inline + static_cast<int>(line) * options.inline_step);
+        segy_set_field(trace_header.data(), SEGY_TR_CROSSLINE,
+                       options.first_crossline + static_cast<int>(cross) * options.crossline_step);
+      }
+      segy_set_field(trace_header.data(), SEGY_TR_SAMPLE_COUNT, static_cast<int>(samples));
+      segy_set_field(trace_header.data(), SEGY_TR_SAMPLE_INTER,
+                     static_cast<int>(std::lround(header.sample_interval * 1e6)));
+      check_segy(
+          segy_write_traceheader(file.get(), traceno, trace_header.data(), trace0, trace_bytes),
+          where, "cannot write a trace header");
+      const T* in = data.data() + t * samples;
+      for (Index k = 0; k < samples; ++k)
+        samples_out[static_cast<std::size_t>(k)] = static_cast<float>(in[k]);
+      check_segy(segy_from_native(SEGY_IEEE_FLOAT_4_BYTE, samples, samples_out.data()), where,
+                 "cannot convert the samples");
+      check_segy(segy_writetrace(file.get(), traceno, samples_out.data(), trace0, trace_bytes),
+                 where, "cannot write a trace");
+    }
+  });
+}
+
+template void write_segy<float>(const std::filesystem::path&, const DistributedArray<float, Host>&,
+                                const SegyWriteOptions&);
+template void write_segy<double>(const std::filesystem::path&,
+                                 const DistributedArray<double, Host>&, const SegyWriteOptions&);
 
 }  // namespace distlops::io

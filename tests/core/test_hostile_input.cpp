@@ -858,6 +858,12 @@ LocalOperator<double> user_block(bool bad, Index model, Index data) {
 // Exceptions thrown by user code inside the distributed operators that hold local ones: each
 // apply is followed by a collective (a norm, a solver's reductions) that a failing rank never
 // reaches unless the operator agrees on the failure.
+LinearOperator<double> sliding_user_blocks(const Communicator& comm, bool bad) {
+  const Index windows = std::max<Index>(5, comm.size());
+  return Sliding1D<double>(user_block(bad, 2, 3), comm, 2 * windows, 3 * windows, 3, 0,
+                           Taper::none);
+}
+
 std::vector<Kind> user_code_kinds() {
   return {
       {"user code: BlockDiag forward throws", false,
@@ -898,17 +904,15 @@ std::vector<Kind> user_code_kinds() {
          const LinearOperator<double> op = Replicated<double>(user_block(bad, 3, 3), comm);
          (void)op.apply(ones(op.domain())).norm();
        }},
-      // Five windows: every rank up to 4 applies the operator at least once.
+      // At least one window per rank, so that the bad rank applies the operator.
       {"user code: Sliding1D forward throws", false,
        [](const Communicator& comm, bool bad) {
-         const LinearOperator<double> op =
-             Sliding1D<double>(user_block(bad, 2, 3), comm, 10, 15, 3, 0, Taper::none);
+         const LinearOperator<double> op = sliding_user_blocks(comm, bad);
          (void)op.apply(ones(op.domain())).norm();
        }},
       {"user code: Sliding1D adjoint throws", false,
        [](const Communicator& comm, bool bad) {
-         const LinearOperator<double> op =
-             Sliding1D<double>(user_block(bad, 2, 3), comm, 10, 15, 3, 0, Taper::none);
+         const LinearOperator<double> op = sliding_user_blocks(comm, bad);
          (void)op.apply_adjoint(ones(op.range())).norm();
        }},
   };

@@ -36,7 +36,7 @@ lv::Event find_local(lv::EventKind kind, const std::string& name) {
   for (const lv::Event& e : lv::local_events()) {
     if (e.kind == kind && e.name == name) return e;
   }
-  return {kind, name, 0, 0.0};
+  return {kind, name, 0, 0.0, 0, 0};
 }
 
 /// The summary of (kind, name) over the ranks; fails the test when it is missing.
@@ -154,6 +154,98 @@ TEST_CASE("log_view counts collectives and exchanges exactly", "[log_view]") {
   CHECK(find_summary(events, lv::EventKind::collective, "MPI_Allreduce").count_max == 4);
   CHECK(find_local(lv::EventKind::collective, "MPI_Allgather").count == 0);
   CHECK(find_local(lv::EventKind::collective, "MPI_Allgatherv").count == 0);
+}
+
+TEST_CASE("log_view counts the payload of collectives and the messages each rank sends",
+          "[log_view]") {
+  const Communicator comm = world();
+  const int p = comm.size(), me = comm.rank();
+  const Layout layout(comm, {2 * p + 1, 3});
+  DistributedArray<double> x(layout, 1.0), y(layout, 2.0);
+  const Layout by_columns(comm, {2 * p + 1, 3}, Partition::SCATTER, 1);
+  const Recording recording;
+
+  {
+    const AgreedOperands agreed;  // the sums alone: one allreduce of one double each
+    for (int i = 0; i < 4; ++i)
+      (void)x.dot(y);
+  }
+  const lv::Event sums = find_local(lv::EventKind::collective, "MPI_Allreduce");
+  CHECK(sums.count == 4);
+  CHECK(sums.bytes == 4 * Index(sizeof(double)));
+  CHECK(sums.messages == 0);
+  (void)comm.broadcast(std::int64_t(7), 0);
+  CHECK(find_local(lv::EventKind::collective, "MPI_Bcast").bytes == 8);
+  (void)comm.allgather(std::int32_t(me));
+  CHECK(find_local(lv::EventKind::collective, "MPI_Allgather").bytes == 4);
+
+  // An all-to-all of (me + r) % 3 doubles from rank me to rank r: one message per non-empty
+  // block for another rank, never one to itself.
+  std::vector<Index> counts(static_cast<std::size_t>(p)), displacements(counts.size());
+  Index total = 0, expected_messages = 0, expected_bytes = 0;
+  for (int r = 0; r < p; ++r) {
+    counts[r] = (me + r) % 3;
+    displacements[r] = total;
+    total += counts[r];
+    if (r != me && counts[r] > 0) {
+      ++expected_messages;
+      expected_bytes += counts[r] * Index(sizeof(double));
+    }
+  }
+  std::vector<double> send(static_cast<std::size_t>(total), 1.0), receive(send.size());
+  comm.alltoallv(send.data(), counts, displacements, receive.data(), counts, displacements);
+  const lv::Event all_to_all = find_local(lv::EventKind::collective, "MPI_Alltoallv");
+  CHECK(all_to_all.messages == expected_messages);
+  CHECK(all_to_all.bytes == expected_bytes);
+
+  // Ghost cells: one plane of 3 doubles to each neighbour (none before rank 0 or after the
+  // last), in point-to-point messages; a message to this rank itself is not counted.
+  lv::reset();
+  (void)x.add_ghost_cells(1, 1);
+  const Index neighbours = (me > 0 ? 1 : 0) + (me < p - 1 ? 1 : 0);
+  const lv::Event ghosts = find_local(lv::EventKind::message, "MPI_Isend");
+  CHECK(ghosts.count == neighbours);
+  CHECK(ghosts.messages == neighbours);
+  CHECK(ghosts.bytes == neighbours * 3 * Index(sizeof(double)));
+  double mine = me, echoed = -1;
+  comm.sendrecv(&mine, 1, me, &echoed, 1, me, 5);
+  CHECK(echoed == mine);
+  CHECK(find_local(lv::EventKind::message, "MPI_Isend").count == neighbours);
+
+  // Rows to columns: rank me sends rank r the part of its rows in r's columns.
+  lv::reset();
+  const DistributedArray<double> moved = x.redistribute(by_columns);
+  Index blocks = 0, bytes = 0;
+  for (int r = 0; r < p; ++r) {
+    const Index elements = layout.local_shape(me)[0] * by_columns.local_shape(r)[1];
+    if (r != me && elements > 0) {
+      ++blocks;
+      bytes += elements * Index(sizeof(double));
+    }
+  }
+  const lv::Event moves = find_local(lv::EventKind::message, "MPI_Isend");
+  CHECK(moves.messages == blocks);
+  CHECK(moves.bytes == bytes);
+  CHECK(moved.gather() == x.gather());
+
+  // The merge: rank r records r messages of 10 r bytes.
+  lv::reset();
+  lv::detail::record(lv::EventKind::message, "MPI_Send", 0, me, {me, 10 * me});
+  const auto events = lv::summarise(comm);
+  const lv::EventSummary sent = find_summary(events, lv::EventKind::message, "MPI_Send");
+  CHECK(sent.messages_max == p - 1);
+  CHECK(sent.messages_mean == Approx((p - 1) / 2.0));
+  CHECK(sent.bytes_max == 10 * (p - 1));
+  CHECK(sent.bytes_mean == Approx(5.0 * (p - 1)));
+  const std::string table = lv::format_table(events, p, 0.01);
+  CHECK(table.find("messages") != std::string::npos);
+  if (p > 1) {
+    const std::size_t row = table.find("MPI_Send");
+    REQUIRE(row != std::string::npos);
+    const std::string line = table.substr(row, table.find('\n', row) - row);
+    CHECK(line.find(" message ") != std::string::npos);
+    CHECK(line.find(" " + std::to_string(10 * (p - 1))) != std::string::npos);
+  }
 }
 
 TEST_CASE("log_view records nothing while off", "[log_view]") {

@@ -16,7 +16,9 @@ Usage:
    environment's Python, then EXE (poststack_port); each writes its results as .npy files in
    a directory of this run under WORK (removed when the comparison holds).
 3. The environment's Python compares them (compare mode of this file): the inputs, the three
-   inverted models and the three cost histories, each against a tolerance justified below.
+   inverted models and the three cost histories, each against a tolerance justified below; or,
+   with --checks NAME:TOLERANCE,..., the arrays another pair of programs writes (the Kirchhoff
+   LSM port: tolerances in examples/CMakeLists.txt).
 
 Exit status: 0 when every comparison holds, 1 when one does not or anything fails, 77 when the
 package index cannot be reached (pip fails with a network error and no environment exists), which
@@ -142,7 +144,7 @@ def run(command, what):
         sys.exit(1)
 
 
-def compare(pylops_dir, distlops_dir):
+def compare(pylops_dir, distlops_dir, spec=None):
     """Compare mode, run by the environment's Python (NumPy)."""
     import numpy as np
 
@@ -150,9 +152,12 @@ def compare(pylops_dir, distlops_dir):
         scale = np.linalg.norm(b)
         return np.linalg.norm(a - b) / scale if scale > 0 else np.linalg.norm(a - b)
 
-    checks = [(name, INPUT_TOLERANCE) for name in ("model", "background", "wavelet", "data")]
-    checks += [(name, RESULT_TOLERANCE) for name in
-               ("x_cgls", "cost_cgls", "x_cg", "cost_cg", "x_reg", "cost_reg")]
+    if spec:
+        checks = [(item.split(":")[0], float(item.split(":")[1])) for item in spec.split(",")]
+    else:
+        checks = [(name, INPUT_TOLERANCE) for name in ("model", "background", "wavelet", "data")]
+        checks += [(name, RESULT_TOLERANCE) for name in
+                   ("x_cgls", "cost_cgls", "x_cg", "cost_cg", "x_reg", "cost_reg")]
     failed = []
     print(f"{'array':>12} {'shape':>14} {'relative difference':>20} {'tolerance':>10}")
     for name, tolerance in checks:
@@ -180,8 +185,8 @@ def compare(pylops_dir, distlops_dir):
 
 
 def main():
-    if len(sys.argv) == 4 and sys.argv[1] == "--compare":
-        return compare(sys.argv[2], sys.argv[3])
+    if len(sys.argv) in (4, 5) and sys.argv[1] == "--compare":
+        return compare(*sys.argv[2:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--venv", required=True)
     parser.add_argument("--work", required=True)
@@ -189,6 +194,8 @@ def main():
     parser.add_argument("--program", required=True)
     # The launcher's arguments after the program (CMake's MPIEXEC_POSTFLAGS), one each.
     parser.add_argument("--postflag", action="append", default=[])
+    # NAME:TOLERANCE,...: the arrays to compare (default: the post-stack port's).
+    parser.add_argument("--checks")
     parser.add_argument("launcher", nargs="+")
     args = parser.parse_args()
     python = ensure_venv(args.venv)
@@ -201,7 +208,7 @@ def main():
     run([*args.launcher, python, args.script, *args.postflag, pylops_dir], "PyLops-MPI")
     run([*args.launcher, args.program, *args.postflag, "--output", distlops_dir], "distlops")
     result = subprocess.run([python, os.path.abspath(__file__), "--compare", pylops_dir,
-                             distlops_dir])
+                             distlops_dir, *([args.checks] if args.checks else [])])
     if result.returncode != 0:
         log(f"the outputs are kept in {run_dir}")
         return 1

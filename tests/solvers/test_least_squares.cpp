@@ -5,6 +5,8 @@
 // local and (in every memory space) stacked operators, a nested one ([A; eps Gradient]) included,
 // for the four scalar types, damping against
 // the dense normal equations, LSQR's stopping tests, breakdowns and bad input.
+#include <algorithm>
+
 #include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/stack/block_diag.hpp"
 #include "distlops/operators/stack/stacked.hpp"
@@ -188,10 +190,15 @@ TEMPLATE_TEST_CASE("cgls and lsqr converge on stacking operators", "[solvers][cg
   }
   CHECK(least_squares_error(VStack(tall, comm), 42) <= solution_tolerance<T>());
 
-  // HStack: 12 x 2 blocks on a SCATTER model, replicated data of 12 values.
+  // HStack: m x 2 blocks on a SCATTER model, replicated data of m values, m = 12 or more when
+  // the blocks hold more than 12 unknowns in all (full column rank).
+  Index columns = 0;
+  for (int r = 0; r < comm.size(); ++r)
+    columns += 2 * blocks_of(r);
+  const Index m = std::max<Index>(12, columns + 2);
   std::vector<LocalOperator<T>> wide;
   for (int i = 0; i < mine; ++i) {
-    wide.push_back(dense_operator<LocalArray<T>>(random_matrix<T>(12, 2, key(i)), {2}, {12}));
+    wide.push_back(dense_operator<LocalArray<T>>(random_matrix<T>(m, 2, key(i)), {2}, {m}));
   }
   CHECK(least_squares_error(HStack(wide, comm), 43) <= solution_tolerance<T>());
 

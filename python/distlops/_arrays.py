@@ -83,7 +83,7 @@ class DistributedArray:
     "numpy" and ``base_comm_nccl`` None (the device arrays are not bound yet).
     """
 
-    __slots__ = ("_a", "_comm")
+    __slots__ = ("_a", "_comm", "_engine")
 
     def __init__(self, global_shape, base_comm=MPI.COMM_WORLD, base_comm_nccl=None,
                  partition=Partition.SCATTER, axis=0, local_shapes=None, mask=None,
@@ -162,7 +162,8 @@ class DistributedArray:
 
     @property
     def engine(self):
-        return "numpy"
+        # Host arrays: "numpy", unless a caller set PyLops-MPI's _engine attribute.
+        return getattr(self, "_engine", "numpy")
 
     @property
     def base_comm(self):
@@ -396,7 +397,7 @@ class StackedDistributedArray:
     def __getitem__(self, index):
         index = self._index(index)
         if self._a.is_nested(index):
-            return StackedDistributedArray._wrap(self._a.get_nested(index), self._comm)
+            return type(self)._wrap(self._a.get_nested(index), self._comm)
         return DistributedArray._wrap(self._a.get(index), self._comm)
 
     def __setitem__(self, index, value):
@@ -417,13 +418,13 @@ class StackedDistributedArray:
         return self._a.asarray()
 
     def copy(self):
-        return StackedDistributedArray._wrap(self._a.copy(), self._comm)
+        return type(self)._wrap(self._a.copy(), self._comm)
 
     def conj(self):
-        return StackedDistributedArray._wrap(self._a.conj(), self._comm)
+        return type(self)._wrap(self._a.conj(), self._comm)
 
     def zeros_like(self):
-        return StackedDistributedArray._wrap(self._a.zeros_like(), self._comm)
+        return type(self)._wrap(self._a.zeros_like(), self._comm)
 
     def dot(self, stacked_array, vdot=False):
         a, b = _promoted(self, stacked_array)
@@ -439,19 +440,19 @@ class StackedDistributedArray:
         return x
 
     def __neg__(self):
-        return StackedDistributedArray._wrap(-self._a, self._comm)
+        return type(self)._wrap(-self._a, self._comm)
 
     def __add__(self, x):
-        return StackedDistributedArray._wrap(self._a + self._operand(x), self._comm)
+        return type(self)._wrap(self._a + self._operand(x), self._comm)
 
     def __sub__(self, x):
-        return StackedDistributedArray._wrap(self._a - self._operand(x), self._comm)
+        return type(self)._wrap(self._a - self._operand(x), self._comm)
 
     def __mul__(self, x):
-        return StackedDistributedArray._wrap(self._a * self._operand(x), self._comm)
+        return type(self)._wrap(self._a * self._operand(x), self._comm)
 
     def __rmul__(self, x):
-        return StackedDistributedArray._wrap(self._a.__rmul__(x), self._comm)
+        return type(self)._wrap(self._a.__rmul__(x), self._comm)
 
     def __iadd__(self, x):
         self._a += self._operand(x)

@@ -93,6 +93,20 @@ def MPIFredholm1(G, nz=1, saveGt=False, usematmul=True, base_comm=MPI.COMM_WORLD
         G, int(nz), partition, bool(saveGt), communicator(base_comm)), dtype, base_comm)
 
 
+@wraps("distributed", "NonStationaryConvolve1D")
+def MPINonStationaryConvolve1D(dims, hs, ih, axis=-1, base_comm=MPI.COMM_WORLD, dtype="float64"):
+    """PyLops' NonStationaryConvolve1D of an array of shape ``dims`` split along ``axis`` over
+    the ranks (the default split): the filters ``hs`` (one row each, odd length) at the
+    regularly spaced positions ``ih`` along ``axis``, interpolated in between. Model and data
+    are flat (N-d arrays split along ``axis`` are accepted); the adjoint is exact."""
+    dtype = np.dtype(dtype)
+    dims = [int(dims)] if np.isscalar(dims) else [int(n) for n in dims]
+    filters = [list(row) for row in np.asarray(hs, dtype=dtype).reshape(len(hs), -1)]
+    return LinearOperator(_ext_function("NonStationaryConvolve1D", dtype)(
+        communicator(base_comm), dims, filters, [int(i) for i in ih], int(axis)), dtype,
+        base_comm)
+
+
 def _fft(name, dims, axes, nffts, norm, real, ifftshift_before, fftshift_after, dtype,
          base_comm, output):
     dtype = np.dtype(dtype)

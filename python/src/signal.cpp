@@ -16,6 +16,7 @@
 #include "distlops/operators/signal/convolvend.hpp"
 #include "distlops/operators/signal/fft.hpp"
 #include "distlops/operators/signal/fredholm1.hpp"
+#include "distlops/operators/signal/nonstationary_convolve1d.hpp"
 #include "distlops/operators/signal/poststack.hpp"
 #include "distlops/operators/signal/sliding.hpp"
 #include "factory_binding.hpp"
@@ -178,6 +179,8 @@ void bind_signal(nb::module_& m) {
   factories.distributed("Convolve2D", []<class T>() { return &convolve2d<T>; });
   factories.distributed("ConvolveND", []<class T>() { return &convolvend<T>; });
   factories.distributed("Fredholm1", []<class T>() { return &fredholm1<T>; });
+  factories.distributed("NonStationaryConvolve1D",
+                        []<class T>() { return &NonStationaryConvolve1D<T, Host>; });
   factories.local("PoststackLinearModelling", []<class T>() { return &local_poststack<T>; });
   factories.distributed("PoststackLinearModelling", []<class T>() { return &poststack<T>; });
   factories.distributed("Sliding1D", []<class T>() { return &Sliding1D<T, Host>; });

@@ -53,6 +53,28 @@ if(Python3_Interpreter_FOUND AND BUILD_SHARED_LIBS)
   set_tests_properties(python.wheel.np1 PROPERTIES
     TIMEOUT 300 LABELS "python;mpi;np1" SKIP_RETURN_CODE 77
     FIXTURES_REQUIRED distlops_python ENVIRONMENT "${DISTLOPS_HOST_TEST_ENVIRONMENT}")
+  # PyLops-MPI 0.8.0's own tests/, unedited, against distlops.pylops_mpi: one pytest session
+  # per rank count (1 to 3), fetched once from the index into the build tree; each entry fails
+  # when a test that python/tests/pylops_mpi_suite/expected.np<N>.txt lists does not pass.
+  # DISTLOPS_PYLOPS_MPI_SUITE_FILES lists the files run (';'-separated, empty: all of tests/);
+  # the default leaves out the files whose serial references take minutes of CPU per rank count
+  # (derivatives, FFTs, halos, MatrixMult, proximal, Fredholm, non-stationary convolution).
+  set(DISTLOPS_PYLOPS_MPI_SUITE_FILES
+      "test_linearop.py;test_stackedarray.py;test_eigs.py;test_sparsity.py;test_stackedlinearop.py;test_stack.py;test_solver.py"
+      CACHE STRING "PyLops-MPI's test files that pylops_mpi.suite.np<N> run (empty: all)")
+  foreach(ranks 1 2 3)
+    distlops_mpi_command(_distlops_python_launch ${ranks}
+                         ${PROJECT_BINARY_DIR}/porting-venv/bin/python)
+    add_test(NAME pylops_mpi.suite.np${ranks}
+      COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/python/tests/pylops_mpi_suite/run_suite.py
+              --venv ${PROJECT_BINARY_DIR}/porting-venv --work ${PROJECT_BINARY_DIR}/pylops-mpi-suite
+              --ranks ${ranks}
+              --expected ${PROJECT_SOURCE_DIR}/python/tests/pylops_mpi_suite/expected.np${ranks}.txt
+              "--files=${DISTLOPS_PYLOPS_MPI_SUITE_FILES}" -- ${_distlops_python_launch})
+    set_tests_properties(pylops_mpi.suite.np${ranks} PROPERTIES
+      TIMEOUT 900 PROCESSORS ${ranks} LABELS "python;mpi;np${ranks}" SKIP_RETURN_CODE 77
+      FIXTURES_REQUIRED distlops_python ENVIRONMENT "${DISTLOPS_HOST_TEST_ENVIRONMENT}")
+  endforeach()
   add_test(NAME python.sdist
     COMMAND ${Python3_EXECUTABLE} ${_distlops_python_driver} sdist
             --venv ${PROJECT_BINARY_DIR}/porting-venv --project ${PROJECT_SOURCE_DIR}

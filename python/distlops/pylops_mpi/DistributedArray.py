@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
+"""PyLops-MPI's ``pylops_mpi.DistributedArray`` module: the native arrays, and PyLops-MPI's split
+helpers with its rules."""
+from mpi4py import MPI
+
+import distlops as _dl
+from distlops import DistributedArray, Partition  # noqa: F401
+
+
+class StackedDistributedArray(_dl.StackedDistributedArray):
+    """The native stack with PyLops-MPI's ``global_shape`` (the items' shapes added axis by
+    axis) and its check that the items share one engine."""
+
+    def __init__(self, distarrays, base_comm=MPI.COMM_WORLD):
+        engines = [getattr(item, "engine", "numpy") for item in distarrays]
+        if any(engine != engines[0] for engine in engines[1:]):
+            raise ValueError(f"Stacked arrays have mismatching engines: {engines}")
+        super().__init__(distarrays, base_comm)
+
+    @property
+    def engine(self):
+        return self.distarrays[0].engine
+
+    @property
+    def global_shape(self):
+        shapes = [item.global_shape for item in self.distarrays]
+        return tuple(sum(axis) for axis in zip(*shapes))
+
+
+def local_split(global_shape, base_comm, partition, axis):
+    """This rank's local shape of an array of ``global_shape``: the whole shape for a replicated
+    partition, otherwise ``global_shape[axis]`` cut into nearly equal blocks, the first
+    ``global_shape[axis] % size`` ranks holding one item more (the native default split)."""
+    shape = tuple(global_shape)
+    if partition in (Partition.BROADCAST, Partition.UNSAFE_BROADCAST):
+        return shape
+    size, rank = base_comm.Get_size(), base_comm.Get_rank()
+    quotient, remainder = divmod(shape[axis], size)
+    local = list(shape)
+    local[axis] = quotient + (1 if rank < remainder else 0)
+    return tuple(local)
+
+
+def subcomm_split(mask, comm=MPI.COMM_WORLD):
+    """The communicator of the ranks whose ``mask`` entry equals this rank's (rank order
+    kept)."""
+    rank = comm.Get_rank()
+    return comm.Split(color=mask[rank], key=rank)
+
+
+def to_scalar(x):
+    """A Python scalar of a 0-d (or one-element) NumPy value; other values unchanged."""
+    item = getattr(x, "item", None)
+    return item() if item is not None else x

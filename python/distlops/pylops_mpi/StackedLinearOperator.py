@@ -1,0 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
+"""PyLops-MPI's ``pylops_mpi.StackedLinearOperator`` module."""
+from ._layer import MPIStackedLinearOperator  # noqa: F401

@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
+"""PyLops-MPI's cg and cgls: the native solvers, with ``tol`` compared with the squared norm
+of the residual (of the normal equations for cgls) as PyLops-MPI does."""
+import math
+
+import distlops as _dl
+
+from .._layer import operand, stacked_as_theirs
+
+
+def _tol(tol):
+    # PyLops-MPI stops when the squared norm falls to tol; the native rule compares the norm.
+    return math.sqrt(tol) if tol > 0 else 0.0
+
+
+def cg(Op, y, x0, niter=10, tol=1e-4, show=False, itershow=(10, 10, 10), callback=None):
+    """Conjugate gradient: (x, iit, cost)."""
+    x, iterations, cost = _dl.cg(Op, operand(Op, y, adjoint=True), operand(Op, x0),
+                                 niter=niter, tol=_tol(tol), show=show, itershow=itershow,
+                                 callback=callback)
+    return stacked_as_theirs(x), iterations, cost
+
+
+def cgls(Op, y, x0, niter=10, damp=0.0, tol=1e-4, show=False, itershow=(10, 10, 10),
+         callback=None):
+    """CGLS: (x, istop, iit, r1norm, r2norm, cost)."""
+    x, *rest = _dl.cgls(Op, operand(Op, y, adjoint=True), operand(Op, x0), niter=niter,
+                        damp=damp, tol=_tol(tol), show=show, itershow=itershow,
+                        callback=callback)
+    return (stacked_as_theirs(x), *rest)

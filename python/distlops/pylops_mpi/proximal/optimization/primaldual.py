@@ -1,0 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
+"""PyLops-MPI's PrimalDual: the native solver."""
+from distlops import PrimalDual  # noqa: F401

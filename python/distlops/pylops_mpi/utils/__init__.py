@@ -1,0 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
+"""PyLops-MPI's ``pylops_mpi.utils``."""
+from . import deps  # noqa: F401
+from .dottest import dottest  # noqa: F401

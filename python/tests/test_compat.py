@@ -1,0 +1,214 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
+"""distlops.pylops_mpi against PyLops-MPI itself (installed in the comparison environment), on
+the same problems in the same run: the split helpers give PyLops-MPI's splits, operators take
+PyLops-MPI's flat vectors (any split, BROADCAST) and return flat ones with its values, and cg /
+cgls stop where PyLops-MPI's stop. Where PyLops-MPI is not installed the tests report Skipped."""
+import importlib
+import inspect
+
+import numpy as np
+import pytest
+from conftest import random_array
+from mpi4py import MPI
+
+import distlops.pylops_mpi as compat
+
+pylops = pytest.importorskip("pylops")
+pylops_mpi = pytest.importorskip("pylops_mpi")
+from pylops_mpi.basicoperators import MatrixMult as their_matrixmult  # noqa: E402
+
+RTOL = 1e-12
+
+MODULES = ["DistributedArray", "LinearOperator", "StackedLinearOperator", "basicoperators",
+           "signalprocessing", "waveeqprocessing", "optimization", "optimization.basic",
+           "optimization.sparsity", "optimization.eigs", "proximal", "proximal.proximal",
+           "proximal.optimization", "proximal.optimization.primal",
+           "proximal.optimization.primaldual", "proximal.ProxOperator", "utils",
+           "utils.dottest", "plotting", "plotting.plotting"]
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_module_tree_has_their_public_names(module):
+    theirs = importlib.import_module(f"pylops_mpi.{module}")
+    ours = importlib.import_module(f"distlops.pylops_mpi.{module}")
+    names = getattr(theirs, "__all__", None) or [
+        n for n, v in vars(theirs).items()
+        if not n.startswith("_") and (inspect.isfunction(v) or inspect.isclass(v))
+        and v.__module__ == theirs.__name__]
+    missing = [n for n in names if not hasattr(ours, n)]
+    assert not missing, f"distlops.pylops_mpi.{module} lacks {missing}"
+
+
+@pytest.mark.parametrize("shape,axis", [((7,), 0), ((5, 3), 0), ((4, 9), 1), ((2, 3, 4), 2)])
+@pytest.mark.parametrize("partition", ["SCATTER", "BROADCAST"])
+def test_local_split_is_theirs(comm, shape, axis, partition):
+    from pylops_mpi.DistributedArray import local_split as theirs
+    assert compat.DistributedArray.__module__  # the native class, re-exported
+    from distlops.pylops_mpi.DistributedArray import local_split as ours
+    assert ours(shape, comm, getattr(compat.Partition, partition), axis) == \
+        theirs(shape, comm, getattr(pylops_mpi.Partition, partition), axis)
+
+
+@pytest.mark.parametrize("shape", [(10,), (9, 7), (5, 6, 11)])
+def test_halo_block_split_is_theirs(comm, shape):
+    from pylops_mpi.basicoperators import halo_block_split as theirs
+    grids = [None] + ([(comm.size,) + (1,) * (len(shape) - 1)] if len(shape) > 1 else [])
+    for grid in grids:
+        assert compat.basicoperators.halo_block_split(shape, comm, grid) == \
+            theirs(shape, comm, grid)
+    with pytest.raises(ValueError):
+        compat.basicoperators.halo_block_split(shape, comm, (comm.size + 1,) + shape[1:])
+
+
+def test_matrix_mult_helpers_are_theirs(comm):
+    ours = compat.basicoperators.MatrixMult
+    side = int(np.sqrt(comm.size))
+    for shape in [(7, 5), (1, 9), (4, 4)]:
+        if side * side == comm.size:
+            for rank in range(comm.size):
+                assert ours.local_block_split(shape, rank, comm) == \
+                    their_matrixmult.local_block_split(shape, rank, comm)
+            rows, cols = ours.local_block_split(shape, comm.rank, comm)
+            matrix = random_array(shape, np.float64, 5)
+            x = compat.DistributedArray(global_shape=comm.allreduce(matrix[rows, cols].size),
+                                        local_shapes=comm.allgather(matrix[rows, cols].size))
+            x[:] = matrix[rows, cols].ravel()
+            np.testing.assert_array_equal(ours.block_gather(x, shape, comm), matrix)
+        else:
+            with pytest.raises(RuntimeError):
+                ours.local_block_split(shape, comm.rank, comm)
+    for n, m in [(1, 5), (3, 3), (5, 1)]:
+        mine, theirs = ours.active_grid_comm(comm, n, m), \
+            their_matrixmult.active_grid_comm(comm, n, m)
+        assert mine[1:] == theirs[1:]
+        assert (mine[0] is None) == (theirs[0] is None)
+        if mine[0] is not None:
+            assert mine[0].Get_size() == theirs[0].Get_size()
+
+
+def flat_pair(values, local_sizes=None, partition="SCATTER"):
+    """The same flat vector as a PyLops-MPI array and as a compatibility one."""
+    comm = MPI.COMM_WORLD
+    arrays = []
+    for package in (pylops_mpi, compat):
+        x = package.DistributedArray(global_shape=values.size,
+                                     partition=getattr(package.Partition, partition),
+                                     local_shapes=None if local_sizes is None else
+                                     [(n,) for n in local_sizes], dtype=values.dtype)
+        start = sum(s[0] for s in x.local_shapes[:comm.rank]) if partition == "SCATTER" else 0
+        x[:] = values[start:start + x.local_shape[0]]
+        arrays.append(x)
+    return arrays
+
+
+def uneven_sizes(n, comm):
+    """A split of n elements unlike the default one (rank 0 holds most)."""
+    sizes = [1] * comm.size
+    sizes[0] = n - (comm.size - 1)
+    return sizes
+
+
+@pytest.mark.parametrize("dims,kind", [((13,), "forward"), ((9, 4), "centered"),
+                                       ((6, 5, 3), "backward")])
+@pytest.mark.parametrize("partition", ["SCATTER", "BROADCAST"])
+def test_derivative_on_flat_vectors_of_any_split(comm, dims, kind, partition):
+    # PyLops-MPI's derivatives take their own split; ours take any, here a skewed one.
+    values = random_array((int(np.prod(dims)),), np.float64, 21)
+    theirs_x, _ = flat_pair(values, None, partition)
+    sizes = uneven_sizes(values.size, comm) if partition == "SCATTER" else None
+    _, ours_x = flat_pair(values, sizes, partition)
+    theirs_op = pylops_mpi.MPIFirstDerivative(dims, kind=kind)
+    ours_op = compat.MPIFirstDerivative(dims, kind=kind)
+    assert ours_op.dims == tuple(theirs_op.dims) and ours_op.dimsd == tuple(theirs_op.dimsd)
+    y_theirs, y_ours = theirs_op @ theirs_x, ours_op @ ours_x
+    assert y_ours.global_shape == y_theirs.global_shape == (values.size,)
+    np.testing.assert_allclose(y_ours.asarray(), y_theirs.asarray(), rtol=RTOL, atol=1e-13)
+    np.testing.assert_allclose((ours_op.H @ ours_x).asarray(),
+                               (theirs_op.H @ theirs_x).asarray(), rtol=RTOL, atol=1e-13)
+    assert compat.utils.dottest(ours_op, ours_x, y_ours)
+
+
+def test_block_diag_and_power(comm):
+    matrix = random_array((4, 4), np.float64, 40 + comm.rank) + 4 * np.eye(4)
+    theirs_op = pylops_mpi.MPIBlockDiag([pylops.MatrixMult(matrix)])
+    ours_op = compat.MPIBlockDiag([pylops.MatrixMult(matrix)])
+    values = random_array((4 * comm.size,), np.float64, 41)
+    theirs_x, ours_x = flat_pair(values)
+    np.testing.assert_allclose(((ours_op ** 3) @ ours_x).asarray(),
+                               ((theirs_op ** 3) @ theirs_x).asarray(), rtol=RTOL)
+    with pytest.raises(ValueError):
+        ours_op ** 0
+
+
+def test_mpilinearoperator_wraps_a_serial_operator(comm):
+    matrix = random_array((6, 4), np.float64, 50)
+    theirs_op = pylops_mpi.MPILinearOperator(pylops.MatrixMult(matrix))
+    ours_op = compat.MPILinearOperator(pylops.MatrixMult(matrix))
+    assert ours_op.shape == theirs_op.shape and ours_op.dims == (4,) and ours_op.dimsd == (6,)
+    theirs_x, ours_x = flat_pair(random_array((4,), np.float64, 51), partition="BROADCAST")
+    np.testing.assert_allclose((ours_op @ ours_x).asarray(), (theirs_op @ theirs_x).asarray(),
+                               rtol=RTOL)
+
+
+def test_cg_and_cgls_stop_where_theirs_stop(comm):
+    # tol on the squared residual norm: a tolerance between the squared norms of two
+    # iterations stops both packages after the same iteration.
+    n = 6 * comm.size
+    matrix = random_array((6, 6), np.float64, 60 + comm.rank)
+    spd = matrix @ matrix.T + 6 * np.eye(6)
+    values = random_array((n,), np.float64, 61)
+    for tol in (1e-2, 1e-6):
+        results = []
+        for package in (pylops_mpi, compat):
+            op = package.MPIBlockDiag([pylops.MatrixMult(spd)])
+            y = package.DistributedArray(global_shape=n, dtype=np.float64)
+            y[:] = values[6 * comm.rank:6 * comm.rank + 6]
+            x0 = y.zeros_like() if package is pylops_mpi else y.copy() * 0.0
+            results.append((package.cg(op, y, x0, niter=50, tol=tol),
+                            package.cgls(op, y, x0, niter=50, tol=tol)))
+        (cg_theirs, cgls_theirs), (cg_ours, cgls_ours) = results
+        assert cg_ours[1] == cg_theirs[1]
+        assert cgls_ours[2] == cgls_theirs[2]
+        np.testing.assert_allclose(cg_ours[0].asarray(), cg_theirs[0].asarray(), rtol=1e-8)
+
+
+def test_prox_operator_of_a_separable_pyproximal_one(comm):
+    pyproximal = pytest.importorskip("pyproximal")
+    values = random_array((5 * comm.size,), np.float64, 70)
+    theirs_x, ours_x = flat_pair(values)
+    from pylops_mpi.proximal import MPIProxOperator as Theirs
+    for prox in (pyproximal.L1(sigma=0.7), pyproximal.Box(-0.2, 0.3)):
+        theirs, ours = Theirs(prox), compat.MPIProxOperator(prox)
+        assert ours(ours_x) == pytest.approx(theirs(theirs_x), rel=RTOL)
+        np.testing.assert_allclose(ours.prox(ours_x, 0.5).asarray(),
+                                   theirs.prox(theirs_x, 0.5).asarray(), rtol=RTOL)
+        shifted_ours, shifted_theirs = ours.precomposition(2.0, 0.1), \
+            theirs.precomposition(2.0, 0.1)
+        np.testing.assert_allclose(shifted_ours.prox(ours_x, 0.5).asarray(),
+                                   shifted_theirs.prox(theirs_x, 0.5).asarray(), rtol=RTOL)
+    with pytest.raises(NotImplementedError):
+        compat.MPIProxOperator(pyproximal.L2())
+
+
+@pytest.mark.parametrize("real", [False, True])
+@pytest.mark.parametrize("norm", ["none", "1/n"])
+def test_fft_division_is_the_exact_inverse(comm, real, norm):
+    # PyLops-MPI's FFTs need mpi4py-fft (not in the comparison environment): the inverse is
+    # checked against the model itself, the scaling against NumPy's transform.
+    dims = (2 * comm.size + 1, 6)
+    op = compat.signalprocessing.MPIFFT2D(dims, real=real, norm=norm)
+    values = random_array(dims, np.float64, 80)
+    x = compat.DistributedArray.to_dist(values.ravel() if real else
+                                        values.ravel().astype(np.complex128))
+    y = op @ x
+    np.testing.assert_allclose((op / y).asarray(), x.asarray(), atol=1e-12)
+    spectrum = np.fft.fft2(values)
+    energy = np.sum(np.abs(spectrum) ** 2) * (1.0 if norm == "none" else 1.0 / values.size ** 2)
+    if not real:
+        assert np.sum(np.abs(y.asarray()) ** 2) == pytest.approx(energy, rel=1e-12)
+        scale = 1.0 if norm == "none" else 1.0 / values.size
+        np.testing.assert_allclose(y.asarray(), scale * spectrum.ravel(), rtol=1e-10,
+                                   atol=1e-12)
+    with pytest.raises(ValueError):
+        compat.signalprocessing.MPIFFT2D(dims, norm="ortho")

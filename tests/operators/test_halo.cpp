@@ -3,15 +3,20 @@
 // Halo on Cartesian process grids (one- and two-dimensional, trimmed and zero ghost cells,
 // per-side widths, blocks without data) against slices of the global array; on the grids of box
 // layouts (2-d and 3-d grids, slabs, uneven parts and empty ones), whose arrays go in and out
-// as they are; its exact adjoint; errors on every rank. NonStationaryConvolve1D, local and
-// distributed, against PyLops' numbers and against the serial operator applied to the gathered
-// array. The operators run in every memory space.
+// as they are, and PyLops-MPI's pattern on them (crop * BlockDiag(local Laplacians) * Halo)
+// against the serial Laplacian; its exact adjoint; errors on every rank. NonStationaryConvolve1D,
+// local and distributed, against PyLops' numbers and against the serial operator applied to the
+// gathered array. The operators run in every memory space.
 #include "allocation_checks.hpp"
 #include "box_layouts.hpp"
 #include "dense_reference.hpp"
+#include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/dottest.hpp"
 #include "distlops/operators/halo.hpp"
+#include "distlops/operators/local/pad.hpp"
+#include "distlops/operators/reshape.hpp"
 #include "distlops/operators/signal/nonstationary_convolve1d.hpp"
+#include "distlops/operators/stack/block_diag.hpp"
 #include "expect_everywhere.hpp"
 #include "spaces.hpp"
 #include "test_support.hpp"
@@ -305,6 +310,47 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Halo on the grid of a box layout takes its ar
       }
     }
   });
+}
+
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
+    "a Laplacian of local blocks on a Halo over a grid is the serial one", "[halo][box]",
+    DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const double rtol = 10 * space_tolerance<T, Space>();
+  for (const Shape& shape : std::vector<Shape>{{7, 5}, {5, 4, 6}}) {
+    const int ndim = static_cast<int>(shape.size());
+    local::LaplacianOptions options;
+    options.axes.resize(std::size_t(ndim));
+    for (int k = 0; k < ndim; ++k)
+      options.axes[std::size_t(k)] = k;
+    options.weights.assign(std::size_t(ndim), 1.0);
+    options.sampling.assign(std::size_t(ndim), 1.0);
+    const std::vector<T> global = random_values<T>(element_count(shape), 23);
+    const std::vector<T> expected =
+        values_of(local::Laplacian<T>(shape, options).apply(local_array_of<Host>(shape, global)));
+    for (const NamedLayout& named : box_test_layouts(comm, shape, false)) {
+      const Layout& layout = named.layout;
+      if (!layout.has_grid() || !one_hop(layout, HaloWidths::uniform(1, ndim))) continue;
+      INFO("shape " << to_string(shape) << ", " << named.name);
+      // Each rank's Laplacian on its extended block, cropped to its block.
+      const auto halo = Halo<T, Space>(layout, 1);
+      std::vector<LocalOperator<T, Space>> blocks;
+      if (element_count(halo.extended_shape()) > 0) {
+        std::vector<local::PadWidth> pad;
+        for (int k = 0; k < ndim; ++k) {
+          const Index before = halo.core_offset()[k];
+          pad.push_back({before, halo.extended_shape()[k] - halo.core_shape()[k] - before});
+        }
+        blocks.push_back(local::Pad<T, Space>(halo.core_shape(), pad).adjoint() *
+                         local::Laplacian<T, Space>(halo.extended_shape(), options));
+      }
+      const auto laplacian = reshape(BlockDiag(blocks, comm) * halo, layout, layout);
+      const auto x = DistributedArray<T, Space>::from_global(layout, global);
+      CHECK(all_close(laplacian.apply(x).gather(), expected, rtol));
+      CHECK(dottest(laplacian, 5, space_dottest_tolerance<T, Space>()).passed);
+    }
+  }
 }
 
 TEST_CASE("Halo of dims and a grid views the arrays of its block layout", "[halo][box]") {

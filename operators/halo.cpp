@@ -67,21 +67,19 @@ struct HaloGeometry {
   Shape core_start, core_shape, extended_shape, minus, plus;
 };
 
-HaloGeometry geometry(const Shape& dims, const CartesianGrid& grid, const HaloWidths& widths,
-                      int rank) {
+// `rank`'s block in the grid of `layout` and its ghost widths (trimmed or not at the array ends).
+HaloGeometry geometry(const Layout& layout, const HaloWidths& widths, int rank) {
   HaloGeometry g;
-  const std::vector<Index> coordinates = grid.coordinates(rank);
-  for (std::size_t k = 0; k < dims.size(); ++k) {
-    const std::vector<Index> split = default_split(dims[k], static_cast<int>(grid.shape[k]));
-    Index start = 0;
-    for (Index c = 0; c < coordinates[k]; ++c)
-      start += split[c];
-    const Index extent = split[coordinates[k]];
+  const ArrayBox box = layout.box(rank);
+  const std::vector<int> coordinates = layout.grid_coordinates(rank);
+  const std::span<const int> grid = layout.grid();
+  for (std::size_t k = 0; k < box.lower.size(); ++k) {
+    const Index extent = box.upper[k] - box.lower[k];
     const bool first = coordinates[k] == 0;
-    const bool last = coordinates[k] == grid.shape[k] - 1;
+    const bool last = coordinates[k] == grid[k] - 1;
     const Index minus = widths.trim_at_boundaries && first ? 0 : widths.minus[k];
     const Index plus = widths.trim_at_boundaries && last ? 0 : widths.plus[k];
-    g.core_start.push_back(start);
+    g.core_start.push_back(box.lower[k]);
     g.core_shape.push_back(extent);
     g.minus.push_back(minus);
     g.plus.push_back(plus);
@@ -90,23 +88,55 @@ HaloGeometry geometry(const Shape& dims, const CartesianGrid& grid, const HaloWi
   return g;
 }
 
-}  // namespace
+// The widths' own checks against the parts of every axis (parts[k][c]: the planes of grid
+// coordinate c along axis k): one entry per axis, non-negative, and one-hop exchanges, in which
+// a neighbour's block must hold the planes it sends.
+void halo_check_widths(const HaloWidths& widths, const std::vector<std::vector<Index>>& parts) {
+  const auto ndim = static_cast<int>(parts.size());
+  if (static_cast<int>(widths.minus.size()) != ndim ||
+      static_cast<int>(widths.plus.size()) != ndim) {
+    throw InvalidArgument("Halo: widths for " + std::to_string(widths.minus.size()) +
+                          " axes given for an array of " + std::to_string(ndim));
+  }
+  for (int k = 0; k < ndim; ++k) {
+    if (widths.minus[k] < 0 || widths.plus[k] < 0) {
+      throw InvalidArgument("Halo: ghost widths must be non-negative");
+    }
+    const std::vector<Index>& split = parts[static_cast<std::size_t>(k)];
+    for (std::size_t c = 0; c + 1 < split.size(); ++c) {
+      const bool minus_side = split[c] < widths.minus[k];
+      if (minus_side || split[c + 1] < widths.plus[k]) {
+        throw InvalidArgument("Halo: a ghost width of " +
+                              std::to_string(minus_side ? widths.minus[k] : widths.plus[k]) +
+                              " along axis " + std::to_string(k) + " exceeds the block of " +
+                              std::to_string(minus_side ? split[c] : split[c + 1]) +
+                              " plane(s) of grid coordinate " +
+                              std::to_string(minus_side ? c : c + 1) +
+                              "; use fewer ranks along this axis or a narrower halo");
+      }
+    }
+  }
+}
 
-namespace {
+Fingerprint halo_widths_fingerprint(const HaloWidths& widths) {
+  Fingerprint fingerprint;
+  fingerprint.add(std::span<const Index>(widths.minus))
+      .add(std::span<const Index>(widths.plus))
+      .add(widths.trim_at_boundaries);
+  return fingerprint;
+}
 
-// Validates the arguments on every rank alike and completes the default grid.
-Shape validated_grid(const Communicator& comm, const Shape& dims, const HaloWidths& widths,
-                     Shape grid) {
+// Validates the arguments on every rank alike and returns the layout of the blocks: the grid
+// (every rank along the last axis when empty) with the default split on every axis.
+Layout halo_block_layout(const Communicator& comm, const Shape& dims, const HaloWidths& widths,
+                         Shape grid) {
   const int ndim = static_cast<int>(dims.size());
   if (grid.empty() && ndim > 0) {
     grid.assign(static_cast<std::size_t>(ndim), 1);
     grid.back() = comm.size();
   }
-  Fingerprint fingerprint;
+  Fingerprint fingerprint = halo_widths_fingerprint(widths);
   fingerprint.add(std::span<const Index>(dims)).add(std::span<const Index>(grid));
-  fingerprint.add(std::span<const Index>(widths.minus))
-      .add(std::span<const Index>(widths.plus))
-      .add(widths.trim_at_boundaries);
   collective_check(comm, fingerprint, "Halo: dims, grid or widths", [&] {
     if (ndim == 0) throw InvalidArgument("Halo: dims must have at least one axis");
     for (Index d : dims) {
@@ -126,32 +156,49 @@ Shape validated_grid(const Communicator& comm, const Shape& dims, const HaloWidt
                             std::to_string(element_count(grid)) + " ranks, the communicator " +
                             std::to_string(comm.size()));
     }
-    if (static_cast<int>(widths.minus.size()) != ndim ||
-        static_cast<int>(widths.plus.size()) != ndim) {
-      throw InvalidArgument("Halo: widths for " + std::to_string(widths.minus.size()) +
-                            " axes given for an array of " + std::to_string(ndim));
-    }
-    for (int k = 0; k < ndim; ++k) {
-      if (widths.minus[k] < 0 || widths.plus[k] < 0) {
-        throw InvalidArgument("Halo: ghost widths must be non-negative");
-      }
-      // One-hop exchanges: a neighbour's block must hold the planes it sends.
-      const std::vector<Index> split = default_split(dims[k], static_cast<int>(grid[k]));
-      for (Index c = 0; c + 1 < grid[k]; ++c) {
-        const bool minus_side = split[c] < widths.minus[k];
-        if (minus_side || split[c + 1] < widths.plus[k]) {
-          throw InvalidArgument("Halo: a ghost width of " +
-                                std::to_string(minus_side ? widths.minus[k] : widths.plus[k]) +
-                                " along axis " + std::to_string(k) + " exceeds the block of " +
-                                std::to_string(minus_side ? split[c] : split[c + 1]) +
-                                " plane(s) of grid coordinate " +
-                                std::to_string(minus_side ? c : c + 1) +
-                                "; use fewer ranks along this axis or a narrower halo");
-        }
-      }
-    }
+    std::vector<std::vector<Index>> parts;
+    for (int k = 0; k < ndim; ++k)
+      parts.push_back(default_split(dims[k], static_cast<int>(grid[k])));
+    halo_check_widths(widths, parts);
   });
-  return grid;
+  return Layout(comm, dims, LayoutOptions{.grid = std::vector<int>(grid.begin(), grid.end())});
+}
+
+// Validates `layout` (SCATTER, with a process grid) and the widths on every rank alike.
+const Layout& halo_grid_layout(const Layout& layout, const HaloWidths& widths) {
+  if (!layout.valid()) throw InvalidArgument("Halo: the layout is empty");
+  // The layout and the widths are each rank's input: the same on every rank.
+  Fingerprint fingerprint = halo_widths_fingerprint(widths);
+  fingerprint.add(layout.fingerprint());
+  collective_check(layout.communicator(), fingerprint, "Halo: layout or widths", [&] {
+    if (layout.partition() != Partition::SCATTER) {
+      throw InvalidArgument("Halo: needs a SCATTER layout with a process grid, got " +
+                            layout.describe());
+    }
+    if (!layout.has_grid()) {
+      throw InvalidArgument("Halo: the boxes of the layout (" + layout.describe() +
+                            ") form no process grid, so blocks have no neighbours along an "
+                            "axis; use a slab or a grid (LayoutOptions::grid, grid_extents)");
+    }
+    std::vector<std::vector<Index>> parts;
+    for (int k = 0; k < layout.ndim(); ++k) {
+      const std::span<const Index> cuts = layout.grid_offsets(k);
+      std::vector<Index> extents;
+      for (std::size_t c = 0; c + 1 < cuts.size(); ++c)
+        extents.push_back(cuts[c + 1] - cuts[c]);
+      parts.push_back(std::move(extents));
+    }
+    halo_check_widths(widths, parts);
+  });
+  return layout;
+}
+
+// The flat layout of every rank's extended block.
+Layout halo_extended_layout(const Layout& layout, const HaloWidths& widths) {
+  return Layout::from_local_shape(
+      layout.communicator(),
+      {element_count(geometry(layout, widths, layout.rank()).extended_shape)}, Partition::SCATTER,
+      0, layout.mask());
 }
 
 }  // namespace
@@ -159,33 +206,43 @@ Shape validated_grid(const Communicator& comm, const Shape& dims, const HaloWidt
 template <Scalar T, MemorySpace Space>
 HaloOperator<T, Space>::HaloOperator(const Communicator& comm, Shape dims, HaloWidths widths,
                                      Shape grid)
-    : HaloOperator(comm, dims, widths, CartesianGrid{validated_grid(comm, dims, widths, grid)}, 0) {
-}
+    : HaloOperator(halo_block_layout(comm, dims, widths, grid), widths, false) {}
 
 template <Scalar T, MemorySpace Space>
-HaloOperator<T, Space>::HaloOperator(const Communicator& comm, const Shape& dims,
-                                     const HaloWidths& widths, const CartesianGrid& grid, int)
+HaloOperator<T, Space>::HaloOperator(const Layout& layout, HaloWidths widths)
+    : HaloOperator(halo_grid_layout(layout, widths), widths, true) {}
+
+template <Scalar T, MemorySpace Space>
+HaloOperator<T, Space>::HaloOperator(const Layout& layout, const HaloWidths& widths,
+                                     bool box_domain)
     : LinearOperatorBase<Array>(
-          Layout::from_local_shape(
-              comm, {element_count(geometry(dims, grid, widths, comm.rank()).core_shape)}),
-          Layout::from_local_shape(
-              comm, {element_count(geometry(dims, grid, widths, comm.rank()).extended_shape)}),
-          "Halo"),
-      dims_(dims),
-      grid_(grid) {
-  const HaloGeometry g = geometry(dims_, grid_, widths, comm.rank());
+          box_domain ? layout
+                     : Layout::from_local_shape(layout.communicator(), {layout.local_size()},
+                                                Partition::SCATTER, 0, layout.mask()),
+          halo_extended_layout(layout, widths), "Halo"),
+      block_layout_(layout),
+      dims_(layout.global_shape()) {
+  const std::span<const int> grid = layout.grid();
+  grid_.shape.assign(grid.begin(), grid.end());
+  const HaloGeometry g = geometry(layout, widths, layout.rank());
   core_start_ = g.core_start;
   core_shape_ = g.core_shape;
   extended_shape_ = g.extended_shape;
   minus_ = g.minus;
   plus_ = g.plus;
-  const std::vector<Index> coordinates = grid_.coordinates(comm.rank());
+  const std::vector<int> coordinates = layout.grid_coordinates(layout.rank());
+  auto rank_at = [&](std::vector<int> at) {
+    for (std::size_t k = 0; k < at.size(); ++k) {
+      if (at[k] < 0 || at[k] >= grid[k]) return -1;
+    }
+    return layout.grid_rank(at);
+  };
   for (std::size_t k = 0; k < dims_.size(); ++k) {
-    std::vector<Index> neighbour = coordinates;
+    std::vector<int> neighbour = coordinates;
     --neighbour[k];
-    minus_neighbour_.push_back(grid_.rank_at(neighbour));
+    minus_neighbour_.push_back(rank_at(neighbour));
     neighbour[k] += 2;
-    plus_neighbour_.push_back(grid_.rank_at(neighbour));
+    plus_neighbour_.push_back(rank_at(neighbour));
     // A neighbour is never at the array end on the side facing this rank: untrimmed widths.
     neighbour_plus_width_.push_back(minus_neighbour_.back() >= 0 ? widths.plus[k] : 0);
     neighbour_minus_width_.push_back(plus_neighbour_.back() >= 0 ? widths.minus[k] : 0);

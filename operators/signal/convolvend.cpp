@@ -2,18 +2,18 @@
 // Copyright (c) 2026 The distlops authors
 // ConvolveND and Convolve2D by the direct method (convolvend_kernels.hpp): the argument checks
 // both forms share, the local operator on one rank's array, and the distributed one: the ghost
-// planes along the split axis (GhostExchange), the block and its planes joined by box copies,
-// then the same kernel.
+// cells along the cut axes it convolves (GhostExchange over the extended box), the block copied
+// into the extended block meanwhile, then the same kernel.
 #include "distlops/operators/signal/convolvend.hpp"
 
 #include <algorithm>
 
-#include "../box_kernels.hpp"
 #include "../support.hpp"
 #include "../two_way_operator.hpp"
 #include "convolvend_kernels.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/instantiate.hpp"
+#include "distlops/core/kernels.hpp"
 
 // The checked description of a ConvolveND, shared by the local and the distributed operator: the
 // filter laid out on every axis of the array (extent 1 where nothing is convolved) and its
@@ -243,28 +243,35 @@ ConvolveNDOperator<T, Space>::ConvolveNDOperator(const Layout& layout, std::span
   offsets_ = spec.offset;
   filters_ = detail::copy_to_space<T, Space>(spec.filter);
   local_shape_ = layout.local_shape();
+  block_corner_.assign(local_shape_.size(), 0);
   adjoint_.adjoint = true;
   adjoint_.weights = static_cast<Index>(filter.size());
-  const Index a = layout.replicated() ? -1 : layout.axis();
-  // Split along a convolved axis: forward y[i] reads x[i + o - k], the planes from
-  // i - (taps - 1 - o) to i + o; the adjoint reads the reverse.
-  if (a >= 0 && taps_[static_cast<std::size_t>(a)] > 1) {
-    split_axis_ = static_cast<int>(a);
-    const Index taps = taps_[static_cast<std::size_t>(a)];
-    const Index o = offsets_[static_cast<std::size_t>(a)];
-    forward_.exchange.emplace(layout, taps - 1 - o, o, GhostReach::any);
-    adjoint_.exchange.emplace(layout, o, taps - 1 - o, GhostReach::any);
+  // Cut along a convolved axis: forward y[i] reads x[i + o - k], the planes from
+  // i - (taps - 1 - o) to i + o; the adjoint reads the reverse. A rank that owns nothing asks
+  // for nothing.
+  bool convolved_cut = false;
+  if (!layout.replicated()) {
+    for (int a : layout.cut_axes())
+      convolved_cut = convolved_cut || taps_[static_cast<std::size_t>(a)] > 1;
   }
+  const bool owns = element_count(local_shape_) > 0;
+  Index extended_size = 0;
   for (Direction* d : {&forward_, &adjoint_}) {
     d->extended = local_shape_;
-    d->origin.assign(local_shape_.size(), 0);
-    if (d->exchange) {
-      const Index front = d->exchange->front(), back = d->exchange->back();
-      d->ghosts = front > 0 || back > 0;
-      d->extended[static_cast<std::size_t>(a)] += front + back;
-      d->origin[static_cast<std::size_t>(a)] = front;
+    d->origin = block_corner_;
+    if (!convolved_cut) continue;
+    std::vector<GhostWidths> widths(local_shape_.size());
+    for (std::size_t a = 0; a < widths.size() && owns; ++a) {
+      const Index before = taps_[a] - 1 - offsets_[a], after = offsets_[a];
+      widths[a] = d->adjoint ? GhostWidths{after, before} : GhostWidths{before, after};
     }
+    d->exchange.emplace(layout, widths, GhostReach::any, GhostRegion::full);
+    d->extended = d->exchange->ghosted_shape();
+    d->origin = d->exchange->interior_corner();
+    d->ghosts = d->extended != local_shape_;
+    if (d->ghosts) extended_size = std::max(extended_size, element_count(d->extended));
   }
+  extended_ = Buffer<T, Space>(extended_size);
 }
 
 template <Scalar T, MemorySpace Space>
@@ -281,50 +288,23 @@ template <Scalar T, MemorySpace Space>
 void ConvolveNDOperator<T, Space>::run(const Direction& d, T alpha, const Array& in, T beta,
                                        Array& out) const {
   const T* source = in.data();
-  // Every rank of the plan takes part in the exchange, also one that receives nothing: its
-  // neighbours may need its planes.
+  // Every rank of the plan takes part in the exchange, also one that receives nothing: others
+  // may need its cells.
   if (d.exchange) {
-    const GhostExchange& exchange = *d.exchange;
-    const Index front_size = element_count(exchange.front_shape());
-    const Index back_size = element_count(exchange.back_shape());
-    if (front_.size() < front_size) front_ = Buffer<T, Space>(front_size);
-    if (back_.size() < back_size) back_ = Buffer<T, Space>(back_size);
-    exchange.exchange(transport_(in.communicator()), in.data(), front_.data(), back_.data());
-    if (d.ghosts) source = join(d, in.data());
+    GhostExchange::Pending pending =
+        d.exchange->begin(transport_(in.communicator()), in.data(), extended_.data());
+    if (d.ghosts) {
+      kernels::copy_box(Space{}, sizeof(T), in.data(), {local_shape_, block_corner_},
+                        extended_.data(), {d.extended, d.origin}, local_shape_);
+      source = extended_.data();
+    }
+    d.exchange->end(pending);
   }
   if (element_count(local_shape_) == 0) return;
   const kernels::ConvolveGeometry geometry =
       convolve_nd::geometry(taps_, offsets_, d.adjoint, local_shape_, d.extended, d.origin);
   kernels::convolvend(Space{}, geometry, filters_.data() + d.weights, alpha, source, beta,
                       out.data());
-}
-
-// The front planes, the block and the back planes, one after the other along the split axis.
-template <Scalar T, MemorySpace Space>
-const T* ConvolveNDOperator<T, Space>::join(const Direction& d, const T* block) const {
-  const GhostExchange& exchange = *d.exchange;
-  const Index extended_size = element_count(d.extended);
-  if (extended_.size() < extended_size) extended_ = Buffer<T, Space>(extended_size);
-  const auto a = static_cast<std::size_t>(split_axis_);
-  const Shape out_strides = detail::strides_of(d.extended);
-  Index position = 0;
-  const std::pair<const T*, Shape> parts[] = {{front_.data(), exchange.front_shape()},
-                                              {block, local_shape_},
-                                              {back_.data(), exchange.back_shape()}};
-  for (const auto& [data, shape] : parts) {
-    if (element_count(shape) > 0) {
-      kernels::BoxAxpby box;
-      box.extent = shape;
-      box.out_strides = out_strides;
-      box.in_strides = detail::strides_of(shape);
-      box.in_first = Shape(shape.size(), 0);
-      box.in_last = shape;
-      box.out_offset = position * out_strides[a];
-      kernels::box_axpby(Space{}, box, T(1), data, T(0), extended_.data());
-    }
-    position += shape[a];
-  }
-  return extended_.data();
 }
 
 DISTLOPS_INSTANTIATE_TEMPLATE_CLASS(ConvolveNDOperator)

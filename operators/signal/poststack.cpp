@@ -5,6 +5,7 @@
 // ranks' traces.
 #include "distlops/operators/signal/poststack.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "distlops/core/collective_check.hpp"
@@ -115,15 +116,18 @@ LinearOperator<T, Space> PoststackLinearModelling(std::span<const T> wavelet, co
   Fingerprint fingerprint;
   fingerprint.add(wavelet).add(options.kind).add(options.explicit_matrix).add(options.time_axis);
   int axis = 0;
-  collective_check(layout.communicator(), fingerprint, std::string(name) + "'s wavelet and options",
-                   [&] {
-                     axis = check(wavelet.size(), nt0, ndim, options);
-                     if (!layout.replicated() && layout.axis() == axis && layout.size() > 1) {
-                       throw InvalidArgument(std::string(name) + ": the layout " +
-                                             layout.describe() + " is split along time (axis " +
-                                             std::to_string(axis) + "); split it over the traces");
-                     }
-                   });
+  collective_check(
+      layout.communicator(), fingerprint, std::string(name) + "'s wavelet and options", [&] {
+        axis = check(wavelet.size(), nt0, ndim, options);
+        // Each rank models its own traces: any cut that keeps time whole (slabs,
+        // grids, boxes).
+        const std::vector<int> cut = layout.replicated() ? std::vector<int>{} : layout.cut_axes();
+        if (std::find(cut.begin(), cut.end(), axis) != cut.end()) {
+          throw InvalidArgument(std::string(name) + ": the layout " + layout.describe() +
+                                " is split along time (axis " + std::to_string(axis) +
+                                "); split it over the traces");
+        }
+      });
   std::vector<LocalOperator<T, Space>> blocks;
   const Shape local_shape = layout.local_shape();
   if (layout.replicated() || element_count(local_shape) > 0) {

@@ -28,6 +28,7 @@
 #include "distlops/io/npz.hpp"
 #include "distlops/operators/dense/matrix_mult.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
+#include "distlops/operators/halo.hpp"
 #include "distlops/operators/local/function_operator.hpp"
 #include "distlops/operators/local/matrix_mult.hpp"
 #include "distlops/operators/reshape.hpp"
@@ -1542,6 +1543,25 @@ std::vector<Kind> box_layout_kinds() {
          const Layout boxes(comm, {comm.size(), 4}, LayoutOptions{.boxes = row_boxes(comm, true)});
          (void)GhostExchange(boxes, std::vector<GhostWidths>(2, GhostWidths{bad ? 1 : 0, 0}),
                              GhostReach::neighbours);
+       }},
+      {"Halo: replicated layout", false,
+       [=](const Communicator& comm, bool bad) {
+         const Layout grid = grid_layout(comm, {6, 4});
+         const Layout everywhere(comm, {6, 4}, Partition::BROADCAST);
+         (void)Halo<double>(bad ? everywhere : grid, 1);
+       }},
+      {"Halo: ghost width beyond the array on a grid", false,
+       [=](const Communicator& comm, bool bad) {
+         // 7 planes along axis 0, which the default grid cuts from 2 ranks on: no neighbour
+         // owns that many.
+         const Layout grid = grid_layout(comm, {6, 4});
+         const Index width = bad ? 7 : 1;
+         (void)Halo<double>(grid, HaloWidths::per_axis({width, 1}));
+       }},
+      {"Halo: layouts differ", true,
+       [=](const Communicator& comm, bool bad) {
+         const Layout rows(comm, {6, 4}), columns(comm, {6, 4}, Partition::SCATTER, 1);
+         (void)Halo<double>(bad ? columns : rows, 1);
        }},
       {"add_ghost_cells: box layout", false,
        [=](const Communicator& comm, bool bad) {

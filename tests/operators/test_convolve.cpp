@@ -5,9 +5,13 @@
 // 1-d to 3-d arrays, filters on some or all axes, in increasing and decreasing axis order,
 // every offset of small filters, filters longer than the array; the distributed operator on
 // arrays split along each axis (ghost planes from neighbours, from ranks beyond empty ones),
-// custom uneven splits with ranks holding nothing, and replicated arrays, at 1 to 4 ranks; the
-// adjoint against the conjugate transpose; dot tests; accumulating applies; errors on every
-// rank. In every memory space.
+// custom uneven splits with ranks holding nothing, and replicated arrays, at 1 to 4 ranks; on box
+// layouts (process grids 2-d and 3-d, uneven grids with empty parts, explicit boxes: ghost cells
+// with edges and corners from any rank); the adjoint against the conjugate transpose; dot tests;
+// accumulating applies; no allocation after the first apply; errors on every rank. In every
+// memory space.
+#include "allocation_checks.hpp"
+#include "box_layouts.hpp"
 #include "dense_reference.hpp"
 #include "distlops/operators/signal/convolvend.hpp"
 #include "expect_everywhere.hpp"
@@ -217,6 +221,36 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("distributed ConvolveND exchanges the planes i
   const std::vector<T> h = random_values<T>(7, key++);
   check_distributed(Convolve2D<T, Space>(Layout(comm, wide.dims), h, wide.shape, {5, 0}),
                     convolution_matrix(wide, h));
+  expect_in_step(comm);
+}
+
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
+    "distributed ConvolveND on box layouts exchanges edges and corners",
+    "[convolve][distributed][box]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  std::uint64_t key = 200;
+  std::vector<Filter> cases;
+  for (const Filter& f : filters()) {
+    if (f.dims.size() >= 2) cases.push_back(f);
+  }
+  // Filters longer than the blocks along both cut axes: cells from ranks beyond the neighbours.
+  cases.push_back({{7, 6}, {5, 4}, {1, 3}, {0, 1}});
+  cases.push_back({{6, 5, 4}, {3, 3, 3}, {2, 0, 1}, {2, 0, 1}});
+  for (const Filter& f : cases) {
+    const std::vector<T> h = random_values<T>(element_count(f.shape), key++);
+    const DenseMatrix<T> reference = convolution_matrix(f, h);
+    for (const NamedLayout& named : box_test_layouts(comm, f.dims, false)) {
+      if (named.name.rfind("slab", 0) == 0) continue;  // layouts_of() covers the slabs
+      INFO("dims " << to_string(f.dims) << " filter " << to_string(f.shape) << " offset "
+                   << list_of(f.offset) << " axes " << list_of(f.axes) << " layout " << named.name);
+      const auto op = ConvolveND<T, Space>(named.layout, h, f.shape, f.offset, f.axes);
+      CHECK(op.domain() == named.layout);
+      CHECK(op.range() == named.layout);
+      check_distributed(op, reference);
+      CHECK(second_apply_allocates_nothing(op));
+    }
+  }
   expect_in_step(comm);
 }
 

@@ -1,14 +1,23 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
 // Halo on Cartesian process grids (one- and two-dimensional, trimmed and zero ghost cells,
-// per-side widths, blocks without data) against slices of the global array; its exact adjoint;
-// errors on every rank. NonStationaryConvolve1D, local and distributed, against PyLops' numbers
-// and against the serial operator applied to the gathered array. The operators run in every
-// memory space.
+// per-side widths, blocks without data) against slices of the global array; on the grids of box
+// layouts (2-d and 3-d grids, slabs, uneven parts and empty ones), whose arrays go in and out
+// as they are, and PyLops-MPI's pattern on them (crop * BlockDiag(local Laplacians) * Halo)
+// against the serial Laplacian; its exact adjoint; errors on every rank. NonStationaryConvolve1D,
+// local and distributed, against PyLops' numbers and against the serial operator applied to the
+// gathered array. The operators run in every memory space.
+#include "allocation_checks.hpp"
+#include "box_layouts.hpp"
 #include "dense_reference.hpp"
+#include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/dottest.hpp"
 #include "distlops/operators/halo.hpp"
+#include "distlops/operators/local/pad.hpp"
+#include "distlops/operators/reshape.hpp"
 #include "distlops/operators/signal/nonstationary_convolve1d.hpp"
+#include "distlops/operators/stack/block_diag.hpp"
+#include "expect_everywhere.hpp"
 #include "spaces.hpp"
 #include "test_support.hpp"
 
@@ -186,6 +195,179 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("the Halo handle tells the extended and core s
     CHECK(plain.apply(x).local_size() == element_count(extended));
     CHECK((halo.adjoint() * halo).rows() == halo.cols());
   }
+}
+
+namespace {
+
+// Whether the neighbours' blocks of `layout`'s grid hold the ghost planes `widths` ask of them.
+bool one_hop(const Layout& layout, const HaloWidths& widths) {
+  for (int k = 0; k < layout.ndim(); ++k) {
+    const std::span<const Index> cuts = layout.grid_offsets(k);
+    for (std::size_t c = 0; c + 2 < cuts.size(); ++c) {
+      if (cuts[c + 1] - cuts[c] < widths.minus[k] || cuts[c + 2] - cuts[c + 1] < widths.plus[k])
+        return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Halo on the grid of a box layout takes its arrays as they are",
+                                  "[halo][box]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  for_each_collective_path<Space>([&] {
+    for (const Shape& shape : std::vector<Shape>{{7, 5}, {5, 4, 6}}) {
+      const int ndim = static_cast<int>(shape.size());
+      const std::vector<T> global = random_values<T>(element_count(shape), 21);
+      std::vector<Index> sides, none_first(static_cast<std::size_t>(ndim), 1);
+      for (int k = 0; k < ndim; ++k)
+        sides.insert(sides.end(), {Index(k % 2), Index(1 + k % 2)});
+      none_first[0] = 0;
+      const std::vector<HaloWidths> all_widths{
+          HaloWidths::uniform(1, ndim), HaloWidths::per_side(sides),
+          HaloWidths::per_axis(std::vector<Index>(static_cast<std::size_t>(ndim), 2)),
+          HaloWidths::per_axis(none_first)};
+      for (const NamedLayout& named : box_test_layouts(comm, shape)) {
+        const Layout& layout = named.layout;
+        for (const HaloWidths& widths : all_widths) {
+          INFO("shape " << to_string(shape) << ", " << named.name << ", widths "
+                        << to_string(widths.minus) << " / " << to_string(widths.plus) << " trim "
+                        << widths.trim_at_boundaries);
+          if (layout.replicated() || !layout.has_grid()) {
+            expect_everywhere<InvalidArgument>(
+                comm, [&] { (void)Halo<T, Space>(layout, widths); },
+                layout.replicated() ? "needs a SCATTER layout" : "form no process grid");
+            continue;
+          }
+          if (!one_hop(layout, widths)) {
+            expect_everywhere<InvalidArgument>(
+                comm, [&] { (void)Halo<T, Space>(layout, widths); }, "exceeds the block");
+            continue;
+          }
+          const auto halo = Halo<T, Space>(layout, widths);
+          CHECK(halo.domain() == layout);
+          CHECK(halo.block_layout() == layout);
+          CHECK(halo.grid().shape == Shape(layout.grid().begin(), layout.grid().end()));
+          // The block geometry, from the layout's box and the grid coordinates of this rank.
+          const ArrayBox box = layout.box();
+          const std::vector<int> at = layout.grid_coordinates(comm.rank());
+          Shape extended(static_cast<std::size_t>(ndim)), offset(extended);
+          for (int k = 0; k < ndim; ++k) {
+            const bool trim = widths.trim_at_boundaries;
+            offset[k] = trim && at[k] == 0 ? 0 : widths.minus[k];
+            const Index plus = trim && at[k] == layout.grid()[k] - 1 ? 0 : widths.plus[k];
+            extended[k] = offset[k] + box.upper[k] - box.lower[k] + plus;
+          }
+          CHECK(halo.core_start() == box.lower);
+          CHECK(halo.core_shape() == box.extent());
+          CHECK(halo.core_offset() == offset);
+          CHECK(halo.extended_shape() == extended);
+          // The array of the box layout goes in as it is: its extended block is the global
+          // array around the box, zeros outside the array.
+          const auto x = DistributedArray<T, Space>::from_global(layout, global);
+          const std::vector<T> values = local_values(halo.apply(x));
+          REQUIRE(Index(values.size()) == element_count(extended));
+          const Shape strides = strides_of(shape), extended_strides = strides_of(extended);
+          bool matches = true;
+          for (Index i = 0; i < Index(values.size()); ++i) {
+            bool inside = true;
+            Index source = 0;
+            for (int k = 0; k < ndim; ++k) {
+              const Index g = box.lower[k] - offset[k] + (i / extended_strides[k]) % extended[k];
+              inside &= g >= 0 && g < shape[k];
+              source += g * strides[k];
+            }
+            matches &= values[std::size_t(i)] == (inside ? global[std::size_t(source)] : T(0));
+          }
+          CHECK(matches);
+          // ... and the adjoint's comes out in the layout: each cell summed over the extended
+          // blocks that hold it (the blocks of ones count them).
+          const DistributedArray<T, Space> ones(halo.range(), T(1));
+          const auto counts = halo.apply_adjoint(ones);
+          CHECK(counts.layout() == layout);
+          const std::vector<T> gathered = counts.gather();
+          std::vector<T> expected_counts(gathered.size(), T(0));
+          for (int r = 0; r < comm.size(); ++r) {
+            const ArrayBox theirs = layout.box(r);
+            if (theirs.size() == 0) continue;
+            const std::vector<int> c = layout.grid_coordinates(r);
+            ArrayBox reach = theirs;
+            for (int k = 0; k < ndim; ++k) {
+              const bool first = c[k] == 0, last = c[k] == layout.grid()[k] - 1;
+              reach.lower[k] = std::max<Index>(0, theirs.lower[k] - (first ? 0 : widths.minus[k]));
+              reach.upper[k] =
+                  std::min<Index>(shape[k], theirs.upper[k] + (last ? 0 : widths.plus[k]));
+            }
+            for_each_in_box(shape, reach,
+                            [&](Index i) { expected_counts[std::size_t(i)] += T(1); });
+          }
+          CHECK(gathered == expected_counts);
+          CHECK(dottest(halo, 4, space_dottest_tolerance<T, Space>()).passed);
+          CHECK(second_apply_allocates_nothing(LinearOperator<T, Space>(halo)));
+        }
+      }
+    }
+  });
+}
+
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
+    "a Laplacian of local blocks on a Halo over a grid is the serial one", "[halo][box]",
+    DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  const Communicator comm = world();
+  const double rtol = 10 * space_tolerance<T, Space>();
+  for (const Shape& shape : std::vector<Shape>{{7, 5}, {5, 4, 6}}) {
+    const int ndim = static_cast<int>(shape.size());
+    local::LaplacianOptions options;
+    options.axes.resize(std::size_t(ndim));
+    for (int k = 0; k < ndim; ++k)
+      options.axes[std::size_t(k)] = k;
+    options.weights.assign(std::size_t(ndim), 1.0);
+    options.sampling.assign(std::size_t(ndim), 1.0);
+    const std::vector<T> global = random_values<T>(element_count(shape), 23);
+    const std::vector<T> expected =
+        values_of(local::Laplacian<T>(shape, options).apply(local_array_of<Host>(shape, global)));
+    for (const NamedLayout& named : box_test_layouts(comm, shape, false)) {
+      const Layout& layout = named.layout;
+      if (!layout.has_grid() || !one_hop(layout, HaloWidths::uniform(1, ndim))) continue;
+      INFO("shape " << to_string(shape) << ", " << named.name);
+      // Each rank's Laplacian on its extended block, cropped to its block.
+      const auto halo = Halo<T, Space>(layout, 1);
+      std::vector<LocalOperator<T, Space>> blocks;
+      if (element_count(halo.extended_shape()) > 0) {
+        std::vector<local::PadWidth> pad;
+        for (int k = 0; k < ndim; ++k) {
+          const Index before = halo.core_offset()[k];
+          pad.push_back({before, halo.extended_shape()[k] - halo.core_shape()[k] - before});
+        }
+        blocks.push_back(local::Pad<T, Space>(halo.core_shape(), pad).adjoint() *
+                         local::Laplacian<T, Space>(halo.extended_shape(), options));
+      }
+      const auto laplacian = reshape(BlockDiag(blocks, comm) * halo, layout, layout);
+      const auto x = DistributedArray<T, Space>::from_global(layout, global);
+      CHECK(all_close(laplacian.apply(x).gather(), expected, rtol));
+      CHECK(dottest(laplacian, 5, space_dottest_tolerance<T, Space>()).passed);
+    }
+  }
+}
+
+TEST_CASE("Halo of dims and a grid views the arrays of its block layout", "[halo][box]") {
+  using T = double;
+  const Communicator comm = world();
+  const Shape dims{6, 3 * Index(comm.size())};
+  const Shape grid = comm.size() == 4 ? Shape{2, 2} : Shape{1, Index(comm.size())};
+  const auto halo = Halo<T>(comm, dims, 1, grid);
+  const auto on_layout = Halo<T>(halo.block_layout(), 1);
+  CHECK(halo.block_layout() ==
+        Layout(comm, dims, LayoutOptions{.grid = {int(grid[0]), int(grid[1])}}));
+  // The flat model of Halo(comm, dims, ...) sees the N-d arrays of its block layout without copy,
+  // and both forms give the same extended blocks.
+  const std::vector<T> global = random_values<T>(element_count(dims), 22);
+  const auto x = DistributedArray<T>::from_global(halo.block_layout(), global);
+  CHECK(local_values(halo.apply(x)) == local_values(on_layout.apply(x)));
+  CHECK(halo.extended_shape() == on_layout.extended_shape());
 }
 
 TEMPLATE_TEST_CASE("bad halos fail on every rank", "[halo][errors]", DISTLOPS_SCALAR_TYPES) {

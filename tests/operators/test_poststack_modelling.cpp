@@ -5,8 +5,8 @@
 // (centered or forward, unit sampling) and W the convolution matrix centred at the wavelet's
 // middle tap: explicit and implicit forms, 1-d to 3-d models, odd and even wavelets; the
 // distributed form over traces split along a spatial axis, with uneven splits, ranks holding no
-// traces and replicated models, at 1 to 4 ranks; dot tests; errors on every rank. In every
-// memory space.
+// traces and replicated models, box layouts that keep time whole, at 1 to 4 ranks; dot tests;
+// errors on every rank. In every memory space.
 #include "dense_reference.hpp"
 #include "distlops/operators/signal/poststack.hpp"
 #include "expect_everywhere.hpp"
@@ -106,6 +106,31 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("distributed PoststackLinearModelling models e
   }
   local[0][1] = rest;
   layouts.emplace_back(comm, Shape{nt0, 6}, LayoutOptions{.axis = 1, .local_shapes = local});
+  // Box layouts that keep time whole: pencils along time over a grid of the traces, an uneven
+  // grid whose last parts are empty, and boxes that form no grid.
+  const Shape cube{nt0, 4, 5};
+  const std::vector<int> trace_axes{1, 2};
+  std::vector<std::vector<Index>> extents{{nt0}, {4}, {5}};
+  if (comm.size() > 1) {
+    extents[2] = default_split(5, comm.size() - 1);
+    extents[2].push_back(0);
+  }
+  std::vector<ArrayBox> boxes;  // rank 0: traces (0, *); the others cut (1..3, *) along axis 2
+  for (int r = 0; r < comm.size(); ++r) {
+    const std::vector<Index> parts = default_split(5, std::max(1, comm.size() - 1));
+    ArrayBox box{{0, r == 0 ? 0 : 1, 0}, {nt0, r == 0 ? 1 : 4, 5}};
+    if (r > 0) {
+      for (int q = 1; q < r; ++q)
+        box.lower[2] += parts[std::size_t(q - 1)];
+      box.upper[2] = box.lower[2] + parts[std::size_t(r - 1)];
+    }
+    if (comm.size() == 1) box.upper[1] = 4;
+    boxes.push_back(box);
+  }
+  layouts.emplace_back(comm, cube,
+                       LayoutOptions{.grid = default_grid(cube, comm.size(), trace_axes)});
+  layouts.emplace_back(comm, cube, LayoutOptions{.grid_extents = extents});
+  layouts.emplace_back(comm, cube, LayoutOptions{.boxes = boxes});
   for (const Layout& layout : layouts) {
     for (bool explicit_matrix : {false, true}) {
       INFO("layout " << layout.describe() << " explicit " << explicit_matrix);
@@ -161,6 +186,14 @@ TEMPLATE_TEST_CASE("PoststackLinearModelling rejects bad arguments on every rank
         comm,
         [&] {
           (void)PoststackLinearModelling<T>(w, Layout(comm, {8, 3}));
+        },
+        "is split along time (axis 0)");
+    // A grid that cuts time.
+    expect_everywhere<InvalidArgument>(
+        comm,
+        [&] {
+          (void)PoststackLinearModelling<T>(
+              w, Layout(comm, {8, 3}, LayoutOptions{.grid = default_grid({8, 3}, comm.size())}));
         },
         "is split along time (axis 0)");
   }

@@ -4,8 +4,9 @@
 // against the dense block matrices assembled from every rank's blocks (each rank can rebuild
 // every other rank's blocks: they are deterministic functions of the rank and the block index).
 // Uneven numbers of blocks per rank, ranks without blocks, masks, N-d blocks, stacks of flat
-// blocks seen as N-d ones, errors on every rank.
+// blocks seen as N-d ones, stacks of derivatives on box layouts, errors on every rank.
 #include "allocation_checks.hpp"
+#include "box_layouts.hpp"
 #include "dense_reference.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/dottest.hpp"
@@ -485,4 +486,63 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("stacking operators allocate nothing after the
   const auto h = HStack(ops, comm);
   const auto normal = v.adjoint() * v + h * bd * h.adjoint();
   CHECK(second_apply_allocates_nothing(normal));
+}
+
+namespace {
+
+// The matrix of the Laplacian of a rows x cols array in C order (centered, no edge, unit weights
+// and sampling): (1, -2, 1) along each axis on the rows away from its ends, by Kronecker products.
+template <class T>
+DenseMatrix<T> laplacian_matrix(Index rows, Index cols) {
+  auto second = [](Index n) {
+    DenseMatrix<T> d = DenseMatrix<T>::Zero(n, n);
+    for (Index i = 1; i + 1 < n; ++i) {
+      d(i, i - 1) = d(i, i + 1) = T(1);
+      d(i, i) = T(-2);
+    }
+    return d;
+  };
+  return kronecker<T>(second(rows), DenseMatrix<T>::Identity(cols, cols)) +
+         kronecker<T>(DenseMatrix<T>::Identity(rows, rows), second(cols));
+}
+
+}  // namespace
+
+// The stacks add nothing that depends on the cut: their blocks keep their own layouts and
+// ghost exchanges. Every box layout (grids 1x1 to 3x1 and 1x3, uneven grids with an empty
+// rank, explicit boxes) of two arrays of other shapes, side by side.
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("stacks of Laplacians and Gradients on box layouts",
+                                  "[operators][stacked][box]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using Array = DistributedArray<T, Space>;
+  const Communicator comm = world();
+  const double rtol = 10 * space_tolerance<T, Space>();
+  const double dot_tolerance = space_dottest_tolerance<T, Space>();
+  const real_type_t<T> eps(0.5);
+  const DenseMatrix<T> la = laplacian_matrix<T>(4, 5), lb = laplacian_matrix<T>(6, 3);
+  DenseMatrix<T> regularised_expected(60, 20);
+  regularised_expected << la, T(eps) * centered_gradient<T>(4, 5);
+  const std::vector<NamedLayout> first = box_test_layouts(comm, {4, 5}, false);
+  const std::vector<NamedLayout> second = box_test_layouts(comm, {6, 3}, false);
+  REQUIRE(first.size() == second.size());
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    INFO(first[i].name << " and " << second[i].name);
+    const auto a = Laplacian<T, Space>(first[i].layout);
+    const auto b = Laplacian<T, Space>(second[i].layout);
+    // BlockDiag of the two Laplacians.
+    const auto diag = StackedBlockDiag({a, b});
+    CHECK(diag.domain()[0] == first[i].layout);
+    CHECK(diag.domain()[1] == second[i].layout);
+    CHECK(matrices_close(assemble(diag), block_diagonal<T>({la, lb}), rtol));
+    CHECK(dottest(diag, 71, dot_tolerance).passed);
+    CHECK(second_apply_allocates_nothing(diag));
+    // [L; eps G]: the Gradient's stack nested in the data.
+    const auto regularised =
+        StackedVStack<Array>({a, T(eps) * Gradient<T, Space>(first[i].layout)});
+    CHECK(matrices_close(assemble(regularised), regularised_expected, rtol));
+    CHECK(matrices_close(assemble_adjoint(regularised),
+                         DenseMatrix<T>(regularised_expected.adjoint()), rtol));
+    CHECK(dottest(regularised, 72, dot_tolerance).passed);
+    CHECK(second_apply_allocates_nothing(regularised));
+  }
 }

@@ -3,7 +3,7 @@
 // CGLS and LSQR: every iterate against the serial transcriptions of PyLops' recurrences (in
 // every memory space), numbers produced by PyLops itself, convergence on BlockDiag, VStack, HStack,
 // local and (in every memory space) stacked operators, a nested one ([A; eps Gradient]) included,
-// for the four scalar types, damping against
+// stacks of derivatives on box layouts, for the four scalar types, damping against
 // the dense normal equations, LSQR's stopping tests, breakdowns and bad input.
 #include <algorithm>
 
@@ -147,6 +147,44 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("cgls on a 3-d Laplacian over box layouts",
     const auto result = cgls(op, y, options);
     const DenseVector<T> start = DenseVector<T>::Zero(m.cols());
     const ReferenceRun<T> reference = reference_cgls<T>(m, global_vector(y), start, niter, 0.0);
+    recorder.iterates.insert(recorder.iterates.begin(), start);
+    CHECK(result.iterations == niter);
+    CHECK(max_relative_difference(recorder.iterates, reference.iterates) <= tol);
+    CHECK(all_close(result.costs, reference.costs, tol));
+  }
+}
+
+// Nor do the stacks: CGLS on [L; eps G] (L the negative Laplacian, G the Gradient's stack
+// nested in the data) over the box layouts of a 2-d array, 2 x 2 grids among them, every
+// iterate against the transcription on the stacked matrix.
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("cgls on [Laplacian; eps Gradient] over box layouts",
+                                  "[solvers][cgls][stacked][box]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using V = Array<T, Space>;
+  const Communicator comm = world();
+  const Shape shape{5, 4};
+  const real_type_t<T> eps(0.5);
+  DenseMatrix<T> m(60, 20);
+  m << negative_laplacian_matrix<T>(shape), T(eps) * centered_gradient<T>(5, 4);
+  const std::vector<T> values = random_values<T>(60, 43);
+  const DenseVector<T> y_global = Eigen::Map<const DenseVector<T>>(values.data(), 60);
+  const double tol = iterate_tolerance<T, Space>();
+  const int niter = 6;
+  for (const NamedLayout& named : box_test_layouts(comm, shape, false)) {
+    INFO(named.name);
+    const auto laplacian = Laplacian<T, Space>(
+        named.layout, {.axes = {0, 1}, .weights = {-1.0, -1.0}, .sampling = {1, 1}});
+    const auto op = StackedVStack<V>({laplacian, T(eps) * Gradient<T, Space>(named.layout)});
+    StackedDistributedArray<T, Space> y(op.range());
+    scatter_vector<T>(y_global, y);
+    IterateRecorder<V> recorder;
+    CglsOptions<V> options;
+    options.niter = niter;
+    options.callback = recorder.callback();
+    const auto result = cgls(op, y, options);
+    CHECK(result.x.layout() == named.layout);
+    const DenseVector<T> start = DenseVector<T>::Zero(m.cols());
+    const ReferenceRun<T> reference = reference_cgls<T>(m, y_global, start, niter, 0.0);
     recorder.iterates.insert(recorder.iterates.begin(), start);
     CHECK(result.iterations == niter);
     CHECK(max_relative_difference(recorder.iterates, reference.iterates) <= tol);

@@ -7,11 +7,16 @@
 /// the extended blocks independently (typically inside a BlockDiag), as the serial operator
 /// would on the whole array.
 ///
-/// The model is the flattened array whose rank-r part is r's block (C order, block shape
-/// `core_shape()`); the data are the flattened extended blocks (`extended_shape()`). Blocks
-/// follow the grid: along axis k, the coordinate c of a rank owns the c-th part of
-/// distlops' default split of dims[k] over grid[k] ranks (PyLops-MPI uses ceil-sized blocks;
-/// this keeps Halo consistent with DistributedArray along a one-dimensional grid).
+/// The process grid is a Layout's (layout.hpp, "Box layouts" in docs/architecture.md): rank r
+/// sits at its row-major grid coordinates and owns its box of the layout. Halo(layout, widths)
+/// takes the grid of a SCATTER layout, slabs and uneven parts (LayoutOptions::grid_extents)
+/// included, and its model is that layout: a DistributedArray cut over the grid goes in, and
+/// comes out of the adjoint, as it is. Halo(comm, dims, widths, grid) makes the grid's layout
+/// with distlops' default split of dims[k] over grid[k] parts along every axis (PyLops-MPI uses
+/// ceil-sized blocks; this keeps Halo consistent with DistributedArray along a one-dimensional
+/// grid), and its model is the flattened array whose rank-r part is r's block (C order, block
+/// shape `core_shape()`), which views the layout's arrays (`block_layout()`) without copy. The
+/// data are the flattened extended blocks (`extended_shape()`).
 ///
 /// Unlike PyLops-MPI, whose adjoint only drops the ghost cells, the adjoint here is exact:
 /// ghost cells are sent back to their owners and added, so Halo passes the dot test and
@@ -20,7 +25,10 @@
 /// The slabs are packed and unpacked by the space's kernels and travel, one axis at a time, in
 /// one batch of messages through the space's transport (transport.hpp: on the device one NCCL
 /// group in stream order, or staged through host memory over MPI): only the slabs cross, not
-/// the block. Empty slabs are never sent. Buffers are kept between applies.
+/// the block. Empty slabs are never sent. Buffers are kept between applies. (GhostExchange, the
+/// box layouts' ghost cells, only gathers, and clips at the array ends; Halo's adjoint sends the
+/// ghost cells back to be added, and its untrimmed ghost cells outside the array hold zeros, so
+/// it keeps its own exchange.)
 
 #include <memory>
 #include <vector>
@@ -71,6 +79,11 @@ class HaloOperator final : public LinearOperatorBase<DistributedArray<T, Space>>
   /// Collective over `comm`. `grid` has one entry per axis and product comm.size(); empty:
   /// every rank along the last axis.
   HaloOperator(const Communicator& comm, Shape dims, HaloWidths widths, Shape grid = {});
+  /// Collective over the layout's communicator: the blocks of `layout`, a SCATTER layout with a
+  /// process grid (a slab, a grid, uneven parts and empty ones included), which is the domain.
+  /// InvalidArgument on every rank for a replicated layout, boxes that form no grid, widths
+  /// that differ between ranks, or a ghost width larger than the neighbour's block.
+  HaloOperator(const Layout& layout, HaloWidths widths);
 
   /// y = each rank's block with its neighbours' ghost cells (zeros where a kept ghost cell lies
   /// outside the array). Collective: one batch of slab messages per axis.
@@ -83,6 +96,8 @@ class HaloOperator final : public LinearOperatorBase<DistributedArray<T, Space>>
   const Shape& global_shape() const { return dims_; }
   /// The process grid.
   const CartesianGrid& grid() const { return grid_; }
+  /// The N-d layout of the blocks over the grid (the domain of Halo(layout, widths)).
+  const Layout& block_layout() const { return block_layout_; }
   /// Where this rank's block starts in the global array.
   const Shape& core_start() const { return core_start_; }
   /// This rank's block shape.
@@ -93,10 +108,10 @@ class HaloOperator final : public LinearOperatorBase<DistributedArray<T, Space>>
   const Shape& core_offset() const { return minus_; }
 
  private:
-  HaloOperator(const Communicator& comm, const Shape& dims, const HaloWidths& widths,
-               const CartesianGrid& grid, int);
+  HaloOperator(const Layout& layout, const HaloWidths& widths, bool box_domain);
   void exchange(T* extended, bool accumulate) const;
 
+  Layout block_layout_;
   Shape dims_;
   CartesianGrid grid_;
   Shape core_start_, core_shape_, extended_shape_;
@@ -140,6 +155,8 @@ class HaloLinearOperator : public LinearOperator<T, Space> {
   const Shape& global_shape() const { return halo().global_shape(); }
   /// The process grid.
   const CartesianGrid& grid() const { return halo().grid(); }
+  /// The N-d layout of the blocks over the grid.
+  const Layout& block_layout() const { return halo().block_layout(); }
 };
 
 /// Halo of `width` ghost cells on every side (trimmed at the array ends).
@@ -156,6 +173,20 @@ HaloLinearOperator<T, Space> Halo(const Communicator& comm, const Shape& dims,
                                   const HaloWidths& widths, const Shape& grid = {}) {
   return HaloLinearOperator<T, Space>(
       std::make_shared<const HaloOperator<T, Space>>(comm, dims, widths, grid));
+}
+
+/// Halo of `width` ghost cells on every side (trimmed at the array ends) of the blocks of
+/// `layout`, a SCATTER layout with a process grid, which is the model's layout. Collective.
+template <Scalar T, MemorySpace Space = Host>
+HaloLinearOperator<T, Space> Halo(const Layout& layout, Index width) {
+  return HaloLinearOperator<T, Space>(std::make_shared<const HaloOperator<T, Space>>(
+      layout, HaloWidths::uniform(width, layout.ndim())));
+}
+/// Halo with the widths of `widths` of the blocks of `layout`. Collective.
+template <Scalar T, MemorySpace Space = Host>
+HaloLinearOperator<T, Space> Halo(const Layout& layout, const HaloWidths& widths) {
+  return HaloLinearOperator<T, Space>(
+      std::make_shared<const HaloOperator<T, Space>>(layout, widths));
 }
 
 DISTLOPS_EXTERN_TEMPLATE_CLASS(HaloOperator)

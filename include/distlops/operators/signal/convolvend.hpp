@@ -17,13 +17,15 @@
 /// shifted input row to the output row, which stays in cache (vectorised along the last axis);
 /// on the device one thread computes one output point.
 ///
-/// Distributed: when the array is split along a convolved axis a, each rank first fetches the
-/// planes of its neighbours the filter reaches (GhostExchange, from any rank, so blocks may be
-/// small or empty): h[a] - 1 - o[a] planes before its block and o[a] after it for the forward,
-/// the reverse for the adjoint. Both directions only gather, so the adjoint is exact without
-/// sending sums back. The block and its ghost planes are joined into one extended block (a copy
-/// of the block per apply) and convolved by the kernel. Along axes that are not split, and on
-/// replicated layouts, nothing moves.
+/// Distributed: on every cut axis that the filter convolves, each rank first fetches the cells of
+/// the other ranks that its filter reaches (one GhostExchange over the whole extended box, edges
+/// and corners included, from any rank, so that blocks may be small or empty, on slabs, process
+/// grids and explicit boxes alike): h[a] - 1 - o[a] planes before its block and o[a] after it
+/// along axis a for the forward, the reverse for the adjoint. Both directions only gather, so
+/// the adjoint is exact without sending sums back. The block is copied into the extended block
+/// while the ghost cells travel, and the kernel convolves the extended block. Along axes that are
+/// not cut, and on replicated layouts, nothing moves. The extended block is allocated at
+/// construction: an apply allocates nothing.
 ///
 /// Differences from PyLops: `axes` need not increase (PyLops reshapes h to the array's axes,
 /// which transposes nothing, so a decreasing `axes` there mixes the filter's axes); every offset
@@ -66,7 +68,7 @@ LocalOperator<T, Space> Convolve2D(const Shape& dims, std::span<const T> filter,
 }  // namespace local
 
 /// The operator object of the distributed ConvolveND and Convolve2D: domain and range are the
-/// given layout; ghost planes come from the neighbours when the split axis is convolved.
+/// given layout; ghost cells come from the other ranks along the cut axes the filter convolves.
 template <Scalar T, MemorySpace Space = Host>
 class ConvolveNDOperator final : public LinearOperatorBase<DistributedArray<T, Space>> {
  public:
@@ -79,9 +81,9 @@ class ConvolveNDOperator final : public LinearOperatorBase<DistributedArray<T, S
                      const std::vector<Index>& offset, const std::vector<int>& axes,
                      std::string name);
 
-  /// y = h * x (convolution). Collective when the split axis is convolved.
+  /// y = h * x (convolution). Collective when a cut axis is convolved.
   void forward(const Array& x, Array& y) const override { forward_add(T(1), x, T(0), y); }
-  /// x = correlation of y with conj(h). Collective when the split axis is convolved.
+  /// x = correlation of y with conj(h). Collective when a cut axis is convolved.
   void adjoint(const Array& y, Array& x) const override { adjoint_add(T(1), y, T(0), x); }
   /// y = alpha (h * x) + beta y.
   void forward_add(T alpha, const Array& x, T beta, Array& y) const override;
@@ -90,23 +92,22 @@ class ConvolveNDOperator final : public LinearOperatorBase<DistributedArray<T, S
 
  private:
   struct Direction {
-    std::optional<GhostExchange> exchange;  // when the split axis is convolved
-    Shape extended;                         // the block with its ghost planes
+    std::optional<GhostExchange> exchange;  // when a cut axis is convolved
+    Shape extended;                         // the block with its ghost cells
     Shape origin;                           // where the block starts in `extended`
-    bool ghosts = false;                    // this rank receives ghost planes
+    bool ghosts = false;                    // this rank receives ghost cells
     Index weights = 0;                      // where the direction's taps start in filters_
     bool adjoint = false;
   };
   void run(const Direction& direction, T alpha, const Array& in, T beta, Array& out) const;
-  const T* join(const Direction& direction, const T* block) const;
 
   Direction forward_, adjoint_;
   Shape local_shape_;
-  int split_axis_ = -1;         // the distribution axis when convolved, else -1
-  Buffer<T, Space> filters_;    // h then conj(h), on the array's axes
-  std::vector<Index> taps_;     // per array axis
-  std::vector<Index> offsets_;  // per array axis
-  mutable Buffer<T, Space> extended_, front_, back_;
+  Shape block_corner_;                 // zeros: where the block starts in itself
+  Buffer<T, Space> filters_;           // h then conj(h), on the array's axes
+  std::vector<Index> taps_;            // per array axis
+  std::vector<Index> offsets_;         // per array axis
+  mutable Buffer<T, Space> extended_;  // the extended block of either direction
   KeptTransport<Space> transport_;
 };
 

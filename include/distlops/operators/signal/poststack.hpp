@@ -14,15 +14,16 @@
 /// the same result.
 ///
 /// `time_axis` puts time on another axis (e.g. the last, for (traces, samples) sections, with
-/// the implicit form). The distributed form takes a layout of shape (nt0, spatial...) split over
-/// the traces (any axis but time) or replicated: each rank models its traces with the local
-/// operator, in a BlockDiag seen on the layout (ranks holding no traces hold no block).
+/// the implicit form). The distributed form takes a layout of shape (nt0, spatial...) cut over
+/// the traces (a slab along any axis but time, a process grid or boxes that keep time whole) or
+/// replicated: each rank models its traces with the local operator, in a BlockDiag seen on the
+/// layout (ranks holding no traces hold no block).
 ///
 /// Differences from PyLops: no 2-d (non-stationary) wavelet and no sparse matrix; a wavelet
 /// longer than the time axis is rejected (PyLops' explicit and implicit forms then disagree on
 /// the data's length). Errors: InvalidArgument for an empty wavelet, nt0 < 1, a wavelet longer
 /// than nt0, a derivative kind other than forward or centered, a time axis out of range or other
-/// than 0 with the explicit form, or a layout split along time.
+/// than 0 with the explicit form, or a layout cut along time.
 
 #include <span>
 
@@ -50,7 +51,7 @@ LocalOperator<T, Space> PoststackLinearModelling(std::span<const T> wavelet, Ind
                                                  const PoststackOptions& options = {});
 }  // namespace local
 
-/// W D on the arrays of `layout`, of shape (nt0, spatial...), split over the traces.
+/// W D on the arrays of `layout`, of shape (nt0, spatial...), cut over the traces.
 /// Collective over the layout's communicator.
 template <Scalar T, MemorySpace Space = Host>
 LinearOperator<T, Space> PoststackLinearModelling(std::span<const T> wavelet, const Layout& layout,

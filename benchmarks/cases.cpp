@@ -156,6 +156,7 @@ std::vector<Case> all_cases() {
     cases.push_back(std::move(c));
   cases.push_back(fft2d_case());
   cases.push_back(fftw2d_case());
+  cases.push_back(fft3d_case());
   cases.push_back(convolve2d_case());
   cases.push_back(poststack_case());
   cases.push_back(kirchhoff_lsm_case());

@@ -20,6 +20,8 @@ std::vector<double> benchmark_block(Index rows, Index cols, std::uint64_t key);
 
 /// The fft2d case and its reference, FFTW's own 2-d plan (case_fft2d.cpp).
 Case fft2d_case();
+/// The fft3d case: FFTND on slabs or pencils (case_fft2d.cpp).
+Case fft3d_case();
 Case fftw2d_case();
 
 /// The convolve2d case (case_convolve2d.cpp).

@@ -166,22 +166,10 @@ Case fftw2d_case() {
 
 /// One forward and one adjoint apply of `op` on `layout`, x = V(41, i) + 1j V(42, i), checked
 /// by Parseval; `bytes` per apply.
-Run forward_adjoint_run(const Communicator& comm, const Layout& layout,
-                        const LinearOperator<std::complex<double>>& op, double bytes) {
-  using C = std::complex<double>;
-  auto x = std::make_shared<DistributedArray<C>>(layout);
-  auto y = std::make_shared<DistributedArray<C>>(op.range());
-  auto z = std::make_shared<DistributedArray<C>>(layout);
-  fill_random(*x, 41);  // V(41, i) + 1j V(42, i)
-  Run run;
-  run.body = [=] {
-    op.apply(*x, *y);
-    op.apply_adjoint(*y, *z);
-  };
-  run.units = 2;
-  run.unit_name = "apply";
-  run.bytes_per_unit = bytes;
-  run.checks = [=] {
+Run fft_run(const Communicator& comm, const Layout& layout,
+            const LinearOperator<std::complex<double>>& op, double bytes) {
+  auto [x, y, z, run] = forward_adjoint_run(op, 41, bytes);  // V(41, i) + 1j V(42, i)
+  run.checks = [y, z] {
     return std::vector<Check>{{"norm_Fx", double(y->norm())}, {"norm_FhFx", double(z->norm())}};
   };
   run.verify = [=](const std::vector<Check>& checks) {
@@ -200,7 +188,7 @@ Case fft2d_case() {
             const Layout layout(comm, {nx, ny});
             const LinearOperator<C> op =
                 FFT2D<C>(layout, {.axes = {0, 1}, .norm = FFTNorm::none, .planning = planning});
-            return forward_adjoint_run(comm, layout, op, 2.0 * sizeof(C) * double(nx * ny));
+            return fft_run(comm, layout, op, 2.0 * sizeof(C) * double(nx * ny));
           }};
 }
 
@@ -222,8 +210,7 @@ Case fft3d_case() {
         // Each axis is one pass over the array (read and write); past one rank at least one
         // all-to-all (read and write) makes the cut axes whole.
         const double passes = 3 + (comm.size() > 1 ? 1 : 0);
-        return forward_adjoint_run(comm, layout, op,
-                                   passes * 2.0 * sizeof(C) * double(nx * ny * nz));
+        return fft_run(comm, layout, op, passes * 2.0 * sizeof(C) * double(nx * ny * nz));
       }};
 }
 

@@ -78,6 +78,17 @@ void check_against_reference(const BasicLinearOperator<Model, Data>& op,
   CHECK(dottest(op, u, v, dot_rtol, dot_atol).passed);
 }
 
+/// The options of the distributed transform of case c with output layout `output`.
+inline DistributedFFTOptions options_of(const FftCase& c, FFTOutputLayout output) {
+  return {.axes = c.axes,
+          .nfft = c.nfft,
+          .norm = c.norm,
+          .real = c.real,
+          .ifftshift_before = c.ifftshift_before,
+          .fftshift_after = c.fftshift_after,
+          .output = output};
+}
+
 /// Layouts of a shape for the distributed transforms: the default split along each axis, a
 /// split along axis 0 in which rank 0 owns all planes but one, the last rank that plane and
 /// the others nothing, and a replicated one.

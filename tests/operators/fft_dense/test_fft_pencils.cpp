@@ -14,16 +14,6 @@ using namespace distlops::testing;
 
 namespace {
 
-DistributedFFTOptions pencil_options(const FftCase& c, FFTOutputLayout output) {
-  return {.axes = c.axes,
-          .nfft = c.nfft,
-          .norm = c.norm,
-          .real = c.real,
-          .ifftshift_before = c.ifftshift_before,
-          .fftshift_after = c.fftshift_after,
-          .output = output};
-}
-
 // The plain transform of `axes`, and one that truncates the first axis by one, pads the others
 // by two, shifts the input of every second axis and the output of the others.
 std::vector<FftCase> pencil_variants(const Shape& dims, const std::vector<int>& axes) {
@@ -115,8 +105,8 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("distributed FFTs on box layouts equal PyLops'
                   CHECK(op.range() == layout);
                 }
               };
-              if (!c.real) check(FFTND<C, Space>(layout, pencil_options(c, output)));
-              check(FFTND<R, Space>(layout, pencil_options(c, output)));
+              if (!c.real) check(FFTND<C, Space>(layout, options_of(c, output)));
+              check(FFTND<R, Space>(layout, options_of(c, output)));
             }
           }
         }

@@ -115,6 +115,51 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("distributed FFTs on box layouts equal PyLops'
   }
 }
 
+DISTLOPS_SPACE_TEMPLATE_TEST_CASE("a 1-d array in explicit boxes is transformed whole",
+                                  "[fft][distributed][box]", float, double) {
+  using R = TestType;
+  using C = std::complex<R>;
+  const Communicator comm = world();
+  const int size = comm.size();
+  // Rank r holds the r-th part from the end: no grid in rank order from 2 ranks on.
+  const Shape shape{9};
+  std::vector<ArrayBox> boxes;
+  const std::vector<Index> parts = default_split(shape[0], size);
+  Index upper = shape[0];
+  for (int r = 0; r < size; ++r) {
+    boxes.push_back({{upper - parts[static_cast<std::size_t>(r)]}, {upper}});
+    upper -= parts[static_cast<std::size_t>(r)];
+  }
+  const Layout reversed(comm, shape, LayoutOptions{.boxes = boxes});
+  std::uint64_t seed = 300;
+  for (Index nfft : {Index(9), Index(12)}) {
+    for (bool real : {false, true}) {
+      const FftCase c{.axes = {0},
+                      .nfft = {nfft},
+                      .norm = FFTNorm::ortho,
+                      .real = real,
+                      .ifftshift_before = {true},
+                      .fftshift_after = {false}};
+      const FftReference reference(shape, c);
+      for (FFTOutputLayout output : {FFTOutputLayout::transposed, FFTOutputLayout::same_as_input}) {
+        INFO(describe(c) << " output " << int(output));
+        const bool keeps = data_shape(shape, c) == shape;
+        if (size > 1 && !keeps && output == FFTOutputLayout::same_as_input) {
+          CHECK_THROWS_AS((FFTND<R, Space>(reversed, options_of(c, output))), InvalidArgument);
+          continue;
+        }
+        const auto check = [&](const auto& op) {
+          for_each_collective_path<Space>([&] { check_against_reference(op, reference, seed); });
+          seed += 10;
+          if (output == FFTOutputLayout::same_as_input && keeps) CHECK(op.range() == reversed);
+        };
+        if (!real) check(FFTND<C, Space>(reversed, options_of(c, output)));
+        check(FFTND<R, Space>(reversed, options_of(c, output)));
+      }
+    }
+  }
+}
+
 TEMPLATE_TEST_CASE("FFTs on pencils end on a documented layout", "[fft][distributed][box]", float,
                    double) {
   using R = TestType;

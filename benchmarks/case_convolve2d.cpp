@@ -26,18 +26,7 @@ Case convolve2d_case() {
         for (std::size_t k = 0; k < h.size(); ++k)
           h[k] = signed_uniform_value(52, k);
         const LinearOperator<double> op = Convolve2D<double>(layout, h, {kx, ky}, {kx / 2, ky / 2});
-        auto x = std::make_shared<DistributedArray<double>>(layout);
-        auto y = std::make_shared<DistributedArray<double>>(layout);
-        auto z = std::make_shared<DistributedArray<double>>(layout);
-        fill_random(*x, 51);
-        Run run;
-        run.body = [=] {
-          op.apply(*x, *y);
-          op.apply_adjoint(*y, *z);
-        };
-        run.units = 2;
-        run.unit_name = "apply";
-        run.bytes_per_unit = 2.0 * sizeof(double) * double(nx * ny);
+        auto [x, y, z, run] = forward_adjoint_run(op, 51, 2.0 * sizeof(double) * double(nx * ny));
         run.checks = [=] {
           return std::vector<Check>{{"norm_Cx", double(y->norm())},
                                     {"dot_x_CtCx", double(x->dot(*z))}};

@@ -12,6 +12,12 @@
 // fftw_planning=measure by default), forward + backward on rank 0 while the other ranks wait,
 // with the same check values, so that fft2d's figure can be set beside FFTW's best in the
 // same run. DISTLOPS_FFTW_WISDOM (docs/fft.md) keeps the measured plans of both.
+//
+// fft3d: the same for a complex128 FFTND over axes (0, 1, 2) of an (nx, ny, nz) array (default
+// 256^3, `--set n=` for a cube) cut as `--set grid=slab` (axis 0) or `pencil` (axes 0 and 1 over
+// default_grid(shape, P, {0, 1}); the default). Least bytes per apply: each axis is one pass that
+// reads and writes the array, and on more than one rank at least one all-to-all reads and writes
+// it once more: (3 + [P > 1]) * 2 * 16 nx ny nz bytes.
 #include <fftw3.h>
 
 #include <cmath>
@@ -45,19 +51,28 @@ unsigned fftw_flags(FFTPlanning planning) {
 }
 
 /// Parseval for the unnormalised transform: ||F x|| = sqrt(N) ||x|| and F^H F = N I, with
-/// ||x|| summed from the formula of the input over the rows this rank owns.
-std::vector<std::string> verify_parseval(const Communicator& comm, const Layout& layout, Index nx,
-                                         Index ny, const std::vector<Check>& checks) {
-  const Index first = layout.offset(comm.rank()) * ny;
-  const Index count = layout.local_shape()[0] * ny;
+/// ||x|| summed from the formula of the input over the box this rank owns (C-order indices of
+/// the global array).
+std::vector<std::string> verify_parseval(const Communicator& comm, const Layout& layout,
+                                         const std::vector<Check>& checks) {
+  const Shape& shape = layout.global_shape();
+  const ArrayBox box = layout.box();
   double sum = 0;
-  for (Index i = first; i < first + count; ++i) {
+  Shape index = box.lower;
+  for (Index count = box.size(); count > 0; --count) {
+    Index i = 0;
+    for (std::size_t k = 0; k < shape.size(); ++k)
+      i = i * shape[k] + index[k];
     const double re = signed_uniform_value(41, std::uint64_t(i));
     const double im = signed_uniform_value(42, std::uint64_t(i));
     sum += re * re + im * im;
+    for (std::size_t k = shape.size(); k-- > 0;) {
+      if (++index[k] < box.upper[k]) break;
+      index[k] = box.lower[k];
+    }
   }
   const double norm_x = std::sqrt(comm.allreduce(sum, ReduceOp::sum));
-  const double size = double(nx * ny);
+  const double size = double(layout.global_size());
   std::vector<std::string> failures;
   auto compare = [&](const std::string& name, double reference) {
     const double value = check_value(checks, name);
@@ -142,11 +157,26 @@ Case fftw2d_case() {
         // The whole array sits on rank 0: Parseval over the global input.
         const Layout whole = Layout::from_local_shape(comm, root ? Shape{nx, ny} : Shape{0, ny});
         run.verify = [=](const std::vector<Check>& checks) {
-          return verify_parseval(comm, whole, nx, ny, checks);
+          return verify_parseval(comm, whole, checks);
         };
         run.default_repeats = 5;
         return run;
       }};
+}
+
+/// One forward and one adjoint apply of `op` on `layout`, x = V(41, i) + 1j V(42, i), checked
+/// by Parseval; `bytes` per apply.
+Run fft_run(const Communicator& comm, const Layout& layout,
+            const LinearOperator<std::complex<double>>& op, double bytes) {
+  auto [x, y, z, run] = forward_adjoint_run(op, 41, bytes);  // V(41, i) + 1j V(42, i)
+  run.checks = [y, z] {
+    return std::vector<Check>{{"norm_Fx", double(y->norm())}, {"norm_FhFx", double(z->norm())}};
+  };
+  run.verify = [=](const std::vector<Check>& checks) {
+    return verify_parseval(comm, layout, checks);
+  };
+  run.default_repeats = 5;
+  return run;
 }
 
 Case fft2d_case() {
@@ -158,28 +188,30 @@ Case fft2d_case() {
             const Layout layout(comm, {nx, ny});
             const LinearOperator<C> op =
                 FFT2D<C>(layout, {.axes = {0, 1}, .norm = FFTNorm::none, .planning = planning});
-            auto x = std::make_shared<DistributedArray<C>>(layout);
-            auto y = std::make_shared<DistributedArray<C>>(op.range());
-            auto z = std::make_shared<DistributedArray<C>>(layout);
-            fill_random(*x, 41);  // V(41, i) + 1j V(42, i)
-            Run run;
-            run.body = [=] {
-              op.apply(*x, *y);
-              op.apply_adjoint(*y, *z);
-            };
-            run.units = 2;
-            run.unit_name = "apply";
-            run.bytes_per_unit = 2.0 * sizeof(C) * double(nx * ny);
-            run.checks = [=] {
-              return std::vector<Check>{{"norm_Fx", double(y->norm())},
-                                        {"norm_FhFx", double(z->norm())}};
-            };
-            run.verify = [=](const std::vector<Check>& checks) {
-              return verify_parseval(comm, layout, nx, ny, checks);
-            };
-            run.default_repeats = 5;
-            return run;
+            return fft_run(comm, layout, op, 2.0 * sizeof(C) * double(nx * ny));
           }};
+}
+
+Case fft3d_case() {
+  return {
+      "fft3d", "forward + adjoint complex128 FFTND over axes (0, 1, 2) on slabs or pencils",
+      [](const Communicator& comm, const Parameters& p) {
+        using C = std::complex<double>;
+        const Index n = p.integer("n", 256);
+        const Index nx = p.integer("nx", n), ny = p.integer("ny", n), nz = p.integer("nz", n);
+        const FFTPlanning planning = parse_planning(p.text("planning", "estimate"));
+        const std::string cut = p.text("grid", "pencil");
+        const Shape shape{nx, ny, nz};
+        const std::vector<int> axes = cut == "slab" ? std::vector<int>{0} : std::vector<int>{0, 1};
+        const Layout layout(comm, shape,
+                            LayoutOptions{.grid = default_grid(shape, comm.size(), axes)});
+        const LinearOperator<C> op =
+            FFTND<C>(layout, {.axes = {0, 1, 2}, .norm = FFTNorm::none, .planning = planning});
+        // Each axis is one pass over the array (read and write); past one rank at least one
+        // all-to-all (read and write) makes the cut axes whole.
+        const double passes = 3 + (comm.size() > 1 ? 1 : 0);
+        return fft_run(comm, layout, op, passes * 2.0 * sizeof(C) * double(nx * ny * nz));
+      }};
 }
 
 }  // namespace distlops::bench

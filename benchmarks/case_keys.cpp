@@ -41,6 +41,9 @@ const std::map<std::string, Keys>& host_keys() {
       {"hstack-cgls", sizes({"n", "m", "niter"}) + Keys{real_key("max_model_error")}},
       {"fft2d",
        sizes({"nx", "ny"}) + Keys{choice_key("planning", {"estimate", "measure", "patient"})}},
+      {"fft3d", sizes({"n", "nx", "ny", "nz"}) +
+                    Keys{choice_key("grid", {"slab", "pencil"}),
+                         choice_key("planning", {"estimate", "measure", "patient"})}},
       {"fftw2d",
        sizes({"nx", "ny"}) + Keys{choice_key("fftw_planning", {"estimate", "measure", "patient"})}},
       {"convolve2d", sizes({"nx", "ny", "kx", "ky"})},

@@ -59,19 +59,8 @@ Run stencil_apply_run(const Communicator& comm, const Layout& layout, LinearOper
                       std::uint64_t key, const std::string& forward_name,
                       const std::string& adjoint_name,
                       std::function<StencilReference(Field)> reference, int repeats) {
-  const Index nx = layout.global_shape()[0], ny = layout.global_shape()[1];
-  auto x = std::make_shared<DistributedArray<double>>(layout);
-  auto y = std::make_shared<DistributedArray<double>>(layout);
-  auto z = std::make_shared<DistributedArray<double>>(layout);
-  fill_random(*x, key);
-  Run run;
-  run.body = [=] {
-    op.apply(*x, *y);
-    op.apply_adjoint(*y, *z);
-  };
-  run.units = 2;
-  run.unit_name = "apply";
-  run.bytes_per_unit = 2.0 * word * double(nx * ny);
+  const Index ny = layout.global_shape()[1];
+  auto [x, y, z, run] = forward_adjoint_run(op, key, 2.0 * word * double(layout.global_size()));
   run.checks = [=] {
     return std::vector<Check>{{forward_name, y->norm()}, {adjoint_name, z->norm()}};
   };
@@ -156,6 +145,7 @@ std::vector<Case> all_cases() {
     cases.push_back(std::move(c));
   cases.push_back(fft2d_case());
   cases.push_back(fftw2d_case());
+  cases.push_back(fft3d_case());
   cases.push_back(convolve2d_case());
   cases.push_back(poststack_case());
   cases.push_back(kirchhoff_lsm_case());

@@ -3,11 +3,38 @@
 #pragma once
 // The benchmark cases of docs/benchmarks.md (and a few more), each defined by its problem, its
 // deterministic inputs and the bytes it must move.
+#include <memory>
 #include <vector>
 
 #include "harness.hpp"
 
 namespace distlops::bench {
+
+/// One forward and one adjoint apply of an operator per repeat: x = V(key, i) (fill_random) in
+/// its domain, y = A x, z = A^H y; the caller adds the checks and their verification.
+template <Scalar T>
+struct ForwardAdjointRun {
+  std::shared_ptr<DistributedArray<T>> x, y, z;
+  Run run;  // two units "apply" of `bytes` each
+};
+
+template <Scalar T>
+ForwardAdjointRun<T> forward_adjoint_run(const LinearOperator<T>& op, std::uint64_t key,
+                                         double bytes) {
+  ForwardAdjointRun<T> result{std::make_shared<DistributedArray<T>>(op.domain()),
+                              std::make_shared<DistributedArray<T>>(op.range()),
+                              std::make_shared<DistributedArray<T>>(op.domain()),
+                              {}};
+  fill_random(*result.x, key);
+  result.run.body = [op, x = result.x, y = result.y, z = result.z] {
+    op.apply(*x, *y);
+    op.apply_adjoint(*y, *z);
+  };
+  result.run.units = 2;
+  result.run.unit_name = "apply";
+  result.run.bytes_per_unit = bytes;
+  return result;
+}
 
 std::vector<Case> all_cases();
 
@@ -20,6 +47,8 @@ std::vector<double> benchmark_block(Index rows, Index cols, std::uint64_t key);
 
 /// The fft2d case and its reference, FFTW's own 2-d plan (case_fft2d.cpp).
 Case fft2d_case();
+/// The fft3d case: FFTND on slabs or pencils (case_fft2d.cpp).
+Case fft3d_case();
 Case fftw2d_case();
 
 /// The convolve2d case (case_convolve2d.cpp).

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <memory>
 #include <optional>
+#include <span>
 
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/redistribute.hpp"
@@ -183,6 +184,14 @@ std::vector<int> without(const std::vector<int>& axes, int removed) {
   return result;
 }
 
+std::vector<int> without_all(const std::vector<int>& axes, const std::vector<int>& removed) {
+  std::vector<int> result;
+  for (int k : axes) {
+    if (std::find(removed.begin(), removed.end(), k) == removed.end()) result.push_back(k);
+  }
+  return result;
+}
+
 // The stages and moves for `spec` on arrays split along axis `a` over several ranks.
 std::vector<Recipe> recipes(const Spec& spec, int a, FFTOutputLayout output) {
   const std::vector<int>& S = spec.axes;
@@ -233,6 +242,138 @@ std::vector<Recipe> recipes(const Spec& spec, int a, FFTOutputLayout output) {
   return steps;
 }
 
+// `layout` (a grid cutting several axes, or explicit boxes) with the global shape `shape`: the
+// same parts, the extents changed along the axes whose extent changes, which must be whole on
+// every rank that owns data for explicit boxes (make_distributed checks it); along those the
+// parts of a grid take the default split.
+Layout resized_box_layout(const Layout& layout, const Shape& shape) {
+  const Shape& old = layout.global_shape();
+  const std::size_t ndim = shape.size();
+  if (layout.has_grid()) {
+    std::vector<std::vector<Index>> extents(ndim);
+    for (std::size_t k = 0; k < ndim; ++k) {
+      const std::span<const Index> offsets = layout.grid_offsets(static_cast<int>(k));
+      if (shape[k] == old[k]) {
+        for (std::size_t part = 0; part + 1 < offsets.size(); ++part)
+          extents[k].push_back(offsets[part + 1] - offsets[part]);
+      } else {
+        extents[k] = default_split(shape[k], static_cast<int>(offsets.size()) - 1);
+      }
+    }
+    return Layout(layout.communicator(), shape, LayoutOptions{.grid_extents = extents});
+  }
+  std::vector<ArrayBox> boxes;
+  for (int r = 0; r < layout.size(); ++r) {
+    ArrayBox box = layout.box(r);
+    for (std::size_t k = 0; k < ndim; ++k) {
+      if (shape[k] == old[k]) continue;
+      if (box.size() > 0) {
+        box.lower[k] = 0, box.upper[k] = shape[k];
+      } else {
+        box.lower[k] = std::min(box.lower[k], shape[k]);
+        box.upper[k] = std::min(box.upper[k], shape[k]);
+      }
+    }
+    boxes.push_back(box);
+  }
+  return Layout(layout.communicator(), shape, LayoutOptions{.boxes = boxes});
+}
+
+// What a transform on a box layout (a grid cutting several axes, or explicit boxes) does: FFTs
+// along the axes every rank holds whole (`grid` empty), or a reshape to a grid of `grid` parts
+// per axis (the default split along the axes whose parts change).
+struct PencilStep {
+  std::vector<int> axes;  // a stage
+  std::vector<int> grid;  // a move
+};
+
+// The steps for `spec` on `input`, round by round until every axis is transformed:
+// - a stage transforms the pending axes that are whole on every rank (not before the real axis
+//   of a real model is whole: its real-to-complex transform comes first);
+// - a move makes the pending axes that are still cut whole, each giving its parts to an axis
+//   that is not pending, so that as many as possible become whole in one all-to-all: the real
+//   axis first, then from the last axis down, each to the receiver with the most indices per
+//   part among those that give every part at least one index (ties: the later axis). An axis
+//   that finds none waits for the next round, except the first, which then gives its parts to
+//   the other axis with the most indices per part (a pending one when every axis is pending,
+//   which then moves on in a later round). Explicit boxes (no grid) go to a balanced grid over
+//   the axes that are not pending (default_grid).
+// Every move makes at least one axis whole and every stage transforms one, so the rounds end.
+std::vector<PencilStep> pencil_steps(const Spec& spec, const Layout& input) {
+  const int ndim = static_cast<int>(spec.dims.size());
+  Shape shape = spec.dims;
+  std::vector<int> grid;  // empty while the layout is made of explicit boxes
+  if (input.has_grid()) grid.assign(input.grid().begin(), input.grid().end());
+  std::vector<bool> cut(static_cast<std::size_t>(ndim), false);
+  for (int k : input.cut_axes())
+    cut[k] = true;
+  std::vector<int> pending = spec.axes;
+  const auto is_pending = [&](int k) {
+    return std::find(pending.begin(), pending.end(), k) != pending.end();
+  };
+  std::vector<PencilStep> steps;
+  bool staged = false;
+  while (!pending.empty()) {
+    if (staged || spec.real_axis < 0 || !cut[spec.real_axis]) {
+      std::vector<int> whole;
+      for (int k : pending) {
+        if (!cut[k]) whole.push_back(k);
+      }
+      if (!whole.empty()) {
+        steps.push_back({whole, {}});
+        for (int k : whole)
+          shape[k] = spec.array[k].range();
+        pending = without_all(pending, whole);
+        staged = true;
+      }
+    }
+    if (pending.empty()) break;
+    std::vector<int> movers;
+    for (int k = ndim; k-- > 0;) {
+      if (cut[k] && is_pending(k)) movers.push_back(k);
+    }
+    const auto real = std::find(movers.begin(), movers.end(), spec.real_axis);
+    if (real != movers.end()) std::rotate(movers.begin(), real, real + 1);
+    if (grid.empty()) {
+      std::vector<int> receivers;
+      for (int k = 0; k < ndim; ++k) {
+        if (!is_pending(k)) receivers.push_back(k);
+      }
+      if (receivers.empty()) {
+        for (int k = 0; k < ndim; ++k) {
+          if (k != movers.front()) receivers.push_back(k);
+        }
+      }
+      grid = default_grid(shape, input.size(), receivers);
+    } else {
+      for (std::size_t i = 0; i < movers.size(); ++i) {
+        const int a = movers[i];
+        int best = -1;
+        double best_share = 0;
+        const auto consider = [&](int k, bool short_allowed) {
+          const Index parts = Index(grid[k]) * grid[a];
+          if (k == a || (!short_allowed && (is_pending(k) || shape[k] < parts))) return;
+          const double share = double(shape[k]) / double(parts);
+          if (best < 0 || share >= best_share) best = k, best_share = share;
+        };
+        for (int k = 0; k < ndim; ++k)
+          consider(k, false);
+        if (best < 0 && i == 0) {
+          for (int k = 0; k < ndim; ++k)
+            consider(k, true);
+        }
+        if (best < 0) continue;
+        grid[best] *= grid[a];
+        grid[a] = 1;
+      }
+    }
+    for (int k = 0; k < ndim; ++k)
+      cut[k] = grid[k] > 1;
+    steps.push_back({{}, grid});
+  }
+  return steps;
+}
+
 // The layouts and plans of a distributed transform. The steps before the first stage move
 // model values (real for a real model), the first stage maps them to complex values, and the
 // steps after it move and transform complex values.
@@ -255,6 +396,10 @@ class ChainBuilder {
     shape_ = spec_.dims;
     if (input_.replicated()) {
       add_stage(spec_.axes, true);
+      return std::move(chain_);
+    }
+    if (!input_.is_slab()) {
+      build_on_boxes(output);
       return std::move(chain_);
     }
     const std::vector<Recipe> list = recipes(spec_, input_.axis(), output);
@@ -285,6 +430,54 @@ class ChainBuilder {
   }
 
  private:
+  // A grid cutting several axes or explicit boxes: the steps of pencil_steps(), then back to
+  // the input's cut when asked. A 1-d array in explicit boxes has no other axis to cut: it is
+  // transformed whole on every rank, as a 1-d slab is.
+  void build_on_boxes(FFTOutputLayout output) {
+    const Communicator& comm = input_.communicator();
+    if (shape_.size() == 1) {
+      add_move_to(Layout(comm, shape_, Partition::BROADCAST));
+      add_stage(spec_.axes, true);
+      add_move_to(output == FFTOutputLayout::same_as_input
+                      ? resized_box_layout(input_, shape_)
+                      : Layout(comm, shape_, Partition::SCATTER, 0));
+      return;
+    }
+    const std::vector<PencilStep> steps = pencil_steps(spec_, input_);
+    std::size_t last_stage = 0;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      if (steps[i].grid.empty()) last_stage = i;
+    }
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      if (steps[i].grid.empty()) {
+        add_stage(steps[i].axes, i == last_stage);
+      } else {
+        add_move_to(grid_layout(steps[i].grid));
+      }
+    }
+    if (output == FFTOutputLayout::same_as_input) {
+      const Layout back = resized_box_layout(input_, shape_);
+      if (back != current_) add_move_to(back);
+    }
+  }
+
+  // The current array over `grid`: the current parts along the axes whose number of parts
+  // does not change, the default split along the others.
+  Layout grid_layout(const std::vector<int>& grid) const {
+    std::vector<std::vector<Index>> extents(grid.size());
+    for (std::size_t k = 0; k < grid.size(); ++k) {
+      const int axis = static_cast<int>(k);
+      if (current_.has_grid() && current_.grid()[k] == grid[k]) {
+        const std::span<const Index> offsets = current_.grid_offsets(axis);
+        for (std::size_t part = 0; part + 1 < offsets.size(); ++part)
+          extents[k].push_back(offsets[part + 1] - offsets[part]);
+      } else {
+        extents[k] = default_split(shape_[k], grid[k]);
+      }
+    }
+    return Layout(current_.communicator(), shape_, LayoutOptions{.grid_extents = extents});
+  }
+
   // The first stage reads the model: real values for a real model.
   std::unique_ptr<Stage> make_stage(const std::vector<FftAxis>& block, double scale) {
     const bool first = !staged_;
@@ -307,10 +500,18 @@ class ChainBuilder {
         block[k].length = local[k];
       }
     }
+    // An empty box of explicit boxes may be empty along a transformed axis: the stage of a rank
+    // that holds nothing reads nothing.
+    if (current_.local_size() == 0) {
+      for (int k : axes)
+        block[k].length = local[k];
+    }
     chain_.steps.push_back({make_stage(block, scaled ? spec_.scale : 1.0), nullptr, nullptr});
     Layout next;
     if (current_.replicated()) {
       next = Layout(current_.communicator(), shape_, current_.partition());
+    } else if (!current_.is_slab()) {
+      next = resized_box_layout(current_, shape_);
     } else {
       std::vector<Shape> locals = current_.local_shapes();
       for (Shape& s : locals) {
@@ -341,6 +542,13 @@ class ChainBuilder {
     } else {
       next = Layout(comm, shape_, Partition::SCATTER, target);
     }
+    chain_.steps.push_back({nullptr, std::make_unique<RedistributePlan>(current_, next),
+                            std::make_unique<RedistributePlan>(next, current_)});
+    advance(next);
+  }
+
+  // A reshape of the current array to `next` (of the current global shape).
+  void add_move_to(const Layout& next) {
     chain_.steps.push_back({nullptr, std::make_unique<RedistributePlan>(current_, next),
                             std::make_unique<RedistributePlan>(next, current_)});
     advance(next);
@@ -476,6 +684,20 @@ FFTOperator<T, Space> make_distributed(const Layout& layout, const Options& opti
     }
     spec = make_spec<T>(name, layout.global_shape(), options, std::move(default_axes), min_axes,
                         max_axes);
+    if (!layout.has_grid() && options.output == FFTOutputLayout::same_as_input) {
+      // Explicit boxes can be kept only along the axes whose extent stays.
+      const Shape range = spec->range_shape();
+      for (int k : layout.cut_axes()) {
+        if (range[k] != spec->dims[k]) {
+          throw InvalidArgument(
+              name + ": output = same_as_input keeps the input's boxes, but axis " +
+              std::to_string(k) + " is cut by them and its extent changes from " +
+              std::to_string(spec->dims[k]) + " to " + std::to_string(range[k]) + " (" +
+              layout.describe() +
+              "); use output = transposed, or a grid layout (LayoutOptions::grid)");
+        }
+      }
+    }
   });
   return FFTOperator<T, Space>::template make<DistributedTransform<T, Space>>(layout, *spec,
                                                                               options.output);

@@ -108,7 +108,7 @@ def MPINonStationaryConvolve1D(dims, hs, ih, axis=-1, base_comm=MPI.COMM_WORLD, 
 
 
 def _fft(name, dims, axes, nffts, norm, real, ifftshift_before, fftshift_after, dtype,
-         base_comm, output):
+         base_comm, output, grid):
     dtype = np.dtype(dtype)
     if not np.issubdtype(dtype, np.complexfloating):
         raise ValueError(f"MPI{name}: dtype is the data's (complex) dtype, got {dtype}")
@@ -123,7 +123,8 @@ def _fft(name, dims, axes, nffts, norm, real, ifftshift_before, fftshift_after, 
         raise ValueError(f"MPI{name}: output must be 'transposed' or 'same_as_input', got "
                          f"{output!r}")
     op = _ext_function(name, model_dtype)(
-        _layout(dims, base_comm), axes, [] if nffts is None else [int(n) for n in nffts], norm,
+        make_layout(_as_dims(dims), base_comm, grid=grid), axes,
+        [] if nffts is None else [int(n) for n in nffts], norm,
         bool(real), per_axis(ifftshift_before), per_axis(fftshift_after),
         output == "same_as_input")
     return LinearOperator(op, dtype, base_comm)
@@ -132,24 +133,26 @@ def _fft(name, dims, axes, nffts, norm, real, ifftshift_before, fftshift_after, 
 @wraps("distributed", "FFT2D")
 def MPIFFT2D(dims, axes=(0, 1), nffts=None, sampling=1.0, norm="none", real=False,
              ifftshift_before=False, fftshift_after=False, dtype="complex128",
-             base_comm=MPI.COMM_WORLD, output="transposed"):
+             base_comm=MPI.COMM_WORLD, output="transposed", grid=None):
     """PyLops-MPI's FFT2D of arrays of shape ``dims`` split along axis 0 (norm "none" by
-    default, as PyLops-MPI). ``dtype`` is the data's complex dtype; with ``real`` the model is
-    real (half spectrum along the last axis, PyLops' weights). The data are split along the
-    axis of the last all-to-all (``output="transposed"``) or like the model
-    (``"same_as_input"``, one more all-to-all). ``sampling`` only sets PyLops' frequency axes
-    there and is not used here."""
+    default, as PyLops-MPI), or cut over the process grid ``grid`` (distlops' extension, as
+    DistributedArray's ``grid``: pencils, one entry per axis). ``dtype`` is the data's complex
+    dtype; with ``real`` the model is real (half spectrum along the last axis, PyLops'
+    weights). The data are laid out as the last all-to-all leaves them
+    (``output="transposed"``) or like the model (``"same_as_input"``, one more all-to-all when
+    the cut moved). ``sampling`` only sets PyLops' frequency axes there and is not used
+    here."""
     return _fft("FFT2D", dims, axes, nffts, norm, real, ifftshift_before, fftshift_after, dtype,
-                base_comm, output)
+                base_comm, output, grid)
 
 
 @wraps("distributed", "FFTND")
 def MPIFFTND(dims, axes=(0, 1, 2), nffts=None, sampling=1.0, norm="none", real=False,
              ifftshift_before=False, fftshift_after=False, dtype="complex128",
-             base_comm=MPI.COMM_WORLD, output="transposed"):
+             base_comm=MPI.COMM_WORLD, output="transposed", grid=None):
     """PyLops-MPI's FFTND; as MPIFFT2D over any number of axes."""
     return _fft("FFTND", dims, axes, nffts, norm, real, ifftshift_before, fftshift_after, dtype,
-                base_comm, output)
+                base_comm, output, grid)
 
 
 _FFT_ENGINES = ("numpy", "fftw", "scipy", "mkl_fft")

@@ -16,16 +16,6 @@ namespace {
 
 constexpr std::array norms{FFTNorm::none, FFTNorm::ortho, FFTNorm::one_over_n};
 
-DistributedFFTOptions options_of(const FftCase& c, FFTOutputLayout output) {
-  return {.axes = c.axes,
-          .nfft = c.nfft,
-          .norm = c.norm,
-          .real = c.real,
-          .ifftshift_before = c.ifftshift_before,
-          .fftshift_after = c.fftshift_after,
-          .output = output};
-}
-
 // nfft and shift variants: plain, padded, truncated, shifted before and after, and a mix.
 std::vector<FftCase> variants(const Shape& dims, const std::vector<int>& axes) {
   std::vector<FftCase> cases;

@@ -41,13 +41,14 @@
 /// which run on the library's stream; the data moves of distributed transforms go over NCCL or
 /// through host memory and MPI (gpu_collectives.hpp).
 ///
-/// Distributed transforms (FFT2D, FFTND on DistributedArray) take arrays split along one axis.
-/// Axes that every rank holds whole are transformed locally; when the split axis is itself
-/// transformed, a planned all-to-all moves the array to a split along another axis (the
-/// "transposed" layout), where the remaining axis is transformed. The output stays in that
-/// layout, or is moved back to a split along the input's axis, as `output` says; the range
-/// layout of the operator tells which (op.range()). The real-to-complex transform of a real
-/// model is always local to a rank and comes first. See docs/fft.md.
+/// Distributed transforms (FFT2D, FFTND on DistributedArray) take arrays split along one axis
+/// (slabs), cut over a process grid (pencils: several axes cut) or in explicit boxes. Axes that
+/// every rank holds whole are transformed locally; the transformed axes that are cut are made
+/// whole by planned all-to-alls (ReshapePlan) to other cuts (the "transposed" layouts), where
+/// they are transformed. The output stays in the last of those layouts, or is moved back to the
+/// input's cut, as `output` says; the range layout of the operator tells which (op.range()). The
+/// real-to-complex transform of a real model is always local to a rank and comes first. See
+/// docs/fft.md ("Distributed transforms", "On pencils and boxes").
 
 #include <complex>
 #include <vector>
@@ -103,9 +104,12 @@ struct FFTOptions {
 
 /// Where the output of a distributed transform lives.
 enum class FFTOutputLayout {
-  /// Split along the axis of the last all-to-all (no extra communication).
+  /// As the last all-to-all leaves it (no extra communication): a slab along the axis it moved
+  /// to, or for box layouts the last grid of the pencil steps (docs/fft.md).
   transposed,
-  /// Split along the input's axis (one more all-to-all when the split axis is transformed).
+  /// Cut as the input (one more all-to-all when the cut moved): a slab along the input's axis,
+  /// the input's grid or boxes, with the default split along axes whose extent changed
+  /// (explicit boxes cannot change the extent of an axis they cut: InvalidArgument).
   same_as_input,
 };
 
@@ -166,8 +170,9 @@ using FFTOperator =
     BasicLinearOperator<DistributedArray<T, Space>, DistributedArray<complex_type_t<T>, Space>>;
 
 /// The distributed transform along two axes (default {0, 1}) of arrays of `layout`: SCATTER
-/// along any axis with any split (ranks may own nothing), or BROADCAST (every rank transforms
-/// its replica). Collective.
+/// along any axis with any split, over any process grid or in explicit boxes (ranks may own
+/// nothing), or BROADCAST (every rank transforms its replica). Masks raise InvalidArgument.
+/// Collective.
 template <Scalar T, MemorySpace Space = Host>
 FFTOperator<T, Space> FFT2D(const Layout& layout, const DistributedFFTOptions& options = {});
 

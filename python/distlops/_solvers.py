@@ -16,6 +16,13 @@ _THRESHOLDS = {"soft": _ext.ThresholdKind.soft, "hard": _ext.ThresholdKind.hard,
                "half": _ext.ThresholdKind.half}
 
 
+def _threshold_kind(threshkind):
+    """The native rule of PyLops' ``threshkind`` (ValueError for another name)."""
+    if threshkind not in _THRESHOLDS:
+        raise ValueError(f"threshkind must be one of {sorted(_THRESHOLDS)}, got {threshkind!r}")
+    return _THRESHOLDS[threshkind]
+
+
 def _callback(callback, comm):
     if callback is None:
         return None
@@ -62,8 +69,6 @@ def _lsqr_solver(Op, y, x0, damp, atol, btol, conlim, niter, calc_var, show, ite
 
 def _ista_solver(accelerated, Op, y, x0, niter, SOp, eps, alpha, eigsdict, tol, rtol, rtol1,
                  threshkind, decay, show, itershow, callback):
-    if threshkind not in _THRESHOLDS:
-        raise ValueError(f"threshkind must be one of {sorted(_THRESHOLDS)}, got {threshkind!r}")
     eigsdict = dict(eigsdict or {})
     name = "fista" if accelerated else "ista"
     return _ext.ista_solver(
@@ -71,7 +76,8 @@ def _ista_solver(accelerated, Op, y, x0, niter, SOp, eps, alpha, eigsdict, tol, 
         sop=None if SOp is None else SOp._op, eps=float(eps),
         alpha=None if alpha is None else float(alpha),
         eigs_niter=int(eigsdict.get("niter", 30)), eigs_tol=float(eigsdict.get("tol", 1e-6)),
-        threshold=_THRESHOLDS[threshkind], decay=[] if decay is None else [float(d) for d in decay],
+        threshold=_threshold_kind(threshkind),
+        decay=[] if decay is None else [float(d) for d in decay],
         rtol=float(rtol), rtol1=float(rtol1),
         **_common(niter, tol, show, itershow, callback, Op._comm))
 
@@ -236,7 +242,8 @@ class _ClassSolver:
         return self.x
 
     def finalize(self, show=False):
-        """Ends the run: the results become attributes (``cost``, ...); the model stays valid."""
+        """Ends the run: the results become attributes (``cost``, ``reason``, ``result``: the
+        native solver's whole result as a dict); the model stays valid."""
         if self._solver is None:
             raise ValueError(f"{type(self).__name__}.finalize: call setup() first")
         result = self._solver.finalize()
@@ -245,6 +252,7 @@ class _ClassSolver:
         self.tend = time.time()
         self.telapsed = self.tend - self.tstart
         self.reason = result["reason"]
+        self.result = result
         self.cost = np.asarray(result["costs"])
         return result
 

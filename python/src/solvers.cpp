@@ -42,6 +42,7 @@ nb::dict to_dict(SolverResult<D>&& result) {
   d["iterations"] = result.iterations;
   d["reason"] = std::string(to_string(result.reason));
   d["stopped_by_tolerance"] = result.reason == StopReason::tolerance;
+  d["non_finite"] = result.reason == StopReason::non_finite;
   d["residual_norms"] = result.residual_norms;
   d["costs"] = result.costs;
   d["seconds"] = result.seconds;

@@ -22,7 +22,8 @@ RTOL = 1e-12
 
 MODULES = ["DistributedArray", "LinearOperator", "StackedLinearOperator", "basicoperators",
            "signalprocessing", "waveeqprocessing", "optimization", "optimization.basic",
-           "optimization.sparsity", "optimization.eigs", "proximal", "proximal.proximal",
+           "optimization.sparsity", "optimization.cls_basic", "optimization.cls_sparsity",
+           "optimization.eigs", "proximal", "proximal.proximal",
            "proximal.optimization", "proximal.optimization.primal",
            "proximal.optimization.primaldual", "proximal.ProxOperator", "utils",
            "utils.dottest", "plotting", "plotting.plotting"]
@@ -212,3 +213,93 @@ def test_fft_division_is_the_exact_inverse(comm, real, norm):
                                    atol=1e-12)
     with pytest.raises(ValueError):
         compat.signalprocessing.MPIFFT2D(dims, norm="ortho")
+
+
+def lsq_problem(package, comm, rows=8, cols=5, seed=70):
+    """A block-diagonal least-squares problem of one package: Op, y and a zero x0."""
+    matrix = random_array((rows, cols), np.float64, seed + comm.rank) + 2 * np.eye(rows, cols)
+    op = package.MPIBlockDiag([pylops.MatrixMult(matrix)])
+    values = random_array((rows * comm.size,), np.float64, seed - 1)
+    y = package.DistributedArray(global_shape=rows * comm.size, dtype=np.float64)
+    y[:] = values[rows * comm.rank:rows * (comm.rank + 1)]
+    x0 = package.DistributedArray(global_shape=cols * comm.size, dtype=np.float64)
+    x0[:] = 0.0
+    return op, y, x0
+
+
+def stepped(package, name, op, y, x0, niter, **options):
+    """A class solver's iterates, stepped by hand as a PyLops-MPI script does, then run to
+    niter and finalized: (iterates, final x, solver)."""
+    module = package.optimization.cls_basic if name in ("CG", "CGLS") else \
+        package.optimization.cls_sparsity
+    solver = getattr(module, name)(op)
+    x = solver.setup(y, x0, niter=niter, **options)
+    iterates = []
+    z = x.copy() if name == "FISTA" else None
+    for _ in range(2):
+        out = solver.step(x, z) if name == "FISTA" else solver.step(x)
+        if name == "FISTA":
+            x, z, _ = out
+        elif name == "ISTA":
+            x, _ = out
+        else:
+            x = out
+        iterates.append(x.asarray().copy())
+    x = solver.run(x, niter)
+    solver.finalize()
+    return iterates, x.asarray(), solver
+
+
+@pytest.mark.parametrize("name", ["CG", "CGLS", "ISTA", "FISTA"])
+def test_class_solvers_iterate_as_theirs(comm, name):
+    runs = []
+    for package in (pylops_mpi, compat):
+        op, y, x0 = lsq_problem(package, comm)
+        if name == "CG":
+            op, y, x0 = op.H @ op, op.H @ y, x0
+        # A given step: PyLops-MPI estimates it from a random start.
+        options = {"tol": 0.0} if name in ("CG", "CGLS") else \
+            {"eps": 0.3, "alpha": 0.01, "tol": 0.0}
+        if name == "CGLS":
+            options["damp"] = 0.0
+        calls = []
+        iterates, x, solver = stepped(package, name, op, y, x0, 6, **options)
+        solver2 = type(solver)(op)
+        solver2.callback = lambda x: calls.append(x.asarray().copy())
+        solved = solver2.solve(y, x0, niter=6, **options)
+        runs.append((iterates, x, solver.iiter, solved, calls))
+    theirs, ours = runs
+    for mine, reference in zip(ours[0], theirs[0]):
+        np.testing.assert_allclose(mine, reference, rtol=1e-10, atol=1e-12)
+    if name != "FISTA":
+        # PyLops-MPI's FISTA.run restarts its extrapolation from x (z = x) at every call, so
+        # that steps by hand followed by run differ from the native FISTA, which keeps z.
+        np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-10, atol=1e-12)
+    assert ours[2] == theirs[2] == 6
+    np.testing.assert_allclose(ours[3][0].asarray(), theirs[3][0].asarray(), rtol=1e-10,
+                               atol=1e-12)
+    assert len(ours[4]) == len(theirs[4]) == 6
+    np.testing.assert_allclose(ours[4], theirs[4], rtol=1e-10, atol=1e-12)
+    if name == "CG":
+        np.testing.assert_allclose(ours[3][2], theirs[3][2], rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["ista", "fista"])
+def test_sparsity_solvers_with_sop_and_monitorres_as_theirs(comm, name):
+    results = []
+    for package in (pylops_mpi, compat):
+        op, y, x0 = lsq_problem(package, comm)
+        q, _ = np.linalg.qr(random_array((5, 5), np.float64, 80 + comm.rank))
+        sop = package.MPIBlockDiag([pylops.MatrixMult(q)])
+        solver = getattr(package, name)
+        # The step estimated by PyLops-MPI's power iteration from the same random start.
+        np.random.seed(3)
+        x, iiter, _ = solver(op, y, x0, niter=8, SOp=sop, eps=0.5, tol=0.0)
+        # A step far beyond 2 / lambda_max: the residual grows at once and the second step
+        # raises.
+        with pytest.raises(ValueError, match="stopped at iteration 1 due to residual") as error:
+            solver(op, y, x0, niter=8, eps=0.1, alpha=50.0, tol=0.0, monitorres=True)
+        results.append((x.asarray(), iiter, str(error.value)))
+    (x_theirs, n_theirs, e_theirs), (x_ours, n_ours, e_ours) = results
+    np.testing.assert_allclose(x_ours, x_theirs, rtol=1e-8, atol=1e-10)
+    assert n_ours == n_theirs == 8 and e_ours == e_theirs

@@ -136,3 +136,98 @@ def test_bad_solver_input_raises_on_every_rank(comm):
         dl.cgls(A, dl.DistributedArray(3), niter=2)
     with pytest.raises(ValueError, match="threshkind"):
         dl.fista(A, y, threshkind="soft-ish")
+
+
+def _steps(solver, x, n):
+    """The iterates of n steps taken by hand (global copies)."""
+    iterates = []
+    for _ in range(n):
+        x = solver.step(x)
+        x = x[0] if isinstance(x, tuple) else x
+        iterates.append(x.asarray().copy())
+    return x, iterates
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
+def test_class_solvers_step_as_their_functions_solve(comm, dtype):
+    # The same iterates stepped by hand, run, and solved by the function forms; the model
+    # setup returned stays the solver's iterate, valid after finalize.
+    A, dense, y, y_global = problem(comm, dtype)
+    N, Ny = A.H @ A, A.H @ y
+    alpha = 1.0 / np.linalg.norm(dense, 2) ** 2
+    cases = [(dl.CG, N, Ny, {"tol": 0}, lambda: dl.cg(N, Ny, niter=4, tol=0)),
+             (dl.CGLS, A, y, {"damp": 0.3, "tol": 0},
+              lambda: dl.cgls(A, y, niter=4, damp=0.3, tol=0)),
+             (dl.LSQR, A, y, {"damp": 0.3}, lambda: dl.lsqr(A, y, niter=4, damp=0.3)),
+             (dl.ISTA, A, y, {"eps": 0.2, "alpha": alpha, "tol": 0},
+              lambda: dl.ista(A, y, niter=4, eps=0.2, alpha=alpha, tol=0)),
+             (dl.FISTA, A, y, {"eps": 0.2, "alpha": alpha, "tol": 0},
+              lambda: dl.fista(A, y, niter=4, eps=0.2, alpha=alpha, tol=0))]
+    for cls, op, data, options, function in cases:
+        reference = function()
+        solver = cls(op)
+        x = solver.setup(data, niter=4, **options)
+        x, iterates = _steps(solver, x, 2)
+        x = solver.run(x)
+        assert solver.iiter == 4 and solver._solver.finished
+        solver.finalize()
+        np.testing.assert_allclose(x.asarray(), reference[0].asarray(), rtol=1e-13, atol=1e-14)
+        np.testing.assert_allclose(solver.cost, reference[-1], rtol=1e-13)
+        again = cls(op)
+        solved = again.solve(data, niter=4, **options)
+        np.testing.assert_allclose(solved[0].asarray(), x.asarray(), rtol=1e-13, atol=1e-14)
+        assert not np.allclose(iterates[0], iterates[1])
+        with pytest.raises(ValueError):
+            solver.step(x)
+
+
+def test_class_solver_callbacks_and_bad_use(comm):
+    A, dense, y, _ = problem(comm, np.float64)
+    seen, events = [], []
+
+    class Recorder:
+        def __getattr__(self, name):
+            return lambda solver, x: events.append(name)
+
+    solver = dl.CGLS(A, callbacks=[Recorder()])
+    solver.callback = lambda x: seen.append(x.asarray().copy())
+    x = solver.setup(y, niter=3, tol=0)
+    x = solver.run(x)
+    solver.finalize()
+    assert len(seen) == 3
+    np.testing.assert_allclose(seen[-1], x.asarray(), rtol=1e-15)
+    assert events == ["on_setup_begin", "on_setup_end", "on_run_begin"] + \
+        ["on_step_begin", "on_step_end"] * 3 + ["on_run_end"]
+    # A callback that returns True stops the run.
+    stopper = dl.CG(A.H @ A)
+    stopper.callback = lambda x: stopper.iiter >= 2
+    x, iit, cost = stopper.solve(A.H @ y, niter=10, tol=0)
+    assert iit == 2 and len(cost) == 3
+    other = dl.CG(A.H @ A)
+    xo = other.setup(A.H @ y, niter=3)
+    with pytest.raises(ValueError, match="setup"):
+        other.step(xo.copy())
+    with pytest.raises(ValueError, match="exceeds"):
+        other.run(xo, niter=4)
+    with pytest.raises(ValueError, match="niter"):
+        dl.CG(A.H @ A).setup(A.H @ y)
+
+
+def test_ista_monitorres_and_sop(comm):
+    A, dense, y, y_global = problem(comm, np.float64, rows=8, cols=5)
+    # A step far beyond 2 / lambda_max makes the residual grow at once: the second step
+    # (the first to start from a larger residual) raises, as PyLops-MPI.
+    alpha = 10.0 / np.linalg.norm(dense, 2) ** 2
+    for cls in (dl.ISTA, dl.FISTA):
+        solver = cls(A)
+        x = solver.setup(y, niter=10, eps=0.1, alpha=alpha, tol=0, monitorres=True)
+        x, _ = solver.step(x)
+        with pytest.raises(ValueError, match="stopped at iteration 1 due to residual"):
+            solver.step(x)
+    # Analysis form with SOp = -I (orthogonal): the thresholded coefficients of -x, mapped back,
+    # are the synthesis iterates of soft thresholding, which is odd.
+    sop = -1.0 * dl.MPIBlockDiag([dl.MatrixMult(np.eye(5))])
+    alpha = 1.0 / np.linalg.norm(dense, 2) ** 2
+    plain = dl.fista(A, y, niter=5, eps=0.3, alpha=alpha, tol=0)
+    analysis = dl.fista(A, y, niter=5, SOp=sop, eps=0.3, alpha=alpha, tol=0)
+    np.testing.assert_allclose(analysis[0].asarray(), plain[0].asarray(), rtol=1e-13)

@@ -70,8 +70,10 @@ DISTLOPS_HOST_DEVICE inline T half(const T& x, pointwise::real_of_t<T> t,
   R argument = (t / R(8)) * std::pow(magnitude / R(3), R(-1.5));
   argument = std::fmin(std::fmax(argument, R(-1)), R(1));
   const R phi = R(2) / R(3) * std::acos(argument);
-  const R two_pi_over_three = R(2.0943951023931954923);
-  return times_real(x, R(2) / R(3) * (R(1) + std::cos(two_pi_over_three - phi)));
+  // PyLops' order of operations and its 2 pi / 3 (2 pi / 3 rounded in double arithmetic), so
+  // that real iterates equal PyLops' bit for bit where the elementary functions agree.
+  const R two_pi_over_three = R(2.0 * 3.141592653589793 / 3.0);
+  return times_real(times_real(x, R(2) / R(3)), R(1) + std::cos(two_pi_over_three - phi));
 }
 
 }  // namespace threshold_rules

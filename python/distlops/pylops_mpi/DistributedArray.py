@@ -10,13 +10,29 @@ from distlops import DistributedArray, Partition  # noqa: F401
 
 class StackedDistributedArray(_dl.StackedDistributedArray):
     """The native stack with PyLops-MPI's ``global_shape`` (the items' shapes added axis by
-    axis) and its check that the items share one engine."""
+    axis), its check that the items share one engine, and its items shared with the arrays it
+    was made of."""
 
     def __init__(self, distarrays, base_comm=MPI.COMM_WORLD):
+        distarrays = list(distarrays)
         engines = [getattr(item, "engine", "numpy") for item in distarrays]
         if any(engine != engines[0] for engine in engines[1:]):
             raise ValueError(f"Stacked arrays have mismatching engines: {engines}")
         super().__init__(distarrays, base_comm)
+        self._alias(distarrays)
+
+    def _alias(self, items):
+        """Makes the given arrays views of the stack's items (PyLops-MPI's stack holds the
+        arrays themselves, so that writing into one shows in the stack and back); nested
+        stacks and their own items likewise."""
+        self._items = items
+        for i, item in enumerate(items):
+            if isinstance(item, _dl.StackedDistributedArray):
+                item._a = self._a.get_nested(i)
+                if getattr(item, "_items", None) is not None:
+                    item._alias(item._items)
+            else:
+                item._a = self._a.get(i)
 
     @property
     def engine(self):

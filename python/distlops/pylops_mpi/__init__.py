@@ -14,8 +14,8 @@ from . import (basicoperators, optimization, plotting, proximal,  # noqa: F401
 from .basicoperators import *  # noqa: F401,F403
 from .DistributedArray import DistributedArray, Partition, StackedDistributedArray  # noqa: F401
 from .LinearOperator import MPILinearOperator, asmpilinearoperator  # noqa: F401
-from .optimization.basic import cg, cgls  # noqa: F401
-from .optimization.sparsity import fista, ista  # noqa: F401
+from .optimization.basic import CG, CGLS, cg, cgls  # noqa: F401
+from .optimization.sparsity import FISTA, ISTA, fista, ista  # noqa: F401
 from .plotting.plotting import plot_distributed_array, plot_local_arrays  # noqa: F401
 from .proximal.ProxOperator import MPIProxOperator  # noqa: F401
 from .StackedLinearOperator import MPIStackedLinearOperator  # noqa: F401

@@ -2,16 +2,11 @@
 # Copyright (c) 2026 The distlops authors
 """PyLops-MPI's cg and cgls: the native solvers, with ``tol`` compared with the squared norm
 of the residual (of the normal equations for cgls) as PyLops-MPI does."""
-import math
-
 import distlops as _dl
 
 from .._layer import operand, stacked_as_theirs
-
-
-def _tol(tol):
-    # PyLops-MPI stops when the squared norm falls to tol; the native rule compares the norm.
-    return math.sqrt(tol) if tol > 0 else 0.0
+from .cls_basic import CG, CGLS  # noqa: F401 (PyLops-MPI's module holds them)
+from .cls_basic import squared_tol as _tol
 
 
 def cg(Op, y, x0, niter=10, tol=1e-4, show=False, itershow=(10, 10, 10), callback=None):

@@ -106,7 +106,8 @@ class _Postcomposed(MPIProxOperator):
 class _Precomposed(MPIProxOperator):
     def __init__(self, f, a, b):
         _dl.ProxOperator.__init__(self)
-        self.f, self.a, self.b, self.hasgrad = f, a, b, f.hasgrad
+        self.f, self.a, self.b = f, a, b
+        self.hasgrad = getattr(f, "hasgrad", True)  # the native operators have grad
 
     def _shifted(self, x):
         return self.a * x + self.b

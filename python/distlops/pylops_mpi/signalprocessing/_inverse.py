@@ -18,7 +18,9 @@ class FFTOperator(MPILinearOperator):
 
 def make_fft(factory, dims, axes, sampling, norm, real, ifftshift_before, fftshift_after,
              dtype, base_comm):
-    """The compatibility FFT of the native ``factory`` (MPIFFT2D or MPIFFTND)."""
+    """The compatibility FFT of the native ``factory`` (MPIFFT2D or MPIFFTND). As PyLops-MPI's,
+    ``dtype`` may be real: the data's dtype is its complex counterpart."""
+    dtype = np.result_type(dtype, np.complex64)
     native = factory(dims, axes=axes, sampling=sampling, norm=norm, real=real,
                      ifftshift_before=ifftshift_before, fftshift_after=fftshift_after,
                      dtype=dtype, base_comm=base_comm)

@@ -1,14 +1,24 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The distlops authors
 """PyLops-MPI's MPIL2: the native L2 with PyLops-MPI's arguments."""
-from numbers import Integral
+from numbers import Integral, Number
 
 import distlops as _dl
 
 from ..._layer import operand
+from ..ProxOperator import _Precomposed
 
 
-class MPIL2(_dl.L2):
+class ScalarShift:
+    """PyLops-MPI's precomposition f(a x + b) with a number b: the native one takes arrays."""
+
+    def precomposition(self, a, b=0.0):
+        if isinstance(b, Number) and b != 0:
+            return _Precomposed(self, float(a), b)
+        return super().precomposition(a, b)
+
+
+class MPIL2(ScalarShift, _dl.L2):
     """f(x) = sigma/2 ||Op x - b||^2 + alpha q^T x. With ``Op`` the prox solves its normal
     equations iteratively (the native CG, ``niter`` iterations at most, the relative tolerance
     ``kwargs_solver["tol"]``, 1e-6 by default); ``x0``, required with ``Op`` as in PyLops-MPI,

@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
+"""The documentation site (scripts/docs_site.sh builds it): the Markdown pages of docs/ through
+MyST, the C++ reference from Doxygen's XML through Breathe, the Python API through autodoc and
+the gallery of examples/python/gallery/ run at build time through sphinx-gallery."""
+import os
+
+import distlops
+
+DOCS = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(DOCS)
+
+project = "distlops"
+author = "The distlops authors"
+copyright = "2026, The distlops authors"
+release = version = distlops.__version__
+
+extensions = [
+    "myst_parser",
+    "breathe",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.mathjax",
+    "sphinx_gallery.gen_gallery",
+]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+root_doc = "index"
+# The GPU runs' summaries are records, linked from gpu.md to GitHub's view of the folder.
+exclude_patterns = ["_build", "site-build", "gpu-runs", "requirements.txt", "Doxyfile.in",
+                    "auto_examples/*.ipynb", "auto_examples/*.py", "auto_examples/*.zip",
+                    "auto_examples/*.json", "auto_examples/*.md5"]
+nitpicky = True
+# Names from other projects that the docstrings mention in their signatures.
+nitpick_ignore_regex = [
+    ("py:class", r"(numpy|np|mpi4py|MPI)\..*"),
+    ("py:class", r"(optional|callable|array_like|ndarray|sequence|tuple|list|dict|int|float|str)"),
+]
+suppress_warnings = ["myst.header"]
+
+# ---- MyST: the Markdown pages stay readable on GitHub -----------------------------------------
+myst_enable_extensions = ["colon_fence", "dollarmath"]
+myst_heading_anchors = 3
+
+# ---- Python API --------------------------------------------------------------------------------
+autosummary_generate = True
+autodoc_default_options = {"members": True, "undoc-members": False, "show-inheritance": True}
+autodoc_typehints = "none"
+napoleon_google_docstring = False
+napoleon_numpy_docstring = True
+
+# ---- C++ API (Doxygen's XML, written by scripts/docs_site.sh) ----------------------------------
+breathe_projects = {"distlops": os.environ.get("DISTLOPS_DOXYGEN_XML",
+                                               os.path.join(DOCS, "_build", "doxygen", "xml"))}
+breathe_default_project = "distlops"
+breathe_default_members = ("members",)
+
+# ---- gallery -------------------------------------------------------------------------------------
+sphinx_gallery_conf = {
+    "examples_dirs": os.path.join(ROOT, "examples", "python", "gallery"),
+    "gallery_dirs": "auto_examples",
+    "filename_pattern": r"/plot_",
+    "download_all_examples": False,
+    "remove_config_comments": True,
+    "abort_on_example_error": True,
+    "image_scrapers": ("matplotlib",),
+}
+
+# ---- HTML: PyData's theme, as PyLops ------------------------------------------------------------
+html_theme = "pydata_sphinx_theme"
+html_title = f"distlops {release}"
+html_theme_options = {
+    "navigation_with_keys": False,
+    "show_toc_level": 2,
+}
+html_static_path = []
+
+# ---- link check: the site's own references only (CI reaches no web site) -------------------------
+linkcheck_ignore = [r"https?://.*", r"mailto:.*"]
+
+
+# ---- the Python API page, written from the package itself so that no name is missed -----------
+# Every public name of distlops (docs/check_docstrings.py lists them the same way), grouped by the
+# module that defines it.
+GROUPS = [
+    ("Arrays", ("distlops._arrays",)),
+    ("Operator handles", ("distlops._operators",)),
+    ("Local operators", ("distlops._local", "distlops._dense")),
+    ("Stacks", ("distlops._stack",)),
+    ("Derivatives", ("distlops._derivative",)),
+    ("Signal processing", ("distlops._signal",)),
+    ("Wave-equation processing", ("distlops._waveeq",)),
+    ("Solvers", ("distlops._solvers",)),
+    ("Proximal operators and solvers", ("distlops._proximal",)),
+    ("Dot test", ("distlops._dottest",)),
+    ("Partitions and errors", ("distlops._distlops",)),
+]
+
+
+def public_names():
+    import inspect
+    return sorted(name for name, value in vars(distlops).items()
+                  if not name.startswith("_") and not inspect.ismodule(value))
+
+
+def write_python_api(app):
+    names = public_names()
+    by_module = {}
+    for name in names:
+        by_module.setdefault(getattr(getattr(distlops, name), "__module__", ""), []).append(name)
+    lines = [".. This page is written by docs/conf.py at every build.", "",
+             "Python API", "==========", "",
+             "Every public name of the ``distlops`` package (``import distlops as dl``), by the "
+             "group of the library it belongs to; :doc:`../python` explains the package and "
+             ":doc:`pylops_mpi` the drop-in ``distlops.pylops_mpi``.", "",
+             ".. currentmodule:: distlops", ""]
+    listed = set()
+    for title, modules in GROUPS:
+        group = [n for m in modules for n in by_module.get(m, [])]
+        if not group:
+            continue
+        listed.update(group)
+        lines += [title, "-" * len(title), "", ".. autosummary::", "   :toctree: generated",
+                  "   :nosignatures:", ""] + [f"   {n}" for n in sorted(group)] + [""]
+    unlisted = sorted(set(names) - listed)
+    if unlisted:
+        raise RuntimeError(f"docs/conf.py: no group of the API page holds {unlisted}: add their "
+                           f"module to GROUPS")
+    path = os.path.join(DOCS, "api", "python.rst")
+    text = "\n".join(lines)
+    if not os.path.exists(path) or open(path, encoding="utf-8").read() != text:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+
+
+def setup(app):
+    app.connect("builder-inited", write_python_api, priority=100)

@@ -33,6 +33,9 @@ exclude_patterns = ["_build", "site-build", "gpu-runs", "requirements.txt", "Dox
 nitpicky = True
 # Names from other projects that the docstrings mention in their signatures.
 nitpick_ignore_regex = [
+    # Breathe refers to every C++ name a declaration spells (template parameters, namespaces,
+    # the standard library's and Eigen's types); the reference's own links are Doxygen's.
+    ("cpp:identifier", r".*"),
     ("py:class", r"(numpy|np|mpi4py|MPI)\..*"),
     ("py:class", r"(optional|callable|array_like|ndarray|sequence|tuple|list|dict|int|float|str)"),
 ]
@@ -103,7 +106,7 @@ def public_names():
                   if not name.startswith("_") and not inspect.ismodule(value))
 
 
-def write_python_api(app):
+def write_python_api():
     names = public_names()
     by_module = {}
     for name in names:
@@ -133,5 +136,5 @@ def write_python_api(app):
             f.write(text)
 
 
-def setup(app):
-    app.connect("builder-inited", write_python_api, priority=100)
+# Before Sphinx looks for the pages, so that autosummary writes the stubs of this one.
+write_python_api()

@@ -4,6 +4,7 @@
 MyST, the C++ reference from Doxygen's XML through Breathe, the Python API through autodoc and
 the gallery of examples/python/gallery/ run at build time through sphinx-gallery."""
 import os
+import re
 
 import distlops
 
@@ -20,14 +21,12 @@ extensions = [
     "breathe",
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
-    "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
     "sphinx_gallery.gen_gallery",
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-# The GPU runs' summaries are records, linked from gpu.md to GitHub's view of the folder.
-exclude_patterns = ["_build", "site-build", "gpu-runs", "requirements.txt", "Doxyfile.in",
+exclude_patterns = ["_build", "_templates", "requirements.txt", "Doxyfile.in",
                     "auto_examples/*.ipynb", "auto_examples/*.py", "auto_examples/*.zip",
                     "auto_examples/*.json", "auto_examples/*.md5"]
 nitpicky = True
@@ -37,7 +36,7 @@ nitpick_ignore_regex = [
     # the standard library's and Eigen's types); the reference's own links are Doxygen's.
     ("cpp:identifier", r".*"),
     ("py:class", r"(numpy|np|mpi4py|MPI)\..*"),
-    ("py:class", r"(optional|callable|array_like|ndarray|sequence|tuple|list|dict|int|float|str)"),
+    ("py:class", r"enum\.Enum"),
 ]
 suppress_warnings = ["myst.header"]
 
@@ -47,10 +46,9 @@ myst_heading_anchors = 3
 
 # ---- Python API --------------------------------------------------------------------------------
 autosummary_generate = True
+templates_path = ["_templates"]
 autodoc_default_options = {"members": True, "undoc-members": False, "show-inheritance": True}
 autodoc_typehints = "none"
-napoleon_google_docstring = False
-napoleon_numpy_docstring = True
 
 # ---- C++ API (Doxygen's XML, written by scripts/docs_site.sh) ----------------------------------
 breathe_projects = {"distlops": os.environ.get("DISTLOPS_DOXYGEN_XML",
@@ -108,9 +106,15 @@ def public_names():
 
 def write_python_api():
     names = public_names()
+    # A second name of an object (MPILinearOperator for LinearOperator, HStack for MPIHStack)
+    # is listed with it, not documented twice.
+    aliases = {name: getattr(distlops, name).__name__ for name in names
+               if getattr(getattr(distlops, name), "__name__", name) != name}
     by_module = {}
     for name in names:
-        by_module.setdefault(getattr(getattr(distlops, name), "__module__", ""), []).append(name)
+        if name not in aliases:
+            by_module.setdefault(getattr(getattr(distlops, name), "__module__", ""),
+                                 []).append(name)
     lines = [".. This page is written by docs/conf.py at every build.", "",
              "Python API", "==========", "",
              "Every public name of the ``distlops`` package (``import distlops as dl``), by the "
@@ -125,6 +129,13 @@ def write_python_api():
         listed.update(group)
         lines += [title, "-" * len(title), "", ".. autosummary::", "   :toctree: generated",
                   "   :nosignatures:", ""] + [f"   {n}" for n in sorted(group)] + [""]
+    title = "Second names"
+    lines += [title, "-" * len(title), "",
+              "Names kept for PyLops-MPI's and PyLops' spellings; each is the same object as the "
+              "one it names.", ""]
+    lines += [f"- ``{alias}``: :obj:`{target}`" for alias, target in sorted(aliases.items())]
+    lines.append("")
+    listed.update(aliases)
     unlisted = sorted(set(names) - listed)
     if unlisted:
         raise RuntimeError(f"docs/conf.py: no group of the API page holds {unlisted}: add their "
@@ -138,3 +149,44 @@ def write_python_api():
 
 # Before Sphinx looks for the pages, so that autosummary writes the stubs of this one.
 write_python_api()
+
+# ---- links to the repository's files ---------------------------------------------------------------
+# The Markdown pages link to the repository's files as GitHub shows them. On the site, a link to a
+# file outside docs/ becomes a download, and a link to a folder (the site holds no copy of the
+# tree) keeps its text only. index.md and changelog.md include README.md and CHANGELOG.md, whose
+# links are relative to the repository's root: they are made relative to docs/ as they are read
+# (the pages of docs/ stay pages, the root's Markdown files are their pages here).
+LINK = re.compile(r"\[([^\]]*)\]\((?!https?:|mailto:|#)([^)#\s]+)(#[^)\s]*)?\)")
+ROOT_PAGES = {"CHANGELOG.md": "changelog.md"}
+
+
+def site_links(text, folder):
+    """The Markdown ``text`` of a file in ``folder`` with its links as the site needs them."""
+
+    def site_link(match):
+        label, path, anchor = match.group(1), match.group(2), match.group(3) or ""
+        if os.path.isdir(os.path.normpath(os.path.join(folder, path))):
+            return label
+        if folder == ROOT:
+            path = path[len("docs/"):] if path.startswith("docs/") else \
+                ROOT_PAGES.get(path, "../" + path)
+        return f"[{label}]({path}{anchor})"
+
+    return LINK.sub(site_link, text)
+
+
+def included_links(app, relative_path, parent_docname, content):
+    path = os.path.normpath(os.path.join(app.srcdir, relative_path))
+    if path.endswith(".md"):
+        content[0] = site_links(content[0], os.path.dirname(path))
+
+
+def page_links(app, docname, content):
+    path = str(app.env.doc2path(docname))
+    if path.endswith(".md"):
+        content[0] = site_links(content[0], os.path.dirname(path))
+
+
+def setup(app):
+    app.connect("include-read", included_links)
+    app.connect("source-read", page_links)

@@ -149,7 +149,9 @@ class Links(html.parser.HTMLParser):
 def broken_links(site):
     """Every relative link of the site's pages whose file or anchor does not exist."""
     pages = {}
-    for folder, _, files in os.walk(site):
+    for folder, folders, files in os.walk(site):
+        # The theme's templates, copied as they are (their links are filled in on the pages).
+        folders[:] = [f for f in folders if f != "_static"]
         for name in files:
             if name.endswith(".html"):
                 path = os.path.join(folder, name)

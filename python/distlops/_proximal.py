@@ -166,7 +166,7 @@ class _Composed(ProxOperator):
 
 
 class L1(ProxOperator):
-    """f(x) = sum_i sigma_i |x_i - g_i| (PyProximal's L1): sigma a number, an array of weights
+    """``f(x) = sum_i sigma_i |x_i - g_i|`` (PyProximal's L1): sigma a number, an array of weights
     (a DistributedArray or StackedDistributedArray) or a callable sigma(k), g an optional shift.
     A callable gives sigma for the k-th prox call (k = 1, 2, ...; sigma(0) before any, as the
     value and proxdual read the count of calls so far); it must return the same number on

@@ -150,7 +150,7 @@ def write_python_api():
 # Before Sphinx looks for the pages, so that autosummary writes the stubs of this one.
 write_python_api()
 
-# ---- links to the repository's files ---------------------------------------------------------------
+# ---- links to the repository's files -------------------------------------------------------------
 # The Markdown pages link to the repository's files as GitHub shows them. On the site, a link to a
 # file outside docs/ becomes a download, and a link to a folder (the site holds no copy of the
 # tree) keeps its text only. index.md and changelog.md include README.md and CHANGELOG.md, whose

@@ -123,7 +123,8 @@ def doxygen_xml(out):
     # The headers only (the pages are the site's own), as XML. Undocumented entities are the
     # `docs` test's concern; here they would only be left out of the reference.
     config += ("\nFILE_PATTERNS = *.hpp *.cuh\nUSE_MDFILE_AS_MAINPAGE =\nGENERATE_HTML = NO\n"
-               "GENERATE_XML = YES\nXML_OUTPUT = xml\nXML_PROGRAMLISTING = NO\nAUTOLINK_SUPPORT = NO\n")
+               "GENERATE_XML = YES\nXML_OUTPUT = xml\nXML_PROGRAMLISTING = NO\n"
+               "AUTOLINK_SUPPORT = NO\n")
     with open(os.path.join(target, "Doxyfile"), "w") as f:
         f.write(config)
     if run([doxygen, "Doxyfile"], "doxygen", cwd=target).returncode != 0:

@@ -43,8 +43,9 @@ def MPIFirstDerivative(dims, sampling=1.0, kind="centered", edge=False, order=3,
 @wraps("distributed", "SecondDerivative")
 def MPISecondDerivative(dims, sampling=1.0, kind="centered", edge=False,
                         base_comm=MPI.COMM_WORLD, dtype=np.float64, axis=0):
-    """d²/d(axis)² on arrays of shape ``dims`` split along axis 0 (PyLops-MPI's MPISecondDerivative,
-    along axis 0; ``axis`` chooses another): neighbouring ranks exchange one plane each."""
+    """d²/d(axis)² on arrays of shape ``dims`` split along axis 0 (PyLops-MPI's
+    MPISecondDerivative, along axis 0; ``axis`` chooses another): neighbouring ranks exchange
+    one plane each."""
     return LinearOperator(_ext_function("SecondDerivative", dtype)(
         _layout(dims, base_comm), axis, sampling, kind, edge), dtype, base_comm)
 

@@ -81,7 +81,7 @@ linkcheck_ignore = [r"https?://.*", r"mailto:.*"]
 
 
 # ---- the Python API page, written from the package itself so that no name is missed -----------
-# Every public name of distlops (docs/check_docstrings.py lists them the same way), grouped by the
+# Every public name of distlops (tests/docs/check_docstrings.py lists them the same way), grouped by the
 # module that defines it.
 GROUPS = [
     ("Arrays", ("distlops._arrays",)),

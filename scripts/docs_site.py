@@ -10,7 +10,7 @@
    index, and the distlops wheel (python.install's, or any `pip wheel .`) installed over it;
 2. Doxygen's XML of the public headers (docs/Doxyfile.in read as the `docs` target reads it,
    with XML instead of HTML), for Breathe;
-3. docs/check_docstrings.py: every public name of the package has a docstring;
+3. tests/docs/check_docstrings.py: every public name of the package has a docstring;
 4. sphinx-build -W --keep-going (any warning fails): the MyST pages, the API pages and the
    gallery, whose scripts run now at one rank, into OUT/html;
 5. sphinx-build -b linkcheck over the site's own references (no web site is visited), and every
@@ -196,7 +196,7 @@ def main():
     python = ensure_venv(os.path.abspath(args.venv or os.path.join(out, "venv")), the_wheel(args))
     environment = dict(os.environ, DISTLOPS_DOXYGEN_XML=xml, MPLBACKEND="Agg",
                        OMPI_MCA_rmaps_base_oversubscribe="1")
-    if run([python, os.path.join(ROOT, "docs", "check_docstrings.py")], "docstrings",
+    if run([python, os.path.join(ROOT, "tests", "docs", "check_docstrings.py")], "docstrings",
            env=environment).returncode != 0:
         return 1
     sphinx = [python, "-m", "sphinx", "-W", "--keep-going", "-q", "-d",

@@ -185,7 +185,7 @@ def main():
     wheel = parser.add_mutually_exclusive_group(required=True)
     wheel.add_argument("--wheel", help="the distlops wheel to document")
     wheel.add_argument("--wheel-dir", help="a folder holding it (the newest is taken)")
-    parser.add_argument("--out", default=os.path.join(ROOT, "docs", "_build"))
+    parser.add_argument("--out", default=os.path.join(ROOT, "build", "docs-site"))
     parser.add_argument("--venv", help="the tools' environment (default OUT/venv)")
     args = parser.parse_args()
     out = os.path.abspath(args.out)

@@ -16,7 +16,8 @@
 5. sphinx-build -b linkcheck over the site's own references (no web site is visited), and every
    relative link and anchor of the written HTML resolved against the written files.
 
-Exit status 0 when all pass, 1 when one fails, 77 (Skipped) when Doxygen is missing or the
+Sphinx writes the sources it generates into docs/ (api/python.rst, api/generated/,
+auto_examples/, sg_execution_times.rst; git ignores them). Exit status 0 when all pass, 1 when one fails, 77 (Skipped) when Doxygen is missing or the
 package index cannot be reached; the reason is printed."""
 import argparse
 import glob

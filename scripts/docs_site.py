@@ -6,7 +6,7 @@
     scripts/docs_site.py --wheel-dir DIR [--venv DIR] [--out DIR]
     scripts/docs_site.py --wheel FILE [--venv DIR] [--out DIR]
 
-1. a virtual environment VENV (default OUT/venv) with docs/requirements.txt from the package
+1. a virtual environment VENV (default OUT/venv, OUT by default build/docs-site) with docs/requirements.txt from the package
    index, and the distlops wheel (python.install's, or any `pip wheel .`) installed over it;
 2. Doxygen's XML of the public headers (docs/Doxyfile.in read as the `docs` target reads it,
    with XML instead of HTML), for Breathe;
@@ -17,8 +17,9 @@
    relative link and anchor of the written HTML resolved against the written files.
 
 Sphinx writes the sources it generates into docs/ (api/python.rst, api/generated/,
-auto_examples/, sg_execution_times.rst; git ignores them). Exit status 0 when all pass, 1 when one fails, 77 (Skipped) when Doxygen is missing or the
-package index cannot be reached; the reason is printed."""
+auto_examples/, sg_execution_times.rst; git ignores them). Exit status 0 when all pass, 1 when
+one fails, 77 (Skipped) when Doxygen, the package index or the wheel is missing; the reason is
+printed."""
 import argparse
 import glob
 import html.parser

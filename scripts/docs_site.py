@@ -7,7 +7,8 @@
     scripts/docs_site.py --wheel FILE [--venv DIR] [--out DIR]
 
 1. a virtual environment VENV (default OUT/venv; OUT: build/docs-site) with
-   docs/requirements.txt from the package index, and the distlops wheel (python.install's, or any `pip wheel .`) installed over it;
+   docs/requirements.txt from the package index, and the distlops wheel (python.install's, or
+   any `pip wheel .`) installed over it;
 2. Doxygen's XML of the public headers (docs/Doxyfile.in read as the `docs` target reads it,
    with XML instead of HTML), for Breathe;
 3. tests/docs/check_docstrings.py: every public name of the package has a docstring;

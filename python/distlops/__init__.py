@@ -26,6 +26,24 @@ def _check_same_mpi():
 
 _check_same_mpi()
 
+# The extension's classes, described here (the C++ classes' documentation, errors.hpp and
+# layout.hpp). The errors are raised on every rank alike (a bad input never leaves a rank waiting).
+Error.__doc__ = "Base of every exception raised by distlops (a RuntimeError)."
+InvalidArgument.__doc__ = ("A parameter outside its valid range: an axis out of bounds, a negative "
+                           "size, an unknown option, local shapes that do not sum up to the global "
+                           "shape (a ValueError).")
+ShapeMismatch.__doc__ = ("Operands that do not fit together: different shapes, layouts, "
+                         "partitions or masks (a ValueError).")
+CommunicationError.__doc__ = "A failed MPI or NCCL call; the message names the call."
+IoError.__doc__ = "A file that cannot be read or written, or whose content is malformed."
+ReplicaMismatch.__doc__ = ("Replicas of a BROADCAST array that were found to differ between ranks "
+                           "(DistributedArray.check_replicas).")
+Partition.__doc__ = """How a DistributedArray is held over the ranks (PyLops-MPI's Partition).
+
+SCATTER: split along the distribution axis (or cut over a process grid), each rank its block;
+BROADCAST: every rank holds the whole array, data entering from one rank broadcast once;
+UNSAFE_BROADCAST: as BROADCAST but never broadcast (the caller keeps the replicas equal)."""
+
 from ._arrays import DistributedArray, StackedDistributedArray, default_grid  # noqa: E402,F401
 
 

@@ -111,22 +111,27 @@ class DistributedArray:
 
     @property
     def layout(self):
+        """The library's Layout of the array: global shape, partition, cut and every rank's box."""
         return self._a.layout
 
     @property
     def global_shape(self):
+        """The shape of the whole array, the same on every rank."""
         return tuple(self._a.layout.global_shape)
 
     @property
     def local_shape(self):
+        """The shape of this rank's block (the global shape for replicated arrays)."""
         return tuple(self._a.layout.local_shape)
 
     @property
     def local_shapes(self):
+        """Every rank's local shape, in rank order."""
         return [tuple(s) for s in self._a.layout.local_shapes]
 
     @property
     def partition(self):
+        """How the array is held: Partition.SCATTER, BROADCAST or UNSAFE_BROADCAST."""
         return self._a.layout.partition
 
     @property
@@ -149,37 +154,45 @@ class DistributedArray:
 
     @property
     def mask(self):
+        """The colour of every rank (ranks of one colour hold one replica), or None."""
         mask = self._a.layout.mask
         return list(mask) if mask else None
 
     @property
     def ndim(self):
+        """The number of axes of the global array."""
         return len(self._a.layout.global_shape)
 
     @property
     def dtype(self):
+        """The NumPy dtype of the elements (float32, float64, complex64 or complex128)."""
         return self._a.local_array.dtype
 
     @property
     def engine(self):
+        """"numpy": the Python package holds host arrays (PyLops-MPI's attribute)."""
         # Host arrays: "numpy", unless a caller set PyLops-MPI's _engine attribute.
         return getattr(self, "_engine", "numpy")
 
     @property
     def base_comm(self):
+        """The mpi4py communicator of all the ranks that share the array."""
         self._comm = _mpi4py_comm(self._a.layout.communicator, self._comm)
         return self._comm
 
     @property
     def sub_comm(self):
+        """The mpi4py communicator of this rank's mask group (reductions run in it)."""
         return _mpi4py_comm(self._a.layout.sub_communicator, None)
 
     @property
     def rank(self):
+        """This rank's number in ``base_comm``."""
         return self._a.layout.communicator.rank
 
     @property
     def size(self):
+        """The number of ranks of ``base_comm``."""
         return self._a.layout.communicator.size
 
     # ---- data in and out -----------------------------------------------------------------------
@@ -214,15 +227,19 @@ class DistributedArray:
 
     # ---- copies and reductions -----------------------------------------------------------------
     def copy(self):
+        """A deep copy with the same layout."""
         return DistributedArray._wrap(self._a.copy(), self._comm)
 
     def conj(self):
+        """The element-wise complex conjugate (a copy; real arrays are copied unchanged)."""
         return DistributedArray._wrap(self._a.conj(), self._comm)
 
     def zeros_like(self):
+        """A new array of zeros with this array's layout and dtype."""
         return DistributedArray._wrap(self._a.zeros_like(), self._comm)
 
     def empty_like(self):
+        """A new array with this array's layout and dtype, its values not set."""
         return DistributedArray._wrap(self._a.empty_like(), self._comm)
 
     def dot(self, dist_array, vdot=False):
@@ -256,6 +273,8 @@ class DistributedArray:
         return self._a.add_ghost_cells(int(cells_front or 0), int(cells_back or 0))
 
     def check_replicas(self):
+        """Raises ReplicaMismatch on every rank unless the replicas of a replicated array agree (a
+        debug check; a collective)."""
         self._a.check_replicas()
 
     def astype(self, dtype):
@@ -319,13 +338,17 @@ class DistributedArray:
         return self
 
     def add(self, dist_array):
+        """``self + dist_array`` (PyLops-MPI's method)."""
         return self + dist_array
 
     def iadd(self, dist_array):
+        """``self += dist_array``, in place; returns self (PyLops-MPI's method)."""
         self += dist_array
         return self
 
     def multiply(self, x):
+        """``self * x``, element-wise with an array of the same layout or a scalar (PyLops-MPI's
+        method)."""
         return self * x
 
     def __repr__(self):
@@ -367,18 +390,22 @@ class StackedDistributedArray:
 
     @property
     def narrays(self):
+        """The number of items of the stack."""
         return len(self._a)
 
     @property
     def distarrays(self):
+        """The items, without copy: DistributedArrays and nested stacks."""
         return [self[i] for i in range(len(self._a))]
 
     @property
     def global_shape(self):
+        """The global shape of every item, in order."""
         return tuple(d.global_shape for d in self.distarrays)
 
     @property
     def dtype(self):
+        """The dtype the items share."""
         return self[0].dtype
 
     def __len__(self):
@@ -415,22 +442,31 @@ class StackedDistributedArray:
         target._a.copy_from(value._a)
 
     def asarray(self):
+        """The whole stack as one flat NumPy array on every rank (the items flattened and
+        concatenated)."""
         return self._a.asarray()
 
     def copy(self):
+        """A deep copy with the same nesting and layouts."""
         return type(self)._wrap(self._a.copy(), self._comm)
 
     def conj(self):
+        """The element-wise complex conjugate of every item (a copy)."""
         return type(self)._wrap(self._a.conj(), self._comm)
 
     def zeros_like(self):
+        """A stack of zeros with the same nesting, layouts and dtype."""
         return type(self)._wrap(self._a.zeros_like(), self._comm)
 
     def dot(self, stacked_array, vdot=False):
+        """The bilinear dot product with a stack of the same structure, summed over the items
+        (conjugating this stack when ``vdot``); same value on every rank."""
         a, b = _promoted(self, stacked_array)
         return a._a.vdot(b._a) if vdot else a._a.dot(b._a)
 
     def norm(self, ord=None):
+        """The ``ord`` norm of the stack seen as one vector (ord None: 2); same value on every
+        rank."""
         return self._a.norm(2.0 if ord is None else float(ord))
 
     def _operand(self, x):

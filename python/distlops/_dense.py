@@ -11,7 +11,7 @@ from ._operators import LinearOperator, LocalOperator, _ext_function
 
 @wraps("local", "MatrixMult")
 def MatrixMult(A, otherdims=None, dtype=None):
-    """y = A x for a dense NumPy matrix A (copied), on x of shape (A.shape[1], *otherdims)."""
+    """y = A x for a dense NumPy matrix A (copied), on x of shape ``(A.shape[1], *otherdims)``."""
     dtype = np.dtype(dtype or np.asarray(A).dtype)
     A = np.ascontiguousarray(A, dtype=dtype)
     return LocalOperator(_ext_function("local_MatrixMult", dtype)(A, list(otherdims or [])), dtype)

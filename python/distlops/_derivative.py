@@ -14,6 +14,9 @@ from ._operators import LinearOperator, LocalOperator, _as_dims, _ext_function, 
 @wraps("local", "FirstDerivative")
 def LocalFirstDerivative(dims, axis=-1, sampling=1.0, kind="centered", edge=False,
                          dtype=np.float64):
+    """d/d(axis) on one rank's NumPy arrays of shape ``dims`` (PyLops' FirstDerivative): ``kind``
+    "centered", "forward" or "backward" differences with step ``sampling``; ``edge`` uses
+    reduced-order differences at the ends instead of zeros."""
     return LocalOperator(_ext_function("local_FirstDerivative", dtype)(
         _as_dims(dims), axis, sampling, kind, edge), dtype)
 
@@ -21,6 +24,9 @@ def LocalFirstDerivative(dims, axis=-1, sampling=1.0, kind="centered", edge=Fals
 @wraps("local", "SecondDerivative")
 def LocalSecondDerivative(dims, axis=-1, sampling=1.0, kind="centered", edge=False,
                           dtype=np.float64):
+    """d²/d(axis)² on one rank's NumPy arrays of shape ``dims`` (PyLops' SecondDerivative):
+    three-point differences of ``kind`` "centered", "forward" or "backward" with step
+    ``sampling``; ``edge`` uses reduced-order differences at the ends instead of zeros."""
     return LocalOperator(_ext_function("local_SecondDerivative", dtype)(
         _as_dims(dims), axis, sampling, kind, edge), dtype)
 
@@ -37,6 +43,9 @@ def MPIFirstDerivative(dims, sampling=1.0, kind="centered", edge=False, order=3,
 @wraps("distributed", "SecondDerivative")
 def MPISecondDerivative(dims, sampling=1.0, kind="centered", edge=False,
                         base_comm=MPI.COMM_WORLD, dtype=np.float64, axis=0):
+    """d²/d(axis)² on arrays of shape ``dims`` split along axis 0 (PyLops-MPI's
+    MPISecondDerivative, along axis 0; ``axis`` chooses another): neighbouring ranks exchange
+    one plane each."""
     return LinearOperator(_ext_function("SecondDerivative", dtype)(
         _layout(dims, base_comm), axis, sampling, kind, edge), dtype, base_comm)
 
@@ -44,6 +53,8 @@ def MPISecondDerivative(dims, sampling=1.0, kind="centered", edge=False,
 @wraps("distributed", "Laplacian")
 def MPILaplacian(dims, axes=(-2, -1), weights=(1, 1), sampling=(1, 1), edge=False,
                  kind="centered", base_comm=MPI.COMM_WORLD, dtype=np.float64):
+    """The weighted sum of second derivatives along ``axes`` (``weights``, ``sampling`` per axis) on
+    arrays of shape ``dims`` split along axis 0 (PyLops-MPI's MPILaplacian)."""
     return LinearOperator(_ext_function("Laplacian", dtype)(
         _layout(dims, base_comm), list(axes), [float(w) for w in weights],
         [float(s) for s in sampling], edge, kind), dtype, base_comm)

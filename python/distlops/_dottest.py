@@ -32,7 +32,7 @@ def _first(x):
 
 def dottest(Op, u=None, v=None, nr=None, nc=None, rtol=None, atol=1e-21, raiseerror=True,
             verb=False, seed=None):
-    """Returns True when |<Op u, v> - <u, Op^H v>| <= rtol * max(|.|) + atol; u and v default
+    """Returns True when ``|<Op u, v> - <u, Op^H v>| <= rtol * max(|.|) + atol``; u and v default
     to random arrays of Op's domain and range. Raises ValueError when
     it fails and ``raiseerror``, on every rank alike (both sides are reductions)."""
     seed = 1234 if seed is None else seed

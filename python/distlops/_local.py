@@ -11,6 +11,9 @@ from ._operators import LocalOperator, _as_dims, _ext_function
 
 @wraps("local", "Diagonal")
 def Diagonal(diag, dims=None, axis=-1, dtype=None):
+    """Element-wise multiplication by ``diag`` (PyLops' Diagonal): a flat vector of the operator's
+    size, or with ``dims`` a vector along ``axis`` broadcast over the other axes; dtype by default
+    ``diag``'s."""
     dtype = np.dtype(dtype or np.asarray(diag).dtype)
     diag = np.ascontiguousarray(diag, dtype=dtype).ravel()
     return LocalOperator(_ext_function("local_Diagonal", dtype)(diag, list(dims or []), axis), dtype)

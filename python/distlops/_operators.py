@@ -32,14 +32,17 @@ class LinearOperator:
 
     @property
     def shape(self):
+        """(rows, columns) of the global operator: the sizes of its range and domain."""
         return (self._op.rows, self._op.cols)
 
     @property
     def name(self):
+        """The library's name of the operator (that of the outermost one for compositions)."""
         return self._op.name
 
     @property
     def base_comm(self):
+        """The mpi4py communicator of the operator's ranks (COMM_WORLD when none was given)."""
         return self._comm if self._comm is not None else MPI.COMM_WORLD
 
     # An input of another dtype is cast to the operator's side where PyLops-MPI casts (between
@@ -55,9 +58,12 @@ class LinearOperator:
         return unwrap_vector(x, dtype, f"{self.name}.{what} ({model} models, {data} data)")
 
     def matvec(self, x):
+        """A x for a DistributedArray (or StackedDistributedArray) x of the domain; a new array of
+        the range."""
         return wrap_vector(self._op.apply(self._side(x, False, "matvec")), self._comm)
 
     def rmatvec(self, y):
+        """A^H y for an array y of the range; a new array of the domain."""
         return wrap_vector(self._op.apply_adjoint(self._side(y, True, "rmatvec")), self._comm)
 
     def matvec_into(self, x, y):
@@ -67,14 +73,17 @@ class LinearOperator:
         return y
 
     def rmatvec_into(self, y, x):
+        """x = A^H y into an existing array: no allocation after the first call."""
         self._op.apply_adjoint_into(self._side(y, True, "rmatvec_into"),
                                     self._side(x, True, "rmatvec_into", output=True))
         return x
 
     def domain_zeros(self):
+        """A new array of zeros in the operator's domain layout (a stack for stacked domains)."""
         return wrap_vector(self._op.domain_zeros(), self._comm)
 
     def range_zeros(self):
+        """A new array of zeros in the operator's range layout (a stack for stacked ranges)."""
         return wrap_vector(self._op.range_zeros(), self._comm)
 
     def _new(self, op):
@@ -82,22 +91,29 @@ class LinearOperator:
 
     @property
     def H(self):
+        """The adjoint operator A^H (no copy: a handle to the same operator)."""
         return self._new(self._op.adjoint())
 
     def adjoint(self):
+        """The adjoint operator A^H, as ``A.H``."""
         return self.H
 
     @property
     def T(self):
+        """The transpose A^T (the adjoint of the conjugate)."""
         return self._new(self._op.transpose())
 
     def transpose(self):
+        """The transpose A^T, as ``A.T``."""
         return self.T
 
     def conj(self):
+        """The element-wise conjugate operator, conj(A)."""
         return self._new(self._op.conj())
 
     def dot(self, x):
+        """``A @ B`` for an operator B (the composition), ``A * c`` for a number (the scaling), ``A
+        @ x`` for an array (``matvec``)."""
         if isinstance(x, LinearOperator):
             return self._new(_ext.compose(self._op, x._op))
         if isinstance(x, Number):
@@ -162,14 +178,17 @@ class LocalOperator:
 
     @property
     def shape(self):
+        """(rows, columns) of the operator on this rank's data."""
         return (self._op.rows, self._op.cols)
 
     @property
     def dims(self):
+        """The model's N-d shape (the shape ``matvec`` takes)."""
         return tuple(self._op.dims)
 
     @property
     def dimsd(self):
+        """The data's N-d shape (the shape ``matvec`` returns)."""
         return tuple(self._op.dimsd)
 
     def _wrap(self, handle):
@@ -186,23 +205,31 @@ class LocalOperator:
         return np.ascontiguousarray(x, dtype=dtype)
 
     def matvec(self, x):
+        """A x for a NumPy array x: flat for a flat x, of shape ``dimsd`` for x of shape
+        ``dims``."""
         x = np.asarray(x)
         y = self._op.apply_numpy(self._numpy(x, self.model_dtype, "matvec"))
         return y if x.ndim > 1 else y.ravel()
 
     def rmatvec(self, y):
+        """A^H y for a NumPy array y: flat for a flat y, of shape ``dims`` for y of shape
+        ``dimsd``."""
         y = np.asarray(y)
         x = self._op.apply_adjoint_numpy(self._numpy(y, self.data_dtype, "rmatvec"))
         return x if y.ndim > 1 else x.ravel()
 
     @property
     def H(self):
+        """The adjoint operator A^H."""
         return self._wrap(self._op.adjoint())
 
     def adjoint(self):
+        """The adjoint operator A^H, as ``A.H``."""
         return self.H
 
     def __mul__(self, other):
+        """``A @ B`` for a LocalOperator B (the composition), ``A * c`` for a number (the
+        scaling), ``A @ x`` for a NumPy array (``matvec``)."""
         if isinstance(other, LocalOperator):
             return self._wrap(_ext.compose(self._op, other._op))
         if isinstance(other, Number):

@@ -70,6 +70,7 @@ class ProxOperator:
         return self._of(x).value(unwrap_vector(x))
 
     def prox(self, x, tau):
+        """prox_{tau f}(x) = argmin_y f(y) + ||y - x||^2 / (2 tau), a new array of x's layout."""
         return wrap_vector(self._of(x).prox(unwrap_vector(x), float(tau)), x._comm)
 
     def proxdual(self, x, tau):
@@ -77,6 +78,8 @@ class ProxOperator:
         return wrap_vector(self._of(x).prox_conjugate(unwrap_vector(x), float(tau)), x._comm)
 
     def grad(self, x):
+        """The gradient of f at x (differentiable functions only: L2, and subclasses that define
+        it)."""
         return wrap_vector(self._of(x).gradient(unwrap_vector(x)), x._comm)
 
     def precomposition(self, a, b=0.0):
@@ -93,6 +96,7 @@ class ProxOperator:
 
     @property
     def name(self):
+        """The name of the function's class (PyProximal's attribute)."""
         return type(self).__name__
 
 
@@ -162,7 +166,7 @@ class _Composed(ProxOperator):
 
 
 class L1(ProxOperator):
-    """f(x) = sum_i sigma_i |x_i - g_i| (PyProximal's L1): sigma a number, an array of weights
+    """``f(x) = sum_i sigma_i |x_i - g_i|`` (PyProximal's L1): sigma a number, an array of weights
     (a DistributedArray or StackedDistributedArray) or a callable sigma(k), g an optional shift.
     A callable gives sigma for the k-th prox call (k = 1, 2, ...; sigma(0) before any, as the
     value and proxdual read the count of calls so far); it must return the same number on
@@ -375,6 +379,8 @@ def ProximalGradient(proxf, proxg, x0, epsg=1.0, tau=None, backtracking=False, b
 def AcceleratedProximalGradient(proxf, proxg, x0, epsg=1.0, tau=None, beta=0.5, eta=1.0,
                                 niter=10, niterback=100, acceleration="vandenberghe", tol=None,
                                 rtol=None, callback=None, show=False, itershow=(10, 10, 10)):
+    """ProximalGradient with an extrapolation step (PyProximal's AcceleratedProximalGradient):
+    ``acceleration`` "vandenberghe" (k/(k+3)) or "fista"; returns x."""
     return ProximalGradient(proxf, proxg, x0, epsg=epsg, tau=tau, beta=beta, eta=eta,
                             niter=niter, niterback=niterback, acceleration=acceleration, tol=tol,
                             rtol=rtol, callback=callback, show=show, itershow=itershow)

@@ -27,7 +27,7 @@ def Convolve1D(dims, h, offset=0, axis=-1, dtype=None):
 @wraps("local", "PoststackLinearModelling")
 def PoststackLinearModelling(wav, nt0, spatdims=None, explicit=False, kind="centered",
                              dtype=None):
-    """PyLops' post-stack modelling d = W D m on one rank's (nt0, *spatdims) models."""
+    """PyLops' post-stack modelling d = W D m on one rank's ``(nt0, *spatdims)`` models."""
     dtype = np.dtype(dtype or np.asarray(wav).dtype)
     wav = np.ascontiguousarray(wav, dtype=dtype).ravel()
     return LocalOperator(_ext_function("local_PoststackLinearModelling", dtype)(

@@ -37,6 +37,9 @@ def MPIBlockDiag(ops, base_comm=MPI.COMM_WORLD, mask=None, dtype=None):
 
 @wraps("distributed", "VStack")
 def MPIVStack(ops, base_comm=MPI.COMM_WORLD, dtype=None):
+    """[A_1 x; ...; A_n x] of each rank's local operators (PyLops-MPI's MPIVStack): every rank holds
+    the whole x (BROADCAST) and its blocks write its part of the data; ``ops`` are this rank's
+    blocks."""
     handles, dtype = _locals(ops, dtype)
     return LinearOperator(_ext_function("VStack", dtype)(handles, communicator(base_comm)), dtype,
                           base_comm)
@@ -44,6 +47,9 @@ def MPIVStack(ops, base_comm=MPI.COMM_WORLD, dtype=None):
 
 @wraps("distributed", "HStack")
 def MPIHStack(ops, base_comm=MPI.COMM_WORLD, dtype=None):
+    """A_1 x_1 + ... + A_n x_n of each rank's local operators (PyLops-MPI's MPIHStack, the adjoint
+    of MPIVStack of the adjoints): each rank applies its blocks to its part of x and the sum is
+    replicated (BROADCAST)."""
     handles, dtype = _locals(ops, dtype)
     return LinearOperator(_ext_function("HStack", dtype)(handles, communicator(base_comm)), dtype,
                           base_comm)

@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The distlops authors
+"""Builds the documentation site (docs/conf.py) and checks it.
+
+    scripts/docs_site.py --wheel-dir DIR [--venv DIR] [--out DIR]
+    scripts/docs_site.py --wheel FILE [--venv DIR] [--out DIR]
+
+1. a virtual environment VENV (default OUT/venv; OUT: build/docs-site) with
+   docs/requirements.txt from the package index, and the distlops wheel (python.install's, or
+   any `pip wheel .`) installed over it;
+2. Doxygen's XML of the public headers (docs/Doxyfile.in read as the `docs` target reads it,
+   with XML instead of HTML), for Breathe;
+3. tests/docs/check_docstrings.py: every public name of the package has a docstring;
+4. sphinx-build -W --keep-going (any warning fails): the MyST pages, the API pages and the
+   gallery, whose scripts run now at one rank, into OUT/html;
+5. sphinx-build -b linkcheck over the site's own references (no web site is visited), and every
+   relative link and anchor of the written HTML resolved against the written files.
+
+Sphinx writes the sources it generates into docs/ (api/python.rst, api/generated/,
+auto_examples/, sg_execution_times.rst; git ignores them). Exit status 0 when all pass, 1 when
+one fails, 77 (Skipped) when Doxygen, the package index or the wheel is missing; the reason is
+printed."""
+import argparse
+import glob
+import html.parser
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.parse
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "porting"))
+from compare_poststack import NETWORK_ERRORS, SKIP  # noqa: E402  pip's words for no network
+
+REQUIREMENTS = os.path.join(ROOT, "docs", "requirements.txt")
+MARKER = ".distlops-docs-requirements"
+
+
+def log(message):
+    print(f"docs_site: {message}", flush=True)
+
+
+def skip(reason):
+    log(f"SKIPPED: {reason}")
+    sys.exit(SKIP)
+
+
+def run(command, what, **kwargs):
+    log(f"{what}: {' '.join(command)}")
+    start = time.monotonic()
+    done = subprocess.run(command, **kwargs)
+    log(f"{what}: {time.monotonic() - start:.1f} s")
+    return done
+
+
+def pip_install(python, arguments, what):
+    done = run([python, "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
+                "--no-compile", "--retries", "1", "--timeout", "20", *arguments], what,
+               capture_output=True, text=True)
+    if done.returncode != 0:
+        output = done.stdout + done.stderr
+        if any(error in output.lower() for error in NETWORK_ERRORS):
+            tail = "\n".join(output.strip().splitlines()[-6:])
+            skip(f"the Python package index cannot be reached, so the site's tools cannot be "
+                 f"installed; pip said:\n{tail}")
+        log(f"pip install failed:\n{output}")
+        sys.exit(1)
+
+
+def ensure_venv(venv, wheel):
+    """The environment's Python, with the pinned tools and this wheel of distlops."""
+    python = os.path.join(venv, "bin", "python")
+    with open(REQUIREMENTS) as f:
+        wanted = f.read()
+    marker = os.path.join(venv, MARKER)
+    current = None
+    if os.path.exists(marker) and os.path.exists(python):
+        with open(marker) as f:
+            current = f.read()
+    if current != wanted:
+        log(f"making the virtual environment {venv}")
+        shutil.rmtree(venv, ignore_errors=True)
+        if run([sys.executable, "-m", "venv", venv], "venv").returncode != 0:
+            sys.exit(1)
+        pip_install(python, ["-r", REQUIREMENTS], "the site's tools")
+        with open(marker, "w") as f:
+            f.write(wanted)
+    # The wheel's dependencies are among the pinned tools; the wheel itself changes with every
+    # build, so it is always installed again (about a second).
+    pip_install(python, ["--force-reinstall", "--no-deps", wheel], "the distlops wheel")
+    return python
+
+
+def the_wheel(args):
+    if args.wheel:
+        return args.wheel
+    wheels = sorted(glob.glob(os.path.join(args.wheel_dir, "distlops-*.whl")),
+                    key=os.path.getmtime)
+    if not wheels:
+        # python.install reports its own failure; skipped, it left no wheel for lack of the index.
+        skip(f"no distlops wheel in {args.wheel_dir}: python.install makes it (pip wheel . "
+             f"elsewhere)")
+    return wheels[-1]
+
+
+def doxygen_xml(out):
+    """Doxygen's XML of include/ into OUT/doxygen/xml; its path."""
+    doxygen = shutil.which("doxygen")
+    if not doxygen:
+        skip("Doxygen is not installed (scripts/setup.sh installs it): the C++ reference of the "
+             "site is made from its XML")
+    with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
+        project = re.search(r'project\(distlops VERSION (\S+) DESCRIPTION "([^"]*)"', f.read())
+    target = os.path.join(out, "doxygen")
+    shutil.rmtree(target, ignore_errors=True)
+    os.makedirs(target)
+    values = {"PROJECT_VERSION": project.group(1), "PROJECT_DESCRIPTION": project.group(2),
+              "DISTLOPS_DOCS_OUTPUT_DIR": target, "PROJECT_SOURCE_DIR": ROOT,
+              "PROJECT_BINARY_DIR": target, "DISTLOPS_DOCS_INPUT": f'"{ROOT}/include"',
+              "DISTLOPS_DOCS_WARN_AS_ERROR": "NO"}
+    with open(os.path.join(ROOT, "docs", "Doxyfile.in")) as f:
+        config = re.sub(r"@(\w+)@", lambda m: values.get(m.group(1), m.group(0)), f.read())
+    # The headers only (the pages are the site's own), as XML. Undocumented entities are the
+    # `docs` test's concern; here they would only be left out of the reference.
+    config += ("\nFILE_PATTERNS = *.hpp *.cuh\nUSE_MDFILE_AS_MAINPAGE =\nGENERATE_HTML = NO\n"
+               "GENERATE_XML = YES\nXML_OUTPUT = xml\nXML_PROGRAMLISTING = NO\n"
+               "AUTOLINK_SUPPORT = NO\n")
+    with open(os.path.join(target, "Doxyfile"), "w") as f:
+        f.write(config)
+    if run([doxygen, "Doxyfile"], "doxygen", cwd=target).returncode != 0:
+        sys.exit(1)
+    return os.path.join(target, "xml")
+
+
+class Links(html.parser.HTMLParser):
+    """The hrefs and srcs of a page, and the ids it defines."""
+
+    def __init__(self):
+        super().__init__()
+        self.links, self.ids = [], set()
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if name == "id" or (tag == "a" and name == "name"):
+                self.ids.add(value)
+            elif name in ("href", "src") and value and tag != "link":
+                self.links.append(value)
+
+
+def broken_links(site):
+    """Every relative link of the site's pages whose file or anchor does not exist."""
+    pages = {}
+    for folder, folders, files in os.walk(site):
+        # The theme's templates, copied as they are (their links are filled in on the pages).
+        folders[:] = [f for f in folders if f != "_static"]
+        for name in files:
+            if name.endswith(".html"):
+                path = os.path.join(folder, name)
+                parser = Links()
+                with open(path, encoding="utf-8") as f:
+                    parser.feed(f.read())
+                pages[os.path.normpath(path)] = parser
+    broken = []
+    for path, parser in sorted(pages.items()):
+        for link in parser.links:
+            parts = urllib.parse.urlsplit(link)
+            if parts.scheme or parts.netloc or link.startswith("javascript:"):
+                continue
+            target = path if not parts.path else os.path.normpath(
+                os.path.join(os.path.dirname(path), urllib.parse.unquote(parts.path)))
+            if os.path.isdir(target):
+                target = os.path.join(target, "index.html")
+            where = os.path.relpath(path, site)
+            if not os.path.exists(target):
+                broken.append(f"{where}: {link} (no such file)")
+            elif parts.fragment and target.endswith(".html") and \
+                    urllib.parse.unquote(parts.fragment) not in pages[target].ids:
+                broken.append(f"{where}: {link} (no such anchor)")
+    return broken, len(pages)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    wheel = parser.add_mutually_exclusive_group(required=True)
+    wheel.add_argument("--wheel", help="the distlops wheel to document")
+    wheel.add_argument("--wheel-dir", help="a folder holding it (the newest is taken)")
+    parser.add_argument("--out", default=os.path.join(ROOT, "build", "docs-site"))
+    parser.add_argument("--venv", help="the tools' environment (default OUT/venv)")
+    args = parser.parse_args()
+    out = os.path.abspath(args.out)
+    os.makedirs(out, exist_ok=True)
+    start, cpu = time.monotonic(), os.times()
+
+    xml = doxygen_xml(out)
+    python = ensure_venv(os.path.abspath(args.venv or os.path.join(out, "venv")), the_wheel(args))
+    environment = dict(os.environ, DISTLOPS_DOXYGEN_XML=xml, MPLBACKEND="Agg",
+                       OMPI_MCA_rmaps_base_oversubscribe="1")
+    if run([python, os.path.join(ROOT, "tests", "docs", "check_docstrings.py")], "docstrings",
+           env=environment).returncode != 0:
+        return 1
+    sphinx = [python, "-m", "sphinx", "-W", "--keep-going", "-q", "-d",
+              os.path.join(out, "doctrees")]
+    docs = os.path.join(ROOT, "docs")
+    site = os.path.join(out, "html")
+    if run(sphinx + ["-b", "html", docs, site], "sphinx html", env=environment).returncode != 0:
+        return 1
+    if run(sphinx + ["-b", "linkcheck", docs, os.path.join(out, "linkcheck")], "sphinx linkcheck",
+           env=environment).returncode != 0:
+        return 1
+    broken, count = broken_links(site)
+    for link in broken:
+        log(f"broken link: {link}")
+    log(f"{count} pages, {len(broken)} broken links")
+    used = os.times()
+    seconds = (used.children_user - cpu.children_user + used.children_system
+               - cpu.children_system + used.user - cpu.user + used.system - cpu.system)
+    log(f"wall {time.monotonic() - start:.0f} s, CPU {seconds:.0f} s; the site: "
+        f"{site}/index.html")
+    return 1 if broken else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1643,21 +1643,25 @@ TEST_CASE("hostile input: box layouts", "[hostile][box]") {
   report(tally, "box layouts");
 }
 
-// The one check of slab-only code (Layout's slab queries) names the layout and the way out, the
-// same on every rank, for the operators that take slabs only. Boxes in reverse rank order form
-// no grid from 2 ranks on (one rank's only box is a slab).
-TEST_CASE("operators that take slabs only raise on every rank for box layouts", "[hostile][box]") {
+// The FFTs take every layout but one: explicit boxes (in reverse rank order they form no grid
+// from 2 ranks on) whose cut axis changes its extent cannot return to the input's boxes. The
+// same error, naming the way out, on every rank.
+TEST_CASE("the FFTs refuse on every rank the boxes they cannot return to", "[hostile][box]") {
   const Communicator comm = world();
   if (comm.size() < 2) return;
   const Layout boxes(comm, {comm.size(), 4}, LayoutOptions{.boxes = row_boxes(comm, true)});
   REQUIRE_FALSE(boxes.is_slab());
-  const std::string expected = "is cut along several axes or in boxes";
+  const std::string expected = "same_as_input";
+  const DistributedFFTOptions padded{.nfft = {comm.size() + 2, 4},
+                                     .output = FFTOutputLayout::same_as_input};
   expect_everywhere<InvalidArgument>(
-      comm, [&] { (void)FFT2D<std::complex<double>>(boxes); }, expected);
+      comm, [&] { (void)FFT2D<std::complex<double>>(boxes, padded); }, expected);
   expect_everywhere<InvalidArgument>(
       comm,
       [&] {
-        (void)FFTND<std::complex<double>>(boxes, {.axes = {0, 1}});
+        (void)FFTND<std::complex<double>>(boxes, {.axes = {0, 1},
+                                                  .nfft = {comm.size() + 2, 4},
+                                                  .output = FFTOutputLayout::same_as_input});
       },
       expected);
 }

@@ -414,31 +414,19 @@ def simulate(args):
             command += [args.bench, "--json", str(path)]
             command += driver_arguments(study, p, args.repeats, args.warmup)
             status, seconds = run(command, out / f"{study_name(study)}.np{p}.log", env)
-            keep_simulated(study, p, path, out / f"{study_name(study)}.np{p}.log", status, seconds,
-                           args.mode)
-
-
-def keep_simulated(study, p, path, log, status, seconds, mode):
-    """Adds the simulation's own figures to the driver's JSON of one simulated run. A run whose
-    simulation ended (SMPI printed its simulated time) and whose driver wrote its JSON counts
-    even if the process then exits with an error: the 3-d cases' runs abort in the process's
-    teardown after the simulation (munmap_chunk(): invalid pointer), which is kept in the
-    record as simulation_exit_status."""
-    record = read_json(path) if path.exists() else None
-    text = log.read_text(errors="replace")
-    if record is None or (status != 0 and "Simulated time:" not in text):
-        print(f"{study_name(study)} np{p}: FAILED (status {status}, {log})", flush=True)
-        return
-    record["simulation_wall_seconds"] = seconds
-    record["simulation_mode"] = mode
-    record["simulation_exit_status"] = status
-    for line in text.splitlines():
-        if "seconds were actual computation" in line:
-            record["simulation_computation_seconds"] = float(line.split()[0])
-    path.write_text(json.dumps(record) + "\n")
-    print(f"{study_name(study)} np{p}: {record['seconds_per_unit']:.4g} s per "
-          f"{record['unit']} simulated in {seconds:.1f} s"
-          + (f" (exit status {status} after the simulation)" if status else ""), flush=True)
+            record = read_json(path) if path.exists() else None
+            if status != 0 or record is None:
+                print(f"{study_name(study)} np{p}: FAILED (status {status}, "
+                      f"{out / f'{study_name(study)}.np{p}.log'})", flush=True)
+                continue
+            record["simulation_wall_seconds"] = seconds
+            record["simulation_mode"] = args.mode
+            for line in (out / f"{study_name(study)}.np{p}.log").read_text().splitlines():
+                if "seconds were actual computation" in line:
+                    record["simulation_computation_seconds"] = float(line.split()[0])
+            path.write_text(json.dumps(record) + "\n")
+            print(f"{study_name(study)} np{p}: {record['seconds_per_unit']:.4g} s per "
+                  f"{record['unit']} simulated in {seconds:.1f} s", flush=True)
 
 
 # ---- model and report -----------------------------------------------------------------------

@@ -28,6 +28,7 @@ import argparse
 import json
 import math
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -126,7 +127,8 @@ def box_ghost_counts(shape, grid, niter, word=8):
                     if neighbour[k][1] > neighbour[k][0]:
                         messages, sent = messages + 1, sent + face
         messages_max, bytes_max = max(messages_max, messages), max(bytes_max, sent)
-    return {"messages_max": messages_max, "bytes_max": bytes_max, "events": [cg_reductions(niter)]}
+    return {"messages_max": messages_max, "bytes_max": bytes_max,
+            "events": [cg_reductions(niter)] if len(boxes) > 1 else []}
 
 
 def alltoall_counts(shape, moves, word=16):
@@ -134,6 +136,8 @@ def alltoall_counts(shape, moves, word=16):
     of grids, the forward's all-to-alls; the adjoint makes them backwards): for the busiest
     rank, the boxes it sends to other ranks (one message each) per apply, forward and adjoint
     averaged, and the apply's agreement on its operands."""
+    if not moves:  # one rank: nothing is counted, not even the agreement
+        return {"messages_max": 0, "bytes_max": 0, "events": []}
     p = math.prod(moves[0][0])
     messages, sent, calls = [0] * p, [0] * p, 0
     for source, target in moves:
@@ -291,10 +295,19 @@ def mpiexec(ranks):
             "btl_vader_single_copy_mechanism", "none", "-n", str(ranks)]
 
 
-def run(command, log, env):
+def run(command, log, env, timeout=None):
+    """Runs command into log; past timeout seconds its whole process group is ended (smpirun
+    leaves the simulation to a child of its own) and the status is "timeout"."""
     start = time.time()
     with open(log, "w") as out:
-        status = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, env=env).returncode
+        child = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                 start_new_session=True)
+        try:
+            status = child.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+            status = "timeout"
     return status, time.time() - start
 
 
@@ -404,7 +417,7 @@ def simulate(args):
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
     for study in studies(args.studies):
         for p in [int(r) for r in args.ranks.split(",")]:
-            if p > study.max_simulated:
+            if p > study.max_simulated and not args.past_limit:
                 continue
             path = out / f"{study_name(study)}.np{p}.json"
             if path.exists() and not args.again:
@@ -413,7 +426,8 @@ def simulate(args):
                        "-hostfile", str(base / "hostfile")] + smpi_options(c, args.mode)
             command += [args.bench, "--json", str(path)]
             command += driver_arguments(study, p, args.repeats, args.warmup)
-            status, seconds = run(command, out / f"{study_name(study)}.np{p}.log", env)
+            status, seconds = run(command, out / f"{study_name(study)}.np{p}.log", env,
+                                  args.timeout)
             record = read_json(path) if path.exists() else None
             if status != 0 or record is None:
                 print(f"{study_name(study)} np{p}: FAILED (status {status}, "
@@ -595,7 +609,7 @@ def report(args):
                 label=f"{cut}modelled: latency-bandwidth, the driver's counts")
         row["model"] = {p: efficiency(study, p, m1, model[p]) for p in model}
         row["model_seconds"] = model
-        if 1 in online:
+        if 1 in online and len(online) > 1:
             o1 = online[1]["seconds_per_unit"]
             ax.plot(sorted(online), [efficiency(study, p, o1, online[p]["seconds_per_unit"])
                                      for p in sorted(online)], "^:", color=colour or "grey",
@@ -674,6 +688,10 @@ def main():
                                   default="communication")
     simulate_command.add_argument("--repeats", type=int, default=1)
     simulate_command.add_argument("--warmup", type=int, default=1)
+    simulate_command.add_argument("--timeout", type=float, default=None,
+                                  help="seconds of this machine per simulated run (default: none)")
+    simulate_command.add_argument("--past-limit", action="store_true",
+                                  help="also above a study's max_simulated (to retry SimGrid)")
     simulate_command.add_argument("--again", action="store_true",
                                   help="rerun the points whose JSON exists")
     commands.choices["report"].add_argument("--figure", default="docs/images/scaling.png")

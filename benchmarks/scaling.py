@@ -477,9 +477,9 @@ def collective_seconds(name, payload, p, c, simulated):
 
 
 def nic_seconds(counted, p, beta, nodes):
-    """The time of a rank's bytes: at its own pace, or, when it talks to more than its two
-    neighbours (a transpose), at its share of its node's link, which carries the bytes of all
-    the node's ranks to the peers on other nodes (spread evenly over the job)."""
+    """The time of a rank's bytes in an all-to-all: at its own pace, or, when it talks to more
+    than two peers, at its share of its node's link, which carries the bytes of all the node's
+    ranks to the peers on other nodes (spread evenly over the job)."""
     own = counted["bytes_max"] * beta
     if nodes == 1 or counted["messages_max"] <= 2:
         return own
@@ -491,15 +491,18 @@ def nic_seconds(counted, p, beta, nodes):
 def model_seconds(record, t1, work, c, simulated):
     """The model's time per unit at the record's rank count: the 1-rank time of one unit
     scaled by the busiest rank's share of the work, plus the communication the driver counted:
-    its collectives (collective_seconds), and its messages, each paying the per-message
-    overhead, their latencies overlapping, their bytes at the bandwidth of the farthest peer."""
+    its collectives (collective_seconds, and nic_seconds for an all-to-all's bytes), and its
+    point-to-point messages, each paying the per-message overhead, their latencies
+    overlapping, their bytes at the bandwidth of the farthest peer."""
     p = record["ranks"]
     (a_in, b_in), (a_out, b_out), nodes = levels(p, c, simulated)
     comm = record["communication"]
     seconds = 0.0
     if comm["messages_max"] > 0:
         overhead = c["overhead"] if simulated else c["latency"] / 2
-        seconds += comm["messages_max"] * overhead + a_out + nic_seconds(comm, p, b_out, nodes)
+        # Point-to-point messages go to neighbours (ghost faces): at the rank's own pace. A
+        # transpose is an all-to-all, counted as such below.
+        seconds += comm["messages_max"] * overhead + a_out + comm["bytes_max"] * b_out
     for e in comm["events"]:
         if e["kind"] != "collective" or e["calls_max"] == 0:
             continue
@@ -579,6 +582,12 @@ def report(args):
         # machine stretches) and of SMPI's 1-rank run (the rank's CPU time, which SMPI's own
         # switches to its kernel stretch on small units); noise only adds time.
         ones = [r[1]["seconds_per_unit"] for r in (online, measured) if 1 in r]
+        # Strong scaling: at 1 rank every cut is the same grid (1, 1, 1), so the cuts of a panel
+        # share the least of their 1-rank times (their differences there are the load).
+        shared = study.scaling == "strong" and several
+        if shared:
+            ones = [load(base / folder, other)[1]["seconds_per_unit"] for other in group
+                    for folder in ("online", "measured") if 1 in load(base / folder, other)]
         if not ones:
             continue
         t1 = min(ones) * c["compute_slowdown"]
@@ -621,6 +630,9 @@ def report(args):
             # loses its core to other processes for whole time slices, and that only adds time.
             best = {p: r["min_seconds_per_unit"] for p, r in measured.items()}
             n1 = best[1]
+            if shared:
+                n1 = min(load(base / "measured", other)[1]["min_seconds_per_unit"]
+                         for other in group if 1 in load(base / "measured", other))
             ps = sorted(measured)
             ax.plot(ps, [efficiency(study, p, n1, best[p]) for p in ps],
                     "s", color=colour or "black",

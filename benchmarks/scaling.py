@@ -650,6 +650,10 @@ def report(args):
             row["measured_model"] = {p: efficiency(study, p, here[1], here[p]) for p in ps}
         row["simulation_wall_seconds"] = {
             p: r.get("simulation_wall_seconds") for p, r in communication.items()}
+        if study.max_simulated < max(marks) and study is group[-1]:
+            ax.axvspan(study.max_simulated, max(marks) * 1.2, color="grey", alpha=0.08)
+            ax.text(study.max_simulated * 1.1, 1.07, "the model alone\n(SimGrid fails)",
+                    fontsize=6.5, va="top")
         ax.set_xscale("log", base=2)
         ax.set_ylim(0, 1.15)
         ax.set_xlabel("ranks")

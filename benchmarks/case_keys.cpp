@@ -26,8 +26,12 @@ Keys operator+(Keys a, const Keys& b) {
   return a;
 }
 
+// The tables are made once and never destroyed: under SimGrid's SMPI every simulated rank runs
+// in one process and initialises its own privatised copy of a function-local static, and at exit
+// the process would run the destructor once per rank on the one copy mapped then (a double
+// free after the simulation has ended).
 const std::map<std::string, Keys>& host_keys() {
-  static const std::map<std::string, Keys> keys{
+  static const auto* keys = new std::map<std::string, Keys>{
       {"firstderivative", sizes({"nx", "ny"})},
       {"laplacian-apply", sizes({"nx", "ny"})},
       {"blockdiag-cgls", sizes({"n", "niter"}) + Keys{real_key("max_model_error")}},
@@ -56,11 +60,11 @@ const std::map<std::string, Keys>& host_keys() {
       {"pingpong", Keys{integer_key("bytes", 0), integer_key("count")}},
       {"io-hdf5", Keys{integer_key("n"), directory_key("dir"), integer_key("dd_mib")}},
   };
-  return keys;
+  return *keys;
 }
 
 const std::map<std::string, Keys>& device_keys() {
-  static const std::map<std::string, Keys> keys{
+  static const auto* keys = new std::map<std::string, Keys>{
       {"small-allreduce", sizes({"values", "calls"})},
       {"small-allreduce-plain", sizes({"values", "calls"})},
       {"firstderivative", sizes({"nx", "ny"})},
@@ -69,7 +73,7 @@ const std::map<std::string, Keys>& device_keys() {
       {"tiny-laplacian-cg", sizes({"nx", "ny", "niter"})},
       {"blockdiag-cgls", sizes({"n", "niter"})},
   };
-  return keys;
+  return *keys;
 }
 
 }  // namespace

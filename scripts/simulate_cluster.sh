@@ -27,4 +27,9 @@ for mode in communication online; do
   $python benchmarks/scaling.py simulate --mode "$mode" --bench build-smpi/benchmarks/distlops_bench \
     --out "$out"
 done
-$python benchmarks/scaling.py report --out "$out" --figure docs/images/scaling.png
+$python benchmarks/scaling.py report --out "$out" --figure docs/images/scaling.png \
+  --studies laplacian-cg fft2d blockdiag-cgls tiny-cgls
+# Slabs against boxes and pencils: laplacian3d-cg and fft3d.
+$python benchmarks/scaling.py report --out "$out" --figure docs/images/scaling_box.png \
+  --studies laplacian3d-cg fft3d --summary summary-box.json \
+  --title "indicative where times matter: computation timed on a shared, loaded 2-core machine"

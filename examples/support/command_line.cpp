@@ -59,9 +59,12 @@ Option& Option::value_name(const std::string& name) {
   return *this;
 }
 
+// Made once and never destroyed: under SimGrid's SMPI every simulated rank initialises its own
+// privatised copy of a function-local static in one process, and at exit the process would run
+// the destructor once per rank on the one copy mapped then (a double free).
 const std::string& exit_status_table() {
-  static const std::string table = detail::exit_status_text;
-  return table;
+  static const auto* table = new std::string(detail::exit_status_text);
+  return *table;
 }
 
 CommandLine::CommandLine(const std::string& description, const std::string& program)

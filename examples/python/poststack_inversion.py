@@ -110,24 +110,9 @@ def plot(results, path):
 
 
 def check_before_the_work(output, plot, comm):
-    """Rank 0 makes OUTPUT and writes a probe file there, and imports matplotlib for --plot;
-    every rank exits alike, before the work, when it cannot."""
-    problem, status = None, 0
-    if comm.Get_rank() == 0:
-        problem = exit_statuses.unwritable_directory(output)
-        if problem is not None:
-            status = EXIT_OUTPUT
-        elif plot:
-            try:
-                import matplotlib  # noqa: F401
-            except ImportError:
-                problem, status = "--plot needs matplotlib (pip install matplotlib)", \
-                    EXIT_UNAVAILABLE
-    problem, status = comm.bcast((problem, status), root=0)
-    if problem is not None:
-        if comm.Get_rank() == 0:
-            print(f"poststack_inversion.py: {problem}", file=sys.stderr)
-        sys.exit(status)
+    """Every rank exits alike, before the work, when OUTPUT cannot be written or --plot has no
+    matplotlib (exit_statuses.check_before_the_work)."""
+    exit_statuses.check_before_the_work("poststack_inversion.py", output, plot, comm)
 
 
 def command_line():

@@ -6,6 +6,7 @@ same table after the options of every --help. Standard library only, so that a p
 can report a missing NumPy or matplotlib with it."""
 import os
 import pathlib
+import sys
 
 SUCCESS = 0
 FAILURE = 1
@@ -36,3 +37,24 @@ def unwritable_directory(directory):
     except OSError as error:
         return f"{directory}: cannot write in this directory: {error.strerror}"
     return None
+
+
+def check_before_the_work(program, output, plot, comm):
+    """Rank 0 of the mpi4py communicator `comm` makes OUTPUT and writes a probe file there, and
+    imports matplotlib when `plot`; every rank exits alike, before the work, when it cannot (with
+    OUTPUT or UNAVAILABLE), `program` naming the example in the message."""
+    problem, status = None, SUCCESS
+    if comm.Get_rank() == 0:
+        problem = unwritable_directory(output)
+        if problem is not None:
+            status = OUTPUT
+        elif plot:
+            try:
+                import matplotlib  # noqa: F401
+            except ImportError:
+                problem, status = "--plot needs matplotlib (pip install matplotlib)", UNAVAILABLE
+    problem, status = comm.bcast((problem, status), root=0)
+    if problem is not None:
+        if comm.Get_rank() == 0:
+            print(f"{program}: {problem}", file=sys.stderr)
+        sys.exit(status)

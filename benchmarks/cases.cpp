@@ -148,7 +148,7 @@ std::vector<Case> all_cases() {
   cases.push_back(fft3d_case());
   cases.push_back(convolve2d_case());
   cases.push_back(poststack_case());
-  cases.push_back(kirchhoff_lsm_case());
+  cases.push_back(kirchhoff_lsm_case<Host>());
   cases.push_back(primaldual_tv_case());
   cases.push_back(reshape_case());
   cases.push_back(big_transfer_case());

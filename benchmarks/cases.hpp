@@ -56,7 +56,9 @@ Case convolve2d_case();
 
 /// The post-stack inversion of the main example (case_poststack.cpp).
 Case poststack_case();
-/// Kirchhoff least-squares migration (case_kirchhoff.cpp).
+/// Kirchhoff least-squares migration (case_kirchhoff.cpp), on the host or the device (Cuda,
+/// in builds with the CUDA backend).
+template <MemorySpace Space>
 Case kirchhoff_lsm_case();
 
 /// TV denoising by the primal-dual algorithm (case_primaldual_tv.cpp).

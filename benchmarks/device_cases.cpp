@@ -207,6 +207,7 @@ std::vector<Case> device_cases() {
                         "device (latency per iteration)",
                         64, 20),
       blockdiag_cgls_device_case(),
+      kirchhoff_lsm_case<Cuda>(),
   };
 }
 double device_copy_bandwidth(const Communicator& comm, Index elements, int repeats) {

@@ -36,6 +36,9 @@ nitpick_ignore_regex = [
     ("cpp:identifier", r".*"),
     # Partition's base class, from the standard library (no intersphinx: CI reaches no web site).
     ("py:class", r"enum\.Enum"),
+    # Private bases that hold what several public classes share (the class solvers' setup, step,
+    # run, finalize and solve): named in "Bases", not pages of their own.
+    ("py:class", r"distlops\._\w+\._\w+"),
 ]
 
 # ---- MyST: the Markdown pages stay readable on GitHub -----------------------------------------

@@ -302,8 +302,12 @@ TEST_CASE("a grid with one axis cut is the slab along that axis", "[layout][box]
     CHECK(ones == Layout(comm, {6, 9}, Partition::SCATTER, 1));
   }
   // Custom extents along the one cut axis are a slab's custom local shapes.
-  std::vector<Index> extents(static_cast<std::size_t>(size), 1);
-  extents.back() = 9 - (size - 1);
+  // One column per rank while they last (none after), the last rank the rest.
+  std::vector<Index> extents(static_cast<std::size_t>(size), 0);
+  Index columns = 9;
+  for (int r = 0; r + 1 < size && columns > 1; ++r, --columns)
+    extents[static_cast<std::size_t>(r)] = 1;
+  extents.back() = columns;
   std::vector<Shape> local_shapes;
   for (Index e : extents)
     local_shapes.push_back({6, e});

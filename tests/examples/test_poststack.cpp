@@ -51,11 +51,13 @@ Eigen::MatrixXd trace_matrix(const std::vector<double>& wavelet, Index nz) {
 }
 
 /// Shares that leave rank 1 without traces (with at least 2 ranks): ranks 2, 3, ... get one
-/// trace each, rank 0 the rest.
+/// trace each while traces last (none after), rank 0 the rest.
 std::vector<Index> uneven_shares(Index nx, int ranks) {
-  std::vector<Index> shares(std::size_t(ranks), 1);
-  if (ranks > 1) shares[1] = 0;
-  shares[0] = nx - std::max(0, ranks - 2);
+  std::vector<Index> shares(std::size_t(ranks), 0);
+  Index rest = nx;
+  for (int r = 2; r < ranks && rest > 1; ++r, --rest)
+    shares[std::size_t(r)] = 1;
+  shares[0] = rest;
   return shares;
 }
 

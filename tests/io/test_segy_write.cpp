@@ -28,11 +28,12 @@ int trace_field(const fs::path& path, int k, int field, Index samples) {
   return value;
 }
 
-// 7 traces of 11 samples: the last rank holds none (with 2 or more), the middle ones one each.
+// 7 traces of 11 samples: the last rank holds none (with 2 or more), the middle ones one each
+// while traces last (none after), rank 0 the rest.
 Layout uneven_section(const Communicator& comm) {
   std::vector<Shape> shapes(static_cast<std::size_t>(comm.size()), Shape{0, 11});
   Index rest = 7;
-  for (int r = 1; r < comm.size() - 1; ++r) {
+  for (int r = 1; r < comm.size() - 1 && rest > 1; ++r) {
     shapes[static_cast<std::size_t>(r)][0] = 1;
     rest -= 1;
   }

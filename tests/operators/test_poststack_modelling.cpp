@@ -97,11 +97,11 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("distributed PoststackLinearModelling models e
                                  Layout(comm, {nt0, 2, 3}, Partition::SCATTER, 1),
                                  Layout(comm, {nt0, 2, 3}, Partition::SCATTER, 2),
                                  Layout(comm, {nt0, 4}, Partition::BROADCAST)};
-  // All traces but one per odd rank on rank 0; even ranks > 0 hold none.
+  // All traces but one per odd rank on rank 0 (while traces last); even ranks > 0 hold none.
   std::vector<Shape> local(comm.size(), Shape{nt0, 0});
   Index rest = 6;
   for (int r = 1; r < comm.size(); ++r) {
-    local[r][1] = r % 2;
+    local[r][1] = rest > 1 ? r % 2 : 0;
     rest -= local[r][1];
   }
   local[0][1] = rest;

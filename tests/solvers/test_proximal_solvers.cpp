@@ -340,11 +340,12 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("primal_dual: total-variation denoising with L
   using V = DistributedArray<T, Space>;
   using S = StackedDistributedArray<T, Space>;
   const Communicator comm = world();
-  // 2-d image of 7 x 5 split unevenly along its rows, one rank without rows.
+  // 2-d image of 7 x 5 split unevenly along its rows, one rank without rows (more with more
+  // than 7 ranks: one row each while rows last).
   const int p = comm.size();
   std::vector<Shape> shapes(static_cast<std::size_t>(p), Shape{0, 5});
   Index others = 0;
-  for (int r = 1; r < p - 1; ++r) {
+  for (int r = 1; r < p - 1 && others < 6; ++r) {
     shapes[static_cast<std::size_t>(r)] = Shape{1, 5};
     ++others;
   }

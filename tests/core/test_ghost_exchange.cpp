@@ -4,6 +4,8 @@
 // boxes): the cells around each rank's block against the global array, across faces only and
 // with edges and corners, from grid neighbours and from any rank, in every memory space; and the
 // requests that cannot be met raising the same error on every rank.
+#include <algorithm>
+
 #include "box_layouts.hpp"
 #include "distlops/core/ghost_cells.hpp"
 #include "expect_everywhere.hpp"
@@ -150,7 +152,8 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("box ghost exchanges fill the cells around eve
 TEST_CASE("box ghost exchanges clip at the array's ends and the grid's", "[ghost][box]") {
   const Communicator comm = world();
   const int size = comm.size();
-  const Shape shape{6, 8};
+  // Two planes per part at least, for the back width of 2 from grid neighbours (16 ranks).
+  const Shape shape{std::max<Index>(6, 2 * size), std::max<Index>(8, 2 * size)};
   const Layout layout(comm, shape, LayoutOptions{.grid = default_grid(shape, size)});
   const std::vector<GhostWidths> widths(2, {1, 2});
   const GhostExchange exchange(layout, widths, GhostReach::neighbours);

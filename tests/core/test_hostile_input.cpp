@@ -146,8 +146,9 @@ using Array = DistributedArray<double>;
 struct Layouts {
   explicit Layouts(const Communicator& c)
       : comm(c),
-        vector(c, {11}),
-        longer(c, {12}),
+        // At least one element per rank, so that a bad rank always owns some (16 ranks).
+        vector(c, {std::max<Index>(11, c.size())}),
+        longer(c, {std::max<Index>(11, c.size()) + 1}),
         matrix(c, {9, 4}),
         wider(c, {9, 5}),
         matrix_axis1(c, {9, 4}, Partition::SCATTER, 1),

@@ -237,6 +237,16 @@ STUDIES = [
             f"256^3 complex128, {cut}s", 64,
             lambda p, cut=cut: alltoall_counts([256] * 3, fft3d_moves([256] * 3, p, cut)), cut)
       for cut in ("slab", "pencil")],
+    # fft3d weak: a 64^3 cube of complex128 per rank on the balanced 3-d grid's global shape; the
+    # work per rank grows with log2 of the global size and with the all-to-alls' packing.
+    *[Study("fft3d", "weak", lambda p, cut=cut: dict(zip(("nx", "ny", "nz"), weak_box(64, p)),
+                                                     grid=cut),
+            lambda p, cut=cut: math.log2(math.prod(weak_box(64, p))) / math.log2(64 ** 3)
+            * fft_passes(weak_box(64, p), p, cut),
+            f"64^3 complex128 per rank, {cut}s", 64,
+            lambda p, cut=cut: alltoall_counts(weak_box(64, p),
+                                               fft3d_moves(weak_box(64, p), p, cut)), cut)
+      for cut in ("slab", "pencil")],
 ]
 
 AXES = {"slab": [0], "pencil": [0, 1], "box": [0, 1, 2]}

@@ -36,3 +36,17 @@ def surface_points(n, extent):
     """n points over [0, extent] at depth 0, shape (2, n) as PyLops takes them."""
     step = extent / (n - 1) if n > 1 else 0.0
     return np.vstack([np.arange(n) * step, np.zeros(n)])
+
+
+def problem(rank, size):
+    """The whole geometry of the LSM problem of examples/kirchhoff_lsm.cpp as PyLops' Kirchhoff
+    takes it (z, x, t, this rank's sources, receivers, velocity, wavelet, its centre), with the
+    shots split over the ranks as PyLops-MPI splits them, and the grid sizes."""
+    nx, nz, ns, nr, nt = 41, 31, 6, 21, 130
+    dx, dz, dt, velocity, f0, half = 10.0, 10.0, 0.004, 2000.0, 15.0, 12
+    x, z, t = np.arange(nx) * dx, np.arange(nz) * dz, np.arange(nt) * dt
+    shares = [ns // size + (1 if r < ns % size else 0) for r in range(size)]
+    first = sum(shares[:rank])
+    mine = surface_points(ns, x[-1])[:, first:first + shares[rank]]
+    arguments = (z, x, t, mine, surface_points(nr, x[-1]), velocity, ricker(half, dt, f0), half)
+    return arguments, {"nx": nx, "nz": nz, "ns": ns, "nr": nr, "nt": nt}

@@ -20,7 +20,7 @@ from mpi4py import MPI
 import pylops_mpi
 from pylops.waveeqprocessing import Kirchhoff
 
-from kirchhoff_lsm_model import ricker, surface_points, true_reflectivity
+from kirchhoff_lsm_model import problem, true_reflectivity
 
 warnings.simplefilter("ignore", FutureWarning)  # PyLops' notice about its table format
 
@@ -33,17 +33,9 @@ def main():
     args = parser.parse_args()
     comm = MPI.COMM_WORLD
     rank, size = comm.Get_rank(), comm.Get_size()
-    nx, nz, ns, nr, nt = 41, 31, 6, 21, 130
-    dx, dz, dt, velocity, f0, half = 10.0, 10.0, 0.004, 2000.0, 15.0, 12
-    x, z, t = np.arange(nx) * dx, np.arange(nz) * dz, np.arange(nt) * dt
-    sources = surface_points(ns, x[-1])
-    receivers = surface_points(nr, x[-1])
-    wavelet = ricker(half, dt, f0)
-    shares = [ns // size + (1 if r < ns % size else 0) for r in range(size)]
-    first = sum(shares[:rank])
-    mine = sources[:, first:first + shares[rank]]
-    local = Kirchhoff(z, x, t, mine, receivers, velocity, wavelet, half, mode="analytic",
-                      engine=args.engine, dtype="float64")
+    arguments, sizes = problem(rank, size)
+    nx, nz, ns, nr, nt = (sizes[key] for key in ("nx", "nz", "ns", "nr", "nt"))
+    local = Kirchhoff(*arguments, mode="analytic", engine=args.engine, dtype="float64")
     K = pylops_mpi.MPIVStack(ops=[local])
 
     r = true_reflectivity(nx, nz)

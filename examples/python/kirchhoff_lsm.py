@@ -24,7 +24,7 @@ from mpi4py import MPI
 _examples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path[:0] = [os.path.join(_examples, "porting"), os.path.join(_examples, "support")]
 import exit_statuses  # noqa: E402  the examples' table of exit statuses
-from kirchhoff_lsm_model import ricker, surface_points, true_reflectivity  # noqa: E402
+from kirchhoff_lsm_model import problem, true_reflectivity  # noqa: E402
 
 import distlops as dl  # noqa: E402
 
@@ -34,16 +34,9 @@ EXIT_OUTPUT, EXIT_UNAVAILABLE = exit_statuses.OUTPUT, exit_statuses.UNAVAILABLE
 def migrate(niter=20, comm=MPI.COMM_WORLD):
     """Every rank's results: the true reflectivity, the data, the migrated and LSM images and
     the cost history of CGLS."""
-    rank, size = comm.Get_rank(), comm.Get_size()
-    nx, nz, ns, nr, nt = 41, 31, 6, 21, 130
-    dx, dz, dt, velocity, f0, half = 10.0, 10.0, 0.004, 2000.0, 15.0, 12
-    x, z, t = np.arange(nx) * dx, np.arange(nz) * dz, np.arange(nt) * dt
-    sources = surface_points(ns, x[-1])
-    receivers = surface_points(nr, x[-1])
-    shares = [ns // size + (1 if r < ns % size else 0) for r in range(size)]
-    first = sum(shares[:rank])
-    K = dl.MPIKirchhoff(z, x, t, sources[:, first:first + shares[rank]], receivers, velocity,
-                        ricker(half, dt, f0), half, mode="analytic", base_comm=comm)
+    arguments, sizes = problem(comm.Get_rank(), comm.Get_size())
+    nx, nz, ns, nr, nt = (sizes[key] for key in ("nx", "nz", "ns", "nr", "nt"))
+    K = dl.MPIKirchhoff(*arguments, mode="analytic", base_comm=comm)
 
     r = true_reflectivity(nx, nz)
     r_dist = dl.DistributedArray.to_dist(r, partition=dl.Partition.BROADCAST, base_comm=comm)

@@ -39,6 +39,8 @@ SITES = [
      "minor"),
     ("tests/consumer/CMakeLists.txt", r"find_package\(distlops " + COMPATIBLE + r" REQUIRED",
      "minor"),
+    ("tests/scaffold/CMakeLists.txt", r"find_package\(distlops " + COMPATIBLE + r" REQUIRED",
+     "minor"),
     ("README.md", r"find_package\(distlops " + COMPATIBLE + r" REQUIRED", "minor"),
     ("README.md", r"a shared `libdistlops\.so\.(\d+(?:\.\d+)?)`", "soname"),
 ]

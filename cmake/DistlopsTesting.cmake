@@ -148,6 +148,14 @@ function(distlops_test_optimization target)
   endif()
 endfunction()
 
+# The Cuda instances of the tests written once per space cost about a third of the test
+# programs' compile time. Where no GPU can run them (scripts/test.sh turns the option off when
+# none is visible) they are not compiled and their runs report Skipped at once, saying so; the
+# library's CUDA code is compiled and linked either way, and scripts/gpu_test.sh compiles and
+# runs the instances on a GPU.
+option(DISTLOPS_TEST_CUDA_INSTANCES
+       "Compile the Cuda instances of the space-generic tests (builds with the CUDA backend)" ON)
+
 # Host runs hide every CUDA device, so that they cannot touch one by accident and the paths of a
 # process without a device (DeviceError on every rank) are exercised on every machine.
 set(DISTLOPS_HOST_TEST_ENVIRONMENT ${DISTLOPS_TEST_ENVIRONMENT})
@@ -272,6 +280,13 @@ function(distlops_add_mpi_test name)
         set(environment "${DISTLOPS_DEVICE_TEST_ENVIRONMENT}")
       endif()
       distlops_mpi_command(launch ${ranks} $<TARGET_FILE:${name}>)
+      if(run STREQUAL "cuda" AND NOT DISTLOPS_TEST_CUDA_INSTANCES)
+        add_test(NAME ${test_name} COMMAND ${CMAKE_COMMAND} -E echo
+                 "Skipped: ${name}'s Cuda instances are not compiled (DISTLOPS_TEST_CUDA_INSTANCES=OFF, no GPU visible when configured)")
+        set_tests_properties(${test_name} PROPERTIES LABELS "${labels}"
+                             SKIP_REGULAR_EXPRESSION "^Skipped: ")
+        continue()
+      endif()
       add_test(NAME ${test_name} COMMAND ${gate} ${launch} ${space_args} ${ARG_ARGS})
       set_tests_properties(${test_name} PROPERTIES
         TIMEOUT ${ARG_TIMEOUT}

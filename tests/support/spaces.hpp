@@ -35,10 +35,18 @@
 #define DISTLOPS_DETAIL_TEST_CAT2(a, b) a##b
 #define DISTLOPS_DETAIL_TEST_CAT(a, b) DISTLOPS_DETAIL_TEST_CAT2(a, b)
 
+// DISTLOPS_TEST_CUDA_INSTANCES (the CMake option of the same name, default ON) says whether the
+// space-generic cases get their Cuda instance; scripts/test.sh turns it off where no GPU is
+// visible, whose Cuda runs are reported Skipped without a program to run.
+#ifndef DISTLOPS_TEST_CUDA_INSTANCES
+#define DISTLOPS_TEST_CUDA_INSTANCES DISTLOPS_WITH_CUDA
+#endif
 #if DISTLOPS_WITH_CUDA
-#define DISTLOPS_DETAIL_CUDA_INSTANCE(...) __VA_ARGS__
 /// A test case of the Cuda space only (builds with the CUDA backend).
 #define DISTLOPS_CUDA_TEST_CASE(name, tags) TEST_CASE("cuda: " name, "[.cuda]" tags)
+#endif
+#if DISTLOPS_WITH_CUDA && DISTLOPS_TEST_CUDA_INSTANCES
+#define DISTLOPS_DETAIL_CUDA_INSTANCE(...) __VA_ARGS__
 #else
 #define DISTLOPS_DETAIL_CUDA_INSTANCE(...)
 #endif

@@ -9,7 +9,7 @@ from mpi4py import MPI
 
 import distlops as _dl
 
-from .._layer import MPILinearOperator
+from .._layer import MPILinearOperator, native_dtype
 
 __all__ = ["active_grid_comm", "block_gather", "local_block_split", "MPIMatrixMult"]
 
@@ -85,6 +85,9 @@ def MPIMatrixMult(A, M, saveAt=False, base_comm=MPI.COMM_WORLD, kind="summa",
     """Y = A X on a square grid of ranks (PyLops-MPI's argument order): ``A`` is this rank's
     tile ("summa") or row block ("block"); model and data are flat vectors of the ranks' tiles.
     """
+    dtype = native_dtype(dtype)
+    A = np.asarray(A)
+    A = A.astype(native_dtype(A.dtype), copy=False)
     return MPILinearOperator.adopt(_dl.MPIMatrixMult(A, M, saveAt=saveAt, base_comm=base_comm,
                                                      dtype=dtype, base_comm_nccl=base_comm_nccl,
                                                      kind=kind))

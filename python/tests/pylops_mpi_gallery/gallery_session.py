@@ -12,8 +12,9 @@ become imports of distlops.pylops_mpi (as pylops_mpi), and nothing else changes;
 
 Every value a script assigns at its top level is summarised under "<name>#<k>" (its k-th
 assignment) when the name is bound again, and at the end (arrays are filled after they are
-made; a name bound more than LOOP times, a loop's variable, keeps its last value only): NumPy arrays, numbers and lists of numbers as they are, a
-DistributedArray by this rank's block, a StackedDistributedArray by its items' blocks. After the
+made; a name bound more than LOOP times, a loop's variable, keeps its last value only): NumPy
+arrays, numbers and lists of numbers as they are, a DistributedArray by this rank's block, a
+StackedDistributedArray by its items' blocks. After the
 script, the DistributedArrays (and stacks) that every rank holds in its globals on
 communicators congruent with MPI.COMM_WORLD are gathered (asarray) and summarised under
 "<name>@global". A summary holds the shape, the dtype and [2-norm, largest magnitude, sum,

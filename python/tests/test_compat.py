@@ -274,6 +274,35 @@ def test_matrix_mult_of_integers_is_theirs(comm):
     np.testing.assert_array_equal(results[1], results[0])
 
 
+def test_matrix_mult_block_gives_their_flat_blocks(comm):
+    # kind="block": every rank's flat model and data are its blocks in C order, one after the
+    # other (the columns of X and Y of its grid row), replicated over a grid row by the mask.
+    side = int(np.sqrt(comm.size))
+    if side * side != comm.size:
+        pytest.skip("MPIMatrixMult needs a square number of ranks")
+    from pylops_mpi.basicoperators.MatrixMult import MPIMatrixMult as Theirs
+    from distlops.pylops_mpi.basicoperators.MatrixMult import MPIMatrixMult as Ours
+    n, k, m = 4, 3, 6
+    a, x = random_array((n, k), np.float64, 67), random_array((k, m), np.float64, 68)
+    row, col = divmod(comm.rank, side)
+    rows, cols = -(-n // side), -(-m // side)
+    a_block = a[col * rows:min(n, (col + 1) * rows)]
+    x_block = x[:, row * cols:min(m, (row + 1) * cols)]
+    widths = comm.allgather(x_block.shape[1])
+    results = []
+    for package, make in ((pylops_mpi, Theirs), (compat, Ours)):
+        op = make(a_block, m, base_comm=comm, kind="block", dtype="float64")
+        v = package.DistributedArray(global_shape=k * sum(widths),
+                                     local_shapes=[k * w for w in widths],
+                                     mask=[r % side for r in range(comm.size)], base_comm=comm)
+        v[:] = x_block.ravel()
+        y = op @ v
+        results.append((y.local_array.copy(), (op.H @ y).local_array.copy()))
+    (y_theirs, back_theirs), (y_ours, back_ours) = results
+    np.testing.assert_allclose(y_ours, y_theirs, rtol=RTOL)
+    np.testing.assert_allclose(back_ours, back_theirs, rtol=RTOL)
+
+
 def test_prox_operator_of_a_separable_pyproximal_one(comm):
     pyproximal = pytest.importorskip("pyproximal")
     values = random_array((5 * comm.size,), np.float64, 70)

@@ -74,6 +74,21 @@ if(Python3_Interpreter_FOUND AND BUILD_SHARED_LIBS)
       TIMEOUT 900 PROCESSORS ${ranks} LABELS "python;mpi;np${ranks}" SKIP_RETURN_CODE 77
       FIXTURES_REQUIRED distlops_python ENVIRONMENT "${DISTLOPS_HOST_TEST_ENVIRONMENT}")
   endforeach()
+  # PyLops-MPI 0.8.0's gallery (examples/plot_*.py, from the same source distribution) at 2
+  # ranks with only the import changed; fails when a script raises or a number differs from
+  # the real PyLops-MPI's (python/tests/pylops_mpi_gallery/reference.np2.json) beyond the
+  # tolerance, unless expected.np2.txt there says why.
+  distlops_mpi_command(_distlops_python_launch 2 ${PROJECT_BINARY_DIR}/porting-venv/bin/python)
+  add_test(NAME pylops_mpi.gallery.np2
+    COMMAND ${Python3_EXECUTABLE}
+            ${PROJECT_SOURCE_DIR}/python/tests/pylops_mpi_gallery/run_gallery.py
+            --venv ${PROJECT_BINARY_DIR}/porting-venv --work ${PROJECT_BINARY_DIR}/pylops-mpi-suite
+            --ranks 2 --numbers ${PROJECT_SOURCE_DIR}/python/tests/pylops_mpi_gallery/reference.np2.json
+            --expected ${PROJECT_SOURCE_DIR}/python/tests/pylops_mpi_gallery/expected.np2.txt
+            -- ${_distlops_python_launch})
+  set_tests_properties(pylops_mpi.gallery.np2 PROPERTIES
+    TIMEOUT 600 PROCESSORS 2 LABELS "python;mpi;np2" SKIP_RETURN_CODE 77
+    FIXTURES_REQUIRED distlops_python ENVIRONMENT "${DISTLOPS_HOST_TEST_ENVIRONMENT}")
   add_test(NAME python.sdist
     COMMAND ${Python3_EXECUTABLE} ${_distlops_python_driver} sdist
             --venv ${PROJECT_BINARY_DIR}/porting-venv --project ${PROJECT_SOURCE_DIR}

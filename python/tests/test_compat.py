@@ -174,6 +174,135 @@ def test_cg_and_cgls_stop_where_theirs_stop(comm):
         np.testing.assert_allclose(cg_ours[0].asarray(), cg_theirs[0].asarray(), rtol=1e-8)
 
 
+def test_cgls_r1norm_is_theirs(comm):
+    # PyLops-MPI's r1norm is the squared norm of the normal equations' residual, r2norm the
+    # residual's norm; 4 iterations stop before convergence, so both are far from rounding.
+    n = 6 * comm.size
+    matrix = random_array((8, 6), np.float64, 62 + comm.rank) + 3 * np.eye(8, 6)
+    values = random_array((8 * comm.size,), np.float64, 63)
+    results = []
+    for package in (pylops_mpi, compat):
+        op = package.MPIBlockDiag([pylops.MatrixMult(matrix)])
+        y = package.DistributedArray(global_shape=8 * comm.size, dtype=np.float64)
+        y[:] = values[8 * comm.rank:8 * comm.rank + 8]
+        x0 = package.DistributedArray(global_shape=n, dtype=np.float64)
+        x0[:] = 0.0
+        results.append(package.cgls(op, y, x0, niter=4, damp=0.3, tol=0.0))
+    theirs, ours = results
+    assert ours[1:3] == theirs[1:3]
+    assert ours[3] == pytest.approx(theirs[3], rel=1e-8)
+    assert ours[4] == pytest.approx(theirs[4], rel=1e-8)
+    np.testing.assert_allclose(ours[0].asarray(), theirs[0].asarray(), rtol=1e-10)
+
+
+def test_gradient_adjoint_gives_flat_vectors(comm):
+    # MPIGradient maps a flat model to a stack of flat items; its adjoint back to a flat model.
+    dims = (2 * comm.size + 3, 5)
+    values = random_array((int(np.prod(dims)),), np.float64, 64)
+    theirs_x, ours_x = flat_pair(values)
+    theirs_op, ours_op = pylops_mpi.MPIGradient(dims), compat.MPIGradient(dims)
+    theirs_y, ours_y = theirs_op @ theirs_x, ours_op @ ours_x
+    np.testing.assert_allclose(ours_y.asarray(), theirs_y.asarray(), rtol=RTOL, atol=1e-13)
+    theirs_back, ours_back = theirs_op.H @ theirs_y, ours_op.H @ ours_y
+    assert ours_back.global_shape == theirs_back.global_shape == (values.size,)
+    np.testing.assert_allclose(ours_back.asarray(), theirs_back.asarray(), rtol=RTOL, atol=1e-13)
+
+
+def test_admml2_with_a_gradient_as_theirs(comm):
+    # TV denoising with PyLops-MPI's operators: MPIBlockDiag of flat blocks and MPIGradient.
+    pyproximal = pytest.importorskip("pyproximal")
+    rows, cols = 3, 7
+    dims = (rows * comm.size, cols)
+    values = random_array((int(np.prod(dims)),), np.float64, 65)
+    mine = values[rows * cols * comm.rank:rows * cols * (comm.rank + 1)]
+    results = []
+    for package in (pylops_mpi, compat):
+        x = package.DistributedArray(global_shape=values.size, dtype=np.float64)
+        x[:] = mine
+        op = package.MPIBlockDiag([pylops.Diagonal(np.ones(rows * cols))])
+        gradient = package.MPIGradient(dims, edge=False, kind="forward")
+        l1 = package.proximal.MPIProxOperator(pyproximal.L1(sigma=0.5))
+        results.append(package.proximal.optimization.primal.ADMML2(
+            l1, op, op @ x, gradient, x0=x.zeros_like() if package is pylops_mpi
+            else x.copy() * 0.0, tau=0.12, niter=5, kwargs_solver=dict(niter=5))[0])
+    theirs, ours = results
+    assert ours.global_shape == theirs.global_shape == (values.size,)
+    np.testing.assert_allclose(ours.asarray(), theirs.asarray(), rtol=1e-8, atol=1e-10)
+
+
+def test_dtypes_without_a_scalar_type_of_their_own(comm):
+    # float128 and integers are held in float64, float16 in float32; the values stay theirs.
+    assert compat.DistributedArray(4 * comm.size, dtype=np.longdouble).dtype == np.float64
+    assert compat.DistributedArray(4 * comm.size, dtype=np.float16).dtype == np.float32
+    assert compat.DistributedArray(4, dtype=np.clongdouble,
+                                   partition=compat.Partition.BROADCAST).dtype == np.complex128
+    counts = np.arange(3 * comm.size)
+    ours = compat.DistributedArray.to_dist(counts)
+    assert isinstance(ours, compat.DistributedArray) and ours.dtype == np.float64
+    np.testing.assert_array_equal(ours.asarray(), counts)
+    assert isinstance(compat.DistributedArray(3), compat.DistributedArray)
+    block = random_array((3, 3), np.float64, 66)
+    op = compat.MPIBlockDiag([pylops.MatrixMult(block)], dtype=np.longdouble)
+    theirs = pylops_mpi.MPIBlockDiag([pylops.MatrixMult(block)], dtype=np.float64)
+    assert op.dtype == np.float64
+    np.testing.assert_allclose((op @ ours).asarray(),
+                               (theirs @ pylops_mpi.DistributedArray.to_dist(
+                                   counts.astype(np.float64))).asarray(), rtol=RTOL)
+    with pytest.raises(ValueError):
+        compat.DistributedArray(3, dtype=np.dtype("U3"))
+
+
+def test_matrix_mult_of_integers_is_theirs(comm):
+    side = int(np.sqrt(comm.size))
+    if side * side != comm.size:
+        pytest.skip("MPIMatrixMult needs a square number of ranks")
+    from pylops_mpi.basicoperators.MatrixMult import MPIMatrixMult as Theirs
+    from distlops.pylops_mpi.basicoperators.MatrixMult import MPIMatrixMult as Ours
+    from distlops.pylops_mpi.basicoperators.MatrixMult import local_block_split
+    shape = (4, 4)
+    a = np.arange(16).reshape(shape)
+    x = np.arange(16).reshape(shape) % 5
+    a_local, x_local = a[local_block_split(shape, comm.rank, comm)], \
+        x[local_block_split(shape, comm.rank, comm)]
+    results = []
+    for package, op in ((pylops_mpi, Theirs(a_local, 4, base_comm=comm, dtype=a.dtype)),
+                        (compat, Ours(a_local, 4, base_comm=comm, dtype=a.dtype))):
+        v = package.DistributedArray(global_shape=16, local_shapes=comm.allgather(x_local.size),
+                                     base_comm=comm, dtype=x.dtype)
+        v[:] = x_local.ravel()
+        results.append((op @ v).asarray())
+    np.testing.assert_array_equal(results[1], results[0])
+
+
+def test_matrix_mult_block_gives_their_flat_blocks(comm):
+    # kind="block": every rank's flat model and data are its blocks in C order, one after the
+    # other (the columns of X and Y of its grid row), replicated over a grid row by the mask.
+    side = int(np.sqrt(comm.size))
+    if side * side != comm.size:
+        pytest.skip("MPIMatrixMult needs a square number of ranks")
+    from pylops_mpi.basicoperators.MatrixMult import MPIMatrixMult as Theirs
+    from distlops.pylops_mpi.basicoperators.MatrixMult import MPIMatrixMult as Ours
+    n, k, m = 4, 3, 6
+    a, x = random_array((n, k), np.float64, 67), random_array((k, m), np.float64, 68)
+    row, col = divmod(comm.rank, side)
+    rows, cols = -(-n // side), -(-m // side)
+    a_block = a[col * rows:min(n, (col + 1) * rows)]
+    x_block = x[:, row * cols:min(m, (row + 1) * cols)]
+    widths = comm.allgather(x_block.shape[1])
+    results = []
+    for package, make in ((pylops_mpi, Theirs), (compat, Ours)):
+        op = make(a_block, m, base_comm=comm, kind="block", dtype="float64")
+        v = package.DistributedArray(global_shape=k * sum(widths),
+                                     local_shapes=[k * w for w in widths],
+                                     mask=[r % side for r in range(comm.size)], base_comm=comm)
+        v[:] = x_block.ravel()
+        y = op @ v
+        results.append((y.local_array.copy(), (op.H @ y).local_array.copy()))
+    (y_theirs, back_theirs), (y_ours, back_ours) = results
+    np.testing.assert_allclose(y_ours, y_theirs, rtol=RTOL)
+    np.testing.assert_allclose(back_ours, back_theirs, rtol=RTOL)
+
+
 def test_prox_operator_of_a_separable_pyproximal_one(comm):
     pyproximal = pytest.importorskip("pyproximal")
     values = random_array((5 * comm.size,), np.float64, 70)

@@ -2,10 +2,42 @@
 # Copyright (c) 2026 The distlops authors
 """PyLops-MPI's ``pylops_mpi.DistributedArray`` module: the native arrays, and PyLops-MPI's split
 helpers with its rules."""
+import numpy as np
 from mpi4py import MPI
 
 import distlops as _dl
-from distlops import DistributedArray, Partition  # noqa: F401
+from distlops import Partition
+
+from ._layer import native_dtype
+
+
+class _NativeArrays(type):
+    """Every native DistributedArray counts as one of PyLops-MPI's: operators and arithmetic
+    return the native class."""
+
+    def __instancecheck__(cls, value):
+        return isinstance(value, _dl.DistributedArray)
+
+    def __subclasscheck__(cls, subclass):
+        return issubclass(subclass, _dl.DistributedArray)
+
+
+class DistributedArray(_dl.DistributedArray, metaclass=_NativeArrays):
+    """The native array with PyLops-MPI's dtypes: one the library has no scalar type for is
+    held in the nearest it has (native_dtype: float128 and integers in float64)."""
+
+    __slots__ = ()
+
+    def __init__(self, global_shape, base_comm=MPI.COMM_WORLD, base_comm_nccl=None,
+                 partition=Partition.SCATTER, axis=0, local_shapes=None, mask=None,
+                 engine="numpy", dtype=np.float64, grid=None):
+        super().__init__(global_shape, base_comm, base_comm_nccl, partition, axis, local_shapes,
+                         mask, engine, native_dtype(dtype), grid)
+
+    @classmethod
+    def to_dist(cls, x, *args, **kwargs):
+        x = np.asarray(x)
+        return super().to_dist(x.astype(native_dtype(x.dtype), copy=False), *args, **kwargs)
 
 
 class StackedDistributedArray(_dl.StackedDistributedArray):

@@ -23,6 +23,21 @@ Partition = _dl.Partition
 _REPLICATED = (Partition.BROADCAST, Partition.UNSAFE_BROADCAST)
 
 
+def native_dtype(dtype):
+    """The library's scalar type for a dtype PyLops-MPI takes: one of its four as it is, the
+    double-precision one of the kind for longer floats (float128) and for integers and
+    booleans (the values agree where PyLops-MPI's integer arithmetic is exact), float32 for
+    float16. Anything else is passed on for the library to refuse."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "c" and dtype.itemsize > 16:
+        return np.dtype(np.complex128)
+    if dtype.kind == "f" and dtype.itemsize > 8 or dtype.kind in "biu":
+        return np.dtype(np.float64)
+    if dtype.kind == "f" and dtype.itemsize < 4:
+        return np.dtype(np.float32)
+    return dtype
+
+
 def flat_layout(layout):
     """The 1-D layout with the global size of ``layout`` and its per-rank element counts."""
     sizes = [[int(np.prod(shape))] for shape in layout.local_shapes]
@@ -164,7 +179,9 @@ class MPILinearOperator(_dl.LinearOperator):
         if self._dimsd is None:
             self._dimsd = _side_shape(range_)
         flat_domain, flat_range = side_layout(domain), side_layout(range_)
-        self._flat_results = False
+        # A stacked operator (MPIGradient) keeps the N-d layout of its plain side: its results
+        # there are made flat.
+        self._flat_results = isinstance(flat_domain, list) != isinstance(flat_range, list)
         if not isinstance(flat_domain, list) and not isinstance(flat_range, list):
             if (domain.layout != flat_domain) or (range_.layout != flat_range):
                 try:
@@ -332,6 +349,8 @@ def _side_shape(vector):
 def compat(function):
     """A compatibility factory of a native one: its operator seen on flat vectors."""
     def factory(*args, **kwargs):
+        if kwargs.get("dtype") is not None:
+            kwargs["dtype"] = native_dtype(kwargs["dtype"])
         return MPILinearOperator.adopt(function(*args, **kwargs))
     factory.__name__ = factory.__qualname__ = function.__name__
     factory.__doc__ = function.__doc__
@@ -357,5 +376,6 @@ def operand(Op, x, adjoint=False):
 
 
 __all__ = ["MPILinearOperator", "MPIStackedLinearOperator", "asmpilinearoperator", "compat", "operand", "to_layout",
+           "native_dtype",
            "flat_layout", "stacked_as_theirs", "to_side", "DistributedArray", "StackedDistributedArray", "Partition",
            "unwrap_vector", "wrap_vector"]

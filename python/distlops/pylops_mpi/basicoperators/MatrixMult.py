@@ -8,8 +8,9 @@ import numpy as np
 from mpi4py import MPI
 
 import distlops as _dl
+from distlops import _distlops as _ext
 
-from .._layer import MPILinearOperator
+from .._layer import MPILinearOperator, flat_layout, native_dtype
 
 __all__ = ["active_grid_comm", "block_gather", "local_block_split", "MPIMatrixMult"]
 
@@ -85,6 +86,15 @@ def MPIMatrixMult(A, M, saveAt=False, base_comm=MPI.COMM_WORLD, kind="summa",
     """Y = A X on a square grid of ranks (PyLops-MPI's argument order): ``A`` is this rank's
     tile ("summa") or row block ("block"); model and data are flat vectors of the ranks' tiles.
     """
-    return MPILinearOperator.adopt(_dl.MPIMatrixMult(A, M, saveAt=saveAt, base_comm=base_comm,
-                                                     dtype=dtype, base_comm_nccl=base_comm_nccl,
-                                                     kind=kind))
+    dtype = native_dtype(dtype)
+    A = np.asarray(A)
+    A = A.astype(native_dtype(A.dtype), copy=False)
+    native = _dl.MPIMatrixMult(A, M, saveAt=saveAt, base_comm=base_comm, dtype=dtype,
+                               base_comm_nccl=base_comm_nccl, kind=kind)
+    # PyLops-MPI's flat vectors are the ranks' blocks one after the other (each in C order),
+    # not the C order of the whole matrix: the native operator is seen on flat layouts with
+    # the same blocks (a view, no copy).
+    op = native._op
+    domain, range_ = op.domain_zeros().layout, op.range_zeros().layout
+    flat = _ext.reshape(op, flat_layout(domain), flat_layout(range_))
+    return MPILinearOperator.adopt(_dl.LinearOperator(flat, native.dtype, native._comm))

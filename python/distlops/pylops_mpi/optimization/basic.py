@@ -19,8 +19,14 @@ def cg(Op, y, x0, niter=10, tol=1e-4, show=False, itershow=(10, 10, 10), callbac
 
 def cgls(Op, y, x0, niter=10, damp=0.0, tol=1e-4, show=False, itershow=(10, 10, 10),
          callback=None):
-    """CGLS: (x, istop, iit, r1norm, r2norm, cost)."""
-    x, *rest = _dl.cgls(Op, operand(Op, y, adjoint=True), operand(Op, x0), niter=niter,
-                        damp=damp, tol=_tol(tol), show=show, itershow=itershow,
-                        callback=callback)
-    return (stacked_as_theirs(x), *rest)
+    """CGLS: (x, istop, iit, r1norm, r2norm, cost). r1norm is PyLops-MPI's: the squared norm
+    of the normal equations' residual Op^H (y - Op x) - damp^2 x at the solution (the native
+    r1norm is ||y - Op x||), one more apply of Op and of its adjoint."""
+    y = operand(Op, y, adjoint=True)
+    x, istop, iterations, _, r2norm, cost = _dl.cgls(
+        Op, y, operand(Op, x0), niter=niter, damp=damp, tol=_tol(tol), show=show,
+        itershow=itershow, callback=callback)
+    x = stacked_as_theirs(x)
+    normal = Op.rmatvec(y - Op.matvec(x)) - (damp ** 2) * x
+    r1norm = float(abs(normal.dot(normal.conj())))
+    return x, istop, iterations, r1norm, r2norm, cost

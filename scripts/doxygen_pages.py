@@ -3,28 +3,33 @@
 # Copyright (c) 2026 The distlops authors
 """The links of Doxygen's HTML reference (the `docs` target, cmake/DistlopsDocs.cmake).
 
-    scripts/doxygen_pages.py filter PAGE.md     (Doxygen's FILTER_PATTERNS for *.md)
-    scripts/doxygen_pages.py finish HTML        (after Doxygen)
-    scripts/doxygen_pages.py --selftest         (the filter, finish and the link check on samples)
+    scripts/doxygen_pages.py filter PAGE.md             (Doxygen's FILTER_PATTERNS for *.md)
+    scripts/doxygen_pages.py build DOXYGEN DOXYFILE     (the `docs` target)
+    scripts/doxygen_pages.py --selftest                 (filter, finish and link check on samples)
 
 filter: the Markdown page on standard output, with its links to the repository's files as the
 reference needs them. The pages link to files as GitHub shows them, relative to the page's
-folder; Doxygen writes every page into HTML itself, whatever its folder, and keeps a link to
-anything but a Markdown page (which becomes a link to that page) as it is. A link to a file of
-examples/ leads to the reference's copy of examples/ (HTML/examples, made by finish); a link to
-a folder or another file (the reference holds no copy of the tree) keeps its text only, as on
-the documentation site (docs/conf.py); a link to README.md or to the site's front page
+folder; Doxygen writes every page into the html folder itself, whatever its folder, and keeps a
+link to anything but a Markdown page (which becomes a link to that page) as it is. A link to a
+file of examples/ leads to the reference's copy of examples/ (html/examples, made by finish); a
+link to a folder or another file (the reference holds no copy of the tree) keeps its text only,
+as on the documentation site (docs/conf.py); a link to README.md or to the site's front page
 (docs/index.md, which shows it) leads to the main page. Links to other pages, to images, to web
 sites and to paths that do not exist are left as they are: Doxygen and the link check report
 the last ones.
 
-finish: examples/ copied into HTML; the "Classes" link dropped from the summary of a class page
-that has no list of classes (Doxygen 1.9 writes it for a class whose nested classes are all
-private, and leaves them out of the page); then every relative link and anchor of the pages
-checked (scripts/html_links.py): each broken one is printed and the exit status is 1."""
+build: the html folder beside DOXYFILE made again by DOXYGEN, then finished, even when Doxygen
+reported warnings (which fail the build), so that one run lists every warning and every broken
+link. Exit status 1 when either failed.
+
+finish: examples/ copied into the html folder; the "Classes" link dropped from the summary of a
+class page that has no list of classes (Doxygen 1.9 writes it for a class whose nested classes
+are all private, and leaves them out of the page); then every relative link and anchor of the
+pages checked (scripts/html_links.py): each broken one is printed and the exit status is 1."""
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -79,6 +84,18 @@ def finish(html):
     return 0 if html_links.report(html, prefix="docs: ") else 1
 
 
+def build(doxygen, doxyfile):
+    folder = os.path.dirname(os.path.abspath(doxyfile))
+    html = os.path.join(folder, "html")
+    shutil.rmtree(html, ignore_errors=True)
+    status = subprocess.run([doxygen, doxyfile], cwd=folder).returncode
+    if not os.path.isdir(html):
+        print(f"docs: Doxygen wrote no {html}")
+        return 1
+    links = finish(html)
+    return 1 if status != 0 or links != 0 else 0
+
+
 def selftest():
     if html_links.selftest() != 0:
         return 1
@@ -121,8 +138,8 @@ def main(argv):
             page = reference_links(f.read(), os.path.dirname(os.path.abspath(argv[2])))
         sys.stdout.buffer.write(page.encode("utf-8"))
         return 0
-    if len(argv) == 3 and argv[1] == "finish":
-        return finish(argv[2])
+    if len(argv) == 4 and argv[1] == "build":
+        return build(argv[2], argv[3])
     print(__doc__.split("\n\n")[1], file=sys.stderr)
     return 2
 

@@ -153,6 +153,18 @@ def selftest():
                 shutil.copy(ROOT / path, copy / path)
         major, minor, _ = parse(project_version(copy))
         following = f"{major}.{minor + 1}.0"
+        changelog = copy / CHANGELOG
+        if re.search(r"(?s)## \[Unreleased\]\s*\n## \[", changelog.read_text()):
+            # A release commit: nothing is unreleased yet. The preparation must refuse it; then
+            # one change is added so that the rest of the procedure can be tried.
+            try:
+                prepare(copy, following, "2000-01-01")
+                print("release.py: an empty [Unreleased] section was not refused", file=sys.stderr)
+                return False
+            except SystemExit:
+                pass
+            changelog.write_text(changelog.read_text().replace(
+                "## [Unreleased]\n", "## [Unreleased]\n\n### Fixed\n- A change to release.\n", 1))
         if not prepare(copy, following, "2000-01-01"):
             return False
         versions, unreleased = released_sections(copy)

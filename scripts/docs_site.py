@@ -15,7 +15,8 @@
 4. sphinx-build -W --keep-going (any warning fails): the MyST pages, the API pages and the
    gallery, whose scripts run now at one rank, into OUT/html;
 5. sphinx-build -b linkcheck over the site's own references (no web site is visited), and every
-   relative link and anchor of the written HTML resolved against the written files.
+   relative link and anchor of the written HTML resolved against the written files
+   (scripts/html_links.py).
 
 Sphinx writes the sources it generates into docs/ (api/python.rst, api/generated/,
 auto_examples/, sg_execution_times.rst; git ignores them). Exit status 0 when all pass, 1 when
@@ -23,18 +24,17 @@ one fails, 77 (Skipped) when Doxygen, the package index or the wheel is missing;
 printed."""
 import argparse
 import glob
-import html.parser
 import os
 import re
 import shutil
 import subprocess
 import sys
 import time
-import urllib.parse
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "porting"))
 from compare_poststack import NETWORK_ERRORS, SKIP  # noqa: E402  pip's words for no network
+import html_links  # noqa: E402  (beside this script)
 
 REQUIREMENTS = os.path.join(ROOT, "docs", "requirements.txt")
 MARKER = ".distlops-docs-requirements"
@@ -126,7 +126,8 @@ def doxygen_xml(out):
         config = re.sub(r"@(\w+)@", lambda m: values.get(m.group(1), m.group(0)), f.read())
     # The headers only (the pages are the site's own), as XML. Undocumented entities are the
     # `docs` test's concern; here they would only be left out of the reference.
-    config += ("\nFILE_PATTERNS = *.hpp *.cuh\nUSE_MDFILE_AS_MAINPAGE =\nGENERATE_HTML = NO\n"
+    config += ("\nFILE_PATTERNS = *.hpp *.cuh\nUSE_MDFILE_AS_MAINPAGE =\nFILTER_PATTERNS =\n"
+               "GENERATE_HTML = NO\n"
                "GENERATE_XML = YES\nXML_OUTPUT = xml\nXML_PROGRAMLISTING = NO\n"
                "AUTOLINK_SUPPORT = NO\n")
     with open(os.path.join(target, "Doxyfile"), "w") as f:
@@ -134,53 +135,6 @@ def doxygen_xml(out):
     if run([doxygen, "Doxyfile"], "doxygen", cwd=target).returncode != 0:
         sys.exit(1)
     return os.path.join(target, "xml")
-
-
-class Links(html.parser.HTMLParser):
-    """The hrefs and srcs of a page, and the ids it defines."""
-
-    def __init__(self):
-        super().__init__()
-        self.links, self.ids = [], set()
-
-    def handle_starttag(self, tag, attrs):
-        for name, value in attrs:
-            if name == "id" or (tag == "a" and name == "name"):
-                self.ids.add(value)
-            elif name in ("href", "src") and value and tag != "link":
-                self.links.append(value)
-
-
-def broken_links(site):
-    """Every relative link of the site's pages whose file or anchor does not exist."""
-    pages = {}
-    for folder, folders, files in os.walk(site):
-        # The theme's templates, copied as they are (their links are filled in on the pages).
-        folders[:] = [f for f in folders if f != "_static"]
-        for name in files:
-            if name.endswith(".html"):
-                path = os.path.join(folder, name)
-                parser = Links()
-                with open(path, encoding="utf-8") as f:
-                    parser.feed(f.read())
-                pages[os.path.normpath(path)] = parser
-    broken = []
-    for path, parser in sorted(pages.items()):
-        for link in parser.links:
-            parts = urllib.parse.urlsplit(link)
-            if parts.scheme or parts.netloc or link.startswith("javascript:"):
-                continue
-            target = path if not parts.path else os.path.normpath(
-                os.path.join(os.path.dirname(path), urllib.parse.unquote(parts.path)))
-            if os.path.isdir(target):
-                target = os.path.join(target, "index.html")
-            where = os.path.relpath(path, site)
-            if not os.path.exists(target):
-                broken.append(f"{where}: {link} (no such file)")
-            elif parts.fragment and target.endswith(".html") and \
-                    urllib.parse.unquote(parts.fragment) not in pages[target].ids:
-                broken.append(f"{where}: {link} (no such anchor)")
-    return broken, len(pages)
 
 
 def main():
@@ -211,16 +165,15 @@ def main():
     if run(sphinx + ["-b", "linkcheck", docs, os.path.join(out, "linkcheck")], "sphinx linkcheck",
            env=environment).returncode != 0:
         return 1
-    broken, count = broken_links(site)
-    for link in broken:
-        log(f"broken link: {link}")
-    log(f"{count} pages, {len(broken)} broken links")
+    # The theme's templates (_static) are copied as they are; their links are filled in on the
+    # pages.
+    links_resolve = html_links.report(site, skip=("_static",), prefix="docs_site: ")
     used = os.times()
     seconds = (used.children_user - cpu.children_user + used.children_system
                - cpu.children_system + used.user - cpu.user + used.system - cpu.system)
     log(f"wall {time.monotonic() - start:.0f} s, CPU {seconds:.0f} s; the site: "
         f"{site}/index.html")
-    return 1 if broken else 0
+    return 0 if links_resolve else 1
 
 
 if __name__ == "__main__":

@@ -141,10 +141,16 @@ StencilWalk stencil_walk(Host, const StencilPoints<double>& points, bool adjoint
       segments.push_back({p, 1, false});
   }
 
+  // Blocks whose planes fit the budget keep the walk without tiles.
   const Index tile_rows = stencil_tile_rows(points, adjoint, element_bytes, tile_bytes);
   const auto rows_axis = static_cast<std::size_t>(ndim - 2);
+  bool tiled = false;
   if (tile_rows > 0) {
+    const std::size_t untiled = walk.segments[rows_axis].size();
     cut_into_tiles(walk.segments[rows_axis], tile_rows);
+    tiled = walk.segments[rows_axis].size() > untiled;
+  }
+  if (tiled) {
     // The planes, in chunks of twice the tile's budget: the boxes of the single points at either
     // end of the lines, walked after a chunk's interior, find their rows still in the cache.
     const Index row_bytes = points.extent[ndim - 1] * static_cast<Index>(element_bytes);
@@ -184,7 +190,7 @@ StencilWalk stencil_walk(Host, const StencilPoints<double>& points, bool adjoint
       index[k--] = 0;
     if (k < 0) break;
   }
-  if (tile_rows > 0) {
+  if (tiled) {
     // Tile by tile, each through its chunks of planes; in a chunk the lines' interior first.
     auto order = [&](const StencilWalk::Box& box) {
       std::vector<std::size_t> key{box.segment[rows_axis]};

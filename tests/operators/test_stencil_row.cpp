@@ -391,9 +391,11 @@ TEMPLATE_TEST_CASE("stencil walks in tiles write what the walk without tiles wri
     Shape shape;
     std::vector<int> axes;
     std::vector<stencil::Spec<double>> specs;
+    bool chunks = false;  // some budget also cuts the planes into chunks
   };
   const std::vector<Block> blocks = {
       {{7, 23, 37}, {0, 1, 2}, laplacian_specs(3)},
+      {{20, 20, 21}, {0, 1, 2}, laplacian_specs(3), true},
       // A reach of two planes, one-sided edge rows, a derivative along the tiles' axis.
       {{9, 19, 21},
        {0, 1},
@@ -410,12 +412,14 @@ TEMPLATE_TEST_CASE("stencil walks in tiles write what the walk without tiles wri
           kernels::stencil_walk(Host{}, plan_points, adjoint, sizeof(T), 0);
       const std::size_t rows_axis = block.shape.size() - 2;
       // Budgets from 4-row tiles up to tiles as long as the interior.
-      int tiled_walks = 0;
+      int tiled_walks = 0, chunked_walks = 0;
       for (std::size_t budget = 1024; budget <= (std::size_t(1) << 20); budget += budget / 2) {
         const kernels::StencilWalk tiled =
             kernels::stencil_walk(Host{}, plan_points, adjoint, sizeof(T), budget);
         if (tiled.segments[rows_axis].size() == whole.segments[rows_axis].size()) continue;
         ++tiled_walks;
+        if (tiled.segments[rows_axis - 1].size() > whole.segments[rows_axis - 1].size())
+          ++chunked_walks;
         INFO("shape " << to_string(block.shape) << " adjoint " << adjoint << " budget " << budget
                       << " tile rows "
                       << kernels::stencil_tile_rows(plan_points, adjoint, sizeof(T), budget));
@@ -446,6 +450,7 @@ TEMPLATE_TEST_CASE("stencil walks in tiles write what the walk without tiles wri
         CHECK(std::abs(tiled_sum[1] - whole_sum[1]) <= 10 * tolerance<T>() * scale);
       }
       CHECK(tiled_walks >= 2);
+      if (block.chunks) CHECK(chunked_walks >= 1);
     }
   }
 }

@@ -47,7 +47,12 @@ struct StencilPoints {
 
 /// The host's plan of one direction (forward or adjoint) of a stencil: the local block cut into
 /// boxes in which every term has one stencil (the interior, or one boundary row), the taps of
-/// all terms merged per box, the boxes that read no ghost cell first.
+/// all terms merged per box, the boxes that read no ghost cell first. Where a term reads other
+/// planes (an axis before the last two) and those planes do not fit `tile_bytes`, the interior
+/// rows of the second-to-last axis are cut into tiles, one box each, so that a row read for one
+/// plane is still in the cache when the next planes read it (stencil_tile_rows()); the planes
+/// are then cut into chunks and walked tile by tile, in each chunk the lines' interior before
+/// the single points at their ends, which so find their rows in the cache.
 struct StencilWalk {
   struct Tap {
     int axis;  // -1: the point itself, whatever the term's axis
@@ -68,10 +73,25 @@ struct StencilWalk {
   std::vector<std::vector<Segment>> segments;  // per axis
   std::vector<Box> boxes;
 };
-/// Plans the walk of the block `points` describes (weights in double, as the host applies them).
-StencilWalk stencil_walk(Host, const StencilPoints<double>& points, bool adjoint);
+/// The bytes of its input and output planes a tile of the host's walk keeps in the cache: half
+/// of 512 KiB, the smallest per-core L2 cache of today's server cores (AMD Zen 2 and 3; Zen 4,
+/// Intel's since Skylake-SP and Arm's Neoverse have 1 to 2 MiB), the other half left to CG's
+/// other streams and the prefetchers. The L1 (32 to 48 KiB) holds too few rows of a plane.
+inline constexpr std::size_t stencil_tile_bytes = std::size_t(256) << 10;
+/// The rows of the second-to-last axis in one tile of the walk of `points` (elements of
+/// `element_bytes`), or 0 for no tiles: tiles where some term reads other planes, rows enough
+/// that the 2 reach + 1 input planes a tile row is read from and its output plane fit
+/// `tile_bytes`, and not fewer than 4 (a tile re-reads the rows beside it).
+Index stencil_tile_rows(const StencilPoints<double>& points, bool adjoint,
+                        std::size_t element_bytes, std::size_t tile_bytes = stencil_tile_bytes);
+/// Plans the walk of the block `points` describes (weights in double, as the host applies them)
+/// for elements of `element_bytes`, in tiles of stencil_tile_rows(points, adjoint, element_bytes,
+/// tile_bytes) rows.
+StencilWalk stencil_walk(Host, const StencilPoints<double>& points, bool adjoint,
+                         std::size_t element_bytes, std::size_t tile_bytes = stencil_tile_bytes);
 /// The Cuda kernel needs no walk.
-inline StencilWalk stencil_walk(Cuda, const StencilPoints<double>&, bool adjoint) {
+inline StencilWalk stencil_walk(Cuda, const StencilPoints<double>&, bool adjoint, std::size_t,
+                                std::size_t = stencil_tile_bytes) {
   StencilWalk walk;
   walk.adjoint = adjoint;
   return walk;

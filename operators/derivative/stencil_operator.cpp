@@ -169,7 +169,7 @@ auto StencilOperator<Vector>::make_plan(bool adjoint, const std::vector<StencilT
       }
     }
   }
-  plan->walk = kernels::stencil_walk(Space{}, points, adjoint);
+  plan->walk = kernels::stencil_walk(Space{}, points, adjoint, sizeof(T));
   // The same geometry in the precision of T for the kernels.
   kernels::StencilPoints<real_type_t<T>>& own = plan->points;
   own.ndim = points.ndim;

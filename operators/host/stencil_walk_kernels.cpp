@@ -2,13 +2,18 @@
 // Copyright (c) 2026 The distlops authors
 // The host's walk of a stencil over its local block (stencil_kernels.hpp), whatever the layout:
 // the block cut into boxes in which every term has one stencil, each box one row-form or
-// kernels::combine call per line of its last axis, summing all terms at once. Taps that leave
-// the block along a cut axis read the face block of that axis and side; the boxes that need none
-// are computed while the ghost cells travel.
+// kernels::combine call per line of its last axis, summing all terms at once; where a term reads
+// other planes and a plane does not fit the cache, the interior is walked in tiles of rows, each
+// through all its planes, so that a row is read from memory once (stencil_tile_rows). Taps that
+// leave the block along a cut axis read the face block of that axis and side; the boxes that need
+// none are computed while the ghost cells travel.
 #include <algorithm>
 #include <array>
 #include <complex>
+#include <cstdlib>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "../derivative/stencil_kernels.hpp"
 #include "distlops/core/instantiate.hpp"
@@ -38,12 +43,66 @@ struct AxisStencil {
   Index width;
 };
 
+// Cuts every interior segment longer than `rows` into tiles of as even lengths as fit `rows`.
+void cut_into_tiles(std::vector<StencilWalk::Segment>& segments, Index rows) {
+  std::vector<StencilWalk::Segment> tiled;
+  for (const StencilWalk::Segment& segment : segments) {
+    if (!segment.interior || segment.count <= rows) {
+      tiled.push_back(segment);
+      continue;
+    }
+    const Index tiles = (segment.count + rows - 1) / rows;
+    Index start = segment.start;
+    for (Index k = 0; k < tiles; ++k) {
+      const Index count = segment.count / tiles + (k < segment.count % tiles ? 1 : 0);
+      tiled.push_back({start, count, true});
+      start += count;
+    }
+  }
+  segments = std::move(tiled);
+}
+
 }  // namespace
 
+// A tile row is read as an input row by the planes within `reach` of its own along a term's
+// axis a, from the first of those planes to the last: 2 reach + 1 input planes and the output
+// plane pass through the cache meanwhile, each of the tile's rows times the extents of the axes
+// between a and the tile's.
+Index stencil_tile_rows(const StencilPoints<double>& points, bool adjoint,
+                        std::size_t element_bytes, std::size_t tile_bytes) {
+  const int ndim = points.ndim;
+  if (ndim < 3) return 0;
+  const int rows_axis = ndim - 2;
+  Index rows_kept = 0;
+  for (int t = 0; t < points.count; ++t) {
+    const int a = points.axis[t];
+    if (a >= rows_axis) continue;
+    const AxisStencil rows(points.spec[t], adjoint, points.length[t]);
+    Index reach = stencil::radius;
+    if (rows.has_interior()) {
+      const stencil::Stencil<double> inner = rows.interior();
+      reach = 0;
+      for (int s = 0; s < inner.count; ++s)
+        reach = std::max<Index>(reach, std::abs(inner.offset[s]));
+    }
+    Index kept = 2 * reach + 2;
+    for (int k = a + 1; k < rows_axis; ++k)
+      kept *= std::max<Index>(points.extent[k], 1);
+    rows_kept = std::max(rows_kept, kept);
+  }
+  const Index row_bytes = points.extent[ndim - 1] * static_cast<Index>(element_bytes);
+  if (rows_kept == 0 || row_bytes == 0) return 0;
+  const Index rows = static_cast<Index>(tile_bytes) / row_bytes / rows_kept;
+  // Narrower tiles would re-read the rows beside them more often than they save a plane.
+  return rows >= 4 ? rows : 0;
+}
+
 // Segments: along each axis, the interior rows (every term on the axis in its interior, every
-// source in the block) form one segment; other rows are single. Boxes: every combination of one
-// segment per axis, with the taps of all terms merged.
-StencilWalk stencil_walk(Host, const StencilPoints<double>& points, bool adjoint) {
+// source in the block) form one segment, cut into tiles along the second-to-last axis; other rows
+// are single. Boxes: every combination of one segment per axis, with the taps of all terms merged,
+// in odometer order; with tiles, tile by tile through its chunks of planes.
+StencilWalk stencil_walk(Host, const StencilPoints<double>& points, bool adjoint,
+                         std::size_t element_bytes, std::size_t tile_bytes) {
   StencilWalk walk;
   walk.adjoint = adjoint;
   const int ndim = points.ndim;
@@ -82,6 +141,24 @@ StencilWalk stencil_walk(Host, const StencilPoints<double>& points, bool adjoint
       segments.push_back({p, 1, false});
   }
 
+  // Blocks whose planes fit the budget keep the walk without tiles.
+  const Index tile_rows = stencil_tile_rows(points, adjoint, element_bytes, tile_bytes);
+  const auto rows_axis = static_cast<std::size_t>(ndim - 2);
+  bool tiled = false;
+  if (tile_rows > 0) {
+    const std::size_t untiled = walk.segments[rows_axis].size();
+    cut_into_tiles(walk.segments[rows_axis], tile_rows);
+    tiled = walk.segments[rows_axis].size() > untiled;
+  }
+  if (tiled) {
+    // The planes, in chunks of twice the tile's budget: the boxes of the single points at either
+    // end of the lines, walked after a chunk's interior, find their rows still in the cache.
+    const Index row_bytes = points.extent[ndim - 1] * static_cast<Index>(element_bytes);
+    cut_into_tiles(
+        walk.segments[rows_axis - 1],
+        std::max<Index>(1, 2 * static_cast<Index>(tile_bytes) / (tile_rows * row_bytes)));
+  }
+
   for (const auto& segments : walk.segments) {
     if (segments.empty()) return walk;  // this rank holds no data
   }
@@ -112,6 +189,20 @@ StencilWalk stencil_walk(Host, const StencilPoints<double>& points, bool adjoint
     while (k >= 0 && ++index[k] == walk.segments[k].size())
       index[k--] = 0;
     if (k < 0) break;
+  }
+  if (tiled) {
+    // Tile by tile, each through its chunks of planes; in a chunk the lines' interior first.
+    auto order = [&](const StencilWalk::Box& box) {
+      std::vector<std::size_t> key{box.segment[rows_axis]};
+      for (std::size_t k = 0; k < rows_axis; ++k)
+        key.push_back(box.segment[k]);
+      const std::size_t last = box.segment.back();
+      key.push_back(walk.segments.back()[last].interior ? 0 : 1 + last);
+      return key;
+    };
+    std::stable_sort(
+        walk.boxes.begin(), walk.boxes.end(),
+        [&](const StencilWalk::Box& a, const StencilWalk::Box& b) { return order(a) < order(b); });
   }
   // Boxes that need ghost cells go last: the others are computed while the cells travel.
   std::stable_partition(walk.boxes.begin(), walk.boxes.end(),

@@ -7,7 +7,9 @@
 // and the shapes it refuses. Streaming stores (stencil_row and kernels::combine with
 // Stores::streaming) write exactly what ordinary stores write, at every alignment of y, and the
 // values do not depend on that alignment. stencil_rows (several lines at once, in batches)
-// forms every line bit for bit as stencil_row does for it alone, lines aligned alike or not.
+// forms every line bit for bit as stencil_row does for it alone, lines aligned alike or not. The
+// walk of a block in tiles of rows (stencil_walk) writes what the walk without tiles writes, and
+// the tiles' size follows the cache budget.
 #include <array>
 #include <cmath>
 #include <complex>
@@ -321,4 +323,134 @@ TEST_CASE("stencil_rows refuses a negative number of lines", "[kernels][stencil]
   CHECK_THROWS_AS(kernels::stencil_rows(Host{}, 8, -1, 1, weights.data(), rows, 0, weights.data(),
                                         rows, 0.0, ys),
                   InvalidArgument);
+}
+
+namespace {
+
+// The geometry of a local block of `shape` (no ghost cells) with `specs[k]` along axes[k].
+template <class R>
+kernels::StencilPoints<R> block_points(const Shape& shape, const std::vector<int>& axes,
+                                       const std::vector<stencil::Spec<double>>& specs) {
+  kernels::StencilPoints<R> points;
+  points.ndim = static_cast<int>(shape.size());
+  points.count = static_cast<int>(axes.size());
+  Index stride = 1;
+  for (int k = points.ndim - 1; k >= 0; --k) {
+    points.extent[k] = shape[static_cast<std::size_t>(k)];
+    points.strides[k] = stride;
+    stride *= points.extent[k];
+  }
+  for (int t = 0; t < points.count; ++t) {
+    const stencil::Spec<double>& s = specs[static_cast<std::size_t>(t)];
+    points.axis[t] = axes[static_cast<std::size_t>(t)];
+    points.length[t] = points.extent[points.axis[t]];
+    points.spec[t] = {s.derivative, s.kind, s.order, s.edge, R(s.scale)};
+  }
+  return points;
+}
+
+// The 3-d Laplacian's terms (second derivatives, centered, edge off) on every axis of `ndim`.
+std::vector<stencil::Spec<double>> laplacian_specs(int ndim) {
+  return std::vector<stencil::Spec<double>>(static_cast<std::size_t>(ndim),
+                                            {2, DerivativeKind::centered, 3, false, 1.0});
+}
+
+}  // namespace
+
+TEST_CASE("stencil_tile_rows keeps a tile's planes within the budget", "[kernels][stencil]") {
+  const auto laplacian = [](const Shape& shape) {
+    std::vector<int> axes;
+    for (int k = 0; k < static_cast<int>(shape.size()); ++k)
+      axes.push_back(k);
+    return block_points<double>(shape, axes, laplacian_specs(static_cast<int>(shape.size())));
+  };
+  // 256^3 doubles: rows of 2 KiB, the 3 input planes and the output plane of a tile row 8 KiB.
+  CHECK(kernels::stencil_tile_rows(laplacian({256, 256, 256}), false, 8) == 32);
+  CHECK(kernels::stencil_tile_rows(laplacian({256, 256, 256}), true, 8) == 32);
+  CHECK(kernels::stencil_tile_rows(laplacian({256, 256, 256}), false, 16) == 16);
+  CHECK(kernels::stencil_tile_rows(laplacian({256, 256, 256}), false, 8, 1 << 20) == 128);
+  // A reach of two planes (centered first derivative of order 5): 5 input planes and the output.
+  const auto fifth =
+      block_points<double>({64, 64, 512}, {0}, {{1, DerivativeKind::centered, 5, false, 1.0}});
+  CHECK(kernels::stencil_tile_rows(fifth, false, 8) == 256 * 1024 / (4096 * 6));
+  // Four axes, the term along axis 0: each of its planes holds 3 planes of the tile's axis.
+  CHECK(kernels::stencil_tile_rows(laplacian({8, 3, 64, 128}), false, 8) ==
+        256 * 1024 / (1024 * 4 * 3));
+  // No tiles: 2-d blocks, terms along the last two axes only, rows too long for 4 tile rows.
+  CHECK(kernels::stencil_tile_rows(laplacian({4096, 4096}), false, 8) == 0);
+  const auto rows_only = block_points<double>({256, 256, 256}, {1, 2}, laplacian_specs(2));
+  CHECK(kernels::stencil_tile_rows(rows_only, false, 8) == 0);
+  CHECK(kernels::stencil_tile_rows(laplacian({16, 16, 4096}), false, 8) == 0);
+}
+
+TEMPLATE_TEST_CASE("stencil walks in tiles write what the walk without tiles writes",
+                   "[kernels][stencil]", DISTLOPS_SCALAR_TYPES) {
+  using T = TestType;
+  using R = real_type_t<T>;
+  struct Block {
+    Shape shape;
+    std::vector<int> axes;
+    std::vector<stencil::Spec<double>> specs;
+    bool chunks = false;  // some budget also cuts the planes into chunks
+  };
+  const std::vector<Block> blocks = {
+      {{7, 23, 37}, {0, 1, 2}, laplacian_specs(3)},
+      {{20, 20, 21}, {0, 1, 2}, laplacian_specs(3), true},
+      // A reach of two planes, one-sided edge rows, a derivative along the tiles' axis.
+      {{9, 19, 21},
+       {0, 1},
+       {{1, DerivativeKind::centered, 5, true, 0.5}, {1, DerivativeKind::forward, 3, false, 2.0}}},
+      {{3, 4, 17, 21}, {0, 1, 2, 3}, laplacian_specs(4)},
+  };
+  for (const Block& block : blocks) {
+    const auto points = block_points<R>(block.shape, block.axes, block.specs);
+    const auto plan_points = block_points<double>(block.shape, block.axes, block.specs);
+    const Index n = element_count(block.shape);
+    const std::vector<T> x = random_values<T>(n, 41), start = random_values<T>(n, 42);
+    for (bool adjoint : {false, true}) {
+      const kernels::StencilWalk whole =
+          kernels::stencil_walk(Host{}, plan_points, adjoint, sizeof(T), 0);
+      const std::size_t rows_axis = block.shape.size() - 2;
+      // Budgets from 4-row tiles up to tiles as long as the interior.
+      int tiled_walks = 0, chunked_walks = 0;
+      for (std::size_t budget = 1024; budget <= (std::size_t(1) << 20); budget += budget / 2) {
+        const kernels::StencilWalk tiled =
+            kernels::stencil_walk(Host{}, plan_points, adjoint, sizeof(T), budget);
+        if (tiled.segments[rows_axis].size() == whole.segments[rows_axis].size()) continue;
+        ++tiled_walks;
+        if (tiled.segments[rows_axis - 1].size() > whole.segments[rows_axis - 1].size())
+          ++chunked_walks;
+        INFO("shape " << to_string(block.shape) << " adjoint " << adjoint << " budget " << budget
+                      << " tile rows "
+                      << kernels::stencil_tile_rows(plan_points, adjoint, sizeof(T), budget));
+        for (double beta_value : {0.0, -0.75}) {
+          const T alpha = T(R(1.5)), beta = T(R(beta_value));
+          std::vector<T> expected = start, got = start;
+          kernels::stencil_apply(Host{}, whole, points, kernels::StencilPart::all, alpha, x.data(),
+                                 static_cast<const T*>(nullptr), beta, expected.data(), {});
+          kernels::stencil_apply(Host{}, tiled, points, kernels::StencilPart::all, alpha, x.data(),
+                                 static_cast<const T*>(nullptr), beta, got.data(), {});
+          CHECK(got == expected);
+        }
+        if (adjoint) continue;
+        // The fused forward: the same y, and x^H y summed in the tiles' order.
+        std::vector<T> expected = start, got = start;
+        double whole_sum[2] = {0, 0}, tiled_sum[2] = {0, 0}, scratch[2];
+        kernels::stencil_apply(Host{}, whole, points, kernels::StencilPart::all, T(1), x.data(),
+                               static_cast<const T*>(nullptr), T(0), expected.data(),
+                               {&whole_sum[0], &whole_sum[1], scratch});
+        kernels::stencil_apply(Host{}, tiled, points, kernels::StencilPart::all, T(1), x.data(),
+                               static_cast<const T*>(nullptr), T(0), got.data(),
+                               {&tiled_sum[0], &tiled_sum[1], scratch});
+        CHECK(got == expected);
+        double scale = 0;
+        for (Index i = 0; i < n; ++i)
+          scale += std::abs(x[i]) * std::abs(expected[i]);
+        CHECK(std::abs(tiled_sum[0] - whole_sum[0]) <= 10 * tolerance<T>() * scale);
+        CHECK(std::abs(tiled_sum[1] - whole_sum[1]) <= 10 * tolerance<T>() * scale);
+      }
+      CHECK(tiled_walks >= 2);
+      if (block.chunks) CHECK(chunked_walks >= 1);
+    }
+  }
 }

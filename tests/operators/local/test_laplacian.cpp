@@ -94,6 +94,9 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Laplacian of large arrays crosses the loops' 
       {{300, 40}, {.axes = {0, 1}, .weights = {1, 2}, .sampling = {1, 0.5}, .edge = true}},
       {{5, 600, 10}, {.axes = {0, 1}, .weights = {1, 1}, .sampling = {1, 1}}},
       {{9, 2, 800}, {.axes = {2, 0}, .weights = {-1, 1}, .sampling = {2, 1}, .edge = true}},
+      // Planes of 10,800 points: the host walks the interior in tiles of rows (two or three for
+      // 8- and 16-byte types, stencil_tile_rows), the rows beside a tile in the next one.
+      {{6, 90, 120}, {.axes = {0, 1, 2}, .weights = {1, -2, 0.5}, .sampling = {1, 0.5, 2}}},
   };
   for (const auto& [shape, options] : cases) {
     INFO("shape " << to_string(shape));

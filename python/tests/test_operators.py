@@ -181,6 +181,24 @@ def test_python_callable_failing_on_one_rank_raises_on_every_rank(comm, stack):
             op.matvec(op.domain_zeros()).norm()
 
 
+def test_ranks_in_different_calls_raise_on_every_rank(comm):
+    # A program whose ranks left each other's path (an assertion that failed on rank 0 only,
+    # PyLops-MPI's tests going on): rank 0 builds the next operator, whose layout it agrees on,
+    # while the others apply the last one, whose ghost exchange waits for rank 0. Both raise;
+    # before, rank 0 waited in the check's error path and the others in the exchange.
+    if comm.size == 1:
+        pytest.skip("ranks in different calls need two ranks or more")
+    A = dl.MPISecondDerivative((6 * comm.size, 3))
+    x = A.domain_zeros()
+    with pytest.raises(dl.InvalidArgument, match="different collective calls"):
+        if comm.rank == 0:
+            dl.MPISecondDerivative((5, 3))
+        else:
+            A.matvec(x)
+    # In step again.
+    assert comm.allreduce(1) == comm.size
+
+
 def test_bad_parameters_raise_on_every_rank(comm):
     with pytest.raises(ValueError, match="kind"):
         dl.MPIFirstDerivative((5, 3), kind="sideways")

@@ -2,6 +2,7 @@
 # Copyright (c) 2026 The distlops authors
 """PyLops-MPI's ``pylops_mpi.DistributedArray`` module: the native arrays, and PyLops-MPI's split
 helpers with its rules."""
+import numpy as np
 from mpi4py import MPI
 
 import distlops as _dl
@@ -37,6 +38,11 @@ class StackedDistributedArray(_dl.StackedDistributedArray):
     @property
     def engine(self):
         return self.distarrays[0].engine
+
+    def asarray(self):
+        """The items gathered, flattened and concatenated (PyLops-MPI's flat vector; the native
+        items of an operator's side may be N-d)."""
+        return np.hstack([np.ravel(item.asarray()) for item in self.distarrays])
 
     @property
     def global_shape(self):

@@ -242,8 +242,9 @@ class MPILinearOperator(_dl.LinearOperator):
         return self._output(super().rmatvec(self._input(y, True)))
 
     def _output(self, y):
-        if getattr(self, "_flat_results", False) and isinstance(y, DistributedArray) and \
-                y.ndim != 1:
+        # PyLops-MPI's results are flat: an N-d side (a split along another axis, or the model
+        # of an operator whose data are stacked, MPIGradient's) is viewed flat.
+        if isinstance(y, DistributedArray) and y.ndim != 1:
             return DistributedArray._wrap(as_flat(y._a, y.dtype), y._comm)
         return stacked_as_theirs(y)
 

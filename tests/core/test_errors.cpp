@@ -224,13 +224,14 @@ TEST_CASE("ranks in different checks raise the same error on every rank", "[erro
       },
       "the ranks are in different collective calls (rank 1's differs from rank 0's): rank 0 "
       "checks the setting, rank 1 checks rank-local input only");
-  // Two checks of equal values under different subjects.
+  // Different values under subjects that name rank-local things: rank 0's subject, everywhere.
+  Fingerprint mine;
+  mine.add(comm.rank() == 0 ? 1 : 2);
   expect_everywhere<InvalidArgument>(
-      comm,
-      [&] {
-        collective_check(comm, fingerprint, comm.rank() == 0 ? "the setting" : "the other", [] {});
-      },
-      "rank 0 checks the setting, rank 1 checks the other");
+      comm, [&] { collective_check(comm, mine, comm.rank() == 0 ? "file a" : "file b", [] {}); },
+      "file a differs between ranks (rank 1's differs from rank 0's)");
+  // Equal values under such subjects pass.
+  CHECK_NOTHROW(collective_check(comm, fingerprint, comm.rank() == 0 ? "file a" : "file b", [] {}));
   // The same check on every rank with the same values passes.
   CHECK_NOTHROW(collective_check(comm, fingerprint, "the setting", [] {}));
   expect_in_step(comm);

@@ -88,6 +88,10 @@ void agree_on_verdict(const Communicator& comm, const std::exception_ptr& local_
   last_agreed.in_flight = false;
   const auto ranks = static_cast<std::uint64_t>(size);
   const auto rank = static_cast<std::uint64_t>(comm.rank());
+  // A check without agreed values contributes 0, so that a rank in such a check and a rank in
+  // one with values (ranks that run different code) disagree like different values, and every
+  // rank takes the error path below, which communicates. (A subject may name rank-local things,
+  // a file, so it is not hashed.)
   const std::uint64_t hash = fingerprint ? fingerprint->value() : 0;
   // MAX over ranks of (size - rank) selects the lowest failing rank; MAX of the pass flag
   // says whether any rank passed; MAX of the hash and of its complement gives max and ~min,
@@ -110,15 +114,32 @@ void agree_on_verdict(const Communicator& comm, const std::exception_ptr& local_
     if (global[1] != 0) verdict.message += " (raised on rank " + std::to_string(root) + ")";
     throw_agreed(comm, verdict.kind, std::move(verdict.message));
   }
-  if (fingerprint && global[2] != ~global[3]) {
-    // The error path only: which rank differs costs one allgather.
+  if (global[2] != ~global[3]) {
+    // The error path only: which rank differs costs one allgather, and what it checks two
+    // broadcasts, so that every rank raises the same message.
     const std::vector<std::uint64_t> hashes = comm.allgather(hash);
     int first = 1;
     while (first < size && hashes[static_cast<std::size_t>(first)] == hashes[0])
       ++first;
+    auto subject_of = [&](int root) {
+      std::string text(subject);
+      int length = comm.broadcast(static_cast<int>(text.size()), root);
+      text.resize(static_cast<std::size_t>(length));
+      comm.broadcast(text.data(), length, root);
+      return text.empty() ? std::string("rank-local input only") : text;
+    };
+    const std::string checked = subject_of(0);
+    const std::string other = subject_of(first);
+    const std::string where = "rank " + std::to_string(first) + "'s differs from rank 0's";
+    if (hashes[0] != 0 && hashes[static_cast<std::size_t>(first)] != 0) {
+      throw_agreed(comm, ErrorKind::invalid_argument,
+                   checked + " differs between ranks (" + where + ")");
+    }
+    // Ranks in different calls: a program whose ranks left each other's path (an exception
+    // on some ranks that the others did not see, a branch on rank-local data).
     throw_agreed(comm, ErrorKind::invalid_argument,
-                 std::string(subject) + " differs between ranks (rank " + std::to_string(first) +
-                     "'s differs from rank 0's)");
+                 "the ranks are in different collective calls (" + where + "): rank 0 checks " +
+                     checked + ", rank " + std::to_string(first) + " checks " + other);
   }
 }
 

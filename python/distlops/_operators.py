@@ -349,6 +349,17 @@ def MPIHalo(dims, halo, proc_grid_shape=None, comm=MPI.COMM_WORLD, dtype=np.floa
         communicator(comm), _as_dims(dims), widths, grid), dtype, comm)
 
 
+@wraps("distributed", "HaloOfLayout")
+def MPIHaloOfLayout(layout, halo, dtype=np.float64):
+    """Halo of the blocks of ``layout``, a SCATTER layout cut over a process grid (uneven parts,
+    ``grid_extents``, included), which is its domain: each block extended by ghost cells from its
+    neighbours, ``halo`` one width per side (minus_0, plus_0, minus_1, ...), the same on every
+    rank; ghost cells beyond the array's ends are kept and hold zeros. The data are the flattened
+    extended blocks; the adjoint adds the ghost cells back to their owners (exact)."""
+    return LinearOperator(_ext_function("HaloOfLayout", dtype)(layout, [int(h) for h in halo]),
+                          dtype, None)
+
+
 # PyLops-MPI's name of the distributed operator class.
 MPILinearOperator = LinearOperator
 

@@ -3,8 +3,8 @@
 // The extension module: errors, Partition, Communicator and Layout; the arrays, operators and
 // solvers are registered by their own translation units.
 #include <nanobind/stl/optional.h>
-#include <nanobind/stl/string.h>
 #include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include "bindings.hpp"
@@ -59,16 +59,18 @@ void bind_core(nb::module_& m) {
           "__init__",
           [](Layout* self, const Communicator& comm, const Shape& global_shape, Partition partition,
              int axis, const std::vector<Shape>& local_shapes, const std::vector<int>& mask,
-             const std::vector<int>& grid) {
+             const std::vector<int>& grid, const std::vector<Shape>& grid_extents) {
             new (self) Layout(comm, global_shape,
                               LayoutOptions{.partition = partition,
                                             .axis = axis,
                                             .local_shapes = local_shapes,
                                             .mask = mask,
-                                            .grid = grid});
+                                            .grid = grid,
+                                            .grid_extents = grid_extents});
           },
           nb::arg("comm"), nb::arg("global_shape"), nb::arg("partition"), nb::arg("axis"),
-          nb::arg("local_shapes"), nb::arg("mask"), nb::arg("grid") = std::vector<int>{})
+          nb::arg("local_shapes"), nb::arg("mask"), nb::arg("grid") = std::vector<int>{},
+          nb::arg("grid_extents") = std::vector<Shape>{})
       .def_prop_ro("communicator", &Layout::communicator)
       .def_prop_ro("sub_communicator", &Layout::sub_communicator)
       .def_prop_ro("global_shape", &Layout::global_shape)

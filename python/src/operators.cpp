@@ -36,6 +36,13 @@ LinearOperator<T, Host> halo(const Communicator& comm, const Shape& dims,
                         std::to_string(widths.size()));
 }
 
+// Halo of the blocks of a SCATTER layout cut over a process grid (its domain), with the same
+// widths (minus_0, plus_0, minus_1, ...) on every rank, kept at the array's ends.
+template <class T>
+LinearOperator<T, Host> halo_of_layout(const Layout& layout, const std::vector<Index>& widths) {
+  return Halo<T, Host>(layout, HaloWidths::per_side(widths));
+}
+
 template <class T>
 void bind_handles(nb::module_& m) {
   const char* t = dtype_name<T>();
@@ -61,6 +68,7 @@ void bind_operators(nb::module_& m) {
   for_each_scalar([&]<class T>() { bind_handles<T>(m); });
   Factories factories(m, "operators");
   factories.distributed("Halo", []<class T>() { return &halo<T>; });
+  factories.distributed("HaloOfLayout", []<class T>() { return &halo_of_layout<T>; });
 }
 
 }  // namespace distlops::python

@@ -56,10 +56,9 @@ if(Python3_Interpreter_FOUND AND BUILD_SHARED_LIBS)
   # PyLops-MPI 0.8.0's own tests/, unedited, against distlops.pylops_mpi: one pytest session
   # per rank count (1 to 3), fetched once from the index into the build tree; each entry fails
   # when a test that python/tests/pylops_mpi_suite/expected.np<N>.txt lists does not pass.
-  # DISTLOPS_PYLOPS_MPI_SUITE_FILES lists the files run (';'-separated, empty: all of tests/);
-  # the default leaves out test_derivative.py and test_halo.py (docs/python.md says why).
-  set(DISTLOPS_PYLOPS_MPI_SUITE_FILES
-      "test_linearop.py;test_stackedarray.py;test_eigs.py;test_sparsity.py;test_stackedlinearop.py;test_stack.py;test_solver.py;test_blockdiag.py;test_distributedarray.py;test_ffts.py;test_fredholm.py;test_matrixmult.py;test_nonstatconvolve.py;test_prox.py;test_proxsolver.py"
+  # DISTLOPS_PYLOPS_MPI_SUITE_FILES lists the files run (';'-separated); empty, the default,
+  # runs all 17 files of its tests/.
+  set(DISTLOPS_PYLOPS_MPI_SUITE_FILES ""
       CACHE STRING "PyLops-MPI's test files that pylops_mpi.suite.np<N> run (empty: all)")
   foreach(ranks 1 2 3)
     distlops_mpi_command(_distlops_python_launch ${ranks}

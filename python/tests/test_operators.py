@@ -9,6 +9,7 @@ import scipy.linalg
 from conftest import DTYPES, random_array, tolerance
 
 import distlops as dl
+from distlops import _distlops as ext
 from distlops import Partition
 
 
@@ -179,6 +180,44 @@ def test_python_callable_failing_on_one_rank_raises_on_every_rank(comm, stack):
             dl.cgls(op, y, niter=3)
         else:
             op.matvec(op.domain_zeros()).norm()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_halo_of_layout_extends_the_blocks_of_an_uneven_grid(comm, dtype):
+    # The last rank holds one plane more than the others (the default split gives it to the
+    # first); widths (minus, plus) = (1, 2) along axis 0 and (0, 1) along axis 1, kept at the
+    # array's ends as zeros.
+    from distlops._arrays import communicator, ext_class
+    parts = [3] * (comm.size - 1) + [4]
+    dims = (sum(parts), 4)
+    layout = ext.Layout(communicator(comm), list(dims), Partition.SCATTER, 0, [], [],
+                        [comm.size, 1], [parts, [4]])
+    H = dl.MPIHaloOfLayout(layout, [1, 2, 0, 1], dtype=dtype)
+    g = random_array(dims, dtype, 60)
+    x = dl.DistributedArray._wrap(ext_class("DistributedArray", dtype).from_global(layout, g))
+    start = sum(parts[:comm.rank])
+    padded = np.pad(g, ((1, 2), (0, 1)))
+    expected = padded[start:start + parts[comm.rank] + 3]
+    np.testing.assert_array_equal(H.matvec(x).local_array, expected.ravel())
+    assert dl.dottest(H)
+
+
+def test_ranks_in_different_calls_raise_on_every_rank(comm):
+    # A program whose ranks left each other's path (an assertion that failed on rank 0 only,
+    # PyLops-MPI's tests going on): rank 0 builds the next operator, whose layout it agrees on,
+    # while the others apply the last one, whose ghost exchange waits for rank 0. Both raise;
+    # before, rank 0 waited in the check's error path and the others in the exchange.
+    if comm.size == 1:
+        pytest.skip("ranks in different calls need two ranks or more")
+    A = dl.MPISecondDerivative((6 * comm.size, 3))
+    x = A.domain_zeros()
+    with pytest.raises(dl.InvalidArgument, match="different collective calls"):
+        if comm.rank == 0:
+            dl.MPISecondDerivative((5, 3))
+        else:
+            A.matvec(x)
+    # In step again.
+    assert comm.allreduce(1) == comm.size
 
 
 def test_bad_parameters_raise_on_every_rank(comm):

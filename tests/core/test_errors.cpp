@@ -199,6 +199,44 @@ TEST_CASE("an exception on one rank reaches every rank with its type and message
   expect_in_step(comm);
 }
 
+TEST_CASE("ranks in different checks raise the same error on every rank", "[errors]") {
+  // Ranks that left each other's path (an assertion that failed on one rank only, in a
+  // program that goes on) meet in the allreduces of different checks: every rank raises, none
+  // goes on into the collectives the others never reach.
+  const Communicator comm = world();
+  if (comm.size() == 1) {
+    Fingerprint fingerprint;
+    CHECK_NOTHROW(collective_check(comm, fingerprint, "the setting", [] {}));
+    CHECK_NOTHROW(collective_check(comm, [] {}));
+    return;
+  }
+  Fingerprint fingerprint;
+  fingerprint.add(7);
+  // Rank 0 agrees on values, the others check rank-local input only (an apply's check).
+  expect_everywhere<InvalidArgument>(
+      comm,
+      [&] {
+        if (comm.rank() == 0) {
+          collective_check(comm, fingerprint, "the setting", [] {});
+        } else {
+          collective_check(comm, [] {});
+        }
+      },
+      "the ranks are in different collective calls (rank 1's differs from rank 0's): rank 0 "
+      "checks the setting, rank 1 checks rank-local input only");
+  // Different values under subjects that name rank-local things: rank 0's subject, everywhere.
+  Fingerprint mine;
+  mine.add(comm.rank() == 0 ? 1 : 2);
+  expect_everywhere<InvalidArgument>(
+      comm, [&] { collective_check(comm, mine, comm.rank() == 0 ? "file a" : "file b", [] {}); },
+      "file a differs between ranks (rank 1's differs from rank 0's)");
+  // Equal values under such subjects pass.
+  CHECK_NOTHROW(collective_check(comm, fingerprint, comm.rank() == 0 ? "file a" : "file b", [] {}));
+  // The same check on every rank with the same values passes.
+  CHECK_NOTHROW(collective_check(comm, fingerprint, "the setting", [] {}));
+  expect_in_step(comm);
+}
+
 // The Host runs hide every device (cmake/DistlopsTesting.cmake) and builds without the CUDA
 // backend have none, so this runs without a device wherever CTest runs it.
 TEMPLATE_TEST_CASE("the Cuda space without a device raises DeviceError on every rank",

@@ -70,6 +70,11 @@ class StackedDistributedArray(_dl.StackedDistributedArray):
     def engine(self):
         return self.distarrays[0].engine
 
+    def asarray(self):
+        """The items gathered, flattened and concatenated (PyLops-MPI's flat vector; the native
+        items of an operator's side may be N-d)."""
+        return np.hstack([np.ravel(item.asarray()) for item in self.distarrays])
+
     @property
     def global_shape(self):
         shapes = [item.global_shape for item in self.distarrays]

@@ -259,8 +259,9 @@ class MPILinearOperator(_dl.LinearOperator):
         return self._output(super().rmatvec(self._input(y, True)))
 
     def _output(self, y):
-        if getattr(self, "_flat_results", False) and isinstance(y, DistributedArray) and \
-                y.ndim != 1:
+        # PyLops-MPI's results are flat: an N-d side (a split along another axis, or the model
+        # of an operator whose data are stacked, MPIGradient's) is viewed flat.
+        if isinstance(y, DistributedArray) and y.ndim != 1:
             return DistributedArray._wrap(as_flat(y._a, y.dtype), y._comm)
         return stacked_as_theirs(y)
 
@@ -274,6 +275,8 @@ class MPILinearOperator(_dl.LinearOperator):
 
     def dot(self, x):
         if isinstance(x, _dl.LinearOperator):
+            if self._op is None or x._op is None:
+                return CallableOperator.product(self, x)
             other = x if isinstance(x, MPILinearOperator) else MPILinearOperator.adopt(x)
             return self._new(_ext.compose(self._op, other._op), dims=other.dims)
         if isinstance(x, Number):
@@ -313,6 +316,53 @@ class MPILinearOperator(_dl.LinearOperator):
 
     def __repr__(self):
         return f"<{self.shape[0]}x{self.shape[1]} {type(self).__name__} with dtype={self.dtype}>"
+
+
+class CallableOperator(MPILinearOperator):
+    """An operator of two Python functions on DistributedArrays, ``matvec`` and ``rmatvec``,
+    which need not be each other's adjoint (PyLops-MPI's MPIHalo, whose adjoint drops the ghost
+    cells): its adjoint swaps them, and a product with any operator calls the factors in turn,
+    as PyLops-MPI's operators written in Python compose."""
+
+    def __init__(self, matvec, rmatvec, shape, dtype, base_comm, dims=None, dimsd=None):
+        super().__init__(None, shape=shape, dims=dims, dimsd=dimsd, dtype=dtype,
+                         base_comm=base_comm)
+        self._forward, self._backward = matvec, rmatvec
+
+    def _matvec(self, x):
+        return self._forward(x)
+
+    def _rmatvec(self, y):
+        return self._backward(y)
+
+    @classmethod
+    def product(cls, left, right):
+        """left @ right, either of them a Python operator."""
+        if left.shape[1] != right.shape[0]:
+            raise ValueError(f"cannot compose operators of shapes {tuple(left.shape)} and "
+                             f"{tuple(right.shape)}")
+        return cls(lambda x: left.matvec(right.matvec(x)),
+                   lambda y: right.rmatvec(left.rmatvec(y)),
+                   (left.shape[0], right.shape[1]), np.result_type(left.dtype, right.dtype),
+                   left.base_comm, dims=getattr(right, "dims", None),
+                   dimsd=getattr(left, "dimsd", None))
+
+    @property
+    def H(self):
+        return CallableOperator(self._backward, self._forward, (self.shape[1], self.shape[0]),
+                                self.dtype, self.base_comm, dims=self.dimsd, dimsd=self.dims)
+
+    def dot(self, x):
+        if isinstance(x, _dl.LinearOperator):
+            return CallableOperator.product(self, x)
+        if isinstance(x, Number):
+            return CallableOperator(lambda v: self.matvec(v) * x, lambda w: self.rmatvec(w) * np.conj(x),
+                                    self.shape, self.dtype, self.base_comm, self.dims,
+                                    self.dimsd)
+        return self.matvec(x)
+
+    __matmul__ = dot
+    __mul__ = dot
 
 
 class MPIStackedLinearOperator(MPILinearOperator):
@@ -375,7 +425,7 @@ def operand(Op, x, adjoint=False):
     return x
 
 
-__all__ = ["MPILinearOperator", "MPIStackedLinearOperator", "asmpilinearoperator", "compat", "operand", "to_layout",
+__all__ = ["MPILinearOperator", "MPIStackedLinearOperator", "CallableOperator", "asmpilinearoperator", "compat", "operand", "to_layout",
            "native_dtype",
            "flat_layout", "stacked_as_theirs", "to_side", "DistributedArray", "StackedDistributedArray", "Partition",
            "unwrap_vector", "wrap_vector"]

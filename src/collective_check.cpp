@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "broadcast_string.hpp"
 #include "distlops/core/detail/rank_local.hpp"
 #include "distlops/core/error.hpp"
 
@@ -122,10 +123,7 @@ void agree_on_verdict(const Communicator& comm, const std::exception_ptr& local_
     while (first < size && hashes[static_cast<std::size_t>(first)] == hashes[0])
       ++first;
     auto subject_of = [&](int root) {
-      std::string text(subject);
-      int length = comm.broadcast(static_cast<int>(text.size()), root);
-      text.resize(static_cast<std::size_t>(length));
-      comm.broadcast(text.data(), length, root);
+      const std::string text = broadcast_string(comm, std::string(subject), root);
       return text.empty() ? std::string("rank-local input only") : text;
     };
     const std::string checked = subject_of(0);

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "../broadcast_string.hpp"
 #include "../unique_handle.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/crash_point.hpp"
@@ -387,11 +388,7 @@ void write_file(const std::filesystem::path& path, const std::vector<Leaf<T>>& l
   collective_check(comm, [&] {
     if (comm.rank() == 0) temporary = detail::TemporaryFile::create(path, where);
   });
-  std::string temporary_name = temporary.name();
-  Index length = static_cast<Index>(temporary_name.size());
-  comm.broadcast(&length, 1, 0);
-  temporary_name.resize(static_cast<std::size_t>(length));
-  comm.broadcast(temporary_name.data(), length, 0);
+  const std::string temporary_name = distlops::detail::broadcast_string(comm, temporary.name(), 0);
   {
     const PropertyList access = file_access(comm);
     const hid_t id = H5Fcreate(temporary_name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get());

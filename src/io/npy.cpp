@@ -33,6 +33,7 @@
 #include <utility>
 #include <vector>
 
+#include "../broadcast_string.hpp"
 #include "../message_datatype.hpp"
 #include "distlops/core/collective_check.hpp"
 #include "distlops/core/crash_point.hpp"
@@ -79,14 +80,6 @@ void check_io(int code, const std::string& where, const char* call) {
 // The number of elements or bytes that one MPI call or type constructor may take.
 Index call_limit() {
   return static_cast<Index>(std::min<std::size_t>(message_chunk_bytes(), INT_MAX));
-}
-
-std::string broadcast_string(const Communicator& comm, std::string text, int root) {
-  Index size = static_cast<Index>(text.size());
-  comm.broadcast(&size, 1, root);
-  text.resize(static_cast<std::size_t>(size));
-  comm.broadcast(text.data(), size, root);
-  return text;
 }
 
 // ---- file geometry -----------------------------------------------------------------------
@@ -455,7 +448,7 @@ void write_npy(const std::filesystem::path& path, const DistributedArray<T, Host
     run_hook(WriteStage::create_temporary);
     if (rank == 0) temporary = TemporaryFile::create(path, where);
   });
-  const std::string temporary_name = broadcast_string(comm, temporary.name(), 0);
+  const std::string temporary_name = distlops::detail::broadcast_string(comm, temporary.name(), 0);
 
   {
     SharedFile output(comm, temporary_name, MPI_MODE_WRONLY, where);

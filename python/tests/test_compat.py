@@ -142,6 +142,28 @@ def test_block_diag_and_power(comm):
         ours_op ** 0
 
 
+def test_products_of_two_dtypes_and_across_mask_groups_as_theirs(comm):
+    # PyLops-MPI composes operators of any two dtypes, and passes a masked range on to an
+    # unmasked domain; a real operator given a complex vector keeps the real part of its
+    # result (NumPy's ComplexWarning), which is its result of the real part.
+    matrix = random_array((4, 4), np.float64, 60 + comm.rank)
+    mask = [rank % 2 for rank in range(comm.size)]
+    ops = {}
+    for name, package in (("theirs", pylops_mpi), ("ours", compat)):
+        real = package.MPIBlockDiag([pylops.MatrixMult(matrix)], mask=mask)
+        conj = package.MPIBlockDiag([pylops.Conj(dims=(4,))])
+        ops[name] = (conj @ real, package.MPIBlockDiag([pylops.MatrixMult(matrix.T)]) @ real)
+    assert np.dtype(ops["ours"][0].dtype) == np.dtype(ops["theirs"][0].dtype)
+    theirs_x, ours_x = flat_pair(random_array((4 * comm.size,), np.float64, 61))
+    for theirs_op, ours_op in zip(ops["theirs"], ops["ours"]):
+        theirs_y, ours_y = theirs_op @ theirs_x, ours_op @ ours_x
+        np.testing.assert_allclose(ours_y.asarray(), theirs_y.asarray(), rtol=RTOL)
+        np.testing.assert_allclose((ours_op.H @ ours_y).asarray(),
+                                   (theirs_op.H @ theirs_y).asarray(), rtol=RTOL)
+    with pytest.warns(np.exceptions.ComplexWarning):
+        ops["ours"][0].H @ (ops["ours"][0] @ ours_x)
+
+
 def test_mpilinearoperator_wraps_a_serial_operator(comm):
     matrix = random_array((6, 4), np.float64, 50)
     theirs_op = pylops_mpi.MPILinearOperator(pylops.MatrixMult(matrix))

@@ -76,13 +76,6 @@ KNOWN_DIFFERENCES = [
      "(DESIGN.md section 4), so that its dot is the whole array's"),
     ("tests/test_distributedarray.py::test_distributed_maskeddot[[]par13-par23[]]", None,
      "BROADCAST arrays with a mask: as test_distributed_maskeddot[par11-par21]"),
-    ("tests/test_matrixmult.py::test_MPIMatrixMult_block[[]*", None,
-     "MPIBlockDiag(mask=...) @ MPIMatrixMult(kind='block'): the block diagonal's domain is "
-     "split otherwise than the product's range; PyLops-MPI passes the array through, the "
-     "native composition requires the range of the right operator to be the left one's domain"),
-    ("tests/test_matrixmult.py::test_MPIMatrixMult_summa[[]f*", None,
-     "MPIBlockDiag([Conj]) @ MPIMatrixMult of a real dtype: PyLops' Conj is complex128, and the "
-     "native operator algebra composes operators of one dtype only"),
     ("tests/test_proxsolver.py::test_primaldual_scatter[[]par[01][]]", None,
      "PrimalDual with MPIL2(Op, solver='cgls') against serial PyProximal at rtol 5e-2 per "
      "entry: the native L2 prox solves its normal equations by CG to rtol 1e-6, PyLops-MPI's "

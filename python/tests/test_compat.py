@@ -164,6 +164,23 @@ def test_products_of_two_dtypes_and_across_mask_groups_as_theirs(comm):
         ops["ours"][0].H @ (ops["ours"][0] @ ours_x)
 
 
+@pytest.mark.parametrize("partition", ["BROADCAST", "UNSAFE_BROADCAST"])
+def test_masked_replicated_dot_is_theirs(comm, partition):
+    # PyLops-MPI cuts each replica over all the ranks and sums the pieces' products within
+    # the mask group; the native dot of a replicated array is the whole array's.
+    mask = [rank % 2 for rank in range(comm.size)]
+    a = random_array((7, 3), np.float64, 70)
+    b = random_array((7, 3), np.float64, 71)
+    dots = []
+    for package in (pylops_mpi, compat):
+        x, y = (package.DistributedArray.to_dist(values, partition=getattr(
+            package.Partition, partition), mask=mask) for values in (a, b))
+        dots.append((x.dot(y), x.dot(y, vdot=True)))
+    np.testing.assert_allclose(dots[1], dots[0], rtol=RTOL)
+    unmasked = compat.DistributedArray.to_dist(a, partition=compat.Partition.BROADCAST)
+    np.testing.assert_allclose(unmasked.dot(unmasked), np.dot(a.ravel(), a.ravel()), rtol=RTOL)
+
+
 def test_mpilinearoperator_wraps_a_serial_operator(comm):
     matrix = random_array((6, 4), np.float64, 50)
     theirs_op = pylops_mpi.MPILinearOperator(pylops.MatrixMult(matrix))

@@ -70,12 +70,6 @@ if os.environ.get("DISTLOPS_SUITE_TARGET", "compat") == "compat":
 # where it applies (None: all); the plugin skips them. Patterns (fnmatch) match the test ids
 # without PyLops-MPI's "[Rank r]". Nothing is skipped for the real PyLops-MPI.
 KNOWN_DIFFERENCES = [
-    ("tests/test_distributedarray.py::test_distributed_maskeddot[[]par11-par21[]]", None,
-     "BROADCAST arrays with a mask: PyLops-MPI's dot scatters every replica over all ranks and "
-     "sums within each mask group; a replicated array is whole on every rank in distlops "
-     "(DESIGN.md section 4), so that its dot is the whole array's"),
-    ("tests/test_distributedarray.py::test_distributed_maskeddot[[]par13-par23[]]", None,
-     "BROADCAST arrays with a mask: as test_distributed_maskeddot[par11-par21]"),
     ("tests/test_proxsolver.py::test_primaldual_scatter[[]par[01][]]", None,
      "PrimalDual with MPIL2(Op, solver='cgls') against serial PyProximal at rtol 5e-2 per "
      "entry: the native L2 prox solves its normal equations by CG to rtol 1e-6, PyLops-MPI's "

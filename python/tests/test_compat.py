@@ -181,6 +181,23 @@ def test_masked_replicated_dot_is_theirs(comm, partition):
     np.testing.assert_allclose(unmasked.dot(unmasked), np.dot(a.ravel(), a.ravel()), rtol=RTOL)
 
 
+@pytest.mark.parametrize("solver", ["cgls", "cg"])
+def test_l2_prox_with_an_operator_is_theirs(comm, solver):
+    # niter warm-started iterations of PyLops-MPI's inner solver from x0, call after call.
+    from pylops_mpi.proximal import MPIL2 as TheirL2
+
+    matrix = random_array((5, 5), np.float64, 80 + comm.rank) + 3 * np.eye(5)
+    proxes = []
+    for package, l2 in ((pylops_mpi, TheirL2), (compat, compat.proximal.MPIL2)):
+        op = package.MPIBlockDiag([pylops.MatrixMult(matrix)])
+        b, x0, v = (package.DistributedArray.to_dist(random_array((5 * comm.size,), np.float64,
+                                                                  seed)) for seed in (81, 82, 83))
+        f = l2(Op=op, b=b, x0=x0, solver=solver, niter=4)
+        proxes.append([f.prox(v, 0.7).asarray() for _ in range(3)] + [f(v), f.grad(v).asarray()])
+    for ours, theirs in zip(proxes[1], proxes[0]):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-10)
+
+
 def test_mpilinearoperator_wraps_a_serial_operator(comm):
     matrix = random_array((6, 4), np.float64, 50)
     theirs_op = pylops_mpi.MPILinearOperator(pylops.MatrixMult(matrix))

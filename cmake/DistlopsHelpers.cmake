@@ -32,6 +32,11 @@ function(distlops_project_flags target)
     endif()
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${cuda_flags}>)
   endif()
+  if(DISTLOPS_SANITIZE)
+    # Instrumented or not, every target compiles the host kernels' dispatch alike
+    # (core/detail/instruction_set.hpp): at the portable instruction set only.
+    target_compile_definitions(${target} PRIVATE DISTLOPS_PORTABLE_KERNELS_ONLY)
+  endif()
   if(DISTLOPS_SANITIZE AND NOT ARG_UNINSTRUMENTED)
     # Alignment checks are left out: Eigen 3.4 reads complex<float> data with 8-byte vector
     # loads at 4-byte-aligned addresses, which is valid on x86 but flagged by UBSan. So are

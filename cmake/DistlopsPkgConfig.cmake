@@ -77,6 +77,7 @@ function(distlops_write_pkg_config output)
   if(DISTLOPS_SANITIZE)
     # An instrumented library needs the sanitizers' run-time libraries in the program.
     string(APPEND libs " -fsanitize=address,undefined")
+    string(APPEND cflags " -DDISTLOPS_PORTABLE_KERNELS_ONLY")
   endif()
   # segyio has no pkg-config file: its library goes into Libs.private itself.
   if(DISTLOPS_WITH_SEGYIO)

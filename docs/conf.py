@@ -77,8 +77,6 @@ html_theme_options = {
 }
 html_static_path = []
 
-# ---- link check: the site's own references only (CI reaches no web site) -------------------------
-linkcheck_ignore = [r"https?://.*", r"mailto:.*"]
 
 
 # ---- the Python API page, written from the package itself so that no name is missed -----------

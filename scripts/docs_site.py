@@ -14,9 +14,10 @@
 3. tests/docs/check_docstrings.py: every public name of the package has a docstring;
 4. sphinx-build -W --keep-going (any warning fails): the MyST pages, the API pages and the
    gallery, whose scripts run now at one rank, into OUT/html;
-5. sphinx-build -b linkcheck over the site's own references (no web site is visited), and every
-   relative link and anchor of the written HTML resolved against the written files
-   (scripts/html_links.py).
+5. every relative link and anchor of the written HTML resolved against the written files
+   (scripts/html_links.py). Sphinx's linkcheck builder is not run: it visits no web site here
+   and reports the site's own links as "unchecked" (86 of its 90 entries; the other 4 are web
+   addresses), so it checked nothing while it cost 8 s of the 27.
 
 Sphinx writes the sources it generates into docs/ (api/python.rst, api/generated/,
 auto_examples/, sg_execution_times.rst; git ignores them). Exit status 0 when all pass, 1 when
@@ -161,9 +162,6 @@ def main():
     docs = os.path.join(ROOT, "docs")
     site = os.path.join(out, "html")
     if run(sphinx + ["-b", "html", docs, site], "sphinx html", env=environment).returncode != 0:
-        return 1
-    if run(sphinx + ["-b", "linkcheck", docs, os.path.join(out, "linkcheck")], "sphinx linkcheck",
-           env=environment).returncode != 0:
         return 1
     # The theme's templates (_static) are copied as they are; their links are filled in on the
     # pages.

@@ -142,6 +142,62 @@ def test_block_diag_and_power(comm):
         ours_op ** 0
 
 
+def test_products_of_two_dtypes_and_across_mask_groups_as_theirs(comm):
+    # PyLops-MPI composes operators of any two dtypes, and passes a masked range on to an
+    # unmasked domain; a real operator given a complex vector keeps the real part of its
+    # result (NumPy's ComplexWarning), which is its result of the real part.
+    matrix = random_array((4, 4), np.float64, 60 + comm.rank)
+    mask = [rank % 2 for rank in range(comm.size)]
+    ops = {}
+    for name, package in (("theirs", pylops_mpi), ("ours", compat)):
+        real = package.MPIBlockDiag([pylops.MatrixMult(matrix)], mask=mask)
+        conj = package.MPIBlockDiag([pylops.Conj(dims=(4,))])
+        ops[name] = (conj @ real, package.MPIBlockDiag([pylops.MatrixMult(matrix.T)]) @ real)
+    assert np.dtype(ops["ours"][0].dtype) == np.dtype(ops["theirs"][0].dtype)
+    theirs_x, ours_x = flat_pair(random_array((4 * comm.size,), np.float64, 61))
+    for theirs_op, ours_op in zip(ops["theirs"], ops["ours"]):
+        theirs_y, ours_y = theirs_op @ theirs_x, ours_op @ ours_x
+        np.testing.assert_allclose(ours_y.asarray(), theirs_y.asarray(), rtol=RTOL)
+        np.testing.assert_allclose((ours_op.H @ ours_y).asarray(),
+                                   (theirs_op.H @ theirs_y).asarray(), rtol=RTOL)
+    with pytest.warns(np.exceptions.ComplexWarning):
+        ops["ours"][0].H @ (ops["ours"][0] @ ours_x)
+
+
+@pytest.mark.parametrize("partition", ["BROADCAST", "UNSAFE_BROADCAST"])
+def test_masked_replicated_dot_is_theirs(comm, partition):
+    # PyLops-MPI cuts each replica over all the ranks and sums the pieces' products within
+    # the mask group; the native dot of a replicated array is the whole array's.
+    mask = [rank % 2 for rank in range(comm.size)]
+    a = random_array((7, 3), np.float64, 70)
+    b = random_array((7, 3), np.float64, 71)
+    dots = []
+    for package in (pylops_mpi, compat):
+        x, y = (package.DistributedArray.to_dist(values, partition=getattr(
+            package.Partition, partition), mask=mask) for values in (a, b))
+        dots.append((x.dot(y), x.dot(y, vdot=True)))
+    np.testing.assert_allclose(dots[1], dots[0], rtol=RTOL)
+    unmasked = compat.DistributedArray.to_dist(a, partition=compat.Partition.BROADCAST)
+    np.testing.assert_allclose(unmasked.dot(unmasked), np.dot(a.ravel(), a.ravel()), rtol=RTOL)
+
+
+@pytest.mark.parametrize("solver", ["cgls", "cg"])
+def test_l2_prox_with_an_operator_is_theirs(comm, solver):
+    # niter warm-started iterations of PyLops-MPI's inner solver from x0, call after call.
+    from pylops_mpi.proximal import MPIL2 as TheirL2
+
+    matrix = random_array((5, 5), np.float64, 80 + comm.rank) + 3 * np.eye(5)
+    proxes = []
+    for package, l2 in ((pylops_mpi, TheirL2), (compat, compat.proximal.MPIL2)):
+        op = package.MPIBlockDiag([pylops.MatrixMult(matrix)])
+        b, x0, v = (package.DistributedArray.to_dist(random_array((5 * comm.size,), np.float64,
+                                                                  seed)) for seed in (81, 82, 83))
+        f = l2(Op=op, b=b, x0=x0, solver=solver, niter=4)
+        proxes.append([f.prox(v, 0.7).asarray() for _ in range(3)] + [f(v), f.grad(v).asarray()])
+    for ours, theirs in zip(proxes[1], proxes[0]):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-10)
+
+
 def test_mpilinearoperator_wraps_a_serial_operator(comm):
     matrix = random_array((6, 4), np.float64, 50)
     theirs_op = pylops_mpi.MPILinearOperator(pylops.MatrixMult(matrix))

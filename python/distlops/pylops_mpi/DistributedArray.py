@@ -8,7 +8,7 @@ from mpi4py import MPI
 import distlops as _dl
 from distlops import Partition
 
-from ._layer import native_dtype
+from ._layer import _REPLICATED, native_dtype
 
 
 class _NativeArrays(type):
@@ -38,6 +38,25 @@ class DistributedArray(_dl.DistributedArray, metaclass=_NativeArrays):
     def to_dist(cls, x, *args, **kwargs):
         x = np.asarray(x)
         return super().to_dist(x.astype(native_dtype(x.dtype), copy=False), *args, **kwargs)
+
+    def dot(self, dist_array, vdot=False):
+        """The native dot, but for replicated arrays with a mask, PyLops-MPI's: every rank's
+        replica cut along its first axis over all the ranks (PyLops-MPI's ``to_dist``), and
+        the products of this rank's pieces summed within its mask group, which gives the dot
+        of the replicas divided among the groups. The native dot of a replicated array is the
+        whole array's (DESIGN.md section 4)."""
+        if (self.mask is None or self.partition not in _REPLICATED
+                or not isinstance(dist_array, _dl.DistributedArray)
+                or dist_array.partition != self.partition or dist_array.mask != self.mask
+                or dist_array.global_shape != self.global_shape):
+            return super().dot(dist_array, vdot)
+        n, size, rank = self.global_shape[0], self.base_comm.Get_size(), self.base_comm.Get_rank()
+        start = sum(_block_length(n, size, r) for r in range(rank))
+        rows = slice(start, start + _block_length(n, size, rank))
+        mine = np.asarray(self.local_array)[rows].ravel()
+        theirs = np.asarray(dist_array.local_array)[rows].ravel()
+        local = np.vdot(mine, theirs) if vdot else np.dot(mine, theirs)
+        return to_scalar(self.sub_comm.allreduce(local))
 
 
 class StackedDistributedArray(_dl.StackedDistributedArray):
@@ -88,11 +107,16 @@ def local_split(global_shape, base_comm, partition, axis):
     shape = tuple(global_shape)
     if partition in (Partition.BROADCAST, Partition.UNSAFE_BROADCAST):
         return shape
-    size, rank = base_comm.Get_size(), base_comm.Get_rank()
-    quotient, remainder = divmod(shape[axis], size)
     local = list(shape)
-    local[axis] = quotient + (1 if rank < remainder else 0)
+    local[axis] = _block_length(shape[axis], base_comm.Get_size(), base_comm.Get_rank())
     return tuple(local)
+
+
+def _block_length(n, size, rank):
+    """The length of ``rank``'s block of ``n`` items cut into ``size`` nearly equal blocks, the
+    first ``n % size`` one item longer."""
+    quotient, remainder = divmod(n, size)
+    return quotient + (1 if rank < remainder else 0)
 
 
 def subcomm_split(mask, comm=MPI.COMM_WORLD):

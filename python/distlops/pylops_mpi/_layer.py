@@ -86,9 +86,13 @@ def to_layout(x, layout):
     where the split agrees, a redistribution where it does not (collective)."""
     a = x._a
     given = a.layout
-    if given.partition == layout.partition and _counts(given) == _counts(layout):
-        return a
     cls = ext_class("DistributedArray", x.dtype)
+    if given.partition == layout.partition and _counts(given) == _counts(layout):
+        if given.mask == layout.mask:
+            return a
+        # Other mask groups, the same blocks: PyLops-MPI's operators take the local arrays
+        # as they are, so the operator sees this rank's block as its own (a view).
+        return cls.wrap(layout, a.local_array)
     if given.partition in _REPLICATED:
         # Every rank holds the whole vector: it keeps its block of the target split.
         return cls.from_global(layout, np.ascontiguousarray(x.local_array).ravel())
@@ -246,6 +250,13 @@ class MPILinearOperator(_dl.LinearOperator):
         n = self.shape[0 if adjoint else 1]
         if isinstance(x, DistributedArray) and x.global_shape != (n,):
             raise ValueError("dimension mismatch")
+        if (isinstance(x, (DistributedArray, StackedDistributedArray))
+                and np.issubdtype(x.dtype, np.complexfloating)
+                and not np.issubdtype(self.dtype, np.complexfloating)):
+            # PyLops-MPI puts a real operator's complex result into an array of the operator's
+            # dtype, which drops its imaginary part (NumPy's ComplexWarning): for a real
+            # operator, the result of the input's real part, which is computed instead.
+            x = x.astype(self.dtype)
         return to_side(x, self._layouts[1 if adjoint else 0])
 
     def matvec(self, x):
@@ -275,10 +286,19 @@ class MPILinearOperator(_dl.LinearOperator):
 
     def dot(self, x):
         if isinstance(x, _dl.LinearOperator):
-            if self._op is None or x._op is None:
+            if self._op is None or x._op is None or np.dtype(self.dtype) != np.dtype(x.dtype):
+                # PyLops-MPI composes operators of any two dtypes (the product has their
+                # result type); the native algebra composes one dtype only.
                 return CallableOperator.product(self, x)
             other = x if isinstance(x, MPILinearOperator) else MPILinearOperator.adopt(x)
-            return self._new(_ext.compose(self._op, other._op), dims=other.dims)
+            try:
+                composed = _ext.compose(self._op, other._op)
+            except _dl.ShapeMismatch:
+                # The right operator's range is split otherwise than this one's domain (a
+                # mask, or other local sizes); PyLops-MPI passes the vector on, whose flat
+                # split the left operator then takes as any input (to_side).
+                return CallableOperator.product(self, x)
+            return self._new(composed, dims=other.dims)
         if isinstance(x, Number):
             return self._new(self._op.scaled(x))
         if isinstance(x, DistributedArray) and x.ndim != 1:

@@ -70,24 +70,12 @@ if os.environ.get("DISTLOPS_SUITE_TARGET", "compat") == "compat":
 # where it applies (None: all); the plugin skips them. Patterns (fnmatch) match the test ids
 # without PyLops-MPI's "[Rank r]". Nothing is skipped for the real PyLops-MPI.
 KNOWN_DIFFERENCES = [
-    ("tests/test_distributedarray.py::test_distributed_maskeddot[[]par11-par21[]]", None,
-     "BROADCAST arrays with a mask: PyLops-MPI's dot scatters every replica over all ranks and "
-     "sums within each mask group; a replicated array is whole on every rank in distlops "
-     "(DESIGN.md section 4), so that its dot is the whole array's"),
-    ("tests/test_distributedarray.py::test_distributed_maskeddot[[]par13-par23[]]", None,
-     "BROADCAST arrays with a mask: as test_distributed_maskeddot[par11-par21]"),
-    ("tests/test_matrixmult.py::test_MPIMatrixMult_block[[]*", None,
-     "MPIBlockDiag(mask=...) @ MPIMatrixMult(kind='block'): the block diagonal's domain is "
-     "split otherwise than the product's range; PyLops-MPI passes the array through, the "
-     "native composition requires the range of the right operator to be the left one's domain"),
-    ("tests/test_matrixmult.py::test_MPIMatrixMult_summa[[]f*", None,
-     "MPIBlockDiag([Conj]) @ MPIMatrixMult of a real dtype: PyLops' Conj is complex128, and the "
-     "native operator algebra composes operators of one dtype only"),
-    ("tests/test_proxsolver.py::test_primaldual_scatter[[]par[01][]]", None,
-     "PrimalDual with MPIL2(Op, solver='cgls') against serial PyProximal at rtol 5e-2 per "
-     "entry: the native L2 prox solves its normal equations by CG to rtol 1e-6, PyLops-MPI's "
-     "and PyProximal's by 10 warm-started CGLS iterations, and the small entries of the "
-     "50th iterate differ by more than 5 %"),
+    ("tests/test_proxsolver.py::test_primaldual_scatter[[]par0[]]", (3,),
+     "PrimalDual with MPIL2(Op, solver='cgls') against serial PyProximal at rtol 5e-2 without "
+     "atol: MPIL2's prox is PyLops-MPI's (10 warm-started CGLS iterations; one prox agrees "
+     "with PyLops-MPI's to 3e-13), yet the 50 iterations end 1e-6 (relative) from serial "
+     "PyProximal where PyLops-MPI's end 1e-10 from it (not traced further), which on the one "
+     "entry near zero (4.4e-5) of the 3-rank problem is 5.6 %"),
     ("tests/test_sparsity.py::test_ISTA_FISTA_broadcastdata[[]par0[]]", (3,),
      "FISTA with half thresholding on a rank-deficient problem: the native FISTA forms the "
      "residual at the extrapolated point by linearity (one apply of Op fewer per iteration); "

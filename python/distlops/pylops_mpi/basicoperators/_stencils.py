@@ -17,6 +17,9 @@ its block (``FunctionOperator``), so that it composes, stacks and solves like th
 its adjoint is PyLops-MPI's own adjoint stencil, not the transpose of the forward one
 evaluated otherwise.
 """
+import atexit
+import weakref
+
 import numpy as np
 
 import distlops as _dl
@@ -28,15 +31,18 @@ from ..DistributedArray import local_split
 
 class _Samples:
     """The samples x[i + k] along one axis of this rank's block, i running over the block's
-    positions, with the global numbering ``start``... of the axis (``extent`` samples): zero
-    beyond the array's ends, and in ``at``, zero where i + k falls outside the samples a term
-    reads. ``padded`` is the block extended by ``front`` samples before and ``back`` after
-    (ghost cells, or zeros beyond the array's ends)."""
+    positions, numbered along the whole axis (``extent`` samples, the block's first is number
+    ``start``): zero beyond the array's ends, and in ``at``, zero where i + k falls outside the
+    samples a term reads. ``padded`` is the block extended by ``front`` samples before and
+    ``back`` after (ghost cells, or zeros beyond the array's ends)."""
 
-    def __init__(self, padded, axis, start, extent, front, back):
+    def __init__(self, padded, axis, start, extent, front, back, ends=(False, False)):
         self.padded, self.axis, self.start, self.extent = padded, axis, start, extent
         self.front, self.back = front, back
         self.size = padded.shape[axis] - front - back
+        # Whether this is the first (last) rank along PyLops-MPI's split axis, where its
+        # one-sided differences append float64 zeros to the block before dividing it.
+        self.first_rank, self.last_rank = ends
 
     def index(self, lo, hi=None):
         """The block's positions whose global index lies in [lo, hi) (Python's negative
@@ -73,10 +79,18 @@ class _Samples:
 # Every function takes the samples s of its axis and the step h (as given: PyLops-MPI's Python
 # scalar, whose NumPy promotion is kept) and returns the block of the result.
 
+def _divided(y, divisor, widened):
+    """y / divisor; in double precision where PyLops-MPI's block was widened by the float64
+    zeros it appends (a float32 block is then divided in float64 and rounded back)."""
+    if widened:
+        y = y.astype(np.promote_types(y.dtype, np.float64), copy=False)
+    return y / divisor
+
+
 def _first_forward(s, h, edge):
     y = s.at(1) - s.at(0)
     y[s.index(-1)] = 0
-    return y / h
+    return _divided(y, h, s.last_rank)
 
 
 def _first_forward_adjoint(s, h, edge):
@@ -90,7 +104,7 @@ def _first_forward_adjoint(s, h, edge):
 def _first_backward(s, h, edge):
     y = s.at(0) - s.at(-1)
     y[s.index(0, 1)] = 0
-    return y / h
+    return _divided(y, h, s.first_rank)
 
 
 def _first_backward_adjoint(s, h, edge):
@@ -157,7 +171,7 @@ def _first_centered5_adjoint(s, h, edge):
 def _second_forward(s, h, edge):
     y = s.at(2) - 2 * s.at(1) + s.at(0)
     y[s.index(-2)] = 0
-    return y / h ** 2
+    return _divided(y, h ** 2, s.last_rank)
 
 
 def _second_forward_adjoint(s, h, edge):
@@ -172,7 +186,7 @@ def _second_forward_adjoint(s, h, edge):
 def _second_backward(s, h, edge):
     y = s.at(0) - 2 * s.at(-1) + s.at(-2)
     y[s.index(0, 2)] = 0
-    return y / h ** 2
+    return _divided(y, h ** 2, s.first_rank)
 
 
 def _second_backward_adjoint(s, h, edge):
@@ -261,6 +275,12 @@ def second_stencil(kind, edge):
     return forward, adjoint, reach, adjoint_reach
 
 
+# The operators' functions live in native objects, which the interpreter may free at exit after
+# the extension has counted its objects still alive: the layouts they hold are dropped first.
+_LIVE = weakref.WeakSet()
+atexit.register(lambda: [setattr(blocks, "_layout", None) for blocks in list(_LIVE)])
+
+
 class Blocks:
     """The rows of an array of shape ``dims`` that every rank of ``comm`` holds (PyLops-MPI's
     split along axis 0), and the samples of this rank's block along any axis. Collective."""
@@ -271,6 +291,7 @@ class Blocks:
         self.shape = shapes[comm.Get_rank()]
         self.start = sum(shape[0] for shape in shapes[:comm.Get_rank()])
         self._layout = make_layout(self.dims, comm, local_shapes=shapes)
+        _LIVE.add(self)
 
     def samples(self, block, axis, reach):
         """The samples of ``block`` along ``axis`` that a stencil of ``reach`` (samples before,
@@ -287,8 +308,12 @@ class Blocks:
         # The first rank gets no rows before its block, the last none after: zeros there.
         got_front = front if self.start > 0 else 0
         got_back = ghosted.shape[0] - got_front - block.shape[0]
-        padding = [(front - got_front, back - got_back)] + [(0, 0)] * (block.ndim - 1)
-        return _Samples(np.pad(ghosted, padding), 0, self.start, self.dims[0], front, back)
+        if (got_front, got_back) != (front, back):
+            ghosted = np.pad(ghosted, [(front - got_front, back - got_back)] +
+                             [(0, 0)] * (block.ndim - 1))
+        rank = self.comm.Get_rank()
+        return _Samples(ghosted, 0, self.start, self.dims[0], front, back,
+                        (rank == 0, rank == self.comm.Get_size() - 1))
 
     def derivative(self, stencil, axis, sampling, edge, name):
         """The native operator of ``stencil`` (first_stencil's, second_stencil's) along

@@ -239,7 +239,8 @@ def _accumulate(s, y, terms):
             y[rows] -= -weight * sample
 
 
-# kind -> (forward, adjoint, samples reached before and after: without edge, with edge)
+# kind -> (forward, adjoint, (samples before, after) that the forward reads, those the adjoint
+# reads)
 _FIRST = {
     ("forward", 3): (_first_forward, _first_forward_adjoint, (0, 1), (1, 0)),
     ("backward", 3): (_first_backward, _first_backward_adjoint, (1, 0), (0, 1)),
@@ -325,8 +326,7 @@ class Blocks:
 
     def operator(self, forward, adjoint, name):
         """The native operator on arrays of shape ``dims`` split in PyLops-MPI's rows whose
-        block on this rank is ``forward`` (``adjoint``), functions of this rank's block, seen
-        on PyLops-MPI's flat vectors."""
+        block on this rank is ``forward`` (``adjoint``), functions of this rank's block."""
         block = _dl.FunctionOperator(forward, adjoint, self.shape, dtype=self.dtype, name=name)
         return _dl.MPIBlockDiag([block], base_comm=self.comm, dtype=self.dtype)
 

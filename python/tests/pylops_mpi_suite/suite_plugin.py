@@ -81,28 +81,6 @@ KNOWN_DIFFERENCES = [
      "residual at the extrapolated point by linearity (one apply of Op fewer per iteration); "
      "at 3 ranks the 200th iterate differs from serial PyLops' by 1.9e-8 relative, above the "
      "test's 1e-8 (PyLops-MPI's by 5e-9)"),
-    ("tests/test_derivative.py::test_first_derivative_[fb]*[[]par[89][]]", None,
-     "sampling 0.4 at rtol 1e-14 with atol 0: the native stencils fold 1/h into their weights "
-     "(x[i+1]/h - x[i]/h), PyLops divides the difference ((x[i+1] - x[i]) / h); where two "
-     "neighbouring samples nearly cancel the results differ by a few 1e-15, up to 1e-11 "
-     "relative"),
-    ("tests/test_derivative.py::test_first_derivative_[fb]*[[]par1[0-5][]]", None,
-     "sampling 0.4: as test_first_derivative_forward[par8]"),
-    ("tests/test_derivative.py::test_first_derivative_centered[[]*", None,
-     "order 5 at rtol 1e-14 with atol 0: the native weights are the rounded 1/12 and 2/3, "
-     "PyLops divides every sample by 12 and 3; where the four terms nearly cancel (2 of 600 "
-     "samples at 1-d) the results differ by 2e-15, 4e-14 relative"),
-    ("tests/test_derivative.py::test_second_derivative_*", None,
-     "rtol 1e-14 with atol 0: the native stencil sums (x[i-1] - 2 x[i]) + x[i+1] in the order "
-     "of the offsets with 1/h^2 in the weights, PyLops (x[i+1] - 2 x[i]) + x[i-1] then divides; "
-     "where the three terms nearly cancel (about 0.1 % of random samples) the last bits differ "
-     "by more than 1e-14 relative"),
-    ("tests/test_derivative.py::test_laplacian[[]*", None,
-     "rtol 1e-14 with atol 0: the native Laplacian sums the taps of all axes in one pass with "
-     "weight/h^2 in the weights, PyLops-MPI adds weight * (second derivative) axis by axis; "
-     "the last bits differ where the terms cancel, as test_second_derivative_*"),
-    ("tests/test_derivative.py::test_gradient[[]par[23][]]", None,
-     "sampling 0.4: as test_first_derivative_forward[par8], along every axis"),
     ("tests/test_halo.py::test_halo_invalid_asymmetric_distributed_halo", (1,),
      "marked mpi(min_size=2): at 1 rank the block has no neighbour to disagree with, and "
      "PyLops-MPI does not raise either"),

@@ -16,8 +16,8 @@ from mpi4py import MPI
 
 import distlops as _dl
 from distlops import _distlops as _ext
-from distlops._arrays import (DistributedArray, StackedDistributedArray, ext_class,
-                              unwrap_vector, wrap_vector)
+from distlops._arrays import (DistributedArray, StackedDistributedArray, engine_of, ext_class,
+                              is_cupy_array, unwrap_vector, wrap_vector)
 
 Partition = _dl.Partition
 _REPLICATED = (Partition.BROADCAST, Partition.UNSAFE_BROADCAST)
@@ -59,8 +59,8 @@ def as_flat(a, dtype):
         return a
     if layout.partition not in _REPLICATED and layout.axis != 0:
         a = a.redistribute(0)
-    return ext_class("DistributedArray", dtype).wrap(flat_layout(a.layout),
-                                                     a.local_array.reshape(-1))
+    return ext_class("DistributedArray", dtype, engine_of(a)).wrap(flat_layout(a.layout),
+                                                                   a.local_array.reshape(-1))
 
 
 def _viewable(layout):
@@ -76,9 +76,14 @@ def to_nd(x, layout):
     first = layout if _viewable(layout) else _ext.Layout(
         layout.communicator, shape, layout.partition, 0, [], list(layout.mask))
     flat = to_layout(x, flat_layout(first))
-    nd = ext_class("DistributedArray", x.dtype).wrap(
+    nd = ext_class("DistributedArray", x.dtype, x.engine).wrap(
         first, flat.local_array.reshape(first.local_shape))
     return nd if first is layout else nd.redistribute(layout)
+
+
+def _host(values):
+    """A NumPy array of NumPy or CuPy values (a CuPy array copied to the host)."""
+    return values.get() if is_cupy_array(values) else values
 
 
 def to_layout(x, layout):
@@ -88,12 +93,13 @@ def to_layout(x, layout):
     given = a.layout
     if given.partition == layout.partition and _counts(given) == _counts(layout):
         return a
-    cls = ext_class("DistributedArray", x.dtype)
+    cls = ext_class("DistributedArray", x.dtype, x.engine)
     if given.partition in _REPLICATED:
-        # Every rank holds the whole vector: it keeps its block of the target split.
-        return cls.from_global(layout, np.ascontiguousarray(x.local_array).ravel())
+        # Every rank holds the whole vector: it keeps its block of the target split (from_global
+        # reads host memory).
+        return cls.from_global(layout, np.ascontiguousarray(_host(x.local_array)).ravel())
     if layout.partition in _REPLICATED:
-        return cls.from_global(layout, x.asarray().ravel())
+        return cls.from_global(layout, np.ascontiguousarray(_host(x.asarray())).ravel())
     a = as_flat(a, x.dtype)
     if _counts(a.layout) == _counts(layout):
         return a

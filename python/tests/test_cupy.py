@@ -141,6 +141,10 @@ def test_mixing_engines_raises_naming_both(comm):
     with pytest.raises(ValueError, match="cgls\\(x0\\).*mixes engine 'numpy' with engine "
                                          "'cupy'"):
         dl.cgls(Op, x, x0=other, niter=2)
+    with pytest.raises(ValueError, match="proximal operators and solvers \\(bound for "
+                                         "NumPy-engine arrays\\): mixes engine 'numpy' with "
+                                         "engine 'cupy'"):
+        dl.L1(sigma=0.5).prox(other, 1.0)
 
 
 def test_from_local_wraps_numpy_blocks_without_copy(comm):

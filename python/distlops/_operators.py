@@ -111,7 +111,7 @@ class LinearOperator:
     @property
     def T(self):
         """The transpose A^T (the adjoint of the conjugate)."""
-        return self._new(self._op.transpose())
+        return self._new(_algebra(self._op, "T").transpose())
 
     def transpose(self):
         """The transpose A^T, as ``A.T``."""
@@ -119,16 +119,16 @@ class LinearOperator:
 
     def conj(self):
         """The element-wise conjugate operator, conj(A)."""
-        return self._new(self._op.conj())
+        return self._new(_algebra(self._op, "conj").conj())
 
     def dot(self, x):
         """``A @ B`` for an operator B (the composition), ``A * c`` for a number (the scaling), ``A
         @ x`` for an array (``matvec``)."""
         if isinstance(x, LinearOperator):
             same_engine(f"{self.name} @ {x.name}", self.engine, x.engine)
-            return self._new(_ext.compose(self._op, x._op))
+            return self._new(_compose(self._op, x._op))
         if isinstance(x, Number):
-            return self._new(self._op.scaled(x))
+            return self._new(_algebra(self._op, "*").scaled(x))
         return self.matvec(x)
 
     __matmul__ = dot
@@ -136,26 +136,50 @@ class LinearOperator:
 
     def __rmul__(self, x):
         if isinstance(x, Number):
-            return self._new(self._op.scaled(x))
+            return self._new(_algebra(self._op, "*").scaled(x))
         return NotImplemented
 
     def __truediv__(self, x):
-        return self._new(self._op.scaled(1 / x))
+        return self._new(_algebra(self._op, "/").scaled(1 / x))
 
     def __add__(self, other):
         same_engine(f"{self.name} + {other.name}", self.engine, other.engine)
-        return self._new(self._op + other._op)
+        return self._new(_algebra(self._op, "+") + other._op)
 
     def __sub__(self, other):
         same_engine(f"{self.name} - {other.name}", self.engine, other.engine)
-        return self._new(self._op - other._op)
+        return self._new(_algebra(self._op, "-") - other._op)
 
     def __neg__(self):
-        return self._new(-self._op)
+        return self._new(-_algebra(self._op, "-"))
 
     def __repr__(self):
         return (f"<{self.shape[0]}x{self.shape[1]} distlops {self.name} with dtype={self.dtype}, "
                 f"engine={self.engine}>")
+
+
+def _algebra(handle, what):
+    """The extension handle ``handle``, where its space binds the operator algebra (sums,
+    scaling, transpose, conjugate): the host for every operator, the CUDA space for distributed
+    operators on plain arrays; ValueError naming the engine otherwise."""
+    if not hasattr(handle, "scaled"):
+        kind = type(handle).__name__.rsplit("_", 2)[0]
+        raise ValueError(f"{handle.name} {what}: the {engine_of(handle)!r} engine has no sums, "
+                         f"scaling, transpose or conjugate of a {kind} (docs/python.md)")
+    return handle
+
+
+def _compose(a, b):
+    """The extension's composition a * b; in the CUDA space, which composes the operators from
+    plain models only (of distributed arrays), ValueError for the others."""
+    try:
+        return _ext.compose(a, b)
+    except TypeError:
+        if engine_of(a) == "numpy" and engine_of(b) == "numpy":
+            raise
+        raise ValueError(f"{a.name} @ {b.name}: the 'cupy' engine composes the distributed "
+                         f"operators whose models are plain arrays (DistributedArray) only "
+                         f"(docs/python.md)") from None
 
 
 def _complex_of(dtype):
@@ -255,9 +279,9 @@ class LocalOperator:
         scaling), ``A @ x`` for a NumPy array (``matvec``)."""
         if isinstance(other, LocalOperator):
             same_engine(f"{self._op.name} @ {other._op.name}", self.engine, other.engine)
-            return self._wrap(_ext.compose(self._op, other._op))
+            return self._wrap(_compose(self._op, other._op))
         if isinstance(other, Number):
-            return self._wrap(self._op.scaled(other))
+            return self._wrap(_algebra(self._op, "*").scaled(other))
         if isinstance(other, np.ndarray):
             return self.matvec(other)
         return NotImplemented
@@ -267,19 +291,19 @@ class LocalOperator:
 
     def __rmul__(self, x):
         if isinstance(x, Number):
-            return self._wrap(self._op.scaled(x))
+            return self._wrap(_algebra(self._op, "*").scaled(x))
         return NotImplemented
 
     def __add__(self, other):
         same_engine(f"{self._op.name} + {other._op.name}", self.engine, other.engine)
-        return self._wrap(self._op + other._op)
+        return self._wrap(_algebra(self._op, "+") + other._op)
 
     def __sub__(self, other):
         same_engine(f"{self._op.name} - {other._op.name}", self.engine, other.engine)
-        return self._wrap(self._op - other._op)
+        return self._wrap(_algebra(self._op, "-") - other._op)
 
     def __neg__(self):
-        return self._wrap(-self._op)
+        return self._wrap(-_algebra(self._op, "-"))
 
     def __repr__(self):
         return f"<{self.shape[0]}x{self.shape[1]} distlops local {self._op.name}>"

@@ -105,9 +105,11 @@ void bind_stacked_handles(nb::module_& m) {
   const char* space = space_suffix<Space>();
   using DA = DistributedArray<T, Space>;
   using SDA = StackedDistributedArray<T, Space>;
-  bind_operator<SDA, SDA>(m, class_name("StackedLinearOperator", t, space));
-  bind_operator<DA, SDA>(m, class_name("ToStackedLinearOperator", t, space));
-  bind_operator<SDA, DA>(m, class_name("FromStackedLinearOperator", t, space));
+  // The Cuda space's handles without their algebra (sums, scaling, transpose: operators.cpp).
+  constexpr bool algebra = std::same_as<Space, Host>;
+  bind_operator<SDA, SDA, algebra>(m, class_name("StackedLinearOperator", t, space));
+  bind_operator<DA, SDA, algebra>(m, class_name("ToStackedLinearOperator", t, space));
+  bind_operator<SDA, DA, algebra>(m, class_name("FromStackedLinearOperator", t, space));
   // Every chain A * B over plain (DA) and stacked (SDA) vectors but DA -> DA -> DA (operators.cpp);
   // in the Cuda space those from plain models, as its solvers (solvers.cpp).
   bind_composition<DA, DA, SDA>(m);
@@ -132,12 +134,12 @@ void bind_stack(nb::module_& m) {
   factories.distributed("VStack", []<class T, class Space>() { return &vstack<T, Space>; });
   factories.distributed("HStack", []<class T, class Space>() { return &hstack<T, Space>; });
   factories.distributed("Replicated", []<class T, class Space>() { return &Replicated<T, Space>; });
-  factories.distributed("StackedBlockDiag",
-                        []<class T, class Space>() { return &stacked_block_diag<T, Space>; });
+  // StackedVStack in each space (a regularised problem's [Op; eps * D]); the other stacks of
+  // distributed operators on the host.
+  factories.distributed("StackedBlockDiag", []<class T>() { return &stacked_block_diag<T, Host>; });
   factories.distributed("StackedVStack",
                         []<class T, class Space>() { return &stacked_vstack<T, Space>; });
-  factories.distributed("StackedHStack",
-                        []<class T, class Space>() { return &stacked_hstack<T, Space>; });
+  factories.distributed("StackedHStack", []<class T>() { return &stacked_hstack<T, Host>; });
   // new_operator.sh: bindings of new operators above this line
 }
 

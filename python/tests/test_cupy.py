@@ -224,6 +224,13 @@ def test_cupy_operators_match_numpy_operators(comm):
         device_op.matvec(x)
     with pytest.raises(ValueError, match="mixes engine 'numpy' with engine 'cupy'"):
         host_op + device_op
+    # The CUDA space's algebra: that of distributed operators on plain arrays.
+    with pytest.raises(ValueError, match="the 'cupy' engine has no sums, scaling, transpose or "
+                                         "conjugate of a ToStackedLinearOperator"):
+        2.0 * dl.MPIGradient(dims, engine="cupy")
+    with pytest.raises(ValueError, match="the 'cupy' engine composes the distributed operators "
+                                         "whose models are plain arrays"):
+        dl.MatrixMult(cupy.eye(2)) @ dl.MatrixMult(cupy.eye(2))
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.complex128])
@@ -249,8 +256,9 @@ def _blockdiag(comm, dtype, cupy):
     block = random_array((3, 3), dtype, 30 + comm.rank) + 4 * np.eye(3, dtype=dtype)
     shapes = [(3,)] * comm.size
     device_op = dl.MPIBlockDiag([dl.MatrixMult(cupy.asarray(block))])
-    return ({"numpy": Op, "cupy": device_op}, dense,
-            {"numpy": b, "cupy": dl.DistributedArray.to_dist(cupy.asarray(bg), local_shapes=shapes)},
-            bg,
-            {"numpy": x0,
-             "cupy": dl.DistributedArray.to_dist(cupy.asarray(x0g), local_shapes=shapes)}, x0g)
+
+    def on_device(values):
+        return dl.DistributedArray.to_dist(cupy.asarray(values), local_shapes=shapes)
+
+    return ({"numpy": Op, "cupy": device_op}, dense, {"numpy": b, "cupy": on_device(bg)}, bg,
+            {"numpy": x0, "cupy": on_device(x0g)}, x0g)

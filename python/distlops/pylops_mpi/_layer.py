@@ -18,6 +18,7 @@ import distlops as _dl
 from distlops import _distlops as _ext
 from distlops._arrays import (DistributedArray, StackedDistributedArray, engine_of, ext_class,
                               is_cupy_array, unwrap_vector, wrap_vector)
+from distlops._operators import _algebra, _compose
 
 Partition = _dl.Partition
 _REPLICATED = (Partition.BROADCAST, Partition.UNSAFE_BROADCAST)
@@ -284,9 +285,9 @@ class MPILinearOperator(_dl.LinearOperator):
             if self._op is None or x._op is None:
                 return CallableOperator.product(self, x)
             other = x if isinstance(x, MPILinearOperator) else MPILinearOperator.adopt(x)
-            return self._new(_ext.compose(self._op, other._op), dims=other.dims)
+            return self._new(_compose(self._op, other._op), dims=other.dims)
         if isinstance(x, Number):
-            return self._new(self._op.scaled(x))
+            return self._new(_algebra(self._op, "*").scaled(x))
         if isinstance(x, DistributedArray) and x.ndim != 1:
             raise ValueError(f"expected 1-d DistributedArray, got {x.global_shape!r}")
         return self.matvec(x)
@@ -304,10 +305,10 @@ class MPILinearOperator(_dl.LinearOperator):
         return result
 
     def __add__(self, other):
-        return self._new(self._op + MPILinearOperator.adopt(other)._op)
+        return self._new(_algebra(self._op, "+") + MPILinearOperator.adopt(other)._op)
 
     def __sub__(self, other):
-        return self._new(self._op - MPILinearOperator.adopt(other)._op)
+        return self._new(_algebra(self._op, "-") - MPILinearOperator.adopt(other)._op)
 
     @property
     def H(self):
@@ -315,10 +316,11 @@ class MPILinearOperator(_dl.LinearOperator):
 
     @property
     def T(self):
-        return self._new(self._op.transpose(), dims=self.dimsd, dimsd=self.dims)
+        return self._new(_algebra(self._op, "T").transpose(), dims=self.dimsd,
+                         dimsd=self.dims)
 
     def conj(self):
-        return self._new(self._op.conj())
+        return self._new(_algebra(self._op, "conj").conj())
 
     def __repr__(self):
         return f"<{self.shape[0]}x{self.shape[1]} {type(self).__name__} with dtype={self.dtype}>"

@@ -10,8 +10,8 @@ import importlib
 from mpi4py import MPI
 
 from . import _distlops
-from ._distlops import (CommunicationError, Error, InvalidArgument, IoError,  # noqa: F401
-                        Partition, ReplicaMismatch, ShapeMismatch)
+from ._distlops import (CommunicationError, DeviceError, Error, InvalidArgument,  # noqa: F401
+                        IoError, Partition, ReplicaMismatch, ShapeMismatch)
 
 
 def _check_same_mpi():
@@ -35,6 +35,8 @@ InvalidArgument.__doc__ = ("A parameter outside its valid range: an axis out of 
 ShapeMismatch.__doc__ = ("Operands that do not fit together: different shapes, layouts, "
                          "partitions or masks (a ValueError).")
 CommunicationError.__doc__ = "A failed MPI or NCCL call; the message names the call."
+DeviceError.__doc__ = ("A CUDA device that cannot be used: none visible, a build without the CUDA "
+                       "backend, or a failed CUDA, cuBLAS or cuFFT call (the message names it).")
 IoError.__doc__ = "A file that cannot be read or written, or whose content is malformed."
 ReplicaMismatch.__doc__ = ("Replicas of a BROADCAST array that were found to differ between ranks "
                            "(DistributedArray.check_replicas).")

@@ -2,9 +2,11 @@
 # Copyright (c) 2026 The distlops authors
 """DistributedArray and StackedDistributedArray with PyLops-MPI's names and semantics.
 
-Each wraps the C++ array of its dtype (``_distlops.DistributedArray_float64``, ...): the data
-live in the library's memory and ``local_array`` is a writable NumPy view of this rank's
-block, without copy.
+Each wraps the C++ array of its dtype and memory space (``_distlops.DistributedArray_float64``,
+``DistributedArray_float64_cuda``, ...): the data live in the library's memory and
+``local_array`` is a writable view of this rank's block, without copy: a NumPy array of host
+memory (``engine="numpy"``) or a CuPy array of device memory (``engine="cupy"``, builds of the
+library with the CUDA backend).
 """
 from numbers import Integral, Number
 
@@ -27,8 +29,90 @@ def dtype_suffix(dtype):
                          f"got {dtype!r}") from None
 
 
-def ext_class(base, dtype):
-    return getattr(_ext, f"{base}_{dtype_suffix(dtype)}")
+# PyLops-MPI's engines and the suffix of the extension's names of their memory space.
+ENGINES = {"numpy": "", "cupy": "_cuda"}
+
+
+def engine_suffix(engine):
+    """The suffix of the extension's names for an engine (ValueError for other engines)."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be 'numpy' or 'cupy', got {engine!r}")
+    return ENGINES[engine]
+
+
+def ext_class(base, dtype, engine="numpy"):
+    return getattr(_ext, f"{base}_{dtype_suffix(dtype)}{engine_suffix(engine)}")
+
+
+def engine_of(ext_object):
+    """The engine of an extension array or operator, from its class name."""
+    return "cupy" if type(ext_object).__name__.endswith(ENGINES["cupy"]) else "numpy"
+
+
+def dtype_of(ext_object):
+    """The dtype of an extension array or operator (the model side's for operators that map
+    real to complex values), from its class name."""
+    name = type(ext_object).__name__
+    if name.endswith(ENGINES["cupy"]):
+        name = name[:-len(ENGINES["cupy"])]
+    return np.dtype(name.rsplit("_", 1)[1])
+
+
+def _engine_problem(engine):
+    """Why this rank cannot hold arrays of ``engine``: (invalid, message), invalid for an
+    unknown engine; None where it can."""
+    if engine not in ENGINES:
+        return True, f"engine must be 'numpy' or 'cupy', got {engine!r}"
+    if engine == "numpy":
+        return None
+    if not _ext.cuda_bound:
+        return False, ("engine='cupy' needs distlops built with the CUDA backend (CMake option "
+                       "DISTLOPS_ENABLE_CUDA); this build holds host arrays only")
+    try:
+        import cupy  # noqa: F401
+    except ImportError:
+        return False, "engine='cupy' needs CuPy, which is not installed (pip install cupy-cuda12x)"
+    if _ext.cuda_device_count() == 0:
+        return False, "engine='cupy' needs a CUDA device, and this rank sees none"
+    return None
+
+
+def agree_on_engine(engine, comm):
+    """Checks, where ``engine`` is not "numpy", that every rank of ``comm`` asks for it and can
+    hold its arrays, with the library's collective check (one small allreduce; the NumPy engine
+    needs none, its arrays' own checks meet a rank that asks for another engine). Otherwise
+    every rank raises alike, so that none goes on alone into the array's collectives:
+    InvalidArgument (a ValueError) for an unknown engine or ranks that ask for different ones,
+    DeviceError where CuPy, the CUDA backend or a device is missing (naming the first such
+    rank)."""
+    if engine == "numpy":
+        return
+    invalid, problem = _engine_problem(engine) or (False, "")
+    _ext.agree_on_engine(communicator(comm), str(engine), problem, invalid)
+
+
+def array_module(engine):
+    """numpy or cupy: the module of an engine's arrays."""
+    if engine == "cupy":
+        import cupy
+
+        return cupy
+    return np
+
+
+def is_cupy_array(x):
+    """Whether x is a CuPy array (without importing CuPy)."""
+    return type(x).__module__.split(".")[0] == "cupy"
+
+
+def same_engine(what, *engines):
+    """ValueError naming both engines when ``engines`` differ: the arrays and operators of one
+    operation must all be of one engine. Every rank holds the same engines (agree_on_engine), so
+    every rank raises alike."""
+    for engine in engines[1:]:
+        if engine != engines[0]:
+            raise ValueError(f"{what}: mixes engine {engines[0]!r} with engine {engine!r}; "
+                             f"convert one side first (DistributedArray.to_dist of its asarray())")
 
 
 def communicator(comm):
@@ -76,11 +160,21 @@ def _mpi4py_comm(ext_comm, fallback):
     return MPI.Comm.fromhandle(ext_comm.handle)
 
 
+def layout_comm(layout):
+    """The mpi4py communicator of a Layout's ranks."""
+    return _mpi4py_comm(layout.communicator, None)
+
+
 class DistributedArray:
     """An N-d array split (SCATTER) or replicated (BROADCAST) over the ranks of ``base_comm``.
 
-    Same constructor as PyLops-MPI's; the array starts filled with zeros. ``engine`` must be
-    "numpy" and ``base_comm_nccl`` None (the device arrays are not bound yet).
+    Same constructor as PyLops-MPI's; the array starts filled with zeros. ``engine="numpy"``
+    holds it in host memory, ``engine="cupy"`` in the memory of each rank's CUDA device (the
+    library's device, its local array a CuPy view). ``base_comm_nccl`` (PyLops-MPI's
+    ``cupy.cuda.nccl.NcclCommunicator``) is taken with ``engine="cupy"`` only, as PyLops-MPI's
+    request for device collectives: distlops always decides itself how device data cross ranks
+    (NCCL, or staging through host memory where NCCL cannot run), so the communicator is not
+    used.
     """
 
     __slots__ = ("_a", "_comm", "_engine")
@@ -88,10 +182,10 @@ class DistributedArray:
     def __init__(self, global_shape, base_comm=MPI.COMM_WORLD, base_comm_nccl=None,
                  partition=Partition.SCATTER, axis=0, local_shapes=None, mask=None,
                  engine="numpy", dtype=np.float64, grid=None):
-        if engine != "numpy" or base_comm_nccl is not None:
-            raise ValueError("distlops' Python package holds host arrays only: engine must be "
-                             "'numpy' and base_comm_nccl None")
-        cls = ext_class("DistributedArray", dtype)
+        if base_comm_nccl is not None and engine != "cupy":
+            raise ValueError(f"base_comm_nccl is for engine='cupy' arrays, got engine {engine!r}")
+        agree_on_engine(engine, base_comm)
+        cls = ext_class("DistributedArray", dtype, engine)
         layout = make_layout(global_shape, base_comm, partition, axis, local_shapes, mask, grid)
         self._a = cls(layout)
         self._comm = base_comm
@@ -106,7 +200,8 @@ class DistributedArray:
     # ---- properties ----------------------------------------------------------------------------
     @property
     def local_array(self):
-        """This rank's block as a writable NumPy array sharing the library's memory."""
+        """This rank's block as a writable array sharing the library's memory: NumPy for
+        ``engine="numpy"``, CuPy (on the library's device) for ``engine="cupy"``."""
         return self._a.local_array
 
     @property
@@ -166,13 +261,13 @@ class DistributedArray:
     @property
     def dtype(self):
         """The NumPy dtype of the elements (float32, float64, complex64 or complex128)."""
-        return self._a.local_array.dtype
+        return dtype_of(self._a)
 
     @property
     def engine(self):
-        """"numpy": the Python package holds host arrays (PyLops-MPI's attribute)."""
-        # Host arrays: "numpy", unless a caller set PyLops-MPI's _engine attribute.
-        return getattr(self, "_engine", "numpy")
+        """"numpy" for host arrays, "cupy" for device arrays (PyLops-MPI's attribute)."""
+        # The memory space's, unless a caller set PyLops-MPI's _engine attribute.
+        return getattr(self, "_engine", None) or engine_of(self._a)
 
     @property
     def base_comm(self):
@@ -207,23 +302,52 @@ class DistributedArray:
             view = local[index]
             buffer = np.empty(np.shape(view), dtype=local.dtype)
             if self.rank == 0:
-                buffer[...] = value
+                # A CuPy value crosses to the host here (the broadcast is over MPI).
+                buffer[...] = value.get() if is_cupy_array(value) else value
             self.base_comm.Bcast(buffer, root=0)
-            local[index] = buffer
+            local[index] = array_module(engine_of(self._a)).asarray(buffer)
         else:
             local[index] = value
 
     @classmethod
     def to_dist(cls, x, base_comm=MPI.COMM_WORLD, base_comm_nccl=None,
                 partition=Partition.SCATTER, axis=0, local_shapes=None, mask=None, grid=None):
-        """Every rank passes the global array ``x`` and keeps its block of it."""
-        x = np.ascontiguousarray(x)
+        """Every rank passes the global array ``x`` and keeps its block of it: a NumPy array gives
+        a NumPy-engine array, a CuPy array a CuPy-engine one (each rank copies its block to its
+        device)."""
+        engine = "cupy" if is_cupy_array(x) else "numpy"
+        if base_comm_nccl is not None and engine != "cupy":
+            raise ValueError("base_comm_nccl is for CuPy arrays, got a NumPy array")
+        agree_on_engine(engine, base_comm)
+        # The global array is read from host memory (from_global): a CuPy one is copied there.
+        x = np.ascontiguousarray(x.get() if engine == "cupy" else x)
         layout = make_layout(x.shape, base_comm, partition, axis, local_shapes, mask, grid)
-        return cls._wrap(ext_class("DistributedArray", x.dtype).from_global(layout, x), base_comm)
+        return cls._wrap(ext_class("DistributedArray", x.dtype, engine).from_global(layout, x),
+                         base_comm)
+
+    @classmethod
+    def from_local(cls, local, global_shape=None, base_comm=MPI.COMM_WORLD,
+                   partition=Partition.SCATTER, axis=0, mask=None):
+        """An array over the memory of each rank's C-contiguous block ``local`` (a NumPy array, or
+        a CuPy array on the library's device), without copy: the array keeps ``local`` alive and
+        both see each other's writes. The local shapes are the blocks' (gathered over
+        ``base_comm``); ``global_shape`` defaults to their concatenation along ``axis``."""
+        engine = "cupy" if is_cupy_array(local) else "numpy"
+        agree_on_engine(engine, base_comm)
+        shapes = base_comm.allgather(tuple(local.shape))
+        if global_shape is None:
+            global_shape = list(shapes[0])
+            if partition == Partition.SCATTER:
+                global_shape[axis] = sum(shape[axis] for shape in shapes)
+        layout = make_layout(global_shape, base_comm, partition, axis,
+                             shapes if partition == Partition.SCATTER else None, mask)
+        return cls._wrap(ext_class("DistributedArray", local.dtype, engine).wrap(layout, local),
+                         base_comm)
 
     def asarray(self, masked=False):
-        """The global array on every rank (of this rank's mask group when ``masked``)."""
-        return self._a.asarray(masked)
+        """The global array on every rank (of this rank's mask group when ``masked``): NumPy or
+        CuPy as the engine."""
+        return _in_engine(self._a.asarray(masked), engine_of(self._a))
 
     # ---- copies and reductions -----------------------------------------------------------------
     def copy(self):
@@ -255,7 +379,7 @@ class DistributedArray:
         order = 2.0 if ord is None else float(ord)
         if axis is None:
             return self._a.norm(order)
-        return self._a.norm_along(order, int(axis))
+        return _in_engine(self._a.norm_along(order, int(axis)), engine_of(self._a))
 
     def redistribute(self, axis=None, grid=None):
         """The same global array split along another ``axis``, cut over a process ``grid`` (one
@@ -269,7 +393,8 @@ class DistributedArray:
         return DistributedArray._wrap(self._a.redistribute(axis), self._comm)
 
     def add_ghost_cells(self, cells_front=None, cells_back=None):
-        """This rank's block extended by its neighbours' planes along the split axis (a copy)."""
+        """This rank's block extended by its neighbours' planes along the split axis (a copy, of
+        the array's engine)."""
         return self._a.add_ghost_cells(int(cells_front or 0), int(cells_back or 0))
 
     def check_replicas(self):
@@ -279,8 +404,8 @@ class DistributedArray:
 
     def astype(self, dtype):
         """A copy in ``dtype``, with the same layout (NumPy's casting of every element)."""
-        copy = DistributedArray._wrap(ext_class("DistributedArray", dtype)(self._a.layout),
-                                      self._comm)
+        copy = DistributedArray._wrap(
+            ext_class("DistributedArray", dtype, engine_of(self._a))(self._a.layout), self._comm)
         copy.local_array[...] = self.local_array
         return copy
 
@@ -291,10 +416,13 @@ class DistributedArray:
 
     # ---- arithmetic ----------------------------------------------------------------------------
     def _operand(self, x):
-        """x as the right operand of this array: an array in this array's dtype (PyLops-MPI's
-        result dtype is the left operand's), cast where NumPy's same_kind allows."""
+        """x as the right operand of this array: an array of this array's engine in its dtype
+        (PyLops-MPI's result dtype is the left operand's), cast where NumPy's same_kind
+        allows."""
         if isinstance(x, DistributedArray):
-            return _conformed(x, self.dtype, "arithmetic on a " + str(self.dtype) + " array")._a
+            what = "arithmetic on a " + str(self.dtype) + " array"
+            same_engine(what, self.engine, x.engine)
+            return _conformed(x, self.dtype, what)._a
         return x
 
     def __neg__(self):
@@ -376,7 +504,9 @@ class StackedDistributedArray:
             if item.dtype != dtype:
                 raise ValueError(f"StackedDistributedArray: item {i} has dtype {item.dtype}, "
                                  f"item 0 has {dtype}")
-        self._a = ext_class("StackedDistributedArray", dtype)()
+            same_engine(f"StackedDistributedArray (item {i} against item 0)",
+                        distarrays[0].engine, item.engine)
+        self._a = ext_class("StackedDistributedArray", dtype, engine_of(distarrays[0]._a))()
         for item in distarrays:
             self._a.append(item._a)
         self._comm = base_comm
@@ -406,7 +536,12 @@ class StackedDistributedArray:
     @property
     def dtype(self):
         """The dtype the items share."""
-        return self[0].dtype
+        return dtype_of(self._a)
+
+    @property
+    def engine(self):
+        """The engine the items share: "numpy" or "cupy"."""
+        return engine_of(self._a)
 
     def __len__(self):
         return len(self._a)
@@ -442,9 +577,9 @@ class StackedDistributedArray:
         target._a.copy_from(value._a)
 
     def asarray(self):
-        """The whole stack as one flat NumPy array on every rank (the items flattened and
-        concatenated)."""
-        return self._a.asarray()
+        """The whole stack as one flat array on every rank (the items flattened and concatenated),
+        NumPy or CuPy as the engine."""
+        return _in_engine(self._a.asarray(), engine_of(self._a))
 
     def copy(self):
         """A deep copy with the same nesting and layouts."""
@@ -470,9 +605,12 @@ class StackedDistributedArray:
         return self._a.norm(2.0 if ord is None else float(ord))
 
     def _operand(self, x):
-        """As DistributedArray._operand: in this stack's dtype, cast where same_kind allows."""
+        """As DistributedArray._operand: of this stack's engine, in its dtype, cast where
+        same_kind allows."""
         if isinstance(x, StackedDistributedArray):
-            return _conformed(x, self.dtype, "arithmetic on a " + str(self.dtype) + " stack")._a
+            what = "arithmetic on a " + str(self.dtype) + " stack"
+            same_engine(what, self.engine, x.engine)
+            return _conformed(x, self.dtype, what)._a
         return x
 
     def __neg__(self):
@@ -529,16 +667,26 @@ def _conformed(x, dtype, what):
     return x.astype(dtype)
 
 
+def _in_engine(values, engine):
+    """A NumPy array of the extension's (gathered on the host) as an array of ``engine``."""
+    return array_module(engine).asarray(values) if engine != "numpy" else values
+
+
 def _promoted(a, b):
-    """a and b in the dtype of both (NumPy's result_type), copying the one that differs."""
+    """a and b of one engine, in the dtype of both (NumPy's result_type), copying the one that
+    differs."""
+    same_engine(f"{type(a).__name__}.dot", a.engine, b.engine)
     dtype = np.result_type(a.dtype, b.dtype)
     return a.astype(dtype) if a.dtype != dtype else a, b.astype(dtype) if b.dtype != dtype else b
 
 
-def unwrap_vector(x, dtype=None, what=None):
+def unwrap_vector(x, dtype=None, what=None, engine=None):
     """The extension array of x; with ``dtype``, of x cast to it where PyLops-MPI casts, and a
-    TypeError naming both dtypes and ``what`` where a cast would lose the imaginary part."""
+    TypeError naming both dtypes and ``what`` where a cast would lose the imaginary part; with
+    ``engine``, a ValueError naming both engines and ``what`` where x is of another one."""
     if isinstance(x, (DistributedArray, StackedDistributedArray)):
+        if engine is not None:
+            same_engine(what, engine, x.engine)
         return x._a if dtype is None else _conformed(x, dtype, what)._a
     raise TypeError(f"expected a DistributedArray or StackedDistributedArray, got "
                     f"{type(x).__name__}")

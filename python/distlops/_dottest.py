@@ -3,7 +3,7 @@
 """The dot test <Op u, v> = <u, Op^H v> (PyLops-MPI's utils.dottest)."""
 import numpy as np
 
-from ._arrays import Partition
+from ._arrays import Partition, array_module
 
 
 def _leaves(x):
@@ -23,7 +23,7 @@ def _fill_random(x, seed):
         values = rng.standard_normal(local.shape)
         if np.iscomplexobj(local):
             values = values + 1j * rng.standard_normal(local.shape)
-        local[...] = values
+        local[...] = array_module(a.engine).asarray(values)
 
 
 def _first(x):

@@ -10,8 +10,10 @@ lets ``export`` make one:
 - a local factory ``local::NAME(args...)`` becomes ``NAME(*args, dtype=None, **kwargs)``, a
   LocalOperator;
 - a distributed factory on a layout, ``NAME(layout, args...)``, becomes
-  ``MPINAME(dims, *args, base_comm=MPI.COMM_WORLD, dtype=None, **kwargs)`` on arrays of shape
-  ``dims`` split along axis 0 (PyLops-MPI's convention), a LinearOperator.
+  ``MPINAME(dims, *args, base_comm=MPI.COMM_WORLD, dtype=None, engine="numpy", **kwargs)`` on
+  arrays of shape ``dims`` split along axis 0 (PyLops-MPI's convention), a LinearOperator;
+  ``engine="cupy"`` makes it in the CUDA space where the factory is bound there
+  (``NAME_<dtype>_cuda``).
 
 Their arguments are the C++ factory's, in order: NumPy arrays of floating or complex values are
 converted to ``dtype``, which is by default the type that those arrays and the Python numbers
@@ -21,7 +23,8 @@ import numpy as np
 from mpi4py import MPI
 
 from . import _distlops as _ext
-from ._arrays import Partition, communicator, dtype_suffix, make_layout
+from ._arrays import (ENGINES, Partition, agree_on_engine, communicator, dtype_suffix,
+                      engine_suffix, make_layout)
 
 
 def wraps(form, name):
@@ -60,8 +63,23 @@ def _converted(value, dtype):
     return value
 
 
-def _call(ext_name, dtype, args, kwargs):
-    function = getattr(_ext, f"{ext_name}_{dtype_suffix(dtype)}")
+def ext_function(name, dtype, engine="numpy", comm=None):
+    """The extension's factory ``name`` for ``dtype`` in the memory space of ``engine``
+    (ValueError naming the engines it has where it has not that one). With ``comm``, the ranks
+    of a distributed factory first agree that they can make it (agree_on_engine)."""
+    if comm is not None:
+        agree_on_engine(engine, comm)
+    function = getattr(_ext, f"{name}_{dtype_suffix(dtype)}{engine_suffix(engine)}", None)
+    if function is None:
+        have = [e for e, suffix in ENGINES.items()
+                if hasattr(_ext, f"{name}_{dtype_suffix(dtype)}{suffix}")]
+        raise ValueError(f"{name}: no {engine!r} engine in this build (it has "
+                         f"{' and '.join(repr(e) for e in have)})")
+    return function
+
+
+def _call(ext_name, dtype, args, kwargs, engine="numpy", comm=None):
+    function = ext_function(ext_name, dtype, engine, comm)
     return function(*(_converted(v, dtype) for v in args),
                     **{k: _converted(v, dtype) for k, v in kwargs.items()})
 
@@ -81,15 +99,16 @@ def _local(name):
 def _distributed(name):
     from ._operators import LinearOperator
 
-    def factory(dims, *args, base_comm=MPI.COMM_WORLD, dtype=None, **kwargs):
+    def factory(dims, *args, base_comm=MPI.COMM_WORLD, dtype=None, engine="numpy", **kwargs):
         dtype = _dtype(args, kwargs, dtype)
         dims = [int(dims)] if np.isscalar(dims) else [int(n) for n in dims]
         layout = make_layout(dims, base_comm, Partition.SCATTER, 0)
-        return LinearOperator(_call(name, dtype, (layout, *args), kwargs), dtype, base_comm)
+        return LinearOperator(_call(name, dtype, (layout, *args), kwargs, engine, base_comm),
+                              dtype, base_comm)
 
     factory.__doc__ = (f"The distributed {name} on arrays of shape dims split along axis 0 over "
                        f"base_comm: the C++ factory's arguments after the layout "
-                       f"(docs/operators.md), and dtype.")
+                       f"(docs/operators.md), dtype and engine.")
     return factory
 
 

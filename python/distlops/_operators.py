@@ -12,8 +12,10 @@ from mpi4py import MPI
 
 from . import _distlops as _ext
 from ._arrays import (DistributedArray, Partition, StackedDistributedArray, cast_problem,
-                      communicator, dtype_suffix, make_layout, unwrap_vector, wrap_vector)
+                      communicator, dtype_of, engine_of, layout_comm, make_layout, same_engine,
+                      unwrap_vector, wrap_vector)
 from ._factories import export, wraps
+from ._factories import ext_function as _ext_function
 
 
 class LinearOperator:
@@ -21,7 +23,9 @@ class LinearOperator:
 
     ``matvec`` and ``rmatvec`` take and return DistributedArray (StackedDistributedArray for
     stacked domains or ranges); N-d arrays of the operator's layout and flat arrays with the
-    same split are both accepted."""
+    same split are both accepted. An operator runs in one memory space, its ``engine``: it takes
+    the arrays of that engine ("numpy", or "cupy" for an operator made with ``engine="cupy"``)
+    and raises ValueError naming both engines for others."""
 
     __slots__ = ("_op", "dtype", "_comm")
 
@@ -41,6 +45,11 @@ class LinearOperator:
         return self._op.name
 
     @property
+    def engine(self):
+        """"numpy" for an operator on host arrays, "cupy" for one on device arrays."""
+        return engine_of(self._op)
+
+    @property
     def base_comm(self):
         """The mpi4py communicator of the operator's ranks (COMM_WORLD when none was given)."""
         return self._comm if self._comm is not None else MPI.COMM_WORLD
@@ -55,7 +64,8 @@ class LinearOperator:
                 x.dtype != dtype:
             raise TypeError(f"{self.name}.{what}: the output array is {x.dtype}, the operator "
                             f"writes {dtype}")
-        return unwrap_vector(x, dtype, f"{self.name}.{what} ({model} models, {data} data)")
+        return unwrap_vector(x, dtype, f"{self.name}.{what} ({model} models, {data} data)",
+                             self.engine)
 
     def matvec(self, x):
         """A x for a DistributedArray (or StackedDistributedArray) x of the domain; a new array of
@@ -101,7 +111,7 @@ class LinearOperator:
     @property
     def T(self):
         """The transpose A^T (the adjoint of the conjugate)."""
-        return self._new(self._op.transpose())
+        return self._new(_algebra(self._op, "T").transpose())
 
     def transpose(self):
         """The transpose A^T, as ``A.T``."""
@@ -109,15 +119,16 @@ class LinearOperator:
 
     def conj(self):
         """The element-wise conjugate operator, conj(A)."""
-        return self._new(self._op.conj())
+        return self._new(_algebra(self._op, "conj").conj())
 
     def dot(self, x):
         """``A @ B`` for an operator B (the composition), ``A * c`` for a number (the scaling), ``A
         @ x`` for an array (``matvec``)."""
         if isinstance(x, LinearOperator):
-            return self._new(_ext.compose(self._op, x._op))
+            same_engine(f"{self.name} @ {x.name}", self.engine, x.engine)
+            return self._new(_compose(self._op, x._op))
         if isinstance(x, Number):
-            return self._new(self._op.scaled(x))
+            return self._new(_algebra(self._op, "*").scaled(x))
         return self.matvec(x)
 
     __matmul__ = dot
@@ -125,23 +136,50 @@ class LinearOperator:
 
     def __rmul__(self, x):
         if isinstance(x, Number):
-            return self._new(self._op.scaled(x))
+            return self._new(_algebra(self._op, "*").scaled(x))
         return NotImplemented
 
     def __truediv__(self, x):
-        return self._new(self._op.scaled(1 / x))
+        return self._new(_algebra(self._op, "/").scaled(1 / x))
 
     def __add__(self, other):
-        return self._new(self._op + other._op)
+        same_engine(f"{self.name} + {other.name}", self.engine, other.engine)
+        return self._new(_algebra(self._op, "+") + other._op)
 
     def __sub__(self, other):
-        return self._new(self._op - other._op)
+        same_engine(f"{self.name} - {other.name}", self.engine, other.engine)
+        return self._new(_algebra(self._op, "-") - other._op)
 
     def __neg__(self):
-        return self._new(-self._op)
+        return self._new(-_algebra(self._op, "-"))
 
     def __repr__(self):
-        return f"<{self.shape[0]}x{self.shape[1]} distlops {self.name} with dtype={self.dtype}>"
+        return (f"<{self.shape[0]}x{self.shape[1]} distlops {self.name} with dtype={self.dtype}, "
+                f"engine={self.engine}>")
+
+
+def _algebra(handle, what):
+    """The extension handle ``handle``, where its space binds the operator algebra (sums,
+    scaling, transpose, conjugate): the host for every operator, the CUDA space for distributed
+    operators on plain arrays; ValueError naming the engine otherwise."""
+    if not hasattr(handle, "scaled"):
+        kind = type(handle).__name__.rsplit("_", 2)[0]
+        raise ValueError(f"{handle.name} {what}: the {engine_of(handle)!r} engine has no sums, "
+                         f"scaling, transpose or conjugate of a {kind} (docs/python.md)")
+    return handle
+
+
+def _compose(a, b):
+    """The extension's composition a * b; in the CUDA space, which composes the operators from
+    plain models only (of distributed arrays), ValueError for the others."""
+    try:
+        return _ext.compose(a, b)
+    except TypeError:
+        if engine_of(a) == "numpy" and engine_of(b) == "numpy":
+            raise
+        raise ValueError(f"{a.name} @ {b.name}: the 'cupy' engine composes the distributed "
+                         f"operators whose models are plain arrays (DistributedArray) only "
+                         f"(docs/python.md)") from None
 
 
 def _complex_of(dtype):
@@ -151,8 +189,8 @@ def _complex_of(dtype):
 def _sides(handle):
     """The model and data dtypes of an extension operator handle, from its class name
     (LocalOperator_float64, LocalRealToComplexOperator_float32, ...)."""
-    kind, suffix = type(handle).__name__.rsplit("_", 1)
-    dtype = np.dtype(suffix)
+    kind = type(handle).__name__
+    dtype = dtype_of(handle)
     if "RealToComplex" in kind:
         return dtype, _complex_of(dtype)
     if "ComplexToReal" in kind:
@@ -182,6 +220,11 @@ class LocalOperator:
         return (self._op.rows, self._op.cols)
 
     @property
+    def engine(self):
+        """"numpy", or "cupy" for a block of the distributed operators on CuPy-engine arrays."""
+        return engine_of(self._op)
+
+    @property
     def dims(self):
         """The model's N-d shape (the shape ``matvec`` takes)."""
         return tuple(self._op.dims)
@@ -197,6 +240,10 @@ class LocalOperator:
 
     def _numpy(self, x, dtype, what):
         """x as a contiguous array of ``dtype``, cast as the distributed operators cast."""
+        if self.engine != "numpy":
+            raise ValueError(f"{self._op.name}.{what}: a local operator of engine "
+                             f"{self.engine!r} applies inside the distributed operators made of "
+                             f"it (MPIBlockDiag, ...), not to NumPy arrays of engine 'numpy'")
         problem = cast_problem(x.dtype, dtype)
         if problem is not None:
             raise TypeError(f"{self._op.name}.{what} ({self.model_dtype} models, "
@@ -231,9 +278,10 @@ class LocalOperator:
         """``A @ B`` for a LocalOperator B (the composition), ``A * c`` for a number (the
         scaling), ``A @ x`` for a NumPy array (``matvec``)."""
         if isinstance(other, LocalOperator):
-            return self._wrap(_ext.compose(self._op, other._op))
+            same_engine(f"{self._op.name} @ {other._op.name}", self.engine, other.engine)
+            return self._wrap(_compose(self._op, other._op))
         if isinstance(other, Number):
-            return self._wrap(self._op.scaled(other))
+            return self._wrap(_algebra(self._op, "*").scaled(other))
         if isinstance(other, np.ndarray):
             return self.matvec(other)
         return NotImplemented
@@ -243,24 +291,22 @@ class LocalOperator:
 
     def __rmul__(self, x):
         if isinstance(x, Number):
-            return self._wrap(self._op.scaled(x))
+            return self._wrap(_algebra(self._op, "*").scaled(x))
         return NotImplemented
 
     def __add__(self, other):
-        return self._wrap(self._op + other._op)
+        same_engine(f"{self._op.name} + {other._op.name}", self.engine, other.engine)
+        return self._wrap(_algebra(self._op, "+") + other._op)
 
     def __sub__(self, other):
-        return self._wrap(self._op - other._op)
+        same_engine(f"{self._op.name} - {other._op.name}", self.engine, other.engine)
+        return self._wrap(_algebra(self._op, "-") - other._op)
 
     def __neg__(self):
-        return self._wrap(-self._op)
+        return self._wrap(-_algebra(self._op, "-"))
 
     def __repr__(self):
         return f"<{self.shape[0]}x{self.shape[1]} distlops local {self._op.name}>"
-
-
-def _ext_function(name, dtype):
-    return getattr(_ext, f"{name}_{dtype_suffix(dtype)}")
 
 
 def _as_dims(dims):
@@ -293,22 +339,35 @@ def aslocal(op, dtype=None):
                             model, data, dtype=dtype, name=type(op).__name__)
 
 
-def _locals(ops, dtype):
+def _locals(ops, dtype, what):
+    """The handles of local operators ``ops``, their dtype and their engine (which they must
+    share: ValueError naming both otherwise)."""
     ops = list(ops)
     if dtype is None:
         dtype = getattr(ops[0], "dtype", np.float64) if ops else np.float64
-    return [aslocal(op, dtype)._op for op in ops], np.dtype(dtype)
+    handles = [aslocal(op, dtype)._op for op in ops]
+    return handles, np.dtype(dtype), _shared_engine(what, handles)
+
+
+def _shared_engine(what, handles):
+    """The engine of the extension handles ``handles`` (all of one, or ValueError naming both;
+    "numpy" for none)."""
+    engines = [engine_of(h) for h in handles] or ["numpy"]
+    same_engine(what, *engines)
+    return engines[0]
 
 
 def _layout(dims, base_comm):
     return make_layout(_as_dims(dims), base_comm, Partition.SCATTER, 0)
 
 
-def _distributed(ops):
+def _distributed(ops, what):
+    """The handles of distributed operators ``ops``, their dtype, communicator and engine."""
     ops = list(ops)
     if not ops or not all(isinstance(op, LinearOperator) for op in ops):
         raise TypeError("expected a non-empty list of distlops LinearOperators")
-    return [op._op for op in ops], ops[0].dtype, ops[0]._comm
+    handles = [op._op for op in ops]
+    return handles, ops[0].dtype, ops[0]._comm, _shared_engine(what, handles)
 
 
 def _regrid(op_side_zeros, dims, base_comm, what):
@@ -337,7 +396,8 @@ def Reshape(Op, dims, dimsd, base_comm=None):
 
 
 @wraps("distributed", "Halo")
-def MPIHalo(dims, halo, proc_grid_shape=None, comm=MPI.COMM_WORLD, dtype=np.float64):
+def MPIHalo(dims, halo, proc_grid_shape=None, comm=MPI.COMM_WORLD, dtype=np.float64,
+            engine="numpy"):
     """PyLops-MPI's MPIHalo: each rank's block of the array of shape ``dims`` (on the process
     grid ``proc_grid_shape``; by default every rank along the last axis) extended by ghost
     cells from its neighbours; ``halo`` is one width (no ghosts at the array's ends), one per
@@ -345,19 +405,20 @@ def MPIHalo(dims, halo, proc_grid_shape=None, comm=MPI.COMM_WORLD, dtype=np.floa
     extended blocks; the adjoint adds the ghost cells back to their owners (exact)."""
     widths = [int(halo)] if isinstance(halo, Number) else [int(h) for h in halo]
     grid = [] if proc_grid_shape is None else [int(n) for n in proc_grid_shape]
-    return LinearOperator(_ext_function("Halo", dtype)(
+    return LinearOperator(_ext_function("Halo", dtype, engine, comm)(
         communicator(comm), _as_dims(dims), widths, grid), dtype, comm)
 
 
 @wraps("distributed", "HaloOfLayout")
-def MPIHaloOfLayout(layout, halo, dtype=np.float64):
+def MPIHaloOfLayout(layout, halo, dtype=np.float64, engine="numpy"):
     """Halo of the blocks of ``layout``, a SCATTER layout cut over a process grid (uneven parts,
     ``grid_extents``, included), which is its domain: each block extended by ghost cells from its
     neighbours, ``halo`` one width per side (minus_0, plus_0, minus_1, ...), the same on every
     rank; ghost cells beyond the array's ends are kept and hold zeros. The data are the flattened
     extended blocks; the adjoint adds the ghost cells back to their owners (exact)."""
-    return LinearOperator(_ext_function("HaloOfLayout", dtype)(layout, [int(h) for h in halo]),
-                          dtype, None)
+    return LinearOperator(
+        _ext_function("HaloOfLayout", dtype, engine, layout_comm(layout))(
+            layout, [int(h) for h in halo]), dtype, None)
 
 
 # PyLops-MPI's name of the distributed operator class.

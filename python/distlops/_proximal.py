@@ -12,13 +12,17 @@ from numbers import Number
 import numpy as np
 
 from . import _distlops as _ext
-from ._arrays import (DistributedArray, StackedDistributedArray, dtype_suffix, unwrap_vector,
-                      wrap_vector)
+from ._arrays import (DistributedArray, StackedDistributedArray, dtype_suffix, same_engine,
+                      unwrap_vector, wrap_vector)
 
 
 def _kind(x):
     """The suffix of the extension's class names for the vector x: 'float64',
     'stacked_float64', ..."""
+    if isinstance(x, (DistributedArray, StackedDistributedArray)):
+        # The proximal operators and solvers are bound for the host's arrays only.
+        same_engine("the proximal operators and solvers (bound for NumPy-engine arrays)",
+                    "numpy", x.engine)
     if isinstance(x, StackedDistributedArray):
         return "stacked_" + dtype_suffix(x.dtype)
     if isinstance(x, DistributedArray):

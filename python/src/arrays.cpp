@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
-// DistributedArray and StackedDistributedArray for the four scalar types: one class per type
-// (DistributedArray_float64, ...), which the Python package wraps under PyLops-MPI's names.
+// DistributedArray and StackedDistributedArray for the four scalar types in each memory space:
+// one class per type and space (DistributedArray_float64, DistributedArray_float64_cuda, ...),
+// which the Python package wraps under PyLops-MPI's names. Local blocks are NumPy arrays of the
+// library's host memory or CuPy arrays of its device memory (DLPack), without copy.
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/complex.h>
 #include <nanobind/stl/vector.h>
@@ -15,20 +17,39 @@
 #include "distlops/core/layout.hpp"
 #include "distlops/core/local_array.hpp"
 #include "distlops/core/stacked_distributed_array.hpp"
+#if DISTLOPS_WITH_CUDA
+#include "distlops/core/cuda_context.hpp"
+#endif
 
 namespace distlops::python {
 namespace {
 
-template <class T>
-using Array = DistributedArray<T, Host>;
-template <class T>
-using Stacked = StackedDistributedArray<T, Host>;
+/// The Python array type of a memory space's blocks: NumPy on the host, CuPy on the device.
+template <class Space>
+struct PythonArrays;
+template <>
+struct PythonArrays<Host> {
+  using framework = nb::numpy;
+  using device = nb::device::cpu;
+  static int device_id() { return 0; }
+};
+#if DISTLOPS_WITH_CUDA
+template <>
+struct PythonArrays<Cuda> {
+  using framework = nb::cupy;
+  using device = nb::device::cuda;
+  // The library's device of this rank (cuda_context.hpp), on which its blocks live.
+  static int device_id() { return cuda::Context::get().device(); }
+};
+#endif
+
 template <class T>
 using NumpyArray = nb::ndarray<nb::numpy, T>;
 template <class T>
 using InputArray = nb::ndarray<const T, nb::c_contig, nb::device::cpu>;
 
-// NumPy refuses a null data pointer even for zero elements; empty blocks point here instead.
+// NumPy and CuPy refuse a null data pointer even for zero elements; empty blocks point here
+// instead (nothing is read or written through it).
 alignas(64) std::byte empty_block[64];
 
 template <class T>
@@ -40,13 +61,30 @@ std::vector<std::size_t> extents(const Shape& shape) {
   return {shape.begin(), shape.end()};
 }
 
+/// A NumPy (Host) or CuPy (Cuda) array over `data` of `shape`, which `owner` keeps alive.
+template <class T, class Space>
+auto space_array(T* data, const Shape& shape, nb::handle owner) {
+  using Arrays = PythonArrays<Space>;
+  const auto dims = extents(shape);
+  return nb::ndarray<typename Arrays::framework, T>(non_null(data), dims.size(), dims.data(), owner,
+                                                    nullptr, nb::dtype<T>(), Arrays::device::value,
+                                                    Arrays::device_id());
+}
+
 /// A NumPy array that owns `values` (moved to the heap, freed with the array).
 template <class T>
 NumpyArray<T> owning_numpy(std::vector<T>&& values, const Shape& shape) {
   auto* owned = new std::vector<T>(std::move(values));
   nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
-  const auto dims = extents(shape);
-  return NumpyArray<T>(non_null(owned->data()), dims.size(), dims.data(), owner);
+  return space_array<T, Host>(owned->data(), shape, owner);
+}
+
+/// An array of the block's space that owns `block` (moved to the heap, freed with the array).
+template <class T, class Space>
+auto owning_array(LocalArray<T, Space>&& block) {
+  auto* owned = new LocalArray<T, Space>(std::move(block));
+  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<LocalArray<T, Space>*>(p); });
+  return space_array<T, Space>(owned->data(), owned->shape(), owner);
 }
 
 template <class T>
@@ -54,11 +92,12 @@ std::span<const T> as_span(const InputArray<T>& a) {
   return {a.data(), a.size()};
 }
 
-template <class T>
+template <class T, class Space>
 void bind_array(nb::module_& m) {
-  using A = Array<T>;
+  using A = DistributedArray<T, Space>;
   using R = real_type_t<T>;
-  nb::class_<A>(m, class_name("DistributedArray", dtype_name<T>()).c_str())
+  const char* space = space_suffix<Space>();
+  nb::class_<A>(m, class_name("DistributedArray", dtype_name<T>(), space).c_str())
       .def(
           "__init__", [](A* self, const Layout& layout) { new (self) A(layout, T(0)); },
           nb::arg("layout"))
@@ -68,10 +107,12 @@ void bind_array(nb::module_& m) {
             return A::from_global(layout, as_span(global));
           },
           nb::arg("layout"), nb::arg("global_array"))
-      // Zero-copy: the array uses `local`'s memory, which must outlive it (kept alive here).
+      // Zero-copy: the array uses `local`'s memory (of the space: a NumPy or CuPy array), which
+      // must outlive it (kept alive here).
       .def_static(
           "wrap",
-          [](const Layout& layout, nb::ndarray<T, nb::c_contig, nb::device::cpu> local) {
+          [](const Layout& layout,
+             nb::ndarray<T, nb::c_contig, typename PythonArrays<Space>::device> local) {
             return A::wrap(layout, std::span<T>(local.data(), local.size()));
           },
           nb::arg("layout"), nb::arg("local"), nb::keep_alive<0, 2>())
@@ -80,8 +121,7 @@ void bind_array(nb::module_& m) {
           "local_array",
           [](nb::handle self) {
             A& a = nb::cast<A&>(self);
-            const auto dims = extents(a.local_shape());
-            return NumpyArray<T>(non_null(a.data()), dims.size(), dims.data(), self);
+            return space_array<T, Space>(a.data(), a.local_shape(), self);
           },
           nb::rv_policy::reference_internal)
       .def(
@@ -117,9 +157,7 @@ void bind_array(nb::module_& m) {
       .def(
           "add_ghost_cells",
           [](const A& a, Index front, Index back) {
-            LocalArray<T, Host> ghosted = a.add_ghost_cells(front, back);
-            std::vector<T> values(ghosted.data(), ghosted.data() + ghosted.size());
-            return owning_numpy<T>(std::move(values), ghosted.shape());
+            return owning_array<T, Space>(a.add_ghost_cells(front, back));
           },
           nb::arg("cells_front"), nb::arg("cells_back"))
       .def("__neg__", [](const A& a) { return -a; })
@@ -144,8 +182,8 @@ void bind_array(nb::module_& m) {
       .def("__itruediv__", nb::overload_cast<const A&>(&A::operator/=), nb::rv_policy::none)
       .def("__itruediv__", nb::overload_cast<T>(&A::operator/=), nb::rv_policy::none);
 
-  using S = Stacked<T>;
-  nb::class_<S>(m, class_name("StackedDistributedArray", dtype_name<T>()).c_str())
+  using S = StackedDistributedArray<T, Space>;
+  nb::class_<S>(m, class_name("StackedDistributedArray", dtype_name<T>(), space).c_str())
       .def(nb::init<std::vector<A>>(), nb::arg("arrays"))
       .def(nb::init<>())
       // Appends a copy of a plain array or of a nested stack as one block.
@@ -184,7 +222,8 @@ void bind_array(nb::module_& m) {
 }  // namespace
 
 void bind_arrays(nb::module_& m) {
-  for_each_scalar([&]<class T>() { bind_array<T>(m); });
+  for_each_space(
+      [&]<class Space>() { for_each_scalar([&]<class T>() { bind_array<T, Space>(m); }); });
 }
 
 }  // namespace distlops::python

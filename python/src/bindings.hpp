@@ -5,16 +5,20 @@
 /// What the binding translation units share: the scalar types and their NumPy names, the
 /// conversions between mpi4py handles and Communicator, and one registration function per TU.
 /// The library's templates are instantiated in libdistlops (their headers declare them
-/// extern), so the bindings only name them.
+/// extern), so the bindings only name them. Types of both memory spaces are bound by the same
+/// templates: the Cuda space's names end in "_cuda" (builds of the library with the CUDA
+/// backend, DISTLOPS_WITH_CUDA).
 
 #include <nanobind/nanobind.h>
 
 #include <complex>
+#include <concepts>
 #include <cstdint>
 #include <string>
 
 #include "distlops/core/communicator.hpp"
 #include "distlops/core/instantiate.hpp"
+#include "distlops/core/memory_space.hpp"
 #include "distlops/core/types.hpp"
 
 namespace distlops::python {
@@ -35,6 +39,21 @@ void for_each_scalar(F&& f) {
 #undef DISTLOPS_PYTHON_CALL_FOR
 }
 
+/// The suffix of the Python names of a memory space's classes and functions: none for Host (the
+/// NumPy engine), "_cuda" for Cuda (the CuPy engine).
+template <MemorySpace Space>
+constexpr const char* space_suffix() {
+  return std::same_as<Space, Cuda> ? "_cuda" : "";
+}
+
+/// Calls f.template operator()<Space>() for each memory space of the build (instantiate.hpp).
+template <class F>
+void for_each_space(F&& f) {
+#define DISTLOPS_PYTHON_CALL_IN(Space) f.template operator()<Space>();
+  DISTLOPS_FOR_EACH_SPACE(DISTLOPS_PYTHON_CALL_IN)
+#undef DISTLOPS_PYTHON_CALL_IN
+}
+
 /// The communicator behind an mpi4py handle (`comm.handle`): borrowed, never freed here.
 /// MPI_Comm is a pointer in Open MPI and an int in MPICH; mpi4py gives either as an integer,
 /// which the C-style cast converts in both cases.
@@ -45,7 +64,8 @@ inline std::uintptr_t handle_of(const Communicator& comm) {
   return (std::uintptr_t)comm.native();  // NOLINT(cppcoreguidelines-pro-type-cstyle-cast)
 }
 
-std::string class_name(const char* base, const char* dtype);
+/// `base`_`dtype`, then the space's suffix: DistributedArray_float64, LinearOperator_float32_cuda.
+std::string class_name(const char* base, const char* dtype, const char* space = "");
 
 void bind_core(nb::module_& m);
 void bind_arrays(nb::module_& m);

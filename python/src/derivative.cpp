@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The distlops authors
 // The operators of include/distlops/operators/derivative/: FirstDerivative and SecondDerivative
 // on one rank's arrays, and the distributed FirstDerivative, SecondDerivative, Laplacian and
-// Gradient; kinds by PyLops' names.
+// Gradient in each memory space; kinds by PyLops' names.
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -31,38 +31,38 @@ LocalOperator<T, Host> local_second_derivative(const Shape& dims, int axis, doub
       dims, {.axis = axis, .sampling = sampling, .kind = derivative_kind(kind), .edge = edge});
 }
 
-template <class T>
-LinearOperator<T, Host> first_derivative(const Layout& layout, int axis, double sampling,
-                                         const std::string& kind, bool edge, int order) {
-  return FirstDerivative<T, Host>(layout, {.axis = axis,
-                                           .sampling = sampling,
-                                           .kind = derivative_kind(kind),
-                                           .edge = edge,
-                                           .order = order});
+template <class T, class Space>
+LinearOperator<T, Space> first_derivative(const Layout& layout, int axis, double sampling,
+                                          const std::string& kind, bool edge, int order) {
+  return FirstDerivative<T, Space>(layout, {.axis = axis,
+                                            .sampling = sampling,
+                                            .kind = derivative_kind(kind),
+                                            .edge = edge,
+                                            .order = order});
 }
 
-template <class T>
-LinearOperator<T, Host> second_derivative(const Layout& layout, int axis, double sampling,
-                                          const std::string& kind, bool edge) {
-  return SecondDerivative<T, Host>(
+template <class T, class Space>
+LinearOperator<T, Space> second_derivative(const Layout& layout, int axis, double sampling,
+                                           const std::string& kind, bool edge) {
+  return SecondDerivative<T, Space>(
       layout, {.axis = axis, .sampling = sampling, .kind = derivative_kind(kind), .edge = edge});
 }
 
-template <class T>
-LinearOperator<T, Host> laplacian(const Layout& layout, std::vector<int> axes,
-                                  std::vector<double> weights, std::vector<double> sampling,
-                                  bool edge, const std::string& kind) {
-  return Laplacian<T, Host>(layout, {.axes = std::move(axes),
-                                     .weights = std::move(weights),
-                                     .sampling = std::move(sampling),
-                                     .edge = edge,
-                                     .kind = derivative_kind(kind)});
+template <class T, class Space>
+LinearOperator<T, Space> laplacian(const Layout& layout, std::vector<int> axes,
+                                   std::vector<double> weights, std::vector<double> sampling,
+                                   bool edge, const std::string& kind) {
+  return Laplacian<T, Space>(layout, {.axes = std::move(axes),
+                                      .weights = std::move(weights),
+                                      .sampling = std::move(sampling),
+                                      .edge = edge,
+                                      .kind = derivative_kind(kind)});
 }
 
-template <class T>
-BasicLinearOperator<DistributedArray<T, Host>, StackedDistributedArray<T, Host>> gradient(
+template <class T, class Space>
+BasicLinearOperator<DistributedArray<T, Space>, StackedDistributedArray<T, Space>> gradient(
     const Layout& layout, std::vector<double> sampling, bool edge, const std::string& kind) {
-  return Gradient<T, Host>(
+  return Gradient<T, Space>(
       layout, {.sampling = std::move(sampling), .edge = edge, .kind = derivative_kind(kind)});
 }
 
@@ -72,10 +72,12 @@ void bind_derivative(nb::module_& m) {
   Factories factories(m, "derivative");
   factories.local("FirstDerivative", []<class T>() { return &local_first_derivative<T>; });
   factories.local("SecondDerivative", []<class T>() { return &local_second_derivative<T>; });
-  factories.distributed("FirstDerivative", []<class T>() { return &first_derivative<T>; });
-  factories.distributed("SecondDerivative", []<class T>() { return &second_derivative<T>; });
-  factories.distributed("Laplacian", []<class T>() { return &laplacian<T>; });
-  factories.distributed("Gradient", []<class T>() { return &gradient<T>; });
+  factories.distributed("FirstDerivative",
+                        []<class T, class Space>() { return &first_derivative<T, Space>; });
+  factories.distributed("SecondDerivative",
+                        []<class T, class Space>() { return &second_derivative<T, Space>; });
+  factories.distributed("Laplacian", []<class T, class Space>() { return &laplacian<T, Space>; });
+  factories.distributed("Gradient", []<class T, class Space>() { return &gradient<T, Space>; });
   // new_operator.sh: bindings of new operators above this line
 }
 

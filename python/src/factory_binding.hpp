@@ -17,6 +17,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <concepts>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -80,14 +81,16 @@ class Factories {
 
   /// `local::<name>` as `local_<name>_<dtype>` for each scalar type T for which
   /// `make.template operator()<T>()` is valid; it returns the factory for T (a function
-  /// pointer or a callable returning a LocalOperator<T, Host>).
+  /// pointer or a callable returning a LocalOperator<T, Host>). A `make` that takes the memory
+  /// space too, `make.template operator()<T, Space>()`, is bound in each space of the build,
+  /// the Cuda space's as `local_<name>_<dtype>_cuda` (the CuPy engine).
   template <class Make, class... Extra>
   void local(const char* name, Make make, const Extra&... extra) {
     bind(name, std::string("local_") + name, "local", make, extra...);
   }
 
-  /// The distributed `<name>` as `<name>_<dtype>`, the same way. Collective, so it runs without
-  /// the GIL.
+  /// The distributed `<name>` as `<name>_<dtype>` (and `<name>_<dtype>_cuda`), the same way.
+  /// Collective, so it runs without the GIL.
   template <class Make, class... Extra>
   void distributed(const char* name, Make make, const Extra&... extra) {
     bind(name, name, "distributed", make, nb::call_guard<nb::gil_scoped_release>(), extra...);
@@ -98,15 +101,26 @@ class Factories {
   void bind(const char* name, const std::string& prefix, const char* form, Make make,
             const Extra&... extra) {
     bool layout_first = false;
-    for_each_scalar([&]<class T>() {
-      if constexpr (requires { make.template operator()<T>(); }) {
-        auto factory = make.template operator()<T>();
-        layout_first = detail::takes_layout_first<decltype(factory)>::value;
-        module_.def(class_name(prefix.c_str(), dtype_name<T>()).c_str(), factory, extra...);
-      }
+    for_each_space([&]<class Space>() {
+      for_each_scalar([&]<class T>() {
+        if constexpr (requires { make.template operator()<T, Space>(); }) {
+          define<T, Space>(prefix, make.template operator()<T, Space>(), layout_first, extra...);
+        } else if constexpr (std::same_as<Space, Host> &&
+                             requires { make.template operator()<T>(); }) {
+          define<T, Space>(prefix, make.template operator()<T>(), layout_first, extra...);
+        }
+      });
     });
     nb::cast<nb::list>(module_.attr("factories"))
         .append(nb::make_tuple(group_, name, form, layout_first));
+  }
+
+  template <class T, class Space, class Factory, class... Extra>
+  void define(const std::string& prefix, Factory factory, bool& layout_first,
+              const Extra&... extra) {
+    layout_first = detail::takes_layout_first<Factory>::value;
+    module_.def(class_name(prefix.c_str(), dtype_name<T>(), space_suffix<Space>()).c_str(), factory,
+                extra...);
   }
 
   nb::module_& module_;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 The distlops authors
 // The operators of include/distlops/operators/local/: PyLops' basic operators on one rank's
-// arrays (Diagonal, Identity, Zero, Scaling, Transpose, Pad, Restriction) and FunctionOperator,
-// whose computation is a Python function (it takes the GIL back while it runs).
+// arrays (Diagonal, Identity, Zero, Scaling, Transpose, Pad, Restriction) in each memory space,
+// and FunctionOperator on host arrays, whose computation is a Python function (it takes the GIL
+// back while it runs).
 #include <nanobind/stl/function.h>
 #include <nanobind/stl/pair.h>
 
@@ -60,29 +61,31 @@ LocalOperator<T, Host> function_operator(nb::callable forward, nb::callable adjo
 }
 
 // PyLops' pad = ((before, after), ...).
-template <class T>
-LocalOperator<T, Host> pad(const Shape& dims, const std::vector<std::pair<Index, Index>>& widths) {
+template <class T, class Space>
+LocalOperator<T, Space> pad(const Shape& dims, const std::vector<std::pair<Index, Index>>& widths) {
   std::vector<local::PadWidth> pad;
   for (const auto& [before, after] : widths)
     pad.push_back({.before = before, .after = after});
-  return local::Pad<T, Host>(dims, pad);
+  return local::Pad<T, Space>(dims, pad);
 }
 
 }  // namespace
 
 void bind_local(nb::module_& m) {
   Factories factories(m, "local");
-  factories.local("Diagonal", []<class T>() { return &local::Diagonal<T, Host>; });
-  factories.local("Identity", []<class T>() {
-    return nb::overload_cast<const Shape&, const Shape&>(&local::Identity<T, Host>);
+  factories.local("Diagonal", []<class T, class Space>() { return &local::Diagonal<T, Space>; });
+  factories.local("Identity", []<class T, class Space>() {
+    return nb::overload_cast<const Shape&, const Shape&>(&local::Identity<T, Space>);
   });
-  factories.local("Zero", []<class T>() {
-    return nb::overload_cast<const Shape&, const Shape&>(&local::Zero<T, Host>);
+  factories.local("Zero", []<class T, class Space>() {
+    return nb::overload_cast<const Shape&, const Shape&>(&local::Zero<T, Space>);
   });
-  factories.local("Scaling", []<class T>() { return &local::Scaling<T, Host>; });
-  factories.local("Transpose", []<class T>() { return &local::Transpose<T, Host>; });
-  factories.local("Pad", []<class T>() { return &pad<T>; });
-  factories.local("Restriction", []<class T>() { return &local::Restriction<T, Host>; });
+  factories.local("Scaling", []<class T, class Space>() { return &local::Scaling<T, Space>; });
+  factories.local("Transpose", []<class T, class Space>() { return &local::Transpose<T, Space>; });
+  factories.local("Pad", []<class T, class Space>() { return &pad<T, Space>; });
+  factories.local("Restriction",
+                  []<class T, class Space>() { return &local::Restriction<T, Space>; });
+  // A Python function of NumPy arrays: host arrays only.
   factories.local("FunctionOperator", []<class T>() { return &function_operator<T>; });
   // new_operator.sh: bindings of new operators above this line
 }

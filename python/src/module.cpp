@@ -7,16 +7,20 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <string_view>
+
 #include "bindings.hpp"
+#include "distlops/core/collective_check.hpp"
 #include "distlops/core/error.hpp"
 #include "distlops/core/layout.hpp"
+#include "distlops/core/memory_space.hpp"
 #include "distlops/core/partition.hpp"
 #include "distlops/core/version.hpp"
 
 namespace distlops::python {
 
-std::string class_name(const char* base, const char* dtype) {
-  return std::string(base) + "_" + dtype;
+std::string class_name(const char* base, const char* dtype, const char* space) {
+  return std::string(base) + "_" + dtype + space;
 }
 
 void bind_core(nb::module_& m) {
@@ -35,6 +39,28 @@ void bind_core(nb::module_& m) {
       .value("UNSAFE_BROADCAST", Partition::UNSAFE_BROADCAST);
 
   m.def("version", [] { return std::string(version().string); });
+  // The Cuda space's classes (the "_cuda" names) exist when the library has the CUDA backend;
+  // its arrays need a visible device besides.
+  m.attr("cuda_bound") = bool(DISTLOPS_WITH_CUDA);
+  m.def("cuda_device_count", &cuda_device_count);
+  // The package's agreement on an engine other than "numpy" (python/distlops/_arrays.py): the
+  // library's collective check, so that ranks that ask for different engines, or in another
+  // collective call, raise alike. `problem`: why this rank cannot hold the engine's arrays
+  // (InvalidArgument where `invalid`, DeviceError otherwise), empty where it can.
+  m.def(
+      "agree_on_engine",
+      [](const Communicator& comm, const std::string& engine, const std::string& problem,
+         bool invalid) {
+        Fingerprint fingerprint;
+        fingerprint.add(std::string_view(engine));
+        collective_check(comm, fingerprint, "the engine ('" + engine + "')", [&] {
+          if (problem.empty()) return;
+          if (invalid) throw InvalidArgument(problem);
+          throw DeviceError(problem);
+        });
+      },
+      nb::arg("comm"), nb::arg("engine"), nb::arg("problem"), nb::arg("invalid"),
+      nb::call_guard<nb::gil_scoped_release>());
   m.def(
       "default_grid",
       [](const Shape& shape, int ranks, const std::vector<int>& axes) {

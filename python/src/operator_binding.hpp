@@ -25,9 +25,9 @@
 namespace distlops::python {
 
 template <class V>
-inline constexpr bool is_host_local_array_v = false;
-template <class T>
-inline constexpr bool is_host_local_array_v<LocalArray<T, Host>> = true;
+inline constexpr bool is_local_array_v = false;
+template <class T, class Space>
+inline constexpr bool is_local_array_v<LocalArray<T, Space>> = true;
 
 /// op.apply (or its adjoint) on a NumPy array of op's input size: the result is a new NumPy
 /// array of the output's shape that owns its memory. The operator runs without the GIL.
@@ -62,22 +62,26 @@ auto apply_to_numpy(const Op& op, const auto& x) {
 
 /// Binds BasicLinearOperator<D, R> as `name`: shape, apply (new output or into one), the
 /// adjoint, and with `Algebra` transpose and conjugate, sums and scaling (each instantiates
-/// operator templates: compile time). apply runs without the GIL. Local operators also apply
-/// to NumPy arrays (apply_numpy, apply_adjoint_numpy).
+/// operator templates: compile time). apply runs without the GIL. Local operators have their
+/// shapes (dims, dimsd); those of the host also apply to NumPy arrays (apply_numpy,
+/// apply_adjoint_numpy).
 template <class D, class R, bool Algebra = true>
 void bind_operator(nb::module_& m, const std::string& name) {
   using Op = BasicLinearOperator<D, R>;
   using V = typename Op::value_type;
   using release = nb::call_guard<nb::gil_scoped_release>;
   auto cls = nb::class_<Op>(m, name.c_str());
-  if constexpr (is_host_local_array_v<D> && is_host_local_array_v<R>) {
+  if constexpr (is_local_array_v<D> && is_local_array_v<R>) {
     cls.def_prop_ro("dims", [](const Op& op) { return op.domain(); })
-        .def_prop_ro("dimsd", [](const Op& op) { return op.range(); })
-        .def("apply_numpy",
-             [](const Op& op,
-                const nb::ndarray<const typename D::value_type, nb::c_contig, nb::device::cpu>& x) {
-               return apply_to_numpy<false>(op, x);
-             })
+        .def_prop_ro("dimsd", [](const Op& op) { return op.range(); });
+  }
+  if constexpr (is_local_array_v<D> && is_local_array_v<R> &&
+                std::is_same_v<typename D::space_type, Host>) {
+    cls.def("apply_numpy",
+            [](const Op& op,
+               const nb::ndarray<const typename D::value_type, nb::c_contig, nb::device::cpu>& x) {
+              return apply_to_numpy<false>(op, x);
+            })
         .def("apply_adjoint_numpy",
              [](const Op& op,
                 const nb::ndarray<const typename R::value_type, nb::c_contig, nb::device::cpu>& y) {

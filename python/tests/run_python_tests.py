@@ -113,7 +113,9 @@ def run_tests(launcher, python, source):
     if os.path.abspath(python) not in [os.path.abspath(a) for a in launcher]:
         log(f"the command after -- must start {python}, got {' '.join(launcher)}")
         return 1
-    command = [*launcher, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--color=no", tests]
+    # -rs: the reason of every skipped test in the summary (a device test without a device).
+    command = [*launcher, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "--color=no",
+               tests]
     log(" ".join(command))
     return subprocess.run(command, cwd=tests).returncode
 

@@ -7,6 +7,7 @@ from mpi4py import MPI
 
 import distlops as _dl
 from distlops import Partition
+from distlops._arrays import is_cupy_array
 
 from ._layer import _REPLICATED, native_dtype
 
@@ -36,7 +37,8 @@ class DistributedArray(_dl.DistributedArray, metaclass=_NativeArrays):
 
     @classmethod
     def to_dist(cls, x, *args, **kwargs):
-        x = np.asarray(x)
+        # A CuPy array stays one: it makes a CuPy-engine array.
+        x = x if is_cupy_array(x) else np.asarray(x)
         return super().to_dist(x.astype(native_dtype(x.dtype), copy=False), *args, **kwargs)
 
     def dot(self, dist_array, vdot=False):

@@ -16,8 +16,9 @@ from mpi4py import MPI
 
 import distlops as _dl
 from distlops import _distlops as _ext
-from distlops._arrays import (DistributedArray, StackedDistributedArray, ext_class,
-                              unwrap_vector, wrap_vector)
+from distlops._arrays import (DistributedArray, StackedDistributedArray, engine_of, ext_class,
+                              is_cupy_array, unwrap_vector, wrap_vector)
+from distlops._operators import _algebra, _compose
 
 Partition = _dl.Partition
 _REPLICATED = (Partition.BROADCAST, Partition.UNSAFE_BROADCAST)
@@ -59,8 +60,8 @@ def as_flat(a, dtype):
         return a
     if layout.partition not in _REPLICATED and layout.axis != 0:
         a = a.redistribute(0)
-    return ext_class("DistributedArray", dtype).wrap(flat_layout(a.layout),
-                                                     a.local_array.reshape(-1))
+    return ext_class("DistributedArray", dtype, engine_of(a)).wrap(flat_layout(a.layout),
+                                                                   a.local_array.reshape(-1))
 
 
 def _viewable(layout):
@@ -76,9 +77,14 @@ def to_nd(x, layout):
     first = layout if _viewable(layout) else _ext.Layout(
         layout.communicator, shape, layout.partition, 0, [], list(layout.mask))
     flat = to_layout(x, flat_layout(first))
-    nd = ext_class("DistributedArray", x.dtype).wrap(
+    nd = ext_class("DistributedArray", x.dtype, x.engine).wrap(
         first, flat.local_array.reshape(first.local_shape))
     return nd if first is layout else nd.redistribute(layout)
+
+
+def _host(values):
+    """A NumPy array of NumPy or CuPy values (a CuPy array copied to the host)."""
+    return values.get() if is_cupy_array(values) else values
 
 
 def to_layout(x, layout):
@@ -86,7 +92,7 @@ def to_layout(x, layout):
     where the split agrees, a redistribution where it does not (collective)."""
     a = x._a
     given = a.layout
-    cls = ext_class("DistributedArray", x.dtype)
+    cls = ext_class("DistributedArray", x.dtype, x.engine)
     if given.partition == layout.partition and _counts(given) == _counts(layout):
         if given.mask == layout.mask:
             return a
@@ -94,10 +100,11 @@ def to_layout(x, layout):
         # as they are, so the operator sees this rank's block as its own (a view).
         return cls.wrap(layout, a.local_array)
     if given.partition in _REPLICATED:
-        # Every rank holds the whole vector: it keeps its block of the target split.
-        return cls.from_global(layout, np.ascontiguousarray(x.local_array).ravel())
+        # Every rank holds the whole vector: it keeps its block of the target split (from_global
+        # reads host memory).
+        return cls.from_global(layout, np.ascontiguousarray(_host(x.local_array)).ravel())
     if layout.partition in _REPLICATED:
-        return cls.from_global(layout, x.asarray().ravel())
+        return cls.from_global(layout, np.ascontiguousarray(_host(x.asarray())).ravel())
     a = as_flat(a, x.dtype)
     if _counts(a.layout) == _counts(layout):
         return a
@@ -292,7 +299,7 @@ class MPILinearOperator(_dl.LinearOperator):
                 return CallableOperator.product(self, x)
             other = x if isinstance(x, MPILinearOperator) else MPILinearOperator.adopt(x)
             try:
-                composed = _ext.compose(self._op, other._op)
+                composed = _compose(self._op, other._op)
             except _dl.ShapeMismatch:
                 # The right operator's range is split otherwise than this one's domain (a
                 # mask, or other local sizes); PyLops-MPI passes the vector on, whose flat
@@ -300,7 +307,7 @@ class MPILinearOperator(_dl.LinearOperator):
                 return CallableOperator.product(self, x)
             return self._new(composed, dims=other.dims)
         if isinstance(x, Number):
-            return self._new(self._op.scaled(x))
+            return self._new(_algebra(self._op, "*").scaled(x))
         if isinstance(x, DistributedArray) and x.ndim != 1:
             raise ValueError(f"expected 1-d DistributedArray, got {x.global_shape!r}")
         return self.matvec(x)
@@ -318,10 +325,10 @@ class MPILinearOperator(_dl.LinearOperator):
         return result
 
     def __add__(self, other):
-        return self._new(self._op + MPILinearOperator.adopt(other)._op)
+        return self._new(_algebra(self._op, "+") + MPILinearOperator.adopt(other)._op)
 
     def __sub__(self, other):
-        return self._new(self._op - MPILinearOperator.adopt(other)._op)
+        return self._new(_algebra(self._op, "-") - MPILinearOperator.adopt(other)._op)
 
     @property
     def H(self):
@@ -329,10 +336,11 @@ class MPILinearOperator(_dl.LinearOperator):
 
     @property
     def T(self):
-        return self._new(self._op.transpose(), dims=self.dimsd, dimsd=self.dims)
+        return self._new(_algebra(self._op, "T").transpose(), dims=self.dimsd,
+                         dimsd=self.dims)
 
     def conj(self):
-        return self._new(self._op.conj())
+        return self._new(_algebra(self._op, "conj").conj())
 
     def __repr__(self):
         return f"<{self.shape[0]}x{self.shape[1]} {type(self).__name__} with dtype={self.dtype}>"

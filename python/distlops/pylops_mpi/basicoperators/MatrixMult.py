@@ -9,6 +9,7 @@ from mpi4py import MPI
 
 import distlops as _dl
 from distlops import _distlops as _ext
+from distlops._arrays import is_cupy_array
 
 from .._layer import MPILinearOperator, flat_layout, native_dtype
 
@@ -87,7 +88,7 @@ def MPIMatrixMult(A, M, saveAt=False, base_comm=MPI.COMM_WORLD, kind="summa",
     tile ("summa") or row block ("block"); model and data are flat vectors of the ranks' tiles.
     """
     dtype = native_dtype(dtype)
-    A = np.asarray(A)
+    A = A if is_cupy_array(A) else np.asarray(A)  # a CuPy tile: the CuPy engine
     A = A.astype(native_dtype(A.dtype), copy=False)
     native = _dl.MPIMatrixMult(A, M, saveAt=saveAt, base_comm=base_comm, dtype=dtype,
                                base_comm_nccl=base_comm_nccl, kind=kind)

@@ -198,6 +198,16 @@ def test_l2_prox_with_an_operator_is_theirs(comm, solver):
         np.testing.assert_allclose(ours, theirs, rtol=1e-10)
 
 
+def test_cgls_logs_when_one_rank_asks(comm):
+    # PyLops-MPI's scripts pass show=True on rank 0 only.
+    matrix = random_array((4, 4), np.float64, 90 + comm.rank) + 4 * np.eye(4)
+    op = compat.MPIBlockDiag([pylops.MatrixMult(matrix)])
+    y = compat.DistributedArray.to_dist(random_array((4 * comm.size,), np.float64, 91))
+    for solve in (compat.optimization.basic.cg, compat.optimization.basic.cgls):
+        x = solve(op, y, x0=y.zeros_like(), niter=3, show=comm.rank == 0)[0]
+        assert x.global_shape == y.global_shape
+
+
 def test_mpilinearoperator_wraps_a_serial_operator(comm):
     matrix = random_array((6, 4), np.float64, 50)
     theirs_op = pylops_mpi.MPILinearOperator(pylops.MatrixMult(matrix))

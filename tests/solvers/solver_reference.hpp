@@ -4,8 +4,10 @@
 // Serial references of the solvers for the tests: PyLops' recurrences (pylops/optimization/
 // cls_basic.py and cls_sparsity.py) written out on dense Eigen matrices, step by step as PyLops
 // does them (NumPy's bilinear dot with an explicit conjugate, |.| of the curvature, direct
-// residuals). They share no code with the library, so agreement of every iterate checks the
-// distributed implementations against an independent transcription.
+// residuals), and the proximal solvers (ADMM, linearized ADMM, Chambolle-Pock) on quadratic and
+// total-variation problems written out the same way. They share no code with the library, so
+// agreement of every iterate checks the distributed implementations against an independent
+// transcription.
 //
 // Only declared here: solver_reference_impl.hpp defines them, and solver_reference_real.cpp
 // and solver_reference_complex.cpp compile them once for the four scalar types of the tests

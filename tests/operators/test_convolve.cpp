@@ -12,6 +12,7 @@
 // memory space.
 #include "allocation_checks.hpp"
 #include "box_layouts.hpp"
+#include "dense_algebra.hpp"
 #include "dense_reference.hpp"
 #include "distlops/operators/signal/convolvend.hpp"
 #include "expect_everywhere.hpp"
@@ -118,19 +119,19 @@ void check_distributed(const LinearOperator<T, Space>& op, const DenseMatrix<T>&
   fill_random(y, 5);
   const T alpha = random_scalar<T>(6), beta = random_scalar<T>(7);
   const DenseVector<T> x0 = global_vector(x), y0 = global_vector(y);
-  CHECK(matrices_close(DenseMatrix<T>(global_vector(op.apply(x))), DenseMatrix<T>(reference * x0),
-                       rtol));
+  CHECK(matrices_close(DenseMatrix<T>(global_vector(op.apply(x))),
+                       DenseMatrix<T>(product(reference, x0)), rtol));
   CHECK(matrices_close(DenseMatrix<T>(global_vector(op.apply_adjoint(y))),
-                       DenseMatrix<T>(reference.adjoint() * y0), rtol));
+                       DenseMatrix<T>(adjoint_product(reference, y0)), rtol));
   CHECK(dottest(op, 3, space_dottest_tolerance<T, Space>()).passed);
   DistributedArray<T, Space> y1 = y, x1 = x;
   op.apply_add(alpha, x, beta, y1);
   CHECK(matrices_close(DenseMatrix<T>(global_vector(y1)),
-                       DenseMatrix<T>(alpha * (reference * x0) + beta * y0), rtol));
+                       DenseMatrix<T>(alpha * product(reference, x0) + beta * y0), rtol));
   x1.fill(T(std::numeric_limits<real_type_t<T>>::quiet_NaN()));
   op.apply_adjoint_add(alpha, y, T(0), x1);
   CHECK(matrices_close(DenseMatrix<T>(global_vector(x1)),
-                       DenseMatrix<T>(alpha * (reference.adjoint() * y0)), rtol));
+                       DenseMatrix<T>(alpha * adjoint_product(reference, y0)), rtol));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // identity) against the same algebra on dense matrices, in every memory space; flat and N-d
 // inputs; local and stacked operators; layout errors; no allocation on a second apply; the dot
 // test itself; reshape.
+#include "dense_algebra.hpp"
 #include "dense_reference.hpp"
 #include "distlops/operators/dottest.hpp"
 #include "distlops/operators/reshape.hpp"
@@ -48,32 +49,30 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("operator algebra equals matrix algebra", "[op
   CHECK(a.rows() == 6);
   CHECK(a.cols() == 5);
   CHECK(matrices_close(assemble(a), ma, rtol));
-  CHECK(matrices_close(assemble(a.adjoint()), DenseMatrix<T>(ma.adjoint()), rtol));
+  CHECK(matrices_close(assemble(a.adjoint()), adjoint_of(ma), rtol));
   CHECK(matrices_close(assemble(a.H().H()), ma, rtol));
-  CHECK(matrices_close(assemble(a.transpose()), DenseMatrix<T>(ma.transpose()), rtol));
-  CHECK(matrices_close(assemble(a.conj()), DenseMatrix<T>(ma.conjugate()), rtol));
-  CHECK(matrices_close(assemble(a * b), DenseMatrix<T>(ma * mb), rtol));
+  CHECK(matrices_close(assemble(a.transpose()), transpose_of(ma), rtol));
+  CHECK(matrices_close(assemble(a.conj()), conjugate_of(ma), rtol));
+  CHECK(matrices_close(assemble(a * b), product(ma, mb), rtol));
   CHECK(matrices_close(assemble(a + c), DenseMatrix<T>(ma + mc), rtol));
   CHECK(matrices_close(assemble(a - c), DenseMatrix<T>(ma - mc), rtol));
   CHECK(matrices_close(assemble(alpha * a), DenseMatrix<T>(alpha * ma), rtol));
   CHECK(matrices_close(assemble(a * alpha), DenseMatrix<T>(alpha * ma), rtol));
   CHECK(matrices_close(assemble(a / alpha), DenseMatrix<T>(ma / alpha), rtol));
   CHECK(matrices_close(assemble(-a), DenseMatrix<T>(-ma), rtol));
-  CHECK(matrices_close(assemble(pow(s, 0)), DenseMatrix<T>(DenseMatrix<T>::Identity(5, 5)), rtol));
-  CHECK(matrices_close(assemble(pow(s, 3)), DenseMatrix<T>(ms * ms * ms), rtol));
-  CHECK(matrices_close(assemble(pow(s, 4).adjoint()), DenseMatrix<T>((ms * ms * ms * ms).adjoint()),
+  CHECK(matrices_close(assemble(pow(s, 0)), identity_matrix<T>(5), rtol));
+  CHECK(matrices_close(assemble(pow(s, 3)), product(product(ms, ms), ms), rtol));
+  CHECK(matrices_close(assemble(pow(s, 4).adjoint()),
+                       adjoint_of(product(product(product(ms, ms), ms), ms)), rtol));
+  CHECK(matrices_close(assemble(identity<DistributedArray<T, Space>>(l5)), identity_matrix<T>(5),
                        rtol));
-  CHECK(matrices_close(assemble(identity<DistributedArray<T, Space>>(l5)),
-                       DenseMatrix<T>(DenseMatrix<T>::Identity(5, 5)), rtol));
   // A longer expression: 2 A^H (C S) + ... mixing every kind of node, and its adjoint.
   const auto expression = T(2) * (a.adjoint() * (c * s)) - s.transpose() + alpha * s.conj() * s;
-  const DenseMatrix<T> expected = T(2) * (ma.adjoint() * (mc * ms)) -
-                                  DenseMatrix<T>(ms.transpose()) +
-                                  alpha * DenseMatrix<T>(ms.conjugate()) * ms;
+  const DenseMatrix<T> expected = T(2) * product(adjoint_of(ma), product(mc, ms)) -
+                                  transpose_of(ms) + alpha * product(conjugate_of(ms), ms);
   CHECK(matrices_close(assemble(expression), expected, rtol));
-  CHECK(matrices_close(assemble_adjoint(expression), DenseMatrix<T>(expected.adjoint()), rtol));
-  CHECK(
-      matrices_close(assemble(expression.transpose()), DenseMatrix<T>(expected.transpose()), rtol));
+  CHECK(matrices_close(assemble_adjoint(expression), adjoint_of(expected), rtol));
+  CHECK(matrices_close(assemble(expression.transpose()), transpose_of(expected), rtol));
   CHECK(dottest(expression, 3, space_dottest_tolerance<T, Space>()).passed);
   CHECK(dottest(a * b, 4, space_dottest_tolerance<T, Space>()).passed);
   CHECK(expression.name().find("A.H") != std::string::npos);
@@ -155,7 +154,7 @@ TEMPLATE_TEST_CASE("reshape sees an operator with layouts of the same local size
   CHECK(fg.name() == "F");
   CHECK(matrices_close(assemble(fg), mf, rtol));
   CHECK(matrices_close(assemble(fg + T(2) * g), DenseMatrix<T>(mf + T(2) * mg), rtol));
-  CHECK(matrices_close(assemble((fg * g).adjoint()), DenseMatrix<T>((mf * mg).adjoint()), rtol));
+  CHECK(matrices_close(assemble((fg * g).adjoint()), adjoint_of(product(mf, mg)), rtol));
   CHECK(dottest(fg.adjoint() * fg + g, 43).passed);
   const auto stack = StackedVStack<T, Host>({fg, g});
   DistributedArray<T> x(grid);
@@ -201,8 +200,9 @@ TEMPLATE_TEST_CASE("local and stacked operators share the algebra", "[operators]
       LocalOperator<T>::template make<DenseOperator<LocalArray<T>>>(m1, Shape{3}, Shape{4});
   const auto l2 =
       LocalOperator<T>::template make<DenseOperator<LocalArray<T>>>(m2, Shape{3}, Shape{3});
-  CHECK(matrices_close(assemble(l1 * pow(l2, 2) + l1), DenseMatrix<T>(m1 * m2 * m2 + m1), rtol));
-  CHECK(matrices_close(assemble((l1 * l2).adjoint()), DenseMatrix<T>((m1 * m2).adjoint()), rtol));
+  CHECK(matrices_close(assemble(l1 * pow(l2, 2) + l1),
+                       DenseMatrix<T>(product(product(m1, m2), m2) + m1), rtol));
+  CHECK(matrices_close(assemble((l1 * l2).adjoint()), adjoint_of(product(m1, m2)), rtol));
   CHECK(dottest(l1 * l2, 5).passed);
   // A local operator accepts any shape of the right size (a view).
   const LocalArray<T> x3x1(Shape{3, 1}, T(1));
@@ -217,7 +217,7 @@ TEMPLATE_TEST_CASE("local and stacked operators share the algebra", "[operators]
   const auto s = StackedLinearOperator<T>::template make<DenseOperator<StackedDistributedArray<T>>>(
       ms, stacked, stacked);
   CHECK(matrices_close(assemble(s.adjoint() * s - T(3) * s),
-                       DenseMatrix<T>(ms.adjoint() * ms - T(3) * ms), rtol));
+                       DenseMatrix<T>(product(adjoint_of(ms), ms) - T(3) * ms), rtol));
   CHECK(dottest(s * s.transpose(), 6).passed);
 }
 
@@ -302,7 +302,7 @@ namespace {
 
 template <class T>
 bool vectors_close(const DenseVector<T>& a, const DenseVector<T>& b, double rtol) {
-  return a.size() == b.size() && (a - b).norm() <= rtol * std::max(1.0, double(b.norm()));
+  return a.size() == b.size() && distance(a, b) <= rtol * std::max(1.0, norm_of(b));
 }
 
 // y = M x for real x and a complex matrix M, and x = Re(M^H y): an operator from real to
@@ -314,10 +314,10 @@ class RealToComplex final
   RealToComplex(DenseMatrix<C> m, const Layout& domain, const Layout& range)
       : LinearOperatorBase(domain, range, "F"), m_(std::move(m)) {}
   void forward(const DistributedArray<double>& x, DistributedArray<C>& y) const override {
-    scatter_vector<C>(m_ * global_vector(x).cast<C>(), y);
+    scatter_vector<C>(product(m_, DenseVector<C>(global_vector(x).cast<C>())), y);
   }
   void adjoint(const DistributedArray<C>& y, DistributedArray<double>& x) const override {
-    scatter_vector<double>(DenseVector<double>((m_.adjoint() * global_vector(y)).real()), x);
+    scatter_vector<double>(DenseVector<double>(adjoint_product(m_, global_vector(y)).real()), x);
   }
 
  private:
@@ -348,23 +348,26 @@ TEST_CASE("operators between real and complex arrays are linear over the reals",
   const double rtol = 1e-12;
   CHECK(f.rows() == 6);
   CHECK(f.cols() == 5);
-  CHECK(vectors_close<C>(global_vector(f.apply(x)), m * xv, rtol));
-  CHECK(vectors_close<double>(global_vector(f.adjoint().apply(y)), re(m.adjoint() * yv), rtol));
-  CHECK(vectors_close<C>(global_vector(f.H().H().apply(x)), m * xv, rtol));
+  CHECK(vectors_close<C>(global_vector(f.apply(x)), product(m, xv), rtol));
+  CHECK(
+      vectors_close<double>(global_vector(f.adjoint().apply(y)), re(adjoint_product(m, yv)), rtol));
+  CHECK(vectors_close<C>(global_vector(f.H().H().apply(x)), product(m, xv), rtol));
   // Real scalars, sums, differences.
-  CHECK(vectors_close<C>(global_vector((2.5 * f - g / 2.0).apply(x)), (2.5 * m - mg / 2.0) * xv,
-                         rtol));
-  CHECK(vectors_close<double>(global_vector((f + g).apply_adjoint(y)), re((m + mg).adjoint() * yv),
-                              rtol));
+  CHECK(vectors_close<C>(global_vector((2.5 * f - g / 2.0).apply(x)),
+                         product(DenseMatrix<C>(2.5 * m - mg / 2.0), xv), rtol));
+  CHECK(vectors_close<double>(global_vector((f + g).apply_adjoint(y)),
+                              re(adjoint_product(DenseMatrix<C>(m + mg), yv)), rtol));
   // Transpose and conjugate: conj(A^H conj(y)) and conj(A x).
-  CHECK(vectors_close<double>(global_vector(f.transpose().apply(y)), re(m.transpose() * yv), rtol));
-  CHECK(vectors_close<C>(global_vector(f.conj().apply(x)), m.conjugate() * xv, rtol));
+  CHECK(vectors_close<double>(global_vector(f.transpose().apply(y)),
+                              re(product(transpose_of(m), yv)), rtol));
+  CHECK(vectors_close<C>(global_vector(f.conj().apply(x)), product(conjugate_of(m), xv), rtol));
   // Products: through complex values (C F), and through real values (F^H F, F F^H).
-  CHECK(vectors_close<C>(global_vector((c * f).apply(x)), mc * m * xv, rtol));
-  CHECK(vectors_close<double>(global_vector((f.H() * f).apply(x)), re(m.adjoint() * m * xv), rtol));
+  CHECK(vectors_close<C>(global_vector((c * f).apply(x)), product(product(mc, m), xv), rtol));
+  CHECK(vectors_close<double>(global_vector((f.H() * f).apply(x)),
+                              re(product(product(adjoint_of(m), m), xv)), rtol));
   const auto ffh = f * f.H();  // complex handle, real middle
   static_assert(std::is_same_v<decltype(ffh)::value_type, C>);
-  const DenseVector<C> ffh_y = m * re(m.adjoint() * yv).cast<C>();
+  const DenseVector<C> ffh_y = product(m, DenseVector<C>(re(adjoint_product(m, yv)).cast<C>()));
   const C alpha(0.5, -1.5), beta(2, 0.25);
   DistributedArray<C> z = y;
   ffh.apply_add(alpha, y, beta, z);
@@ -375,11 +378,11 @@ TEST_CASE("operators between real and complex arrays are linear over the reals",
   // apply_add with real scalars.
   DistributedArray<C> w = y;
   f.apply_add(3.0, x, -2.0, w);
-  CHECK(vectors_close<C>(global_vector(w), 3.0 * (m * xv) - 2.0 * yv, rtol));
+  CHECK(vectors_close<C>(global_vector(w), 3.0 * product(m, xv) - 2.0 * yv, rtol));
   DistributedArray<double> v = x;
   f.apply_adjoint_add(3.0, y, -2.0, v);
-  CHECK(vectors_close<double>(global_vector(v), 3.0 * re(m.adjoint() * yv) - 2.0 * global_vector(x),
-                              rtol));
+  CHECK(vectors_close<double>(global_vector(v),
+                              3.0 * re(adjoint_product(m, yv)) - 2.0 * global_vector(x), rtol));
   // The dot test with the real inner product on the complex side, both ways round.
   for (const Mixed& op : {f, Mixed(2.0 * f - g), Mixed(c * f)}) {
     const auto result = dottest(op, 7);

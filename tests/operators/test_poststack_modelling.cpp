@@ -7,6 +7,7 @@
 // distributed form over traces split along a spatial axis, with uneven splits, ranks holding no
 // traces and replicated models, box layouts that keep time whole, at 1 to 4 ranks; dot tests;
 // errors on every rank. In every memory space.
+#include "dense_algebra.hpp"
 #include "dense_reference.hpp"
 #include "distlops/operators/signal/poststack.hpp"
 #include "expect_everywhere.hpp"
@@ -39,7 +40,7 @@ DenseMatrix<T> modelling_matrix(const std::vector<T>& w, Index nt0, DerivativeKi
       if (k >= 0 && k < taps) c(i, j) = w[std::size_t(k)];
     }
   }
-  const DenseMatrix<T> wd = c * d;
+  const DenseMatrix<T> wd = product(c, d);
   // Time on the first axis: sample t of trace s is element t * traces + s; on the last axis,
   // element s * nt0 + t.
   const auto at = [&](Index t, Index s) { return time_last ? s * nt0 + t : t * traces + s; };
@@ -144,9 +145,9 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("distributed PoststackLinearModelling models e
       fill_random(x, 21);
       fill_random(y, 22);
       CHECK(matrices_close(DenseMatrix<T>(global_vector(op.apply(x))),
-                           DenseMatrix<T>(reference * global_vector(x)), rtol));
+                           DenseMatrix<T>(product(reference, global_vector(x))), rtol));
       CHECK(matrices_close(DenseMatrix<T>(global_vector(op.apply_adjoint(y))),
-                           DenseMatrix<T>(reference.adjoint() * global_vector(y)), rtol));
+                           DenseMatrix<T>(adjoint_product(reference, global_vector(y))), rtol));
       CHECK(dottest(op, 23, space_dottest_tolerance<T, Space>()).passed);
     }
   }

@@ -7,6 +7,7 @@
 // holding nothing, in every memory space; on box layouts (process grids, uneven grids, explicit
 // boxes) as on slabs.
 #include "box_layouts.hpp"
+#include "dense_algebra.hpp"
 #include "dense_reference.hpp"
 #include "distlops/operators/reshape.hpp"
 #include "expect_everywhere.hpp"
@@ -79,9 +80,9 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Reshape is the identity between layouts of eq
     // The identity on the local elements: a permutation of the global C order when the grid is
     // split along a later axis.
     const DenseMatrix<T> view = view_matrix<T>(grid);
-    if (first_axis) CHECK(view == DenseMatrix<T>(DenseMatrix<T>::Identity(n, n)));
+    if (first_axis) CHECK(view == identity_matrix<T>(n));
     CHECK(matrices_close(assemble(op), view, rtol));
-    CHECK(matrices_close(assemble_adjoint(op), DenseMatrix<T>(view.adjoint()), rtol));
+    CHECK(matrices_close(assemble_adjoint(op), adjoint_of(view), rtol));
     CHECK(dottest(op, 5, space_dottest_tolerance<T, Space>()).passed);
     // y = alpha x + beta y, and beta = 0 over NaN.
     DistributedArray<T, Space> x(grid), y(flat);
@@ -92,15 +93,15 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Reshape is the identity between layouts of eq
     DistributedArray<T, Space> y1 = y;
     op.apply_add(alpha, x, beta, y1);
     CHECK(matrices_close(DenseMatrix<T>(global_vector(y1)),
-                         DenseMatrix<T>(alpha * (view * x0) + beta * y0), rtol));
+                         DenseMatrix<T>(alpha * product(view, x0) + beta * y0), rtol));
     y1.fill(T(std::numeric_limits<real_type_t<T>>::quiet_NaN()));
     op.apply_add(alpha, x, T(0), y1);
-    CHECK(matrices_close(DenseMatrix<T>(global_vector(y1)), DenseMatrix<T>(alpha * (view * x0)),
-                         rtol));
+    CHECK(matrices_close(DenseMatrix<T>(global_vector(y1)),
+                         DenseMatrix<T>(alpha * product(view, x0)), rtol));
     DistributedArray<T, Space> x1 = x;
     op.apply_adjoint_add(alpha, y, beta, x1);
     CHECK(matrices_close(DenseMatrix<T>(global_vector(x1)),
-                         DenseMatrix<T>(alpha * (view.adjoint() * y0) + beta * x0), rtol));
+                         DenseMatrix<T>(alpha * adjoint_product(view, y0) + beta * x0), rtol));
     // A flat operator between two Reshapes acts on the grid as reshape(F, grid, grid).
     const DenseMatrix<T> m = random_matrix<T>(n, n, 10);
     const auto f =
@@ -109,7 +110,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Reshape is the identity between layouts of eq
     const auto on_grid = Reshape<T, Space>(flat, grid) * f * op;
     CHECK(on_grid.domain() == grid);
     CHECK(on_grid.range() == grid);
-    CHECK(matrices_close(assemble(on_grid), DenseMatrix<T>(view.adjoint() * m * view), rtol));
+    CHECK(matrices_close(assemble(on_grid), product(product(adjoint_of(view), m), view), rtol));
     CHECK(matrices_close(assemble(on_grid), assemble(reshape(f, grid, grid)), rtol));
   }
   expect_in_step(comm);
@@ -121,7 +122,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("Reshape of local arrays", "[operators][reshap
   const double rtol = 10 * space_tolerance<T, Space>();
   const auto op = Reshape<T, Space>(Shape{3, 4}, Shape{12});
   CHECK(op.range() == Shape{12});
-  CHECK(matrices_close(assemble(op), DenseMatrix<T>(DenseMatrix<T>::Identity(12, 12)), rtol));
+  CHECK(matrices_close(assemble(op), identity_matrix<T>(12), rtol));
   CHECK(dottest(op, 3, space_dottest_tolerance<T, Space>()).passed);
   CHECK_THROWS_AS((Reshape<T, Space>(Shape{3, 4}, Shape{13})), ShapeMismatch);
 }

@@ -7,6 +7,7 @@
 // 4 ranks by default and by hand (ranks without windows, one rank with all); every taper; the
 // adjoint against the conjugate transpose; dot tests; errors on every rank. In every memory
 // space.
+#include "dense_algebra.hpp"
 #include "dense_reference.hpp"
 #include "distlops/operators/dense/matrix_mult.hpp"
 #include "distlops/operators/signal/sliding.hpp"
@@ -82,19 +83,19 @@ void check_windowed(const LinearOperator<T, Space>& op, const DenseMatrix<T>& re
   fill_random(x, 4);
   fill_random(y, 5);
   const DenseVector<T> x0 = global_vector(x), y0 = global_vector(y);
-  CHECK(matrices_close(DenseMatrix<T>(global_vector(op.apply(x))), DenseMatrix<T>(reference * x0),
-                       rtol));
+  CHECK(matrices_close(DenseMatrix<T>(global_vector(op.apply(x))),
+                       DenseMatrix<T>(product(reference, x0)), rtol));
   CHECK(matrices_close(DenseMatrix<T>(global_vector(op.apply_adjoint(y))),
-                       DenseMatrix<T>(reference.adjoint() * y0), rtol));
+                       DenseMatrix<T>(adjoint_product(reference, y0)), rtol));
   CHECK(dottest(op, 6, space_dottest_tolerance<T, Space>()).passed);
   const T alpha = random_scalar<T>(7), beta = random_scalar<T>(8);
   DistributedArray<T, Space> y1 = y, x1 = x;
   op.apply_add(alpha, x, beta, y1);
   CHECK(matrices_close(DenseMatrix<T>(global_vector(y1)),
-                       DenseMatrix<T>(alpha * (reference * x0) + beta * y0), rtol));
+                       DenseMatrix<T>(alpha * product(reference, x0) + beta * y0), rtol));
   op.apply_adjoint_add(alpha, y, beta, x1);
   CHECK(matrices_close(DenseMatrix<T>(global_vector(x1)),
-                       DenseMatrix<T>(alpha * (reference.adjoint() * y0) + beta * x0), rtol));
+                       DenseMatrix<T>(alpha * adjoint_product(reference, y0) + beta * x0), rtol));
 }
 
 // Windows per rank: the default split, all on the last rank, and rank 0 with all but one on

@@ -7,6 +7,7 @@
 // blocks seen as N-d ones, stacks of derivatives on box layouts, errors on every rank.
 #include "allocation_checks.hpp"
 #include "box_layouts.hpp"
+#include "dense_algebra.hpp"
 #include "dense_reference.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/operators/dottest.hpp"
@@ -86,7 +87,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
   CHECK(op.rows() == expected.rows());
   CHECK(op.cols() == expected.cols());
   CHECK(matrices_close(assemble(op), expected, rtol));
-  CHECK(matrices_close(assemble_adjoint(op), DenseMatrix<T>(expected.adjoint()), rtol));
+  CHECK(matrices_close(assemble_adjoint(op), adjoint_of(expected), rtol));
   CHECK(dottest(op, 1, space_dottest_tolerance<T, Space>()).passed);
   CHECK(op.domain().local_extent(comm.rank()) == [&] {
     Index n = 0;
@@ -120,8 +121,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("VStack and HStack equal stacked matrices",
       total_rows += m.rows();
       if (r == comm.rank()) {
         mine.push_back(local_dense<T, Space>(m, {2, 2}, {m.rows()}));
-        mine_adjoint.push_back(
-            local_dense<T, Space>(DenseMatrix<T>(m.adjoint()), {m.rows()}, {2, 2}));
+        mine_adjoint.push_back(local_dense<T, Space>(adjoint_of(m), {m.rows()}, {2, 2}));
       }
     }
   }
@@ -136,7 +136,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("VStack and HStack equal stacked matrices",
     CHECK(v.domain().partition() == Partition::BROADCAST);
     CHECK(v.domain().global_shape() == Shape{2, 2});
     CHECK(matrices_close(assemble(v), stacked, rtol));
-    CHECK(matrices_close(assemble_adjoint(v), DenseMatrix<T>(stacked.adjoint()), rtol));
+    CHECK(matrices_close(assemble_adjoint(v), adjoint_of(stacked), rtol));
     CHECK(dottest(v, 2, space_dottest_tolerance<T, Space>()).passed);
     // The adjoint output is replicated: every rank holds the same sum.
     DistributedArray<T, Space> y(v.range());
@@ -151,7 +151,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("VStack and HStack equal stacked matrices",
 
     const auto h = HStack(mine_adjoint, comm);
     CHECK(h.range().partition() == Partition::BROADCAST);
-    CHECK(matrices_close(assemble(h), DenseMatrix<T>(stacked.adjoint()), rtol));
+    CHECK(matrices_close(assemble(h), adjoint_of(stacked), rtol));
     CHECK(matrices_close(assemble_adjoint(h), stacked, rtol));
     CHECK(dottest(h, 5, space_dottest_tolerance<T, Space>()).passed);
     CHECK(dottest(h * v, 6, space_dottest_tolerance<T, Space>()).passed);
@@ -182,7 +182,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("stacked operators act block by block", "[oper
   DenseMatrix<T> vertical(10, 5);
   vertical << ma, mb;
   CHECK(matrices_close(assemble(vstack), vertical, rtol));
-  CHECK(matrices_close(assemble_adjoint(vstack), DenseMatrix<T>(vertical.adjoint()), rtol));
+  CHECK(matrices_close(assemble_adjoint(vstack), adjoint_of(vertical), rtol));
   CHECK(dottest(vstack, 8, dot_tolerance).passed);
 
   const auto hstack = StackedHStack({b, c});
@@ -191,8 +191,8 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("stacked operators act block by block", "[oper
   CHECK(matrices_close(assemble(hstack), horizontal, rtol));
   CHECK(dottest(hstack, 9, dot_tolerance).passed);
   // Normal operators of stacked forms compose like any other.
-  CHECK(matrices_close(assemble(vstack.adjoint() * vstack),
-                       DenseMatrix<T>(vertical.adjoint() * vertical), rtol));
+  CHECK(matrices_close(assemble(vstack.adjoint() * vstack), product(adjoint_of(vertical), vertical),
+                       rtol));
 
   CHECK_THROWS_AS(StackedVStack({a, c}), ShapeMismatch);
   CHECK_THROWS_AS(StackedHStack({a, b}), ShapeMismatch);
@@ -231,10 +231,8 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("operators view stacks of flat blocks as their
   const double rtol = 10 * space_tolerance<T, Space>();
   SECTION("Gradient and its adjoint") {
     // The gradient of a 5 x 4 array: [D (x) I; I (x) D] in C order.
-    const DenseMatrix<T> d0 =
-        kronecker<T>(centered_derivative<T>(5), DenseMatrix<T>::Identity(4, 4));
-    const DenseMatrix<T> d1 =
-        kronecker<T>(DenseMatrix<T>::Identity(5, 5), centered_derivative<T>(4));
+    const DenseMatrix<T> d0 = kronecker<T>(centered_derivative<T>(5), identity_matrix<T>(4));
+    const DenseMatrix<T> d1 = kronecker<T>(identity_matrix<T>(5), centered_derivative<T>(4));
     DenseMatrix<T> g(40, 20);
     g << d0, d1;
     for (const int axis : {0, 1}) {
@@ -254,7 +252,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("operators view stacks of flat blocks as their
       y.copy_from(y_nd.view(flat));
       const Array x = gradient.apply_adjoint(y);
       CHECK(x.layout() == grid);
-      const DenseVector<T> adjoint = g.adjoint() * y_global;
+      const DenseVector<T> adjoint = adjoint_product(g, y_global);
       CHECK(all_close(x.gather(), std::vector<T>(adjoint.data(), adjoint.data() + 20), rtol));
       // The forward into a caller's stack of flat vectors, which keeps its layouts.
       Array model(grid);
@@ -297,14 +295,14 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("operators view stacks of flat blocks as their
     x.copy_from(x_nd.view(flat_of(diag.domain())));
     const Stacked y = diag.apply(x);
     CHECK(y.has_layout(diag.range()));
-    const DenseVector<T> expected = m * x_global;
+    const DenseVector<T> expected = product(m, x_global);
     CHECK(all_close(y.gather(), std::vector<T>(expected.data(), expected.data() + 16), rtol));
     // Adjoint from a stack of flat vectors into a stack of flat vectors.
     Stacked flat_y(flat_of(diag.range()));
     flat_y.copy_from(y.view(flat_of(diag.range())));
     Stacked back(flat_of(diag.domain()));
     diag.apply_adjoint(flat_y, back);
-    const DenseVector<T> adjoint = m.adjoint() * expected;
+    const DenseVector<T> adjoint = adjoint_product(m, expected);
     CHECK(all_close(back.view(diag.domain()).gather(),
                     std::vector<T>(adjoint.data(), adjoint.data() + 18), rtol));
     // The view aliases the stack: no copy is made.
@@ -352,7 +350,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("stacked operators of stacked operators nest t
   DenseMatrix<T> ag(29, 12);
   ag << ma, g;
   CHECK(matrices_close(assemble(regularised), ag, rtol));
-  CHECK(matrices_close(assemble_adjoint(regularised), DenseMatrix<T>(ag.adjoint()), rtol));
+  CHECK(matrices_close(assemble_adjoint(regularised), adjoint_of(ag), rtol));
   CHECK(dottest(regularised, 61, dot_tolerance).passed);
 
   // [[A; eps G]; B]: a stacked operator as a block; its range nests twice. From here on the
@@ -502,8 +500,8 @@ DenseMatrix<T> laplacian_matrix(Index rows, Index cols) {
     }
     return d;
   };
-  return kronecker<T>(second(rows), DenseMatrix<T>::Identity(cols, cols)) +
-         kronecker<T>(DenseMatrix<T>::Identity(rows, rows), second(cols));
+  return kronecker<T>(second(rows), identity_matrix<T>(cols)) +
+         kronecker<T>(identity_matrix<T>(rows), second(cols));
 }
 
 }  // namespace
@@ -540,8 +538,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("stacks of Laplacians and Gradients on box lay
     const auto regularised =
         StackedVStack<Array>({a, T(eps) * Gradient<T, Space>(first[i].layout)});
     CHECK(matrices_close(assemble(regularised), regularised_expected, rtol));
-    CHECK(matrices_close(assemble_adjoint(regularised),
-                         DenseMatrix<T>(regularised_expected.adjoint()), rtol));
+    CHECK(matrices_close(assemble_adjoint(regularised), adjoint_of(regularised_expected), rtol));
     CHECK(dottest(regularised, 72, dot_tolerance).passed);
     CHECK(second_apply_allocates_nothing(regularised));
   }

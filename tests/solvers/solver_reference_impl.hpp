@@ -239,6 +239,111 @@ DenseVector<T> solve_hermitian(const DenseMatrix<T>& a, const DenseVector<T>& b)
 }
 
 template <class T>
+DenseVector<T> reference_regularized_solution(const DenseMatrix<T>& op, const DenseVector<T>& b,
+                                              double eps, const DenseMatrix<T>& a) {
+  using R = real_type_t<T>;
+  return solve_hermitian<T>(op.adjoint() * op + static_cast<R>(eps) * a.adjoint() * a,
+                            op.adjoint() * b);
+}
+
+template <class T>
+DenseVector<T> ReferenceQuadratic<T>::prox_f(const DenseVector<T>& v, double t) const {
+  using R = real_type_t<T>;
+  return (v + static_cast<R>(t) * b) / static_cast<R>(1 + t);
+}
+
+template <class T>
+DenseVector<T> ReferenceQuadratic<T>::prox_g(const DenseVector<T>& v, double t) const {
+  using R = real_type_t<T>;
+  return v / static_cast<R>(1 + t * eps);
+}
+
+template <class T>
+DenseVector<T> ReferenceQuadratic<T>::prox_g_conjugate(const DenseVector<T>& v, double t) const {
+  using R = real_type_t<T>;
+  return static_cast<R>(eps / (eps + t)) * v;
+}
+
+template <class T>
+DenseVector<T> ReferenceQuadratic<T>::admm(DenseVector<T> x, DenseVector<T> z, double tau,
+                                           bool g_first, int niter) const {
+  using R = real_type_t<T>;
+  const R scale = static_cast<R>(1 / tau);
+  const DenseMatrix<T> normal = op.adjoint() * op + scale * a.adjoint() * a;
+  DenseVector<T> u = DenseVector<T>::Zero(z.size());
+  auto update_x = [&] {
+    x = normal.ldlt().solve(DenseVector<T>(op.adjoint() * b + scale * a.adjoint() * (z - u)));
+  };
+  for (int k = 0; k < niter; ++k) {
+    if (g_first) {
+      z = prox_g(a * x + u, tau);
+      update_x();
+    } else {
+      update_x();
+      z = prox_g(a * x + u, tau);
+    }
+    u += a * x - z;
+  }
+  return x;
+}
+
+template <class T>
+DenseVector<T> ReferenceQuadratic<T>::linearized_admm(DenseVector<T> x, DenseVector<T> z,
+                                                      double tau, double mu, int niter) const {
+  using R = real_type_t<T>;
+  DenseVector<T> u = DenseVector<T>::Zero(z.size());
+  for (int k = 0; k < niter; ++k) {
+    x = prox_f(x - static_cast<R>(mu / tau) * a.adjoint() * (a * x - z + u), mu);
+    z = prox_g(a * x + u, tau);
+    u += a * x - z;
+  }
+  return x;
+}
+
+template <class T>
+std::pair<DenseVector<T>, DenseVector<T>> ReferenceQuadratic<T>::primal_dual(
+    DenseVector<T> x, DenseVector<T> y, double tau, double sigma, double theta, bool dual_first,
+    int niter) const {
+  using R = real_type_t<T>;
+  DenseVector<T> xbar = x;
+  for (int k = 0; k < niter; ++k) {
+    const DenseVector<T> xold = x;
+    if (dual_first) y = prox_g_conjugate(y + static_cast<R>(sigma) * a * xbar, sigma);
+    x = prox_f(x - static_cast<R>(tau) * a.adjoint() * y, tau);
+    xbar = x + static_cast<R>(theta) * (x - xold);
+    if (!dual_first) y = prox_g_conjugate(y + static_cast<R>(sigma) * a * xbar, sigma);
+  }
+  return {x, y};
+}
+
+template <class T>
+DenseVector<T> reference_tv_denoising(const DenseMatrix<T>& k, const DenseVector<T>& b, Index n,
+                                      double weight, double tau, double sigma, double theta,
+                                      int niter) {
+  using R = real_type_t<T>;
+  const Index components = k.rows() / n;
+  DenseVector<T> x = b, y = DenseVector<T>::Zero(k.rows());
+  for (int it = 0; it < niter; ++it) {
+    const DenseVector<T> xold = x;
+    x = (xold - static_cast<R>(tau) * k.adjoint() * y + static_cast<R>(tau) * b) /
+        static_cast<R>(1 + tau);
+    const DenseVector<T> xbar = x + static_cast<R>(theta) * (x - xold);
+    y += static_cast<R>(sigma) * k * xbar;
+    for (Index i = 0; i < n; ++i) {
+      double norm = 0;
+      for (Index j = 0; j < components; ++j)
+        norm += std::norm(std::complex<double>(y(j * n + i)));
+      norm = std::sqrt(norm);
+      if (norm > weight) {
+        for (Index j = 0; j < components; ++j)
+          y(j * n + i) *= static_cast<R>(weight / norm);
+      }
+    }
+  }
+  return x;
+}
+
+template <class T>
 DenseMatrix<T> with_singular_values(const std::vector<double>& d, std::uint64_t key) {
   const Index n = Index(d.size());
   const DenseMatrix<T> q =
@@ -251,22 +356,27 @@ DenseMatrix<T> with_singular_values(const std::vector<double>& d, std::uint64_t 
 }
 
 /// Compiles every reference for the scalar type T (expanded inside distlops::testing).
-#define DISTLOPS_INSTANTIATE_SOLVER_REFERENCE(T)                                                \
-  template ReferenceRun<T> reference_cg<T>(const DenseMatrix<T>&, const DenseVector<T>&,        \
-                                           const DenseVector<T>&, int);                         \
-  template ReferenceRun<T> reference_cgls<T>(const DenseMatrix<T>&, const DenseVector<T>&,      \
-                                             const DenseVector<T>&, int, double);               \
-  template ReferenceRun<T> reference_lsqr<T>(const DenseMatrix<T>&, const DenseVector<T>&,      \
-                                             const DenseVector<T>&, int, double);               \
-  template DenseVector<T> reference_threshold<T>(const DenseVector<T>&, int, double);           \
-  template ReferenceRun<T> reference_sparse<T>(                                                 \
-      const DenseMatrix<T>&, const DenseVector<T>&, const DenseVector<T>&, int, double, double, \
-      int, bool, const DenseMatrix<T>&, const std::vector<double>&);                            \
-  template double max_relative_difference<T>(const std::vector<DenseVector<T>>&,                \
-                                             const std::vector<DenseVector<T>>&);               \
-  template double largest_eigenvalue_of_normal<T>(const DenseMatrix<T>&);                       \
-  template double largest_magnitude_eigenvalue<T>(const DenseMatrix<T>&);                       \
-  template DenseVector<T> solve_hermitian<T>(const DenseMatrix<T>&, const DenseVector<T>&);     \
-  template DenseMatrix<T> with_singular_values<T>(const std::vector<double>&, std::uint64_t);
+#define DISTLOPS_INSTANTIATE_SOLVER_REFERENCE(T)                                                  \
+  template ReferenceRun<T> reference_cg<T>(const DenseMatrix<T>&, const DenseVector<T>&,          \
+                                           const DenseVector<T>&, int);                           \
+  template ReferenceRun<T> reference_cgls<T>(const DenseMatrix<T>&, const DenseVector<T>&,        \
+                                             const DenseVector<T>&, int, double);                 \
+  template ReferenceRun<T> reference_lsqr<T>(const DenseMatrix<T>&, const DenseVector<T>&,        \
+                                             const DenseVector<T>&, int, double);                 \
+  template DenseVector<T> reference_threshold<T>(const DenseVector<T>&, int, double);             \
+  template ReferenceRun<T> reference_sparse<T>(                                                   \
+      const DenseMatrix<T>&, const DenseVector<T>&, const DenseVector<T>&, int, double, double,   \
+      int, bool, const DenseMatrix<T>&, const std::vector<double>&);                              \
+  template double max_relative_difference<T>(const std::vector<DenseVector<T>>&,                  \
+                                             const std::vector<DenseVector<T>>&);                 \
+  template double largest_eigenvalue_of_normal<T>(const DenseMatrix<T>&);                         \
+  template double largest_magnitude_eigenvalue<T>(const DenseMatrix<T>&);                         \
+  template DenseVector<T> solve_hermitian<T>(const DenseMatrix<T>&, const DenseVector<T>&);       \
+  template DenseMatrix<T> with_singular_values<T>(const std::vector<double>&, std::uint64_t);     \
+  template DenseVector<T> reference_regularized_solution<T>(                                      \
+      const DenseMatrix<T>&, const DenseVector<T>&, double, const DenseMatrix<T>&);               \
+  template struct ReferenceQuadratic<T>;                                                          \
+  template DenseVector<T> reference_tv_denoising<T>(const DenseMatrix<T>&, const DenseVector<T>&, \
+                                                    Index, double, double, double, double, int);
 
 }  // namespace distlops::testing

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "dense_algebra.hpp"
 #include "dense_reference.hpp"
 #include "distlops/solvers/cg.hpp"
 #include "distlops/solvers/cgls.hpp"
@@ -64,7 +65,7 @@ DenseMatrix<T> negative_laplacian_matrix(const Shape& shape) {
 template <class T>
 DenseMatrix<T> hpd_matrix(Index n, std::uint64_t key) {
   const DenseMatrix<T> b = random_matrix<T>(n, n, key);
-  DenseMatrix<T> m = b.adjoint() * b / static_cast<real_type_t<T>>(n);
+  DenseMatrix<T> m = product(adjoint_of(b), b) / static_cast<real_type_t<T>>(n);
   m += DenseMatrix<T>::Identity(n, n);
   return m;
 }
@@ -83,7 +84,7 @@ DenseMatrix<T> well_conditioned(Index rows, Index cols, std::uint64_t key) {
 /// ||x - x_true|| / ||x_true|| of the gathered vectors.
 template <class V>
 double relative_error(const V& x, const DenseVector<typename V::value_type>& x_true) {
-  return static_cast<double>((global_vector(x) - x_true).norm() / x_true.norm());
+  return distance(global_vector(x), x_true) / norm_of(x_true);
 }
 
 /// Tolerance of a converged solution of a well-conditioned system in precision T.

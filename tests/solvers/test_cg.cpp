@@ -279,7 +279,7 @@ TEMPLATE_TEST_CASE("a Jacobi preconditioner reduces the iterations on an ill-con
   // Diagonal from 1 to 1e4, symmetric off-diagonal part small enough for diagonal dominance.
   const Index n = 60;
   DenseMatrix<T> a = random_matrix<T>(n, n, 21);
-  a = (a + DenseMatrix<T>(a.adjoint())).eval();
+  a = (a + adjoint_of(a)).eval();
   std::vector<T> inverse_diagonal(n);
   for (Index i = 0; i < n; ++i) {
     const double d = std::pow(10.0, 4.0 * double(i) / double(n - 1));

@@ -4,6 +4,7 @@
 // gathered vectors: values, proxes, the conjugates' proxes, Moreau's identity and gradients, on
 // uneven splits with a rank that owns nothing, for distributed and stacked arrays of the four
 // scalar types in every memory space; bad input raised on every rank.
+#include "dense_algebra.hpp"
 #include "dense_reference.hpp"
 #include "distlops/solvers/proximal/box.hpp"
 #include "distlops/solvers/proximal/composition.hpp"
@@ -317,11 +318,12 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("L2 with an operator: prox by inner CGLS again
   const L2<D, S> f(op, b, sigma, {60, std::is_same_v<R, float> ? 1e-6 : 1e-12});
   const Dense<T> gx = global_vector(x), gb = global_vector(b);
   const auto rs = static_cast<R>(sigma), rts = static_cast<R>(tau * sigma);
-  CHECK(close(f.value(x), 0.5 * sigma * static_cast<double>((m * gx - gb).squaredNorm()), tol));
-  const Dense<T> gradient = rs * m.adjoint() * (m * gx - gb);
+  const Dense<T> misfit = product(m, gx) - gb;
+  CHECK(close(f.value(x), 0.5 * sigma * static_cast<double>(misfit.squaredNorm()), tol));
+  const Dense<T> gradient = rs * adjoint_product(m, misfit);
   CHECK(max_difference(global_vector(f.gradient(x)), gradient) <= tol);
-  const DenseMatrix<T> normal = DenseMatrix<T>::Identity(9, 9) + rts * m.adjoint() * m;
-  const Dense<T> expected = solve_hermitian<T>(normal, gx + rts * m.adjoint() * gb);
+  const DenseMatrix<T> normal = identity_matrix<T>(9) + rts * product(adjoint_of(m), m);
+  const Dense<T> expected = solve_hermitian<T>(normal, gx + rts * adjoint_product(m, gb));
   CHECK(max_difference(global_vector(f.prox(x, tau)), expected) <= tol);
   check_moreau(f, x, tau, tol);
 }

@@ -5,6 +5,7 @@
 // an empty rank, for the four scalar types in every memory space; total-variation denoising by
 // the primal-dual algorithm against a serial transcription on the gathered problem; the
 // step-wise form against the function form; checkpoints; bad parameters on every rank.
+#include "dense_algebra.hpp"
 #include "dense_reference.hpp"
 #include "distlops/operators/derivative/derivatives.hpp"
 #include "distlops/solvers/proximal/admm.hpp"
@@ -45,7 +46,6 @@ DenseVector<T> soft_vector(const DenseVector<T>& x, double t) {
 DISTLOPS_SPACE_TEMPLATE_TEST_CASE("proximal_gradient reaches the lasso and ridge minimisers",
                                   "[proximal][proximal_gradient]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
-  using R = real_type_t<T>;
   using V = DistributedArray<T, Space>;
   const double tol = converged_tolerance<T>();
   const Layout layout = uneven_layout(11);
@@ -83,8 +83,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("proximal_gradient reaches the lasso and ridge
   V d(range);
   fill_random(d, 74);
   const DenseVector<T> ridge =
-      solve_hermitian<T>(m.adjoint() * m + static_cast<R>(eps) * DenseMatrix<T>::Identity(11, 11),
-                         m.adjoint() * global_vector(d));
+      reference_regularized_solution<T>(m, global_vector(d), eps, identity_matrix<T>(11));
   ProximalGradientOptions<V> options;
   options.niter = 150;
   options.tau = 1.0 / (largest_eigenvalue_of_normal(m) + eps);
@@ -100,7 +99,6 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
     "a quadratic problem",
     "[proximal][admm][primal_dual]", DISTLOPS_SCALAR_TYPES) {
   using T = TestType;
-  using R = real_type_t<T>;
   using V = DistributedArray<T, Space>;
   using S = StackedDistributedArray<T, Space>;
   const double tol = converged_tolerance<T>();
@@ -116,13 +114,10 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
   fill_random(x0, 84);
   const DenseVector<T> gb = global_vector(b);
   const double eps = 0.3;
-  const DenseMatrix<T> id = DenseMatrix<T>::Identity(10, 10);
   const L2<S> g(eps);  // eps/2 ||z||^2
   {
     // 1/2 ||Op x - b||^2 + eps/2 ||A x||^2.
-    const DenseVector<T> expected =
-        solve_hermitian<T>(op_matrix.adjoint() * op_matrix + static_cast<R>(eps) * a.adjoint() * a,
-                           op_matrix.adjoint() * gb);
+    const DenseVector<T> expected = reference_regularized_solution<T>(op_matrix, gb, eps, a);
     AdmmOptions<V> options;
     options.niter = 60;
     options.tau = 1.0;
@@ -131,7 +126,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
   }
   // 1/2 ||x - b||^2 + eps/2 ||A x||^2.
   const DenseVector<T> expected =
-      solve_hermitian<T>(id + static_cast<R>(eps) * a.adjoint() * a, gb);
+      reference_regularized_solution<T>(identity_matrix<T>(10), gb, eps, a);
   const L2<V> f(b);
   {
     LinearizedAdmmOptions<V> options;
@@ -151,75 +146,6 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
   }
 }
 
-namespace {
-
-/// The quadratic problem of the start-vector tests, gathered: Op (n x n), A (m x n), b, and the
-/// closed-form proxes of f = 1/2 ||x - b||^2 and g = eps/2 ||z||^2.
-template <class T>
-struct SerialQuadratic {
-  using R = real_type_t<T>;
-  DenseMatrix<T> op, a;
-  DenseVector<T> b;
-  double eps;
-  DenseVector<T> prox_f(const DenseVector<T>& v, double t) const {
-    return (v + static_cast<R>(t) * b) / static_cast<R>(1 + t);
-  }
-  DenseVector<T> prox_g(const DenseVector<T>& v, double t) const {
-    return v / static_cast<R>(1 + t * eps);
-  }
-  /// g* = ||y||^2 / (2 eps): prox_{t g*}(v) = eps v / (eps + t).
-  DenseVector<T> prox_g_conjugate(const DenseVector<T>& v, double t) const {
-    return static_cast<R>(eps / (eps + t)) * v;
-  }
-  /// ADMM with an exact x-update, z first or x first.
-  DenseVector<T> admm(DenseVector<T> x, DenseVector<T> z, double tau, bool g_first,
-                      int niter) const {
-    const R scale = static_cast<R>(1 / tau);
-    const DenseMatrix<T> normal = op.adjoint() * op + scale * a.adjoint() * a;
-    DenseVector<T> u = DenseVector<T>::Zero(z.size());
-    auto update_x = [&] {
-      x = normal.ldlt().solve(DenseVector<T>(op.adjoint() * b + scale * a.adjoint() * (z - u)));
-    };
-    for (int k = 0; k < niter; ++k) {
-      if (g_first) {
-        z = prox_g(a * x + u, tau);
-        update_x();
-      } else {
-        update_x();
-        z = prox_g(a * x + u, tau);
-      }
-      u += a * x - z;
-    }
-    return x;
-  }
-  DenseVector<T> linearized_admm(DenseVector<T> x, DenseVector<T> z, double tau, double mu,
-                                 int niter) const {
-    DenseVector<T> u = DenseVector<T>::Zero(z.size());
-    for (int k = 0; k < niter; ++k) {
-      x = prox_f(x - static_cast<R>(mu / tau) * a.adjoint() * (a * x - z + u), mu);
-      z = prox_g(a * x + u, tau);
-      u += a * x - z;
-    }
-    return x;
-  }
-  /// Chambolle-Pock with K = A, dual step first or primal step first; returns (x, y).
-  std::pair<DenseVector<T>, DenseVector<T>> primal_dual(DenseVector<T> x, DenseVector<T> y,
-                                                        double tau, double sigma, double theta,
-                                                        bool dual_first, int niter) const {
-    DenseVector<T> xbar = x;
-    for (int k = 0; k < niter; ++k) {
-      const DenseVector<T> xold = x;
-      if (dual_first) y = prox_g_conjugate(y + static_cast<R>(sigma) * a * xbar, sigma);
-      x = prox_f(x - static_cast<R>(tau) * a.adjoint() * y, tau);
-      xbar = x + static_cast<R>(theta) * (x - xold);
-      if (!dual_first) y = prox_g_conjugate(y + static_cast<R>(sigma) * a * xbar, sigma);
-    }
-    return {x, y};
-  }
-};
-
-}  // namespace
-
 DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
     "admm, linearized_admm and primal_dual: start vectors z0 and y0 and the g-first orders "
     "against serial transcriptions",
@@ -232,7 +158,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
   const Layout layout = uneven_layout(10);
   const S aux_vector(std::vector<V>{V::zeros(uneven_layout(7)), V::zeros(Layout(world(), {8}))});
   const auto aux = aux_vector.layout();
-  SerialQuadratic<T> serial{
+  ReferenceQuadratic<T> serial{
       well_conditioned<T>(10, 10, 121), well_conditioned<T>(15, 10, 122), {}, 0.3};
   const auto a_op =
       BasicLinearOperator<V, S>::template make<DenseOperator<V, S>>(serial.a, layout, aux);
@@ -259,10 +185,11 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
     const auto from_z0 = admm(g, op, b, a_op, x0, z0, options);
     // g first reads no z0: its first z-update starts from A x0.
     const DenseVector<T> expected =
-        serial.admm(gx0, g_first ? DenseVector<T>(serial.a * gx0) : gz0, 0.7, g_first, niter);
+        serial.admm(gx0, g_first ? product(serial.a, gx0) : gz0, 0.7, g_first, niter);
     CHECK(relative_error(from_z0.x, expected) <= tol);
     const auto from_ax0 = admm(g, op, b, a_op, x0, options);
-    CHECK(relative_error(from_ax0.x, serial.admm(gx0, serial.a * gx0, 0.7, g_first, niter)) <= tol);
+    CHECK(relative_error(from_ax0.x,
+                         serial.admm(gx0, product(serial.a, gx0), 0.7, g_first, niter)) <= tol);
     // The objective of the histories starts at x0 either way.
     CHECK(from_z0.costs[0] == from_ax0.costs[0]);
   }
@@ -299,40 +226,6 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
     }
   }
 }
-
-namespace {
-
-/// Serial Chambolle-Pock for min 1/2 ||x - b||^2 + sigma_l21 sum_i ||(K x)_group i||, with K
-/// dense (components of `n` rows stacked) on gathered vectors: the prox of f and the projection
-/// of g* written out.
-template <class T>
-DenseVector<T> serial_tv_denoising(const DenseMatrix<T>& k, const DenseVector<T>& b, Eigen::Index n,
-                                   double weight, double tau, double sigma, double theta,
-                                   int niter) {
-  using R = real_type_t<T>;
-  const Eigen::Index components = k.rows() / n;
-  DenseVector<T> x = b, y = DenseVector<T>::Zero(k.rows());
-  for (int it = 0; it < niter; ++it) {
-    const DenseVector<T> xold = x;
-    x = (xold - static_cast<R>(tau) * k.adjoint() * y + static_cast<R>(tau) * b) /
-        static_cast<R>(1 + tau);
-    const DenseVector<T> xbar = x + static_cast<R>(theta) * (x - xold);
-    y += static_cast<R>(sigma) * k * xbar;
-    for (Eigen::Index i = 0; i < n; ++i) {
-      double norm = 0;
-      for (Eigen::Index j = 0; j < components; ++j)
-        norm += std::norm(std::complex<double>(y(j * n + i)));
-      norm = std::sqrt(norm);
-      if (norm > weight) {
-        for (Eigen::Index j = 0; j < components; ++j)
-          y(j * n + i) *= static_cast<R>(weight / norm);
-      }
-    }
-  }
-  return x;
-}
-
-}  // namespace
 
 DISTLOPS_SPACE_TEMPLATE_TEST_CASE("primal_dual: total-variation denoising with L21 and Gradient",
                                   "[proximal][primal_dual][tv]", DISTLOPS_SCALAR_TYPES) {
@@ -379,7 +272,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("primal_dual: total-variation denoising with L
   const L21<S> g(weight);
   const auto result = primal_dual(f, g, gradient, b, options);
   const DenseVector<T> expected =
-      serial_tv_denoising<T>(k, global_vector(b), n, weight, tau, sigma, theta, niter);
+      reference_tv_denoising<T>(k, global_vector(b), n, weight, tau, sigma, theta, niter);
   CHECK(relative_error(result.x, expected) <= 10 * iterate_tolerance<T, Space>());
   // The objective of the result is below that of the data and of the zero image.
   const double j_result = f.value(result.x) + g.value(gradient.apply(result.x));
@@ -501,7 +394,7 @@ TEST_CASE("cgls in step-wise form equals cgls()", "[stepwise][cgls]") {
   while (!solver.finished()) {
     solver.step();
     // The data residual the recurrence carries is y - A x of the current iterate.
-    const DenseVector<double> misfit = global_vector(y) - m * global_vector(solver.x());
+    const DenseVector<double> misfit = global_vector(y) - product(m, global_vector(solver.x()));
     CHECK((global_vector(solver.residual()) - misfit).norm() <= 1e-12 * misfit.norm());
   }
   CHECK(solver.iteration() == 7);
@@ -540,7 +433,7 @@ TEST_CASE("lsqr in step-wise form equals lsqr() and exposes its state", "[stepwi
       // ||x - x0||^2, which is not exact).
       CHECK(std::abs(static_cast<double>(solver.u().norm()) - 1.0) <= 1e-12);
       CHECK(std::abs(static_cast<double>(solver.v().norm()) - 1.0) <= 1e-12);
-      const DenseVector<double> misfit = global_vector(y) - m * global_vector(solver.x());
+      const DenseVector<double> misfit = global_vector(y) - product(m, global_vector(solver.x()));
       if (damp == 0) {
         CHECK(std::abs(solver.scalars().r1norm - misfit.norm()) <= 1e-10 * misfit.norm());
       }
@@ -576,7 +469,7 @@ TEST_CASE("cg, ista and fista in step-wise form equal their function forms", "[s
       solver.step();
       // The recurrence's residual is y - A x of the current iterate (to rounding relative to
       // y: it falls to 1e-5 ||y|| within the 6 iterations).
-      const DenseVector<double> r = global_vector(y) - m * global_vector(solver.x());
+      const DenseVector<double> r = global_vector(y) - product(m, global_vector(solver.x()));
       CHECK((global_vector(solver.residual()) - r).norm() <= 1e-12 * global_vector(y).norm());
     }
     const auto stepped = solver.finalize();

@@ -66,8 +66,8 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
           CHECK(max_relative_difference(recorder.iterates, reference.iterates) <= tol);
           // The histories of the final iterate, recomputed from scratch.
           const DenseVector<T> x = global_vector(result.x);
-          const double misfit = static_cast<double>((global_vector(y) - m * x).norm());
-          const DenseVector<T> c = analysis ? DenseVector<T>(s.adjoint() * x) : x;
+          const double misfit = distance(global_vector(y), product(m, x));
+          const DenseVector<T> c = analysis ? adjoint_product(s, x) : x;
           double penalty_value = 0;
           for (Eigen::Index i = 0; i < c.size(); ++i) {
             const double magnitude = std::abs(std::complex<double>(c(i)));
@@ -82,9 +82,9 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
           CHECK(close(result.residual_norms.back(), misfit, 10 * tol));
           CHECK(close(result.costs.back(), 0.5 * misfit * misfit + 0.8 * penalty_value, 10 * tol));
           CHECK(close(result.model_updates.front(),
-                      double((reference.iterates[1] - reference.iterates[0]).norm()), 10 * tol));
+                      distance(reference.iterates[1], reference.iterates[0]), 10 * tol));
           CHECK(close(result.model_updates.back(),
-                      double((reference.iterates[niter] - reference.iterates[niter - 1]).norm()),
+                      distance(reference.iterates[niter], reference.iterates[niter - 1]),
                       10 * tol));
         }
       }
@@ -108,7 +108,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE(
   const DenseVector<T> data = global_vector(y);
   const double eps = 0.3;
   // ||y - M x|| and the objective of a gathered model, computed with Eigen.
-  auto misfit_of = [&](const DenseVector<T>& x) { return double((data - m * x).norm()); };
+  auto misfit_of = [&](const DenseVector<T>& x) { return distance(data, product(m, x)); };
   auto objective_of = [&](const DenseVector<T>& x) {
     double l1 = 0;
     for (Eigen::Index i = 0; i < x.size(); ++i)
@@ -213,7 +213,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("power iteration estimates the largest eigenva
   // The eigenvector estimate: A^H A v = 16 v.
   const DenseVector<T> v = global_vector(normal.eigenvector);
   // Stopped when the eigenvalue changed by tol: the eigenvector is accurate to ~sqrt(tol).
-  CHECK(double((m.adjoint() * m * v - as_scalar<T>(16) * v).norm()) <=
+  CHECK(distance(product(product(adjoint_of(m), m), v), DenseVector<T>(as_scalar<T>(16) * v)) <=
         160 * std::sqrt(options.tol));
   CHECK(same_on_every_rank(normal.iterations));
   // A Hermitian operator directly: the eigenvalue of largest modulus of diag-like Q D Q^H.
@@ -221,7 +221,8 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("power iteration estimates the largest eigenva
   DenseMatrix<T> diagonal = DenseMatrix<T>::Zero(8, 8);
   for (Index i = 0; i < 8; ++i)
     diagonal(i, i) = as_scalar<T>(d[std::size_t(i)] * (i == 2 ? -1 : 1));
-  const auto hermitian = dense_operator<V>(q * diagonal * q.adjoint(), layout, layout);
+  const auto hermitian =
+      dense_operator<V>(product(product(q, diagonal), adjoint_of(q)), layout, layout);
   const auto direct = power_iteration(hermitian, options);
   CHECK(direct.converged);
   CHECK(direct.iterations < options.niter);
@@ -248,7 +249,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("power iteration from a start vector", "[solve
   DenseMatrix<T> diagonal = DenseMatrix<T>::Zero(8, 8);
   for (Index i = 0; i < 8; ++i)
     diagonal(i, i) = as_scalar<T>(d[std::size_t(i)]);
-  const DenseMatrix<T> h = q * diagonal * q.adjoint();
+  const DenseMatrix<T> h = product(product(q, diagonal), adjoint_of(q));
   const auto op = dense_operator<V>(h, layout, layout);
   const double tol = 10 * solution_tolerance<T>();
   PowerIterationOptions options;
@@ -421,14 +422,13 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("ista and fista on stacked operators",
     const auto result = accelerated ? fista(stacked, y, options) : ista(stacked, y, options);
     const auto reference = reference_sparse<T>(m, global_vector(y), DenseVector<T>::Zero(6), 6, 0.3,
                                                alpha, 0, accelerated);
-    CHECK(double((global_vector(result.x) - reference.iterates.back()).norm()) <=
-          iterate_tolerance<T, Space>() * std::max(1.0, double(reference.iterates.back().norm())));
+    CHECK(distance(global_vector(result.x), reference.iterates.back()) <=
+          iterate_tolerance<T, Space>() * std::max(1.0, norm_of(reference.iterates.back())));
     const auto result_h = accelerated ? fista(wide, yh, options_h) : ista(wide, yh, options_h);
     const auto reference_h = reference_sparse<T>(mh, global_vector(yh), DenseVector<T>::Zero(7), 6,
                                                  0.3, alpha_h, 0, accelerated);
-    CHECK(double((global_vector(result_h.x) - reference_h.iterates.back()).norm()) <=
-          iterate_tolerance<T, Space>() *
-              std::max(1.0, double(reference_h.iterates.back().norm())));
+    CHECK(distance(global_vector(result_h.x), reference_h.iterates.back()) <=
+          iterate_tolerance<T, Space>() * std::max(1.0, norm_of(reference_h.iterates.back())));
   }
 }
 
@@ -448,8 +448,8 @@ TEMPLATE_TEST_CASE("ista and fista on local operators", "[solvers][ista][fista]"
   const auto reference =
       reference_sparse<T>(local_matrix, global_vector(local_y), DenseVector<T>::Zero(7), 6, 0.1,
                           *local_options.alpha, 0, true);
-  CHECK(double((global_vector(result.x) - reference.iterates.back()).norm()) <=
-        iterate_tolerance<T>() * std::max(1.0, double(reference.iterates.back().norm())));
+  CHECK(distance(global_vector(result.x), reference.iterates.back()) <=
+        iterate_tolerance<T>() * std::max(1.0, norm_of(reference.iterates.back())));
 }
 
 TEMPLATE_TEST_CASE("ista and fista breakdowns and bad input", "[solvers][ista][fista][errors]",

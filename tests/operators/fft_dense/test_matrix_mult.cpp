@@ -5,6 +5,7 @@
 // agree (block kind), in every memory space (device collectives over both of their paths);
 // numbers from PyLops-MPI's test matrices, and InvalidArgument on every rank for rank counts
 // that are not perfect squares and for blocks that do not fit the grid.
+#include "dense_algebra.hpp"
 #include "distlops/operators/dense/matrix_mult.hpp"
 #include "operator_checks.hpp"
 #include "spaces.hpp"
@@ -96,8 +97,8 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("MatrixMult equals the product of the global m
               (kind == MatrixMultKind::summa ? 1 : Index(std::sqrt(comm.size()))) * s.n * s.m);
         const auto xd = distribute<T, Space>(op.domain(), x, blocks.x);
         const auto yd = distribute<T, Space>(op.range(), y, blocks.y);
-        const DenseMatrix<T> ax = a * x;
-        const DenseMatrix<T> ahy = a.adjoint() * y;
+        const DenseMatrix<T> ax = product(a, x);
+        const DenseMatrix<T> ahy = product(adjoint_of(a), y);
         CHECK(matrices_close(collect(op.apply(xd), s.n, s.m, kind, s, false), ax, rtol));
         CHECK(matrices_close(collect(op.apply_adjoint(yd), s.k, s.m, kind, s, true), ahy, rtol));
         // Dot test with consistent replicas (the reductions count one replica).
@@ -105,7 +106,7 @@ DISTLOPS_SPACE_TEMPLATE_TEST_CASE("MatrixMult equals the product of the global m
         const T adjoint_side = xd.vdot(op.apply_adjoint(yd));
         CHECK(std::abs(forward_side - adjoint_side) <=
               space_dottest_tolerance<T, Space>() * std::max(1.0, double(std::abs(forward_side))));
-        CHECK(close(forward_side, T((ax.adjoint() * y).trace()), rtol));
+        CHECK(close(forward_side, T(product(adjoint_of(ax), y).trace()), rtol));
         if (kind == MatrixMultKind::summa) {
           CHECK(dottest(op, 4, space_dottest_tolerance<T, Space>()).passed);
         }

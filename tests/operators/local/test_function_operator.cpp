@@ -4,6 +4,7 @@
 // reverse running sum, on N-d shapes, against the lower-triangular matrix of ones; in every
 // memory space, callables that enqueue work of their space (another operator, scaled); the dot
 // test catches an inconsistent pair; errors.
+#include "dense_algebra.hpp"
 #include "distlops/operators/local/function_operator.hpp"
 #include "distlops/operators/local/restriction.hpp"
 #include "local_operator_checks.hpp"
@@ -68,7 +69,7 @@ TEMPLATE_TEST_CASE("FunctionOperator wraps a forward and an adjoint", "[local][f
   check_local_operator(square, running_sum_matrix<T>(4, 4), {4}, {4});
   // The operator composes like any other.
   check_matrix(assemble(square.adjoint() * square),
-               DenseMatrix<T>(running_sum_matrix<T>(4, 4).adjoint() * running_sum_matrix<T>(4, 4)),
+               product(adjoint_of(running_sum_matrix<T>(4, 4)), running_sum_matrix<T>(4, 4)),
                10 * tolerance<T>(), "A^H A");
 }
 

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "dense_algebra.hpp"
 #include "distlops/core/blas_threads.hpp"
 #include "distlops/operators/dense/matrix_mult.hpp"
 #include "local_operator_checks.hpp"
@@ -144,8 +145,8 @@ TEMPLATE_TEST_CASE("MatrixMult overwrites an output that holds NaN", "[local][ma
     op.apply(x, y);
     op.apply_adjoint(y, z);
     const DenseVector<T> ones = DenseVector<T>::Ones(4 * k);
-    const DenseVector<T> expected_y = reference * ones;
-    const DenseVector<T> expected_z = reference.adjoint() * expected_y;
+    const DenseVector<T> expected_y = product(reference, ones);
+    const DenseVector<T> expected_z = adjoint_product(reference, expected_y);
     for (Index i = 0; i < 5 * k; ++i)
       CHECK(std::abs(y.data()[i] - expected_y(i)) <= 10 * tolerance<T>() * expected_y.norm());
     for (Index i = 0; i < 4 * k; ++i)

@@ -68,7 +68,7 @@ def _lsqr_solver(Op, y, x0, damp, atol, btol, conlim, niter, calc_var, show, ite
 
 
 def _ista_solver(accelerated, Op, y, x0, niter, SOp, eps, alpha, eigsdict, tol, rtol, rtol1,
-                 threshkind, decay, show, itershow, callback):
+                 threshkind, decay, show, itershow, callback, residual_by_apply=False):
     eigsdict = dict(eigsdict or {})
     name = "fista" if accelerated else "ista"
     return _ext.ista_solver(
@@ -78,7 +78,7 @@ def _ista_solver(accelerated, Op, y, x0, niter, SOp, eps, alpha, eigsdict, tol, 
         eigs_niter=int(eigsdict.get("niter", 30)), eigs_tol=float(eigsdict.get("tol", 1e-6)),
         threshold=_threshold_kind(threshkind),
         decay=[] if decay is None else [float(d) for d in decay],
-        rtol=float(rtol), rtol1=float(rtol1),
+        rtol=float(rtol), rtol1=float(rtol1), residual_by_apply=bool(residual_by_apply),
         **_common(niter, tol, show, itershow, callback, Op._comm))
 
 
@@ -338,6 +338,9 @@ class ISTA(_ClassSolver):
     previous step and raises ValueError otherwise, as PyLops-MPI."""
 
     _accelerated = False
+    # FISTA's residual at the extrapolated point by linearity (False) or by applying Op there
+    # (True: PyLops' arithmetic, one more apply per iteration; the compatibility package's).
+    _residual_by_apply = False
 
     def setup(self, y, x0=None, niter=None, SOp=None, eps=0.1, alpha=None, eigsdict=None,
               tol=1e-10, rtol=0.0, rtol1=0.0, threshkind="soft", decay=None, monitorres=False,
@@ -350,7 +353,7 @@ class ISTA(_ClassSolver):
         x = self._start(
             lambda n: _ista_solver(self._accelerated, self.Op, y, x0, n, SOp, eps, alpha,
                                    eigsdict, tol, rtol, rtol1, threshkind, decay, show,
-                                   itershow, None), x0, niter)
+                                   itershow, None, self._residual_by_apply), x0, niter)
         self.alpha = self._solver.scalar("alpha")
         self.thresh = eps * self.alpha * 0.5
         return x

@@ -237,7 +237,7 @@ void bind_least_squares(nb::module_& m) {
          bool show, std::vector<int> itershow, bool accelerated,
          const BasicLinearOperator<D, D>* sop, double eps, std::optional<double> alpha,
          int eigs_niter, double eigs_tol, ThresholdKind threshold, std::vector<double> decay,
-         double rtol, double rtol1) {
+         double rtol, double rtol1, bool residual_by_apply) {
         IstaOptions<D> options;
         apply_run<D>(options, {niter, tol, show, std::move(itershow), callback},
                      CallbackForm::full);
@@ -250,12 +250,13 @@ void bind_least_squares(nb::module_& m) {
         options.decay = std::move(decay);
         options.rtol = rtol;
         options.rtol1 = rtol1;
+        options.residual_by_apply = residual_by_apply;
         return set_up<Ista<D, R>>(y, x0, op, options, accelerated);
       },
       DISTLOPS_STEPWISE_ARGS(nb::arg("accelerated"), nb::arg("sop").none(), nb::arg("eps"),
                              nb::arg("alpha").none(), nb::arg("eigs_niter"), nb::arg("eigs_tol"),
                              nb::arg("threshold"), nb::arg("decay"), nb::arg("rtol"),
-                             nb::arg("rtol1")));
+                             nb::arg("rtol1"), nb::arg("residual_by_apply") = false));
 }
 
 template <class V>

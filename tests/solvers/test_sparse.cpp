@@ -191,6 +191,13 @@ TEST_CASE("ista and fista reproduce PyLops' numbers", "[solvers][ista][fista][py
     options.threshold = kinds[k];
     CHECK(all_close(ista(op, y, options).x.gather(), pylops_ista[k], 1e-13));
     CHECK(all_close(fista(op, y, options).x.gather(), pylops_fista[k], 1e-13));
+    // The residual at the extrapolated point by an apply of A (PyLops' arithmetic): the same
+    // iterates, a residual history from A x, and one more apply per iteration.
+    options.residual_by_apply = true;
+    const auto by_apply = fista(op, y, options);
+    CHECK(all_close(by_apply.x.gather(), pylops_fista[k], 1e-13));
+    const double misfit = distance(global_vector(y), product(c, global_vector(by_apply.x)));
+    CHECK(std::abs(by_apply.residual_norms.back() - misfit) <= 1e-13);
   }
 }
 

@@ -95,6 +95,10 @@ struct IstaOptions : SolverOptions<Domain> {
   double rtol = 0.0;
   /// Stop when J(x_k) < rtol1 ||y||^2 / 2 (StopReason::cost_to_data); 0 disables it.
   double rtol1 = 0.0;
+  /// FISTA: the residual at the extrapolated point by one more apply of A, y - A z (PyLops'
+  /// arithmetic, for ports that compare iterates with it at rounding level); false, by
+  /// linearity from the residuals of the last two iterates, one apply fewer per iteration.
+  bool residual_by_apply = false;
 };
 
 /// The result of ISTA and FISTA. Unlike the other solvers' histories, residual_norms, costs
@@ -292,7 +296,11 @@ class Ista : public detail::StepwiseSolver<Ista<Domain, Range, Coefficients>, Do
     Range& next = accelerated_ ? *rz_ : res;
     op_.apply(x, next);
     next.axpby(T(1), b, T(-1));
-    if (accelerated_) {
+    if (accelerated_ && options.residual_by_apply) {
+      std::swap(res, next);
+      op_.apply(*z_, *rz_);
+      rz_->axpby(T(1), b, T(-1));
+    } else if (accelerated_) {
       res.axpby(scalar<T>(1 + momentum), next, scalar<T>(-momentum));
       std::swap(res, next);
     }

@@ -76,11 +76,6 @@ KNOWN_DIFFERENCES = [
      "with PyLops-MPI's to 3e-13), yet the 50 iterations end 1e-6 (relative) from serial "
      "PyProximal where PyLops-MPI's end 1e-10 from it (not traced further), which on the one "
      "entry near zero (4.4e-5) of the 3-rank problem is 5.6 %"),
-    ("tests/test_sparsity.py::test_ISTA_FISTA_broadcastdata[[]par0[]]", (3,),
-     "FISTA with half thresholding on a rank-deficient problem: the native FISTA forms the "
-     "residual at the extrapolated point by linearity (one apply of Op fewer per iteration); "
-     "at 3 ranks the 200th iterate differs from serial PyLops' by 1.9e-8 relative, above the "
-     "test's 1e-8 (PyLops-MPI's by 5e-9)"),
     ("tests/test_halo.py::test_halo_invalid_asymmetric_distributed_halo", (1,),
      "marked mpi(min_size=2): at 1 rank the block has no neighbour to disagree with, and "
      "PyLops-MPI does not raise either"),

@@ -48,6 +48,9 @@ class FISTA(ISTA, _dl.FISTA):
     """PyLops-MPI's FISTA: ``step(x, z)`` returns (x, z, xupdate), where z is the solver's own
     extrapolated point."""
 
+    # PyLops-MPI's arithmetic: the residual at the extrapolated point by an apply of Op.
+    _residual_by_apply = True
+
     def step(self, x, z=None, show=False):
         x, xupdate = super().step(x, show)
         return x, self.z, xupdate
